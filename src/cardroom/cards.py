@@ -1,0 +1,128 @@
+"""Card values shared by the games: small ints, bitmask sets, and text forms.
+
+A card is an ``int``. Baha's 52 cards are ``colour * 13 + (value - 1)``: values 1..13 in the
+four colours Purple, Red, Turquoise, Orange, written ``9P``, ``13R``, ``1T``. A set of cards is
+a bitmask in a plain ``int`` (bit ``c`` set when card ``c`` is in the set), so following colour
+is ``hand & COLOUR_MASK[led]``. Tables are built once at import.
+
+>>> parse_baha_card("13r")
+25
+>>> baha_card_text(25)
+'13R'
+>>> cards_of(mask_of([parse_baha_card(t) for t in ("9P", "1T")]))
+[8, 26]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeAlias
+
+__all__ = [
+    "Card",
+    "CardMask",
+    "COLOURS",
+    "COLOUR_LETTERS",
+    "COLOUR_NAMES",
+    "COLOUR_MASK",
+    "BAHA_DECK",
+    "FULL_BAHA_MASK",
+    "CardParseError",
+    "colour_of",
+    "value_of",
+    "baha_card",
+    "baha_card_text",
+    "parse_baha_card",
+    "mask_of",
+    "cards_of",
+    "count",
+]
+
+Card: TypeAlias = int
+"""A card as a small int."""
+
+CardMask: TypeAlias = int
+"""A set of cards as a bitmask: bit ``c`` is set when card ``c`` is in the set."""
+
+COLOURS = 4
+VALUES = 13
+COLOUR_LETTERS = "PRTO"
+COLOUR_NAMES = ("Purple", "Red", "Turquoise", "Orange")
+
+BAHA_DECK: tuple[Card, ...] = tuple(range(COLOURS * VALUES))
+FULL_BAHA_MASK: CardMask = (1 << len(BAHA_DECK)) - 1
+COLOUR_MASK: tuple[CardMask, ...] = tuple(((1 << VALUES) - 1) << (VALUES * c) for c in range(COLOURS))
+
+_COLOUR_OF: tuple[int, ...] = tuple(c // VALUES for c in BAHA_DECK)
+_VALUE_OF: tuple[int, ...] = tuple(c % VALUES + 1 for c in BAHA_DECK)
+_TEXT: tuple[str, ...] = tuple(f"{_VALUE_OF[c]}{COLOUR_LETTERS[_COLOUR_OF[c]]}" for c in BAHA_DECK)
+_PARSE: dict[str, Card] = {t: c for c, t in enumerate(_TEXT)}
+
+# Cards of a 13-bit colour slice, so a whole mask decodes with at most four table look-ups
+# instead of a loop over 52 bits (the legal-move list is built on every turn).
+_SLICE_CARDS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(v for v in range(VALUES) if bits >> v & 1) for bits in range(1 << VALUES)
+)
+_SLICE_BITS = (1 << VALUES) - 1
+
+
+class CardParseError(ValueError):
+    """A card's text could not be read; the message says what is allowed."""
+
+
+def colour_of(card: Card) -> int:
+    """Colour index 0..3 (Purple, Red, Turquoise, Orange) of a Baha card."""
+    return _COLOUR_OF[card]
+
+
+def value_of(card: Card) -> int:
+    """Face value 1..13 of a Baha card."""
+    return _VALUE_OF[card]
+
+
+def baha_card(value: int, colour: int) -> Card:
+    """The Baha card of ``value`` (1..13) and ``colour`` (0..3)."""
+    if not (1 <= value <= VALUES and 0 <= colour < COLOURS):
+        raise CardParseError(f"no Baha card has value {value} and colour {colour}")
+    return colour * VALUES + value - 1
+
+
+def baha_card_text(card: Card) -> str:
+    """Text form of a Baha card: value then colour letter, e.g. ``9P``."""
+    return _TEXT[card]
+
+
+def parse_baha_card(text: str) -> Card:
+    """Read a Baha card from text such as ``9P``, ``13r`` or ``1 T``."""
+    key = "".join(str(text).split()).upper()
+    card = _PARSE.get(key)
+    if card is None:
+        raise CardParseError(
+            f"{text!r} is not a Baha card: write the value 1-13 then the colour letter "
+            f"P, R, T or O, e.g. 9P or 13R"
+        )
+    return card
+
+
+def mask_of(cards: Iterable[Card]) -> CardMask:
+    """The bitmask of a collection of cards."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: CardMask) -> list[Card]:
+    """The cards of a bitmask, in ascending order (colour by colour, low to high)."""
+    out: list[Card] = []
+    base = 0
+    while mask:
+        out.extend(base + v for v in _SLICE_CARDS[mask & _SLICE_BITS])
+        mask >>= VALUES
+        base += VALUES
+    return out
+
+
+def count(mask: CardMask) -> int:
+    """Number of cards in a bitmask."""
+    return mask.bit_count()

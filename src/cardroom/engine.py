@@ -1,0 +1,144 @@
+"""The contract every game of Cardroom keeps: the State protocol, errors, events, chance.
+
+A game is a frozen ``Rules`` object (every option named and validated) that makes ``State``
+objects. A state is driven only through its small method set, the same for every front:
+
+>>> from cardroom.games import baha
+>>> state = baha.Rules(players=4).new_game(seed=7)
+>>> state.current_player
+1
+>>> events = state.apply(state.legal_actions()[0])
+>>> events[0]["t"]
+'pass_pick'
+
+Actions are small ints in a fixed space per game; text forms (``"play 9P"``) are for people
+and records. Chance is never an action: it comes from the state's seed and is written to the
+log. An illegal action raises :class:`IllegalAction` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeAlias, runtime_checkable
+
+__all__ = [
+    "Action",
+    "Event",
+    "IllegalAction",
+    "RulesError",
+    "Rules",
+    "State",
+    "chance_rng",
+    "parse_option_value",
+]
+
+Action: TypeAlias = int
+"""An action: a small int in the game's fixed action space."""
+
+Event: TypeAlias = dict[str, Any]
+"""An event: a JSON-ready dict whose ``t`` names its type. Events are never mutated."""
+
+
+class IllegalAction(ValueError):
+    """An action that may not be taken now. The message says what was wrong and what is allowed.
+
+    The state is unchanged when this is raised.
+    """
+
+
+class RulesError(ValueError):
+    """A rules option is unknown or out of range; the message names it and what is allowed."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """What every game state offers to bots, fronts, records and learning environments."""
+
+    @property
+    def current_player(self) -> int | None:
+        """Seat to act, or ``None`` when the game is over."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+
+    @property
+    def scores(self) -> list[int]:
+        """Running totals per seat."""
+
+    @property
+    def log(self) -> list[Event]:
+        """Every event so far, omniscient."""
+
+    def legal_actions(self) -> list[Action]:
+        """The only actions the current seat may take now (empty when the game is over)."""
+
+    def apply(self, action: Action) -> list[Event]:
+        """Take ``action`` for the current seat; returns the events it caused."""
+
+    def clone(self) -> State:
+        """An independent copy."""
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """A JSON-ready dict of exactly what ``seat`` may know now."""
+
+    def view_log(self, seat: int) -> list[Event]:
+        """The log as ``seat`` saw it: other seats' secrets removed."""
+
+    def determinize(self, seat: int, rng: random.Random) -> State:
+        """A full state agreeing with all ``seat`` knows, the hidden cards dealt again."""
+
+    def action_to_string(self, action: Action) -> str:
+        """Text form of an action, e.g. ``"play 9P"``."""
+
+    def parse_action(self, text: str) -> Action:
+        """The action a text form names; raises :class:`IllegalAction` if there is none."""
+
+    def returns(self) -> list[float]:
+        """Per-seat result for learning (zero-sum)."""
+
+
+class Rules(Protocol):
+    """A game's frozen, validated options; a factory of states."""
+
+    game: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its value, JSON-ready."""
+
+    def new_game(self, seed: int) -> State:
+        """A new game whose every chance outcome comes from ``seed``."""
+
+
+def chance_rng(seed: int, *keys: object) -> random.Random:
+    """A generator for one chance event, derived from the game's seed and the event's keys.
+
+    Deriving each shuffle from ``(seed, keys)`` rather than one running generator keeps a
+    state's chance in a single int, so ``clone()`` copies no generator state.
+    """
+    text = ":".join(str(k) for k in (seed, *keys))
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+def parse_option_value(name: str, text: str, default: Any) -> Any:
+    """Read a ``KEY=VALUE`` option value as the type of its default (bool, int or str)."""
+    if isinstance(default, bool) or default is None and text.lower() in _BOOLS:
+        value = _BOOLS.get(text.strip().lower())
+        if value is None:
+            raise RulesError(f"option {name} takes true or false, not {text!r}")
+        return value
+    if isinstance(default, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(f"option {name} takes a whole number, not {text!r}") from None
+    return text
+
+
+_BOOLS: Mapping[str, bool] = {
+    "true": True, "yes": True, "on": True, "1": True,
+    "false": False, "no": False, "off": False, "0": False,
+}

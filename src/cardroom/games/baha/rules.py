@@ -1,0 +1,194 @@
+"""Baha's options: a frozen, validated set of named variants, and the tables they imply."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cardroom.cards import (
+    BAHA_DECK,
+    COLOUR_MASK,
+    VALUES,
+    Card,
+    CardMask,
+    mask_of,
+    value_of,
+)
+from cardroom.engine import RulesError, parse_option_value
+
+if TYPE_CHECKING:
+    from cardroom.games.baha.state import BahaState
+
+__all__ = ["Rules", "Deal", "SCORINGS", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_TARGET"]
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+MAX_TARGET = 10_000
+SCORINGS = ("horns", "face")
+PASS_COUNT = 3
+DRAW_PILE_HAND = 13
+
+# Horns on the face of a card (RULINGS B2): 9..13 carry 1..5, lower cards none.
+_HORNS = tuple(max(0, value_of(c) - 8) for c in BAHA_DECK)
+_FACE = tuple(value_of(c) if value_of(c) >= 9 else 0 for c in BAHA_DECK)
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A hand-made deal for the first hand, e.g. for a test or a puzzle.
+
+    Cards are given as ints or text (``"9P"``); every one of the 52 cards must appear once
+    across ``hands``, ``leftover`` and ``draw_pile`` (top first).
+    """
+
+    hands: Sequence[Sequence[Card | str]]
+    leftover: Sequence[Card | str] = ()
+    draw_pile: Sequence[Card | str] = ()
+    dealer: int = 0
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Baha's rules, every option named (see ``docs/rules-baha.md``).
+
+    >>> Rules(players=3).hand_size, Rules(players=3).leftover_count
+    (17, 1)
+    >>> Rules(players=2).draw_pile
+    True
+    >>> Rules(players=7)
+    Traceback (most recent call last):
+    ...
+    cardroom.engine.RulesError: players must be a whole number from 2 to 6, not 7
+    """
+
+    game: ClassVar[str] = "baha"
+
+    players: int = 4
+    scoring: str = "horns"
+    passing: bool = True
+    moon: bool = True
+    target: int = 100
+    draw_pile: bool | None = None
+    random_dealer: bool = False
+
+    points: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    point_mask: CardMask = field(init=False, repr=False, compare=False)
+    points_per_hand: int = field(init=False, repr=False, compare=False)
+    hand_size: int = field(init=False, repr=False, compare=False)
+    leftover_count: int = field(init=False, repr=False, compare=False)
+    draw_pile_count: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        def check_bool(name: str, value: object) -> None:
+            if not isinstance(value, bool):
+                raise RulesError(f"{name} must be true or false, not {value!r}")
+
+        players = self.players
+        if isinstance(players, bool) or not isinstance(players, int) or not (
+            MIN_PLAYERS <= players <= MAX_PLAYERS
+        ):
+            raise RulesError(
+                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
+                f"not {players!r}"
+            )
+        if self.scoring not in SCORINGS:
+            raise RulesError(f"scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}")
+        check_bool("passing", self.passing)
+        check_bool("moon", self.moon)
+        check_bool("random_dealer", self.random_dealer)
+        target = self.target
+        if isinstance(target, bool) or not isinstance(target, int) or not (
+            1 <= target <= MAX_TARGET
+        ):
+            raise RulesError(f"target must be a whole number from 1 to {MAX_TARGET}, not {target!r}")
+        draw_pile = self.draw_pile
+        if draw_pile is None:
+            draw_pile = players == 2  # RULINGS B10: the rule for two players
+            object.__setattr__(self, "draw_pile", draw_pile)
+        check_bool("draw_pile", draw_pile)
+        if draw_pile and players > 3:
+            raise RulesError(f"draw_pile is for 2 or 3 players, not {players}")
+
+        points = _HORNS if self.scoring == "horns" else _FACE
+        object.__setattr__(self, "points", points)
+        object.__setattr__(self, "point_mask", mask_of(c for c in BAHA_DECK if points[c]))
+        object.__setattr__(self, "points_per_hand", sum(points))
+        hand_size = DRAW_PILE_HAND if draw_pile else len(BAHA_DECK) // players
+        object.__setattr__(self, "hand_size", hand_size)
+        object.__setattr__(
+            self, "leftover_count", 0 if draw_pile else len(BAHA_DECK) - hand_size * players
+        )
+        object.__setattr__(
+            self, "draw_pile_count", len(BAHA_DECK) - hand_size * players if draw_pile else 0
+        )
+
+    # -- options as data ---------------------------------------------------------------
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The names of every option."""
+        return [f.name for f in dataclasses.fields(cls) if f.init]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its (resolved) value, JSON-ready."""
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> Rules:
+        """Rules from a mapping of option names to values; values may be text (``"true"``)."""
+        names = cls.option_names()
+        unknown = sorted(set(options) - set(names))
+        if unknown:
+            raise RulesError(
+                f"unknown Baha option {unknown[0]!r}; the options are {', '.join(names)}"
+            )
+        defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}
+        values = {
+            name: parse_option_value(name, value, defaults[name]) if isinstance(value, str) else value
+            for name, value in options.items()
+        }
+        return cls(**values)
+
+    # -- derived tables ----------------------------------------------------------------
+
+    def pass_offset(self, hand: int) -> int:
+        """Seat offset of the pass in hand number ``hand`` (1-based): +1 right, -1 left, 0 none.
+
+        RULINGS B5: right, left, keep, then the cycle repeats.
+        """
+        if not self.passing:
+            return 0
+        return (1, -1, 0)[(hand - 1) % 3]
+
+    def hand_points(self, taken: CardMask) -> int:
+        """Points in a set of taken cards."""
+        points = self.points
+        total = 0
+        for colour_mask in COLOUR_MASK:
+            bits = taken & colour_mask & self.point_mask
+            while bits:
+                low = bits & -bits
+                total += points[low.bit_length() - 1]
+                bits ^= low
+        return total
+
+    def new_game(
+        self,
+        seed: int = 0,
+        *,
+        deal: Deal | None = None,
+        totals: Sequence[int] | None = None,
+        hand: int = 1,
+    ) -> BahaState:
+        """A new game; every shuffle comes from ``seed``.
+
+        ``deal``, ``totals`` and ``hand`` start the game from a given first deal, running
+        totals and hand number (for tests, puzzles and teaching); later hands are shuffled.
+        """
+        from cardroom.games.baha.state import BahaState
+
+        return BahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
+
+

@@ -1,0 +1,612 @@
+"""Baha as a state machine: deal, pass, tricks, draws, scoring, hands until the target.
+
+Actions are ints in a fixed space of 104: ``card`` (0..51) plays that card, ``PASS_BASE +
+card`` picks it for the pass. Phases move by small named transitions (``_begin_hand``,
+``_end_pass``, ``_end_trick``, ``_end_hand``).
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Sequence
+from enum import Enum
+from typing import Any
+
+from cardroom.cards import (
+    BAHA_DECK,
+    COLOUR_LETTERS,
+    COLOUR_MASK,
+    COLOUR_NAMES,
+    FULL_BAHA_MASK,
+    VALUES,
+    Card,
+    CardMask,
+    CardParseError,
+    baha_card_text,
+    cards_of,
+    parse_baha_card,
+)
+from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
+from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
+
+__all__ = ["BahaState", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
+
+PASS_BASE = len(BAHA_DECK)
+NUM_ACTIONS = 2 * len(BAHA_DECK)
+HIDDEN = "?"
+"""How a card the viewer may not see is written in a filtered event."""
+
+_TEXT = tuple(baha_card_text(c) for c in BAHA_DECK)
+_COLOUR = tuple(c // VALUES for c in BAHA_DECK)
+_PASS_WORDS = {1: "right", -1: "left", 0: "none"}
+
+
+class Phase(Enum):
+    """Where a hand stands."""
+
+    PASS = "pass"
+    PLAY = "play"
+    OVER = "over"
+
+
+def _texts(mask: CardMask) -> list[str]:
+    return [_TEXT[c] for c in cards_of(mask)]
+
+
+class BahaState:
+    """A game of Baha in progress. Make one with ``Rules(...).new_game(seed)``."""
+
+    __slots__ = (
+        "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
+        "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
+        "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
+        "last_trick", "hand_start", "origin", "_det_cache",
+    )
+
+    rules: Rules
+    seed: int
+    n: int
+    hand_no: int
+    dealer: int
+    phase: Phase
+    turn: int | None
+    hands: list[CardMask]
+    taken: list[CardMask]           # every card each seat took this hand, face down ones too
+    face_down: list[CardMask]       # the part of ``taken`` nobody else has seen (B4, B10)
+    pass_offset: int
+    picks: list[CardMask]           # cards chosen for the pass, not yet given
+    passed: list[CardMask]          # cards each seat gave in this hand's pass
+    received: list[CardMask]
+    leftover: CardMask              # face-down cards waiting for the first trick's taker
+    draw_pile: list[Card]           # top first
+    trick: list[Card]
+    leader: int
+    tricks_done: int
+    played: CardMask
+    voids: list[int]                # colours (bits 0..3) each seat is known to lack now
+    totals: list[int]
+    winner: int | None
+    log: list[Event]
+    last_trick: dict[str, Any] | None
+    hand_start: int                 # index in ``log`` of this hand's ``hand`` event
+    origin: dict[str, Any] | None   # how a hand-made game began, for records
+    _det_cache: dict[int, tuple[int, Any]]
+
+    # -- making states -----------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        seed: int,
+        *,
+        deal: Deal | None = None,
+        totals: Sequence[int] | None = None,
+        hand: int = 1,
+    ) -> BahaState:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        self = cls.__new__(cls)
+        n = rules.players
+        self.rules = rules
+        self.seed = seed
+        self.n = n
+        self.totals = [0] * n
+        self.winner = None
+        self.log = []
+        self.last_trick = None
+        self.origin = None
+        self._det_cache = {}
+        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
+            raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
+        if totals is not None:
+            totals = list(totals)
+            if len(totals) != n or not all(
+                isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals
+            ):
+                raise RulesError(f"totals must be {n} whole numbers of at least 0, not {totals!r}")
+            self.totals = totals
+        dealt = _check_deal(rules, deal) if deal is not None else None
+        if dealt is not None:
+            self.dealer = dealt[3]
+        elif rules.random_dealer:
+            self.dealer = chance_rng(seed, "dealer").randrange(n)
+        else:
+            self.dealer = 0
+        if deal is not None or totals is not None or hand != 1:
+            self.origin = {"hand": hand, "totals": list(self.totals)}
+            if dealt is not None:
+                self.origin["deal"] = {
+                    "hands": [_texts(h) for h in dealt[0]],
+                    "leftover": _texts(dealt[1]),
+                    "draw_pile": [_TEXT[c] for c in dealt[2]],
+                    "dealer": dealt[3],
+                }
+        self.hand_no = hand - 1
+        self._begin_hand(dealt)
+        return self
+
+    def clone(self) -> BahaState:
+        """An independent copy (cheap: lists of ints are copied, events are shared)."""
+        other = BahaState.__new__(BahaState)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.n = self.n
+        other.hand_no = self.hand_no
+        other.dealer = self.dealer
+        other.phase = self.phase
+        other.turn = self.turn
+        other.hands = self.hands[:]
+        other.taken = self.taken[:]
+        other.face_down = self.face_down[:]
+        other.pass_offset = self.pass_offset
+        other.picks = self.picks[:]
+        other.passed = self.passed[:]
+        other.received = self.received[:]
+        other.leftover = self.leftover
+        other.draw_pile = self.draw_pile[:]
+        other.trick = self.trick[:]
+        other.leader = self.leader
+        other.tricks_done = self.tricks_done
+        other.played = self.played
+        other.voids = self.voids[:]
+        other.totals = self.totals[:]
+        other.winner = self.winner
+        other.log = self.log[:]
+        other.last_trick = self.last_trick
+        other.hand_start = self.hand_start
+        other.origin = self.origin
+        other._det_cache = {}
+        return other
+
+    # -- the protocol ------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def scores(self) -> list[int]:
+        return self.totals[:]
+
+    def returns(self) -> list[float]:
+        """Zero-sum result: how far each seat's total is below the table's mean, in moons.
+
+        A moon is every point of one hand (60 with horn scoring), so one unit is one hand's
+        worth of points. Defined at any moment; final once the game is over.
+        """
+        mean = sum(self.totals) / self.n
+        unit = self.rules.points_per_hand
+        return [(mean - t) / unit for t in self.totals]
+
+    def legal_actions(self) -> list[Action]:
+        turn = self.turn
+        if turn is None:
+            return []
+        hand = self.hands[turn]
+        if self.phase is Phase.PASS:
+            return [PASS_BASE + c for c in cards_of(hand & ~self.picks[turn])]
+        if self.trick:
+            follow = hand & COLOUR_MASK[_COLOUR[self.trick[0]]]
+            if follow:
+                return cards_of(follow)
+        return cards_of(hand)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` may be taken now (without the reason; see :meth:`apply`)."""
+        return self._illegal_reason(action) is None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Take ``action`` for the current seat and return the events it caused.
+
+        Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
+        """
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalAction(
+                f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
+            ) from None
+        reason = self._illegal_reason(action)
+        if reason is not None:
+            raise IllegalAction(reason)
+        mark = len(self.log)
+        if action >= PASS_BASE:
+            self._pick(action - PASS_BASE)
+        else:
+            self._play(action)
+        return self.log[mark:]
+
+    def action_to_string(self, action: Action) -> str:
+        if 0 <= action < PASS_BASE:
+            return f"play {_TEXT[action]}"
+        if PASS_BASE <= action < NUM_ACTIONS:
+            return f"pass {_TEXT[action - PASS_BASE]}"
+        raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
+
+    def parse_action(self, text: str) -> Action:
+        """The action named by ``"play 9P"``, ``"pass 13R"`` or just ``"9P"`` (for this phase)."""
+        words = str(text).strip().lower().split(None, 1)
+        if not words:
+            raise IllegalAction("no action given: write e.g. 'play 9P' or 'pass 13R'")
+        verb = words[0] if words[0] in ("play", "pass") else None
+        card_text = words[1] if verb and len(words) > 1 else (" ".join(words) if not verb else "")
+        if verb is None:
+            verb = "pass" if self.phase is Phase.PASS else "play"
+        try:
+            card = parse_baha_card(card_text)
+        except CardParseError as err:
+            raise IllegalAction(str(err)) from None
+        return card + (PASS_BASE if verb == "pass" else 0)
+
+    # -- reasons an action is refused ------------------------------------------------
+
+    def _illegal_reason(self, action: int) -> str | None:
+        turn = self.turn
+        if turn is None:
+            return "the game is over: no action can be taken"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"{action} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}"
+        hand = self.hands[turn]
+        if self.phase is Phase.PASS:
+            if action < PASS_BASE:
+                return (
+                    f"seat {turn} must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
+                    f"not play; allowed: {self._allowed_text()}"
+                )
+            card = action - PASS_BASE
+            if not hand >> card & 1:
+                return f"seat {turn} does not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
+            if self.picks[turn] >> card & 1:
+                return f"seat {turn} has already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
+            return None
+        if action >= PASS_BASE:
+            return f"this is not the passing time: seat {turn} must play; allowed: {self._allowed_text()}"
+        if not hand >> action & 1:
+            return f"seat {turn} does not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
+        if self.trick:
+            led = _COLOUR[self.trick[0]]
+            if _COLOUR[action] != led and hand & COLOUR_MASK[led]:
+                return (
+                    f"seat {turn} must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
+                    f"and may not play {_TEXT[action]}; allowed: {self._allowed_text()}"
+                )
+        return None
+
+    def _allowed_text(self) -> str:
+        return ", ".join(self.action_to_string(a) for a in self.legal_actions())
+
+    # -- transitions -------------------------------------------------------------------
+
+    def _begin_hand(self, dealt: tuple[list[CardMask], CardMask, list[Card], int] | None) -> None:
+        rules = self.rules
+        n = self.n
+        self.hand_no += 1
+        if dealt is None:
+            deck = list(BAHA_DECK)
+            chance_rng(self.seed, "deal", self.hand_no).shuffle(deck)
+            size = rules.hand_size
+            hands = [_mask(deck[s * size:(s + 1) * size]) for s in range(n)]
+            rest = deck[n * size:]
+            leftover = 0 if rules.draw_pile else _mask(rest)
+            pile = rest if rules.draw_pile else []
+        else:
+            hands, leftover, pile, _ = dealt
+        self.hands = hands
+        self.leftover = leftover
+        self.draw_pile = pile
+        self.taken = [0] * n
+        self.face_down = [0] * n
+        self.picks = [0] * n
+        self.passed = [0] * n
+        self.received = [0] * n
+        self.trick = []
+        self.tricks_done = 0
+        self.played = 0
+        self.voids = [0] * n
+        self.last_trick = None
+        self.leader = (self.dealer + 1) % n
+        offset = rules.pass_offset(self.hand_no)
+        self.pass_offset = offset
+        self.hand_start = len(self.log)
+        self.log.append({
+            "t": "hand", "n": self.hand_no, "dealer": self.dealer,
+            "hands": [_texts(h) for h in hands], "leftover": _texts(leftover),
+            "draw_pile": [_TEXT[c] for c in pile], "pass": _PASS_WORDS[offset],
+        })
+        self.phase = Phase.PASS if offset else Phase.PLAY
+        self.turn = self.leader
+
+    def _pick(self, card: Card) -> None:
+        turn = self.turn
+        assert turn is not None
+        self.picks[turn] |= 1 << card
+        self.log.append({"t": "pass_pick", "p": turn, "card": _TEXT[card]})
+        if self.picks[turn].bit_count() < PASS_COUNT:
+            return
+        nxt = (turn + 1) % self.n
+        if nxt != self.leader:
+            self.turn = nxt
+        else:
+            self._end_pass()
+
+    def _end_pass(self) -> None:
+        """Every seat has chosen: the cards change hands all at once (B5)."""
+        n = self.n
+        for seat in range(n):
+            self.hands[seat] &= ~self.picks[seat]
+        for seat in range(n):
+            to = (seat + self.pass_offset) % n
+            cards = self.picks[seat]
+            self.hands[to] |= cards
+            self.passed[seat] = cards
+            self.received[to] = cards
+            self.log.append({"t": "pass", "from": seat, "to": to, "cards": _texts(cards)})
+        self.picks = [0] * n
+        self.phase = Phase.PLAY
+        self.turn = self.leader
+
+    def _play(self, card: Card) -> None:
+        turn = self.turn
+        assert turn is not None
+        bit = 1 << card
+        self.hands[turn] &= ~bit
+        self.played |= bit
+        trick = self.trick
+        if trick and _COLOUR[card] != _COLOUR[trick[0]]:
+            self.voids[turn] |= 1 << _COLOUR[trick[0]]
+        trick.append(card)
+        self.log.append({"t": "play", "p": turn, "card": _TEXT[card]})
+        if len(trick) < self.n:
+            self.turn = (turn + 1) % self.n
+        else:
+            self._end_trick()
+
+    def _end_trick(self) -> None:
+        n = self.n
+        trick = self.trick
+        led = _COLOUR[trick[0]]
+        best = 0
+        for i in range(1, n):
+            card = trick[i]
+            if _COLOUR[card] == led and card > trick[best]:
+                best = i
+        winner = (self.leader + best) % n
+        cards = _mask(trick)
+        leftover = self.leftover
+        self.taken[winner] |= cards | leftover
+        self.face_down[winner] |= leftover
+        self.leftover = 0
+        self.tricks_done += 1
+        self.last_trick = {"leader": self.leader, "cards": [_TEXT[c] for c in trick], "winner": winner}
+        self.log.append({
+            "t": "trick", "n": self.tricks_done, "winner": winner,
+            "cards": [_TEXT[c] for c in trick], "horns": self.rules.hand_points(cards),
+            "leftover": _texts(leftover),
+        })
+        self.trick = []
+        self._draw_after_trick(winner)
+        if not any(self.hands):
+            self._end_hand()
+            return
+        self.leader = winner
+        self.turn = winner
+
+    def _draw_after_trick(self, winner: int) -> None:
+        """B10: everyone draws, taker first, while the pile holds a card for each; else the
+        taker takes what is left face down."""
+        pile = self.draw_pile
+        if not pile:
+            return
+        n = self.n
+        if len(pile) >= n:
+            for k in range(n):
+                seat = (winner + k) % n
+                card = pile.pop(0)
+                self.hands[seat] |= 1 << card
+                self.voids[seat] = 0  # a drawn card may be of any colour
+                self.log.append({"t": "draw", "p": seat, "card": _TEXT[card]})
+        else:
+            rest = _mask(pile)
+            self.taken[winner] |= rest
+            self.face_down[winner] |= rest
+            self.log.append({"t": "take", "p": winner, "cards": [_TEXT[c] for c in pile]})
+            pile.clear()
+
+    def _end_hand(self) -> None:
+        rules = self.rules
+        n = self.n
+        horns = [rules.hand_points(t) for t in self.taken]
+        moon = None
+        points = horns[:]
+        if rules.moon:
+            for seat in range(n):
+                if self.taken[seat] & rules.point_mask == rules.point_mask:
+                    moon = seat
+                    points = [0 if s == seat else rules.points_per_hand for s in range(n)]
+                    break
+        for seat in range(n):
+            self.totals[seat] += points[seat]
+        self.log.append({
+            "t": "score", "hand": self.hand_no, "horns": horns, "moon": moon, "points": points,
+            "totals": self.totals[:], "revealed": [_texts(f) for f in self.face_down],
+        })
+        self.turn = None
+        if max(self.totals) >= rules.target:
+            low = min(self.totals)
+            if self.totals.count(low) == 1:
+                self.winner = self.totals.index(low)
+                self.phase = Phase.OVER
+                self.log.append({"t": "end", "totals": self.totals[:], "winner": self.winner})
+                return
+        self.dealer = (self.dealer + 1) % n  # B9: the deal moves to the next seat
+        self._begin_hand(None)
+
+    # -- what a seat may know ----------------------------------------------------------
+
+    def view_event(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` saw it: cards it may not know replaced by ``"?"``."""
+        return visible_event(event, seat)
+
+    def view_log(self, seat: int) -> list[Event]:
+        return [visible_event(e, seat) for e in self.log]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` may know now (RULINGS B11), JSON-ready."""
+        if not 0 <= seat < self.n:
+            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
+        n = self.n
+        turn = self.turn
+        trick_seats = [(self.leader + i) % n for i in range(len(self.trick))]
+        public_taken = [t & ~f for t, f in zip(self.taken, self.face_down, strict=True)]
+        offset = self.pass_offset
+        passed = received = None
+        if self.passed[seat]:
+            passed = {"to": (seat + offset) % n, "cards": _texts(self.passed[seat])}
+            received = {"from": (seat - offset) % n, "cards": _texts(self.received[seat])}
+        return {
+            "game": "baha",
+            "seat": seat,
+            "players": n,
+            "rules": self.rules.to_dict(),
+            "phase": self.phase.value,
+            "hand_number": self.hand_no,
+            "dealer": self.dealer,
+            "pass_direction": _PASS_WORDS[offset],
+            "current_player": turn,
+            "hand": _texts(self.hands[seat]),
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "my_picks": _texts(self.picks[seat]),
+            "picks_made": [p.bit_count() for p in self.picks],
+            "passed": passed,
+            "received": received,
+            "trick": [{"p": s, "card": _TEXT[c]} for s, c in zip(trick_seats, self.trick, strict=True)],
+            "leader": self.leader,
+            "led": COLOUR_LETTERS[_COLOUR[self.trick[0]]] if self.trick else None,
+            "last_trick": self.last_trick,
+            "tricks_done": self.tricks_done,
+            "played": _texts(self.played),
+            "taken_shown": [_texts(t) for t in public_taken],
+            "horns_shown": [self.rules.hand_points(t) for t in public_taken],
+            "face_down_counts": [f.bit_count() for f in self.face_down],
+            "my_face_down": _texts(self.face_down[seat]),
+            "leftover_count": self.leftover.bit_count(),
+            "draw_pile_count": len(self.draw_pile),
+            "voids": ["".join(COLOUR_LETTERS[c] for c in range(4) if v >> c & 1) for v in self.voids],
+            "totals": self.totals[:],
+            "winner": self.winner,
+            "legal_actions": self.legal_actions() if turn == seat else [],
+        }
+
+    def determinize(self, seat: int, rng: random.Random) -> BahaState:
+        """A full state agreeing with all ``seat`` knows, hidden cards dealt again at random.
+
+        Uses only what ``seat`` saw (its filtered log and the public state), so two states
+        that look the same to ``seat`` give the same result for the same ``rng``. The new
+        state's log is ``seat``'s filtered log and its future shuffles come from ``rng``.
+        """
+        from cardroom.games.baha.determinize import determinize
+
+        return determinize(self, seat, rng)
+
+    def __repr__(self) -> str:
+        return (
+            f"<BahaState players={self.n} hand={self.hand_no} phase={self.phase.value} "
+            f"turn={self.turn} totals={self.totals}>"
+        )
+
+
+def visible_event(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` saw it (RULINGS B11): others' secrets written as ``"?"``."""
+    t = event["t"]
+    if t == "hand":
+        return {
+            **event,
+            "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
+            "leftover": [HIDDEN] * len(event["leftover"]),
+            "draw_pile": [HIDDEN] * len(event["draw_pile"]),
+        }
+    if t == "pass_pick" and event["p"] != seat:
+        return {**event, "card": HIDDEN}
+    if t == "pass" and seat not in (event["from"], event["to"]):
+        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    if t == "trick" and event["winner"] != seat and event["leftover"]:
+        return {**event, "leftover": [HIDDEN] * len(event["leftover"])}
+    if t == "draw" and event["p"] != seat:
+        return {**event, "card": HIDDEN}
+    if t == "take" and event["p"] != seat:
+        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    return event
+
+
+def _mask(cards: Sequence[Card]) -> CardMask:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list[Card], int]:
+    """Validate a hand-made deal against the rules; cards as masks and a top-first pile."""
+    n = rules.players
+
+    def read(cards: Sequence[Card | str], where: str) -> list[Card]:
+        out = []
+        for card in cards:
+            if isinstance(card, str):
+                try:
+                    out.append(parse_baha_card(card))
+                except CardParseError as err:
+                    raise RulesError(f"deal, {where}: {err}") from None
+            elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(BAHA_DECK):
+                out.append(card)
+            else:
+                raise RulesError(f"deal, {where}: {card!r} is not a card")
+        return out
+
+    if len(deal.hands) != n:
+        raise RulesError(f"deal has {len(deal.hands)} hands; {n} players need {n}")
+    hands = [read(h, f"hand {s}") for s, h in enumerate(deal.hands)]
+    for s, hand in enumerate(hands):
+        if len(hand) != rules.hand_size:
+            raise RulesError(f"deal, hand {s} has {len(hand)} cards; each hand needs {rules.hand_size}")
+    leftover = read(deal.leftover, "leftover")
+    pile = read(deal.draw_pile, "draw pile")
+    if len(leftover) != rules.leftover_count:
+        raise RulesError(f"deal has {len(leftover)} leftover cards; these rules leave {rules.leftover_count}")
+    if len(pile) != rules.draw_pile_count:
+        raise RulesError(f"deal has {len(pile)} draw-pile cards; these rules need {rules.draw_pile_count}")
+    everything = [c for h in hands for c in h] + leftover + pile
+    mask = _mask(everything)
+    if len(everything) != len(BAHA_DECK) or mask != FULL_BAHA_MASK:
+        seen: set[int] = set()
+        twice = sorted({_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        raise RulesError(f"deal must hold each of the 52 cards once; repeated: {', '.join(twice)}")
+    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
+        raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
+    return [_mask(h) for h in hands], _mask(leftover), pile, deal.dealer
