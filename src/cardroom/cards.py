@@ -58,12 +58,16 @@ _VALUE_OF: tuple[int, ...] = tuple(c % VALUES + 1 for c in BAHA_DECK)
 _TEXT: tuple[str, ...] = tuple(f"{_VALUE_OF[c]}{COLOUR_LETTERS[_COLOUR_OF[c]]}" for c in BAHA_DECK)
 _PARSE: dict[str, Card] = {t: c for c, t in enumerate(_TEXT)}
 
-# Cards of a 13-bit colour slice, so a whole mask decodes with at most four table look-ups
+# Cards of each 13-bit colour slice of a mask, so a whole mask decodes with four table look-ups
 # instead of a loop over 52 bits (the legal-move list is built on every turn).
-_SLICE_CARDS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(v for v in range(VALUES) if bits >> v & 1) for bits in range(1 << VALUES)
-)
 _SLICE_BITS = (1 << VALUES) - 1
+_SLICE_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(
+        tuple(colour * VALUES + v for v in range(VALUES) if bits >> v & 1)
+        for bits in range(1 << VALUES)
+    )
+    for colour in range(COLOURS)
+)
 
 
 class CardParseError(ValueError):
@@ -114,13 +118,11 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
 
 def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a bitmask, in ascending order (colour by colour, low to high)."""
-    out: list[Card] = []
-    base = 0
-    while mask:
-        out.extend(base + v for v in _SLICE_CARDS[mask & _SLICE_BITS])
-        mask >>= VALUES
-        base += VALUES
-    return out
+    t = _SLICE_CARDS
+    b = _SLICE_BITS
+    return [
+        *t[0][mask & b], *t[1][mask >> 13 & b], *t[2][mask >> 26 & b], *t[3][mask >> 39 & b]
+    ]
 
 
 def count(mask: CardMask) -> int:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import (
     BAHA_DECK,
-    COLOUR_MASK,
     VALUES,
     Card,
     CardMask,
@@ -33,6 +32,17 @@ DRAW_PILE_HAND = 13
 # Horns on the face of a card (RULINGS B2): 9..13 carry 1..5, lower cards none.
 _HORNS = tuple(max(0, value_of(c) - 8) for c in BAHA_DECK)
 _FACE = tuple(value_of(c) if value_of(c) >= 9 else 0 for c in BAHA_DECK)
+
+
+def _slice_points(points: tuple[int, ...]) -> tuple[int, ...]:
+    """Points of every 13-bit colour slice (a colour's cards score alike in every colour)."""
+    return tuple(
+        sum(points[v] for v in range(VALUES) if bits >> v & 1) for bits in range(1 << VALUES)
+    )
+
+
+_SLICE_POINTS = {"horns": _slice_points(_HORNS), "face": _slice_points(_FACE)}
+_SLICE = (1 << VALUES) - 1
 
 
 @dataclass(frozen=True)
@@ -76,6 +86,7 @@ class Rules:
     points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     point_mask: CardMask = field(init=False, repr=False, compare=False)
     points_per_hand: int = field(init=False, repr=False, compare=False)
+    slice_points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     hand_size: int = field(init=False, repr=False, compare=False)
     leftover_count: int = field(init=False, repr=False, compare=False)
     draw_pile_count: int = field(init=False, repr=False, compare=False)
@@ -115,6 +126,7 @@ class Rules:
         object.__setattr__(self, "points", points)
         object.__setattr__(self, "point_mask", mask_of(c for c in BAHA_DECK if points[c]))
         object.__setattr__(self, "points_per_hand", sum(points))
+        object.__setattr__(self, "slice_points", _SLICE_POINTS[self.scoring])
         hand_size = DRAW_PILE_HAND if draw_pile else len(BAHA_DECK) // players
         object.__setattr__(self, "hand_size", hand_size)
         object.__setattr__(
@@ -164,15 +176,8 @@ class Rules:
 
     def hand_points(self, taken: CardMask) -> int:
         """Points in a set of taken cards."""
-        points = self.points
-        total = 0
-        for colour_mask in COLOUR_MASK:
-            bits = taken & colour_mask & self.point_mask
-            while bits:
-                low = bits & -bits
-                total += points[low.bit_length() - 1]
-                bits ^= low
-        return total
+        t = self.slice_points
+        return t[taken & _SLICE] + t[taken >> 13 & _SLICE] + t[taken >> 26 & _SLICE] + t[taken >> 39]
 
     def new_game(
         self,

@@ -226,20 +226,30 @@ class BahaState:
 
         Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
         """
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalAction(
-                f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
-            ) from None
+        if type(action) is not int:
+            try:
+                action = operator.index(action)
+            except TypeError:
+                raise IllegalAction(
+                    f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
+                ) from None
+        mark = len(self.log)
+        turn = self.turn
+        # The common case is checked inline; the slow path only builds the refusal's reason.
+        if self.phase is Phase.PLAY and 0 <= action < PASS_BASE and turn is not None:
+            hand = self.hands[turn]
+            trick = self.trick
+            if hand >> action & 1 and (
+                not trick
+                or _COLOUR[action] == _COLOUR[trick[0]]
+                or not hand & COLOUR_MASK[_COLOUR[trick[0]]]
+            ):
+                self._play(action)
+                return self.log[mark:]
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalAction(reason)
-        mark = len(self.log)
-        if action >= PASS_BASE:
-            self._pick(action - PASS_BASE)
-        else:
-            self._play(action)
+        self._pick(action - PASS_BASE)
         return self.log[mark:]
 
     def action_to_string(self, action: Action) -> str:
@@ -392,25 +402,32 @@ class BahaState:
         trick = self.trick
         led = _COLOUR[trick[0]]
         best = 0
+        top = trick[0]
+        cards = 1 << top
         for i in range(1, n):
             card = trick[i]
-            if _COLOUR[card] == led and card > trick[best]:
+            cards |= 1 << card
+            if card > top and _COLOUR[card] == led:
                 best = i
-        winner = (self.leader + best) % n
-        cards = _mask(trick)
+                top = card
+        leader = self.leader
+        winner = (leader + best) % n
         leftover = self.leftover
+        if leftover:
+            self.face_down[winner] |= leftover
+            self.leftover = 0
         self.taken[winner] |= cards | leftover
-        self.face_down[winner] |= leftover
-        self.leftover = 0
         self.tricks_done += 1
-        self.last_trick = {"leader": self.leader, "cards": [_TEXT[c] for c in trick], "winner": winner}
+        texts = [_TEXT[c] for c in trick]
+        self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
         self.log.append({
-            "t": "trick", "n": self.tricks_done, "winner": winner,
-            "cards": [_TEXT[c] for c in trick], "horns": self.rules.hand_points(cards),
-            "leftover": _texts(leftover),
+            "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
+            "horns": self.rules.hand_points(cards),
+            "leftover": _texts(leftover) if leftover else [],
         })
         self.trick = []
-        self._draw_after_trick(winner)
+        if self.draw_pile:
+            self._draw_after_trick(winner)
         if not any(self.hands):
             self._end_hand()
             return
@@ -421,8 +438,6 @@ class BahaState:
         """B10: everyone draws, taker first, while the pile holds a card for each; else the
         taker takes what is left face down."""
         pile = self.draw_pile
-        if not pile:
-            return
         n = self.n
         if len(pile) >= n:
             for k in range(n):
