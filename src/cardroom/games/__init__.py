@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from cardroom.engine import Rules, RulesError
+from cardroom.engine import Rules, RulesError, State
 
-__all__ = ["GAMES", "make_rules"]
+__all__ = ["GAMES", "make_rules", "start_game"]
 
 GAMES = ("baha",)
 
@@ -19,3 +19,25 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
 
         return BahaRules.from_dict(options or {})
     raise RulesError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
+
+
+def start_game(rules: Rules, seed: int, start: Mapping[str, Any] | None = None) -> State:
+    """A new game of ``rules``; ``start`` is a record's description of a hand-made beginning."""
+    if not start:
+        return rules.new_game(seed)
+    if rules.game == "baha":
+        from cardroom.games.baha import Deal
+
+        deal = start.get("deal")
+        if deal is not None and not isinstance(deal, Mapping):
+            raise RulesError("start.deal must be an object with hands, leftover, draw_pile, dealer")
+        unknown = set(start) - {"deal", "totals", "hand"}
+        if unknown:
+            raise RulesError(f"start has unknown field {sorted(unknown)[0]!r}")
+        return rules.new_game(  # type: ignore[call-arg]
+            seed,
+            deal=Deal(**deal) if deal is not None else None,
+            totals=start.get("totals"),
+            hand=start.get("hand", 1),
+        )
+    raise RulesError(f"{rules.game} games cannot start from a given position")

@@ -233,6 +233,7 @@ def determinize(state: BahaState, seat: int, rng: random.Random) -> BahaState:
                 other.picks[p] = mask(rng.sample(cards_of(other.hands[p]), know.picks_made[p]))
     other.seed = rng.getrandbits(63)
     other.log = state.view_log(seat)
+    other.history = []  # others' picks would show in it; a determinized state has no past
     return other
 
 

@@ -61,7 +61,7 @@ class BahaState:
         "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
         "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
         "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-        "last_trick", "hand_start", "origin", "_det_cache",
+        "last_trick", "hand_start", "origin", "history", "_det_cache",
     )
 
     rules: Rules
@@ -91,6 +91,7 @@ class BahaState:
     last_trick: dict[str, Any] | None
     hand_start: int                 # index in ``log`` of this hand's ``hand`` event
     origin: dict[str, Any] | None   # how a hand-made game began, for records
+    history: list[tuple[int, Action]]  # (seat, action) of every action taken, for records
     _det_cache: dict[int, tuple[int, Any]]
 
     # -- making states -----------------------------------------------------------------
@@ -117,6 +118,7 @@ class BahaState:
         self.log = []
         self.last_trick = None
         self.origin = None
+        self.history = []
         self._det_cache = {}
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
@@ -177,6 +179,7 @@ class BahaState:
         other.last_trick = self.last_trick
         other.hand_start = self.hand_start
         other.origin = self.origin
+        other.history = self.history[:]
         other._det_cache = {}
         return other
 
@@ -244,11 +247,13 @@ class BahaState:
                 or _COLOUR[action] == _COLOUR[trick[0]]
                 or not hand & COLOUR_MASK[_COLOUR[trick[0]]]
             ):
+                self.history.append((turn, action))
                 self._play(action)
                 return self.log[mark:]
         reason = self._illegal_reason(action)
         if reason is not None:
             raise IllegalAction(reason)
+        self.history.append((turn, action))  # type: ignore[arg-type]
         self._pick(action - PASS_BASE)
         return self.log[mark:]
 
@@ -543,7 +548,8 @@ class BahaState:
 
         Uses only what ``seat`` saw (its filtered log and the public state), so two states
         that look the same to ``seat`` give the same result for the same ``rng``. The new
-        state's log is ``seat``'s filtered log and its future shuffles come from ``rng``.
+        state's log is ``seat``'s filtered log, its history is empty, and its future shuffles come
+        from ``rng``.
         """
         from cardroom.games.baha.determinize import determinize
 

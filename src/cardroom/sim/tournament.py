@@ -1,0 +1,155 @@
+"""Playing games between agents: one game, or many on all cores, with optional records."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardroom import agents as agent_registry
+from cardroom.engine import Rules
+from cardroom.record import make_record, save
+
+__all__ = ["Lineup", "GameResult", "play_game", "run_games", "MAX_ACTIONS"]
+
+MAX_ACTIONS = 200_000
+"""A guard far above any real game: a game still running after this many actions is stopped
+and reported as ``guard_stopped`` rather than left to run for ever."""
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who plays each seat: agent specs such as ``"random"`` or ``"ismcts:iterations=500"``."""
+
+    specs: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str | None, players: int) -> Lineup:
+        """``"a,b,c"`` by seat, or one spec for every seat; checks every name and option."""
+        specs = [s.strip() for s in (text or "random").split(",")]
+        if len(specs) == 1:
+            specs *= players
+        if len(specs) != players or not all(specs):
+            raise agent_registry.AgentError(
+                f"--agents needs one agent for every seat ({players}) or one for all, "
+                f"got {len(specs)}: {text!r}"
+            )
+        lineup = cls(tuple(specs))
+        for seat in range(players):
+            lineup.make(seat, 0)  # fail now, with the agent's own message, not in a worker
+        return lineup
+
+    def make(self, seat: int, seed: int) -> agent_registry.Agent:
+        name, options = agent_registry.parse_spec(self.specs[seat])
+        return agent_registry.make(name, seed=seed, **options)
+
+    def names(self) -> list[str]:
+        return list(self.specs)
+
+
+@dataclass
+class GameResult:
+    """What one game produced: per-seat totals and per-hand points, the winner."""
+
+    index: int
+    seed: int
+    totals: list[int]
+    winner: int | None
+    hands: int
+    hand_points: list[list[int]] = field(default_factory=list)  # per hand, per seat
+    moons: list[int] = field(default_factory=list)  # seat that shot the moon, per moon
+    actions: int = 0
+    guard_stopped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "index": self.index, "seed": self.seed, "totals": self.totals, "winner": self.winner,
+            "hands": self.hands, "hand_points": self.hand_points, "moons": self.moons,
+            "actions": self.actions, "guard_stopped": self.guard_stopped,
+        }
+
+
+def play_game(
+    rules: Rules,
+    seed: int,
+    lineup: Lineup,
+    *,
+    index: int = 0,
+    records: Path | None = None,
+    max_actions: int = MAX_ACTIONS,
+) -> GameResult:
+    """Play one game; write its record into ``records`` if given."""
+    state = rules.new_game(seed)
+    players = len(state.scores)
+    seats = [lineup.make(s, seed * 1000 + s) for s in range(players)]
+    actions = 0
+    while not state.is_over and actions < max_actions:
+        seat = state.current_player
+        assert seat is not None
+        state.apply(seats[seat].act(state, seat))
+        actions += 1
+    scores = [e for e in state.log if e["t"] == "score"]
+    result = GameResult(
+        index=index,
+        seed=seed,
+        totals=state.scores,
+        winner=getattr(state, "winner", None),
+        hands=len(scores),
+        hand_points=[e["points"] for e in scores],
+        moons=[e["moon"] for e in scores if e.get("moon") is not None],
+        actions=actions,
+        guard_stopped=not state.is_over,
+    )
+    if records is not None:
+        seat_info = [{"name": f"Seat {s}", "agent": lineup.specs[s]} for s in range(players)]
+        save(make_record(state, seat_info), records / f"game-{index:06d}.json")
+    return result
+
+
+def _play_chunk(args: tuple[Rules, list[tuple[int, int]], Lineup, Path | None]) -> list[GameResult]:
+    rules, jobs, lineup, records = args
+    return [play_game(rules, seed, lineup, index=i, records=records) for i, seed in jobs]
+
+
+def run_games(
+    rules: Rules,
+    games: int,
+    seed: int,
+    lineup: Lineup,
+    *,
+    workers: int = 1,
+    records: Path | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games (game ``i`` uses seed ``seed + i``), on ``workers`` processes.
+
+    Results come back in game order and do not depend on the number of workers.
+    """
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    jobs = [(i, seed + i) for i in range(games)]
+    workers = workers or os.cpu_count() or 1
+    results: list[GameResult] = []
+    if workers == 1 or games == 1:
+        for i, game_seed in jobs:
+            results.append(play_game(rules, game_seed, lineup, index=i, records=records))
+            if progress:
+                progress(1)
+        return results
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for chunk in pool.map(_play_chunk, _chunks(rules, jobs, lineup, records, workers)):
+            results.extend(chunk)
+            if progress:
+                progress(len(chunk))
+    return results
+
+
+def _chunks(
+    rules: Rules, jobs: Sequence[tuple[int, int]], lineup: Lineup, records: Path | None, workers: int
+) -> Iterator[tuple[Rules, list[tuple[int, int]], Lineup, Path | None]]:
+    size = max(1, min(50, len(jobs) // (workers * 4)))  # small chunks keep the bar moving
+    for start in range(0, len(jobs), size):
+        yield rules, list(jobs[start:start + size]), lineup, records
