@@ -1,0 +1,113 @@
+"""The simulate and replay commands, driven as a user would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli.main import app
+
+runner = CliRunner()
+
+
+def test_simulate_prints_tables() -> None:
+    result = runner.invoke(app, ["simulate", "baha", "--players", "4", "--games", "10", "--seed", "3"])
+    assert result.exit_code == 0, result.output
+    assert "Per seat" in result.output and "Per agent" in result.output
+    assert "Points per hand" in result.output and "random" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "2"],
+        ["--players", "3", "--rule", "draw_pile=true"],
+        ["--players", "3"],
+        ["--players", "4", "--rule", "scoring=face", "--rule", "moon=false"],
+        ["--players", "5", "--rule", "passing=false"],
+        ["--players", "6", "--rule", "random_dealer=true", "--rule", "target=50"],
+        ["--players", "2", "--rule", "draw_pile=false"],
+    ],
+)
+def test_simulate_json_and_records_replay(tmp_path: Path, args: list[str]) -> None:
+    records = tmp_path / "records"
+    result = runner.invoke(
+        app, ["simulate", "baha", "--games", "3", "--seed", "7", "--records", str(records), "--json", *args]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 3
+    assert len(summary["seats"]) == summary["rules"]["players"]
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 3
+    verified = runner.invoke(app, ["replay", "--verify", *map(str, files)])
+    assert verified.exit_code == 0, verified.output
+    assert verified.output.count("replays exactly") == 3
+
+
+def test_simulate_agents_by_seat() -> None:
+    result = runner.invoke(
+        app, ["simulate", "baha", "--players", "3", "--games", "2", "--agents", "random,random,random", "--json"]
+    )
+    assert result.exit_code == 0
+    assert [s["agent"] for s in json.loads(result.stdout)["seats"]] == ["random"] * 3
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "7"], "players must be"),
+        (["--rule", "target=-5"], "target must be"),
+        (["--rule", "scoring=x"], "scoring must be"),
+        (["--rule", "bogus=1"], "unknown Baha option"),
+        (["--rule", "target"], "KEY=VALUE"),
+        (["--rule", "moon=maybe"], "true or false"),
+        (["--agents", "random,random"], "every seat"),
+        (["--agents", "nosuch"], "unknown agent"),
+        (["--players", "4", "--rule", "draw_pile=true"], "draw_pile"),
+    ],
+)
+def test_simulate_bad_arguments(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["simulate", "baha", "--games", "1", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_simulate_unknown_game_and_bad_count() -> None:
+    result = runner.invoke(app, ["simulate", "poker"])
+    assert result.exit_code == 2 and "unknown game" in result.output
+    result = runner.invoke(app, ["simulate", "baha", "--games", "0"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+
+
+def test_replay_refuses_malformed_and_tampered(tmp_path: Path) -> None:
+    records = tmp_path / "r"
+    assert runner.invoke(app, ["simulate", "baha", "--games", "1", "--records", str(records)]).exit_code == 0
+    good = records / "game-000000.json"
+    record = json.loads(good.read_text())
+    record["log"][5] = {"t": "play", "p": 0, "card": "1P"}
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(record))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    result = runner.invoke(app, ["replay", "--verify", str(good), str(tampered), str(broken), str(tmp_path / "none.json")])
+    assert result.exit_code == 1
+    assert "replays exactly" in result.output
+    assert "event 5 differs" in result.output
+    assert "not JSON" in result.output
+    assert "cannot read" in result.output
+    assert "Traceback" not in result.output
+    as_json = runner.invoke(app, ["replay", "--verify", "--json", str(good), str(broken)])
+    verdicts = json.loads(as_json.stdout)
+    assert [v["ok"] for v in verdicts] == [True, False]
+
+
+def test_replay_without_verify_summarizes(tmp_path: Path) -> None:
+    records = tmp_path / "r"
+    runner.invoke(app, ["simulate", "baha", "--games", "1", "--records", str(records)])
+    result = runner.invoke(app, ["replay", str(records / "game-000000.json")])
+    assert result.exit_code == 0 and "winner seat" in result.output

@@ -1,0 +1,62 @@
+"""Simulation: deterministic results, independent of workers; statistics with intervals."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from cardroom.agents import AgentError
+from cardroom.games import baha
+from cardroom.record import load, verify
+from cardroom.sim import Lineup, mean_ci, run_games, wilson
+from cardroom.sim.report import summarize
+
+
+def test_results_do_not_depend_on_workers(tmp_path: Path) -> None:
+    rules = baha.Rules(players=4, target=40)
+    lineup = Lineup.parse("random", 4)
+    one = run_games(rules, 12, 100, lineup, workers=1)
+    two = run_games(rules, 12, 100, lineup, workers=2, records=tmp_path)
+    assert [r.to_dict() for r in one] == [r.to_dict() for r in two]
+    files = sorted(tmp_path.glob("game-*.json"))
+    assert len(files) == 12
+    assert all(verify(load(f)).ok for f in files)
+
+
+def test_summary_counts_every_game_and_hand() -> None:
+    rules = baha.Rules(players=3)
+    lineup = Lineup.parse("random,random,random", 3)
+    results = run_games(rules, 20, 0, lineup)
+    summary = summarize(rules, lineup, results, seed=0, seconds=1.0)
+    assert summary["games"] == 20
+    assert sum(s["wins"] for s in summary["seats"]) == 20
+    assert summary["hands"] == sum(r.hands for r in results)
+    # every hand hands out 60 horns, except a moon hand pays 0 + 60 + 60
+    total = sum(sum(h) for r in results for h in r.hand_points)
+    moons = sum(len(r.moons) for r in results)
+    assert total == 60 * (summary["hands"] - moons) + 120 * moons
+    mean = summary["agents"][0]["points_per_hand"]
+    assert mean["low"] < mean["value"] < mean["high"]
+
+
+def test_lineup_checks_names_and_counts() -> None:
+    with pytest.raises(AgentError, match="every seat"):
+        Lineup.parse("random,random", 4)
+    with pytest.raises(AgentError, match="unknown agent"):
+        Lineup.parse("nosuch", 4)
+    with pytest.raises(AgentError, match="bad option"):
+        Lineup.parse("random:depth=3", 4)
+
+
+def test_mean_ci_and_wilson_known_answers() -> None:
+    est = mean_ci([2.0, 4.0, 6.0, 8.0])
+    assert est.value == 5.0
+    half = 1.959963984540054 * math.sqrt((20 / 3) / 4)
+    assert math.isclose(est.high - est.value, half)
+    assert math.isnan(mean_ci([1.0]).low)
+    w = wilson(0, 10)
+    assert w.value == 0 and w.low == 0 and 0.27 < w.high < 0.28
+    w = wilson(81, 263)  # a textbook example: 0.308 [0.255, 0.366]
+    assert round(w.low, 3) == 0.255 and round(w.high, 3) == 0.366
