@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Mapping
-from typing import Any, Protocol, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
 
 __all__ = [
     "Action",
@@ -103,7 +103,8 @@ class State(Protocol):
 class Rules(Protocol):
     """A game's frozen, validated options; a factory of states."""
 
-    game: str
+    game: ClassVar[str]
+    """The game's name, e.g. ``"baha"``."""
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, JSON-ready."""

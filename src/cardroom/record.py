@@ -186,5 +186,7 @@ def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:
         )
     expected = json.loads(json.dumps(result_of(state)))
     if "result" in record and record["result"] != expected:
-        return Verdict(False, f"{where}: result differs: replay gives {expected}, record has {record['result']}")
+        return Verdict(
+            False, f"{where}: result differs: replay gives {expected}, record has {record['result']}"
+        )
     return Verdict(True, f"{where}: replays exactly ({len(record['actions'])} actions, {len(log)} events)")

@@ -68,7 +68,8 @@ def _print_tables(console: Console, summary: dict[str, Any], records: Path | Non
         f"{summary['seed'] + summary['games'] - 1}, {summary['seconds']:.1f} s\n"
         f"rules: {rules}", highlight=False,
     )
-    for title, rows, key in (("Per seat", summary["seats"], "seat"), ("Per agent", summary["agents"], "agent")):
+    parts = (("Per seat", summary["seats"], "seat"), ("Per agent", summary["agents"], "agent"))
+    for title, rows, key in parts:
         table = Table(title=f"{title} (95% intervals)", title_justify="left")
         table.add_column(key.capitalize())
         if key == "seat":
