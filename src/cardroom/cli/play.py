@@ -1,0 +1,576 @@
+"""``cardroom play baha``: a person at seat 0 against bots, in the terminal, drawn with Rich.
+
+Everything on the screen comes from ``state.view(0)`` and ``state.view_log(0)``, so the screen
+never knows more than the person may. The rules are reached only through the State protocol:
+legality is ``legal_actions()``, the reason a move is refused is the engine's own message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import secrets
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, parse_baha_card, value_of
+from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError, State
+from cardroom.games.baha.rules import PASS_COUNT
+from cardroom.record import RecordError, make_record, save
+
+__all__ = ["run_play", "Session", "Screen", "HELP"]
+
+ME = 0
+"""The person's seat."""
+
+COLOUR_STYLES = {"P": "magenta", "R": "red", "T": "cyan", "O": "dark_orange"}
+HORN = "▲"
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+SHOW_WORDS = frozenset({"show", "table", "look"})
+INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C (128 + SIGINT)
+
+HELP = f"""\
+[bold]How to move[/]: type the number of a move from the list, or a card: [bold]9P[/], \
+[bold]13r[/], [bold]play 9P[/], [bold]pass 13R[/].
+[bold]Cards[/]: value 1-13 then colour: P Purple, R Red, T Turquoise, O Orange. \
+Each {HORN} is a horn (9 has 1 … 13 has 5).
+[bold]Play[/]: follow the led colour if you can; the highest card of the led colour takes \
+the trick. Every horn you take costs a point; lowest total wins. Take every horned card in \
+a hand to shoot the moon.
+[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the table again · \
+[bold]quit[/] end the game (a --record file is still written)."""
+
+
+def run_play(
+    rules: Rules,
+    *,
+    seed: int | None,
+    bots: str,
+    name: str,
+    record_path: Path | None,
+    console: Console,
+    ask: Callable[[str], str] | None = None,
+) -> int:
+    """Play a game at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
+
+    ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
+    ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
+    Bad options raise ``RulesError``, ``AgentError`` or ``RecordError`` for the caller to print.
+
+    >>> import io
+    >>> from cardroom.games.baha import Rules
+    >>> out = io.StringIO()
+    >>> run_play(Rules(), seed=3, bots="random", name="Ada", record_path=None,
+    ...          console=Console(file=out), ask=lambda prompt: "quit")
+    0
+    >>> out.getvalue().splitlines()[-1]
+    'You left the game.'
+    """
+    if rules.game != "baha":
+        raise RulesError(f"the terminal game plays baha only, not {rules.game}")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    bot_name, bot_options = parse_spec(bots)
+    state = rules.new_game(seed)
+    players = len(state.scores)
+    agents = {seat: make(bot_name, seed=seed + seat, **bot_options) for seat in range(1, players)}
+    seats = [{"name": name, "agent": "human"}] + [
+        {"name": f"Seat {seat}", "agent": bots} for seat in range(1, players)
+    ]
+    if record_path is not None:
+        _save(state, seats, record_path)  # a path that cannot be written fails before play
+    if ask is None:
+        ask = console.input
+        if sys.stdin.isatty():
+            # Line editing and history for console.input (Python's input) where available.
+            with contextlib.suppress(ImportError):
+                importlib.import_module("readline")
+    screen = Screen(console, name, state.view(ME))
+    try:
+        screen.intro(seed, bots)
+        code = Session(state, agents, screen, ask).run()
+    except KeyboardInterrupt:
+        screen.stopped("Interrupted: game stopped.")
+        code = INTERRUPTED
+    finally:
+        if record_path is not None:
+            _save(state, seats, record_path)
+            console.print(Text(f"Record written to {record_path}"))
+    return code
+
+
+def _save(state: State, seats: Sequence[Mapping[str, Any]], path: Path) -> None:
+    try:
+        save(make_record(state, seats), path)
+    except OSError as err:
+        raise RecordError(f"cannot write the record to {path}: {err.strerror or err}") from None
+
+
+class Session:
+    """Runs the game: bots act through ``agent.act``, the person through ``ask``."""
+
+    def __init__(
+        self,
+        state: State,
+        agents: Mapping[int, Agent],
+        screen: Screen,
+        ask: Callable[[str], str],
+    ) -> None:
+        self.state = state
+        self.agents = agents
+        self.screen = screen
+        self.ask = ask
+        self.events_shown = 0
+
+    def run(self) -> int:
+        """Play until the game is over or the person stops; returns the exit status."""
+        state = self.state
+        self._narrate()
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None  # a game not over always has a seat to act
+            if seat == ME:
+                action = self._person_move()
+                if action is None:
+                    return 0
+                state.apply(action)  # legal: checked against legal_actions() first
+            else:
+                self._bot_move(seat)
+            self._narrate()
+        self.screen.flush()
+        return 0
+
+    def _narrate(self) -> None:
+        log = self.state.view_log(ME)
+        self.screen.narrate(log[self.events_shown:])
+        self.events_shown = len(log)
+
+    def _bot_move(self, seat: int) -> None:
+        agent = self.agents[seat]
+        action = agent.act(self.state, seat)
+        try:
+            self.state.apply(action)
+        except IllegalAction as err:
+            raise AgentError(f"the {agent.name} bot at seat {seat} chose an illegal move: {err}") from None
+
+    def _person_move(self) -> Action | None:
+        """The person's next legal action, or ``None`` if they quit or input ended."""
+        state = self.state
+        view = state.view(ME)
+        legal = state.legal_actions()
+        moves = [state.action_to_string(a) for a in legal]
+        choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
+        prompt = f"{'Pass' if view['phase'] == 'pass' else 'Play'} {choices} or a card › "
+        self.screen.show(view, moves)
+        while True:
+            try:
+                text = self.ask(prompt)
+            except EOFError:
+                self.screen.stopped("End of input: game stopped.")
+                return None
+            word = text.strip().lower()
+            if word in QUIT_WORDS:
+                self.screen.stopped("You left the game.")
+                return None
+            if word in HELP_WORDS:
+                self.screen.help()
+                self.screen.moves(moves)
+                continue
+            if word in SHOW_WORDS:
+                self.screen.show(view, moves)
+                continue
+            if not word:
+                self.screen.refuse("Type a move's number or a card, or help.", moves)
+                continue
+            if word.isdecimal():
+                number = int(word)
+                if 1 <= number <= len(legal):
+                    return legal[number - 1]
+                self.screen.refuse(f"{word} is not on the list: choose 1 to {len(legal)}.", moves)
+                continue
+            try:
+                action = state.parse_action(text)
+            except IllegalAction as err:
+                self.screen.refuse(str(err), moves)
+                continue
+            if action in legal:
+                return action
+            self.screen.refuse(self._why_not(action), moves)
+
+    def _why_not(self, action: Action) -> str:
+        """The engine's reason for refusing ``action``, asked of a copy: the game never changes."""
+        try:
+            self.state.clone().apply(action)
+        except IllegalAction as err:
+            # The engine lists what is allowed; the screen shows its own numbered list instead.
+            return f"Not allowed: {str(err).split('; allowed:')[0]}."
+        return "That move is not allowed now."
+
+
+class Screen:
+    """Draws the table for seat 0 from views and view-filtered events, with Rich."""
+
+    def __init__(self, console: Console, name: str, view: Mapping[str, Any]) -> None:
+        self.console = console
+        self.name = name
+        self.players: int = view["players"]
+        self.rules: Mapping[str, Any] = view["rules"]
+        self.unit = "horns" if self.rules.get("scoring", "horns") == "horns" else "points"
+        self.picking: tuple[int, int] | None = None  # (seat, picks) of a bot choosing its pass
+        self.hands_played = 0
+        self.handlers: dict[str, Callable[[Event], None]] = {
+            "hand": self._on_hand,
+            "pass_pick": self._on_pass_pick,
+            "pass": self._on_pass,
+            "play": self._on_play,
+            "trick": self._on_trick,
+            "draw": self._on_draw,
+            "take": self._on_take,
+            "score": self._on_score,
+            "end": self._on_end,
+        }
+
+    # -- words and cards ---------------------------------------------------------------
+
+    def seat(self, seat: int) -> str:
+        """A seat in running text: "You" for the person, "Seat 2" for a bot."""
+        return "You" if seat == ME else f"Seat {seat}"
+
+    def player(self, seat: int) -> str:
+        """A seat in tables: the person's name, "Seat 2" for a bot."""
+        return self.name if seat == ME else f"Seat {seat}"
+
+    def amount(self, points: int) -> str:
+        """Points in words: "no horns", "1 horn", "8 horns" (or points, with face scoring)."""
+        if not points:
+            return f"no {self.unit}"
+        return f"{points} {self.unit if points != 1 else self.unit[:-1]}"
+
+    def card(self, text: str, *, dim: bool = False) -> Text:
+        """A card in its colour, its horns drawn after it; hidden cards stay ``?``."""
+        try:
+            card = parse_baha_card(text)
+        except ValueError:
+            return Text(text, style="dim")
+        style = COLOUR_STYLES[text[-1]]
+        out = Text(text, style=f"{style} {'dim' if dim else 'bold'}")
+        horns = _horns(card)
+        if horns:
+            out.append(HORN * horns, style=f"{style} dim" if dim else style)
+        return out
+
+    def cards(self, texts: Sequence[str], *, legal: set[str] | None = None) -> Text:
+        out = Text()
+        for i, text in enumerate(texts):
+            if i:
+                out.append(" ")
+            out.append_text(self.card(text, dim=legal is not None and text not in legal))
+        return out
+
+    # -- what happened -------------------------------------------------------------------
+
+    def intro(self, seed: int, bots: str) -> None:
+        self.console.print(
+            Text.assemble(
+                ("Baha", "bold"),
+                f" · {self.players} players · game to {self.rules.get('target')} · bots: {bots}",
+            )
+        )
+        self.console.print(
+            Text.assemble(
+                (f"Seed {seed}", "bold"),
+                f": play this game again with --seed {seed}. Type help for help.",
+            )
+        )
+
+    def narrate(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if event["t"] != "pass_pick" or event["p"] == ME:
+                self.flush()
+            handler = self.handlers.get(event["t"])
+            if handler is not None:  # events added to the game later are simply not told
+                handler(event)
+
+    def flush(self) -> None:
+        """Tell the bot pass picks held back so that one seat's picks make one line."""
+        if self.picking is not None:
+            seat, picks = self.picking
+            self.picking = None
+            self._line(f"{self.seat(seat)} chose {picks} card{'s' * (picks != 1)} to pass.")
+
+    def _line(self, *parts: str | Text | tuple[str, str]) -> None:
+        self.console.print(Text.assemble(*parts))
+
+    def _on_hand(self, event: Event) -> None:
+        self.hands_played = event["n"]
+        direction = event.get("pass", "none")
+        passing = (
+            "no passing" if direction == "none"
+            else f"pass {PASS_COUNT} {direction} to {self.seat(self._pass_target(direction))}"
+        )
+        self.console.print()
+        self.console.rule(f"[bold]Hand {event['n']}[/] · dealer {self.seat(event['dealer'])} · {passing}")
+
+    def _on_pass_pick(self, event: Event) -> None:
+        seat = event["p"]
+        if seat == ME:
+            self._line("You pick ", self.card(event["card"]), " to pass.")
+        elif self.picking is not None and self.picking[0] == seat:
+            self.picking = (seat, self.picking[1] + 1)
+        else:
+            self.flush()
+            self.picking = (seat, 1)
+
+    def _on_pass(self, event: Event) -> None:
+        if event["from"] == ME:
+            self._line("You pass ", self.cards(event["cards"]), f" to {self.seat(event['to'])}.")
+        elif event["to"] == ME:
+            self._line(f"{self.seat(event['from'])} passes you ", self.cards(event["cards"]), ".")
+
+    def _on_play(self, event: Event) -> None:
+        verb = "play" if event["p"] == ME else "plays"
+        self._line(f"{self.seat(event['p'])} {verb} ", self.card(event["card"]), ".")
+
+    def _on_trick(self, event: Event) -> None:
+        winner = event["winner"]
+        verb = "take" if winner == ME else "takes"
+        taken = self.amount(event["horns"])
+        line = Text.assemble(
+            ("→ ", "bold"), (f"{self.seat(winner)} {verb} trick {event['n']}", "bold"), f" ({taken})"
+        )
+        leftover = event.get("leftover") or []
+        if leftover and winner == ME:
+            line.append_text(Text.assemble(" and the face-down leftovers ", self.cards(leftover)))
+        elif leftover:
+            line.append(f" and {len(leftover)} face-down leftover card{'s' * (len(leftover) != 1)}")
+        self.console.print(line)
+        self.console.print()
+
+    def _on_draw(self, event: Event) -> None:
+        if event["p"] == ME:
+            self._line("You draw ", self.card(event["card"]), ".")
+        else:
+            self._line(f"{self.seat(event['p'])} draws a card.")
+
+    def _on_take(self, event: Event) -> None:
+        cards = event["cards"]
+        rest = f"the last {len(cards)} card{'s' * (len(cards) != 1)} of the draw pile face down"
+        if event["p"] == ME:
+            self._line(f"You take {rest}: ", self.cards(cards), ".")
+        else:
+            self._line(f"{self.seat(event['p'])} takes {rest}.")
+
+    def _on_score(self, event: Event) -> None:
+        revealed: list[list[str]] = event.get("revealed") or [[] for _ in range(self.players)]
+        table = Table(title=f"Scores after hand {event['hand']}", box=box.SIMPLE_HEAD)
+        table.add_column("Player")
+        table.add_column(f"{self.unit.capitalize()} taken", justify="right")
+        table.add_column("Scored", justify="right")
+        table.add_column("Total", justify="right", style="bold")
+        if any(revealed):
+            table.add_column("Face-down cards revealed")
+        moon = event.get("moon")
+        for seat in range(self.players):
+            cells: list[str | Text] = [
+                Text(self.player(seat)),  # a Text: the person's name is not Rich markup
+                str(event["horns"][seat]),
+                str(event["points"][seat]),
+                str(event["totals"][seat]),
+            ]
+            if any(revealed):
+                cells.append(self.cards(revealed[seat]))
+            table.add_row(*cells, style="bold yellow" if seat == moon else None)
+        self.console.print(table)
+        if moon is not None:
+            shot = "shoot" if moon == ME else "shoots"
+            self._line(
+                (f"{self.seat(moon)} {shot} the moon!", "bold yellow"),
+                " 0 for the shooter; everyone else scores all the hand's points.",
+            )
+
+    def _on_end(self, event: Event) -> None:
+        totals: list[int] = event["totals"]
+        winner: int = event["winner"]
+        hands = self.hands_played
+        self.console.rule(f"[bold]Game over[/] after {hands} hand{'s' * (hands != 1)}")
+        table = Table(title="Final standings", box=box.SIMPLE_HEAD)
+        table.add_column("Place", justify="right")
+        table.add_column("Player")
+        table.add_column("Total", justify="right")
+        order = sorted(range(self.players), key=lambda s: (totals[s], s))
+        place = 0
+        for i, seat in enumerate(order):
+            if i == 0 or totals[seat] != totals[order[i - 1]]:
+                place = i + 1
+            table.add_row(
+                str(place), Text(self.player(seat)), str(totals[seat]),
+                style="bold green" if seat == winner else None,
+            )
+        self.console.print(table)
+        who = "You win" if winner == ME else f"{self.seat(winner)} wins"
+        self._line((f"{who} with {self.amount(totals[winner])}", "bold green"), " (lowest total).")
+
+    # -- the person's turn -------------------------------------------------------------
+
+    def show(self, view: Mapping[str, Any], moves: Sequence[str]) -> None:
+        """The table as seat 0 sees it, then the numbered moves."""
+        self.flush()
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        grid.add_row("Dealer", self._dealing(view))
+        grid.add_row("Totals", self._per_seat(view["totals"]))
+        shown = view.get("horns_shown") or []
+        if any(shown):
+            # Face-down cards are not counted: nobody may see them until the hand is scored.
+            grid.add_row("This hand", self._per_seat(shown))
+        legal = {m.split(" ", 1)[1] for m in moves}
+        if view["phase"] == "pass":
+            picks = view["my_picks"]
+            grid.add_row(
+                "To pass",
+                Text.assemble(
+                    self.cards(picks) if picks else Text("nothing yet", style="dim"),
+                    f"  (choose {PASS_COUNT}: {PASS_COUNT - len(picks)} more)",
+                ),
+            )
+        else:
+            grid.add_row("On table", self._trick(view))
+            if view.get("last_trick"):
+                grid.add_row("Last trick", self._last_trick(view["last_trick"]))
+            received = view.get("received")
+            if received and view["tricks_done"] == 0:
+                grid.add_row(
+                    "Received", Text.assemble(self.cards(received["cards"]),
+                                              f" from {self.seat(received['from'])}"),
+                )
+        grid.add_row("Your hand", self._hand(view["hand"], legal))
+        extra = self._hidden_piles(view)
+        if extra:
+            grid.add_row("Unseen", extra)
+        tricks = f"trick {view['tricks_done'] + 1}" if view["phase"] == "play" else "passing"
+        title = f"Hand {view['hand_number']} · {tricks} · your turn"
+        # A fixed width keeps the panel from jumping about from one turn to the next.
+        width = min(self.console.width, 100)
+        self.console.print(Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=width))
+        self.moves(moves)
+
+    def moves(self, moves: Sequence[str]) -> None:
+        """The legal moves, numbered from 1; a number never parts from its card at a line end."""
+        line = Text.assemble(("Moves:", "bold"))
+        width = len(line)
+        for i, move in enumerate(moves, 1):
+            item = Text.assemble((f"{i})", "bold"), " ", self.card(move.split(" ", 1)[1]))
+            if width + 2 + len(item) > self.console.width:
+                line.append("\n      ")
+                width = 6
+            line.append("  ")
+            line.append_text(item)
+            width += 2 + len(item)
+        self.console.print(line, no_wrap=True, crop=False)
+
+    def refuse(self, reason: str, moves: Sequence[str]) -> None:
+        self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
+        self.moves(moves)
+
+    def help(self) -> None:
+        self.console.print(HELP)
+
+    def stopped(self, message: str) -> None:
+        self.flush()
+        self.console.print()
+        self.console.print(message, highlight=False)
+
+    def _dealing(self, view: Mapping[str, Any]) -> Text:
+        direction = view["pass_direction"]
+        passing = (
+            "no passing this hand" if direction == "none"
+            else f"pass {direction} to {self.seat(self._pass_target(direction))}"
+        )
+        return Text(f"{self.seat(view['dealer'])} · {passing} · game to {self.rules.get('target')}")
+
+    def _per_seat(self, numbers: Sequence[int]) -> Text:
+        out = Text()
+        for seat, number in enumerate(numbers):
+            if seat:
+                out.append("   ")
+            out.append(f"{self.player(seat)} ", style="bold" if seat == ME else "")
+            out.append(str(number))
+        return out
+
+    def _trick(self, view: Mapping[str, Any]) -> Text:
+        trick = view["trick"]
+        if not trick:
+            return Text("nothing yet: you lead", style="dim")
+        out = Text()
+        for i, play in enumerate(trick):
+            if i:
+                out.append(" · ")
+            out.append(f"{self.seat(play['p'])} ")
+            out.append_text(self.card(play["card"]))
+        led = view.get("led")
+        if led:
+            out.append(f"   ({COLOUR_NAMES[COLOUR_LETTERS.index(led)]} led)", style="dim")
+        return out
+
+    def _last_trick(self, last: Mapping[str, Any]) -> Text:
+        out = Text()
+        for i, card in enumerate(last["cards"]):
+            if i:
+                out.append(" · ")
+            out.append(f"{self.seat((last['leader'] + i) % self.players)} ")
+            out.append_text(self.card(card))
+        winner = last["winner"]
+        out.append(f"  → {self.seat(winner)} took it", style="bold")
+        return out
+
+    def _hand(self, hand: Sequence[str], legal: set[str]) -> Table:
+        """Cards by colour, low to high; the ones that may not be played now are dimmed."""
+        by_colour: dict[str, list[str]] = {letter: [] for letter in COLOUR_LETTERS}
+        for text in hand:
+            by_colour[text[-1]].append(text)
+        rows = Table.grid(padding=(0, 1))
+        rows.add_column(no_wrap=True)
+        rows.add_column()
+        for letter, name in zip(COLOUR_LETTERS, COLOUR_NAMES, strict=True):
+            cards = sorted(by_colour[letter], key=lambda t: value_of(parse_baha_card(t)))
+            rows.add_row(
+                Text(name, style=COLOUR_STYLES[letter]),
+                self.cards(cards, legal=legal) if cards else Text("—", style="dim"),
+            )
+        return rows
+
+    def _hidden_piles(self, view: Mapping[str, Any]) -> Text | None:
+        parts = []
+        if view.get("leftover_count"):
+            count = view["leftover_count"]
+            parts.append(f"{count} leftover card{'s' * (count != 1)} (for the taker of trick 1)")
+        if view.get("draw_pile_count"):
+            count = view["draw_pile_count"]
+            parts.append(f"draw pile of {count} card{'s' * (count != 1)}")
+        mine = view.get("my_face_down") or []
+        if mine:
+            return Text.assemble(
+                ", ".join(parts) + ("; " if parts else ""), "your face-down cards: ", self.cards(mine)
+            )
+        return Text(", ".join(parts)) if parts else None
+
+    def _pass_target(self, direction: str) -> int:
+        """Right is the next seat, left the previous one (docs/rules-baha.md, Players)."""
+        return (ME + (1 if direction == "right" else -1)) % self.players
+
+
+def _horns(card: int) -> int:
+    """Horns printed on a card's face: 9..13 carry 1..5 (docs/rules-baha.md, Horns)."""
+    return max(0, value_of(card) - 8)
+
