@@ -1,0 +1,26 @@
+"""Shared test settings: hypothesis profiles.
+
+Pick one with ``HYPOTHESIS_PROFILE=<name>`` (default ``dev``):
+
+- ``dev``: random examples each run, failures saved in ``.hypothesis/`` and replayed first.
+- ``ci``: the same examples every run (derandomized), nothing saved: a red CI is reproducible.
+
+Tests set their own ``max_examples`` (sized to keep the suite fast); a profile sets the rest.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", deadline=None)
+settings.register_profile(
+    "ci",
+    deadline=None,
+    derandomize=True,
+    database=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
