@@ -1,10 +1,10 @@
 """Random self-play speed: Cardroom's Baha against OpenSpiel's ``hearts``, from Python.
 
 Both engines are driven the same way through their public state API: the player to act
-takes a uniformly random legal action, and the same ``pick`` chooses for both. Baha hands
-are 4-player hands under default rules (pass three cards, thirteen tricks); a ``hearts``
-game is one hand (pass plus thirteen tricks), with its chance outcomes (pass direction,
-then the deal one card at a time) sampled through ``chance_outcomes()``.
+takes a uniformly random legal action, and the same ``pick`` chooses for both. Baha is played
+by 4 under default rules but with a target of 1, so a game is one hand (pass three cards,
+thirteen tricks); a ``hearts`` game is one hand (pass, thirteen tricks), its chance outcomes
+(pass direction, then the deal one card at a time) sampled through ``chance_outcomes()``.
 
 The two engines run in alternating rounds of ``--seconds`` each (A B, B A, A B, ...), so slow
 drift of the machine touches both alike. Reported: the median hands per second of each,
@@ -18,7 +18,9 @@ Run with ``make bench`` (installs the ``bench`` extra, which brings ``open-spiel
 from __future__ import annotations
 
 import argparse
+import importlib
 import importlib.metadata
+import itertools
 import json
 import os
 import platform
@@ -52,7 +54,7 @@ def make_pick(seed: int) -> Pick:
 def baha_runner(pick: Pick) -> Runner:
     """Play 4-player Baha games of target 1 (one hand each, more only on a tie for low)."""
     rules = baha.Rules(players=4, target=1)
-    seeds = iter(range(sys.maxsize))
+    seeds = itertools.count()
 
     def run(seconds: float) -> tuple[int, int, float]:
         clock = time.perf_counter
@@ -129,7 +131,7 @@ def measure(rounds: int, seconds: float, seed: int, pyspiel: Any) -> dict[str, A
         rows.append(row)
 
     def median(name: str, key: str) -> float:
-        return statistics.median(row[name][key] for row in rows)
+        return float(statistics.median(row[name][key] for row in rows))
 
     summary = {
         "baha_hands_per_s": median("baha", "hands_per_s"),
@@ -140,6 +142,8 @@ def measure(rounds: int, seconds: float, seed: int, pyspiel: Any) -> dict[str, A
         "decision_ratio": statistics.median(row["decision_ratio"] for row in rows),
         "goal": GOAL,
     }
+    summary["ratio_min"] = min(row["ratio"] for row in rows)
+    summary["ratio_max"] = max(row["ratio"] for row in rows)
     summary["meets_goal"] = summary["ratio"] >= GOAL
     return {"rounds": rows, "summary": summary}
 
@@ -163,6 +167,14 @@ def environment() -> dict[str, Any]:
     }
 
 
+def load_average() -> float | None:
+    """The 1-minute load average, where the system has one: other work skews the figures."""
+    try:
+        return os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return None
+
+
 def print_table(result: dict[str, Any]) -> None:
     env = result["environment"]
     print(
@@ -184,13 +196,16 @@ def print_table(result: dict[str, Any]) -> None:
     )
     print()
     print(
-        f"hands/s ratio Baha / hearts: {s['ratio']:.2f} "
-        f"(goal {s['goal']:g}: {'met' if s['meets_goal'] else 'not met'})"
+        f"hands/s ratio Baha / hearts: median {s['ratio']:.2f}, rounds {s['ratio_min']:.2f} "
+        f"to {s['ratio_max']:.2f} (goal {s['goal']:g}: {'met' if s['meets_goal'] else 'not met'})"
     )
     print(
         f"decisions/s (supplement): Baha {s['baha_decisions_per_s']:,.0f}, "
         f"hearts {s['hearts_decisions_per_s']:,.0f}, ratio {s['decision_ratio']:.2f}"
     )
+    load = result["load_average"]
+    if load is not None:
+        print(f"load average (1 min): {load['before']:.2f} before, {load['after']:.2f} after")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds < 1 or args.seconds <= 0:
         parser.error("--rounds must be at least 1 and --seconds more than 0")
     try:
-        import pyspiel
+        pyspiel = importlib.import_module("pyspiel")  # the `bench` extra; it ships no types
     except ImportError as err:
         print(
             f"OpenSpiel is not installed ({err}). Run `make bench`, which installs the "
@@ -213,6 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    load_before = load_average()
     result = {
         "benchmark": "baha_vs_openspiel",
         "environment": environment(),
@@ -221,6 +237,11 @@ def main(argv: list[str] | None = None) -> int:
         "seed": args.seed,
         **measure(args.rounds, args.seconds, args.seed, pyspiel),
     }
+    load_after = load_average()
+    result["load_average"] = (
+        None if load_before is None or load_after is None
+        else {"before": load_before, "after": load_after}
+    )
     if args.json:
         print(json.dumps(result, indent=2))
     else:

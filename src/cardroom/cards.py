@@ -25,6 +25,9 @@ __all__ = [
     "COLOUR_LETTERS",
     "COLOUR_NAMES",
     "COLOUR_MASK",
+    "COLOUR_SHIFT",
+    "SLICE_BITS",
+    "SLICE_CARDS",
     "BAHA_DECK",
     "FULL_BAHA_MASK",
     "CardParseError",
@@ -60,14 +63,18 @@ _PARSE: dict[str, Card] = {t: c for c, t in enumerate(_TEXT)}
 
 # Cards of each 13-bit colour slice of a mask, so a whole mask decodes with four table look-ups
 # instead of a loop over 52 bits (the legal-move list is built on every turn).
-_SLICE_BITS = (1 << VALUES) - 1
-_SLICE_CARDS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+SLICE_BITS: CardMask = (1 << VALUES) - 1
+"""The bits of one colour's slice once shifted down: ``mask >> COLOUR_SHIFT[c] & SLICE_BITS``."""
+COLOUR_SHIFT: tuple[int, ...] = tuple(VALUES * c for c in range(COLOURS))
+"""Bit offset of each colour's 13-card slice in a mask."""
+SLICE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     tuple(
         tuple(colour * VALUES + v for v in range(VALUES) if bits >> v & 1)
         for bits in range(1 << VALUES)
     )
     for colour in range(COLOURS)
 )
+"""``SLICE_CARDS[c][bits]``: the cards, ascending, of colour ``c`` whose slice bits are ``bits``."""
 
 
 class CardParseError(ValueError):
@@ -118,8 +125,8 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
 
 def cards_of(mask: CardMask) -> list[Card]:
     """The cards of a bitmask, in ascending order (colour by colour, low to high)."""
-    t = _SLICE_CARDS
-    b = _SLICE_BITS
+    t = SLICE_CARDS
+    b = SLICE_BITS
     return [
         *t[0][mask & b], *t[1][mask >> 13 & b], *t[2][mask >> 26 & b], *t[3][mask >> 39 & b]
     ]

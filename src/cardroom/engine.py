@@ -126,7 +126,7 @@ def chance_rng(seed: int, *keys: object) -> random.Random:
 
 def parse_option_value(name: str, text: str, default: Any) -> Any:
     """Read a ``KEY=VALUE`` option value as the type of its default (bool, int or str)."""
-    if isinstance(default, bool) or default is None and text.lower() in _BOOLS:
+    if isinstance(default, bool) or default is None and text.strip().lower() in _BOOLS:
         value = _BOOLS.get(text.strip().lower())
         if value is None:
             raise RulesError(f"option {name} takes true or false, not {text!r}")
