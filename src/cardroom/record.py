@@ -80,6 +80,8 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
         "rules": rules.to_dict(),
         "seed": state.seed,  # type: ignore[attr-defined]
     }
+    if hasattr(rules, "deck_record"):
+        record["deck"] = rules.deck_record()
     origin = getattr(state, "origin", None)
     if origin is not None:
         record["start"] = origin
@@ -153,6 +155,14 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
         state = start_game(rules, record["seed"], record.get("start"))
     except (RulesError, TypeError) as err:
         raise RecordError(f"{where}: {err}") from None
+    deck = record.get("deck")
+    if deck is not None:
+        have = rules.deck_record()  # type: ignore[attr-defined]
+        if not isinstance(deck, Mapping) or deck.get("digest") != have["digest"]:
+            raise RecordError(
+                f"{where}: the record was played with the deck {deck!r:.120}, but {have['spec']!r} "
+                f"is now {have['name']!r} ({have['digest'][:19]}...): the deck has changed"
+            )
     for i, (seat, text) in enumerate(record["actions"]):
         if state.current_player != seat:
             raise RecordError(

@@ -9,7 +9,7 @@ from cardroom.engine import Rules, RulesError, State
 
 __all__ = ["GAMES", "make_rules", "start_game"]
 
-GAMES = ("baha",)
+GAMES = ("baha", "baebae")
 
 
 def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
@@ -18,6 +18,10 @@ def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:
         from cardroom.games.baha import Rules as BahaRules
 
         return BahaRules.from_dict(options or {})
+    if game == "baebae":
+        from cardroom.games.baebae import Rules as BaebaeRules
+
+        return BaebaeRules.from_dict(options or {})
     raise RulesError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
 
 
@@ -39,5 +43,17 @@ def start_game(rules: Rules, seed: int, start: Mapping[str, Any] | None = None) 
             deal=Deal(**deal) if deal is not None else None,
             totals=start.get("totals"),
             hand=start.get("hand", 1),
+        )
+    if rules.game == "baebae":
+        from cardroom.games.baebae import Deal as BaebaeDeal
+
+        deal = start.get("deal")
+        if deal is not None and not isinstance(deal, Mapping):
+            raise RulesError("start.deal must be an object with hands, starter, stock, dealer")
+        unknown = set(start) - {"deal", "totals"}
+        if unknown:
+            raise RulesError(f"start has unknown field {sorted(unknown)[0]!r}")
+        return rules.new_game(  # type: ignore[call-arg]
+            seed, deal=BaebaeDeal(**deal) if deal is not None else None, totals=start.get("totals")
         )
     raise RulesError(f"{rules.game} games cannot start from a given position")

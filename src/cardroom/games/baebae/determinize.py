@@ -1,0 +1,183 @@
+"""Dealing BAEBAE's hidden cards again, consistently with what one seat knows.
+
+What a seat knows is read from its filtered log of the current round, never from the hidden
+cards, so two states that look the same to the seat determinize the same way. It keeps:
+
+- the seat's own hand, the discard pile, every hand's size and the stockpile's size;
+- cards the seat knows to be in another hand, while they stay there: cards it gave or swapped
+  to that player, cards it saw with a peek; and, when another player is to play a card just
+  drawn, that the card drawn can be played.
+
+Everything else (other hands and the stockpile order) is dealt again at random. Two
+inferences are left out: a player who draws at the start of a turn could not play, and
+which hand a known card went to after it changed hands between two other players unseen.
+Cards moved that way become unknown again, which keeps every deal possible, if less sharp.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from cardroom.games.baebae.state import Phase, visible_event
+
+if TYPE_CHECKING:
+    from cardroom.games.baebae.state import BaebaeState
+
+__all__ = ["Knowledge", "knowledge", "determinize"]
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one seat knows of the hidden cards of the current round."""
+
+    seat: int
+    known: tuple[dict[str, int], ...]  # per seat: designs (by text) known to be in that hand
+    slots: tuple[int, ...]             # per seat: hidden cards in that hand
+    pool: tuple[str, ...]              # designs of the hidden cards, sorted
+
+
+def knowledge(state: BaebaeState, seat: int) -> Knowledge:
+    """Read what ``seat`` knows from its view of this round's events (cached per log length)."""
+    cached = state._det_cache.get(seat)
+    if cached is not None and cached[0] == len(state.log):
+        return cached[1]  # type: ignore[no-any-return]
+    n = state.n
+    known: list[Counter[str]] = [Counter() for _ in range(n)]
+    slots = [0] * n
+    swap_pair = False
+
+    def lose(p: int, design: str) -> None:
+        if known[p][design] > 0:
+            known[p][design] -= 1
+        else:
+            slots[p] -= 1
+
+    def blur(p: int) -> None:
+        """``p`` lost cards unseen: which of its known cards went is unknown now."""
+        slots[p] += sum(known[p].values())
+        known[p].clear()
+
+    for event in state.log[state.round_start:]:
+        event = visible_event(event, seat)
+        t = event["t"]
+        if t == "round":
+            slots = [0 if s == seat else len(h) for s, h in enumerate(event["hands"])]
+        elif t == "draw":
+            if event["p"] != seat:
+                slots[event["p"]] += 1
+        elif t == "play":
+            if event["p"] != seat:
+                lose(event["p"], event["card"])
+        elif t == "effect" and event.get("op") == "peek" and event["p"] == seat:
+            other = event["who"]
+            known[other] = Counter(event["cards"])
+            slots[other] = 0
+        elif t == "move":
+            src, dst, cards = event["from"], event["to"], event["cards"]
+            if event["why"] == "swap":  # two events: a's hand to b, then b's to a
+                if not swap_pair:
+                    known[src], known[dst] = known[dst], known[src]
+                    slots[src], slots[dst] = slots[dst], slots[src]
+                swap_pair = not swap_pair
+                if src == seat:  # the seat saw its old hand go to the other player
+                    known[dst] = Counter(cards)
+                    slots[dst] = 0
+                continue
+            if dst == "discard":
+                if src != seat:
+                    for design in cards:
+                        lose(src, design)
+            elif src == seat:
+                known[dst].update(cards)
+            elif dst == seat:
+                for design in cards:
+                    lose(src, design)
+            else:
+                blur(src)
+                slots[src] -= len(cards)
+                slots[dst] += len(cards)
+    slots[seat] = 0
+    known[seat] = Counter()
+    rules = state.rules
+    pool: Counter[str] = Counter()
+    for card in rules.cards:
+        pool[card.key] += card.copies
+    mask = state.hands[seat]
+    while mask:
+        low = mask & -mask
+        pool[state._text(low.bit_length() - 1)] -= 1
+        mask ^= low
+    for pid in state.discard:
+        pool[state._text(pid)] -= 1
+    for p in range(n):
+        pool.subtract(known[p])
+    hidden = tuple(sorted(pool.elements()))
+    result = Knowledge(
+        seat=seat,
+        known=tuple({k: v for k, v in c.items() if v > 0} for c in known),
+        slots=tuple(slots),
+        pool=hidden,
+    )
+    places = sum(slots) + len(state.stock)
+    assert places == len(hidden), f"seat {seat} sees {places} hidden places, {len(hidden)} cards"
+    state._det_cache[seat] = (len(state.log), result)
+    return result
+
+
+def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeState:
+    """See :meth:`BaebaeState.determinize`."""
+    know = knowledge(state, seat)
+    pool = list(know.pool)
+    rng.shuffle(pool)
+    other = state.clone()
+    rules = state.rules
+    keys = [c.key for c in rules.cards]
+    design_of = {k: i for i, k in enumerate(keys)}
+    # Physical cards of each design that are not in a public place or the seat's hand.
+    free: dict[int, list[int]] = {}
+    public = set(state.discard)
+    mine = state.hands[seat]
+    for pid, design in enumerate(rules.card_of):
+        if pid not in public and not mine >> pid & 1:
+            free.setdefault(design, []).append(pid)
+
+    def take(design_key: str) -> int:
+        return free[design_of[design_key]].pop()
+
+    drawn_by = state.turn if state.phase is Phase.DRAWN and state.turn != seat else None
+    for p in range(state.n):
+        if p == seat:
+            continue
+        hand = 0
+        for design_key, count in sorted(know.known[p].items()):
+            for _ in range(count):
+                hand |= 1 << take(design_key)
+        slots = know.slots[p]
+        if p == drawn_by and slots:
+            # the player to act drew a card it may play: one hidden card must match
+            for i, design_key in enumerate(pool):
+                if state._matches(rules.cards[design_of[design_key]]):
+                    pid = take(pool.pop(i))
+                    hand |= 1 << pid
+                    other.drawn = pid
+                    slots -= 1
+                    break
+        for design_key in pool[:slots]:
+            hand |= 1 << take(design_key)
+        del pool[:slots]
+        other.hands[p] = hand
+    other.stock = [take(k) for k in pool]
+    decision = state.pending
+    if decision is not None and decision.kind == "select" and decision.seat != seat:
+        frame = other.frames[-1]
+        step = frame.steps[frame.index]
+        from dataclasses import replace
+
+        other.pending = replace(decision, candidates=other._matching(decision.seat, step.filter))
+    other.seed = rng.getrandbits(63)
+    other.log = state.view_log(seat)
+    other.history = []
+    return other

@@ -1,0 +1,167 @@
+"""BAEBAE's options: frozen and validated, with the deck and the card tables they imply."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from cardroom.engine import RulesError, parse_option_value
+from cardroom.games.baebae.deck import (
+    MAX_COPIES,
+    CardDef,
+    Deck,
+    DeckError,
+    combine,
+    find_deck,
+    project_decks,
+)
+from cardroom.games.baebae.effects import MAX_OPTIONS
+
+if TYPE_CHECKING:
+    from cardroom.games.baebae.state import BaebaeState, Deal
+
+__all__ = ["Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of"]
+
+MIN_PLAYERS = 2
+MAX_ROUNDS = 100
+MAX_HAND = 20
+MAX_TURN_LIMIT = 100_000
+
+
+@functools.lru_cache(maxsize=64)
+def _load(name: str, mtime: float) -> Deck:
+    return find_deck(name)
+
+
+def _deck_of(spec: str) -> Deck:
+    """A deck by name or path, read once while its file is unchanged."""
+    path = project_decks().get(spec, Path(spec))
+    try:
+        mtime = path.stat().st_mtime
+    except OSError:
+        mtime = 0.0
+    return _load(spec, mtime)
+
+
+def penalty_of(card: CardDef, ace_penalty: int) -> int:
+    """Penalty points of a card left in hand (RULINGS E12): 2..9 face, 10 J Q K 10, A option."""
+    if card.rank == 1:
+        return ace_penalty
+    return min(card.rank, 10)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """BAEBAE's rules, every option named (see ``docs/rules-baebae.md``).
+
+    ``deck`` is a project deck's name (``sample``) or a deck file's path; several, separated
+    by commas, are shuffled together ("add decks and cards"), and ``decks`` copies of the
+    first are used.
+
+    >>> Rules(players=2).hand_size, Rules(players=4).hand_size
+    (7, 5)
+    """
+
+    game: ClassVar[str] = "baebae"
+
+    players: int = 4
+    rounds: int = 3
+    ace_penalty: int = 1
+    draw_when_able: bool = False
+    hand_size: int | None = None
+    decks: int = 1
+    deck: str = "sample"
+    turn_limit: int = 2000
+
+    deck_data: Deck = field(init=False, repr=False, compare=False)
+    cards: tuple[CardDef, ...] = field(init=False, repr=False, compare=False)
+    card_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The design (index into ``cards``) of each physical card."""
+    penalties: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Penalty of each design."""
+    max_options: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        def whole(name: str, value: Any, low: int, high: int) -> None:
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+        whole("rounds", self.rounds, 1, MAX_ROUNDS)
+        whole("ace_penalty", self.ace_penalty, 0, 20)
+        whole("decks", self.decks, 1, MAX_COPIES)
+        whole("turn_limit", self.turn_limit, 10, MAX_TURN_LIMIT)
+        if not isinstance(self.draw_when_able, bool):
+            raise RulesError(f"draw_when_able must be true or false, not {self.draw_when_able!r}")
+        if not isinstance(self.deck, str) or not self.deck.strip():
+            raise RulesError(f"deck must be a deck name (e.g. sample) or a file path, not {self.deck!r}")
+        players = self.players
+        if isinstance(players, bool) or not isinstance(players, int) or players < MIN_PLAYERS:
+            raise RulesError(f"players must be a whole number from {MIN_PLAYERS}, not {players!r}")
+        hand = self.hand_size
+        if hand is None:
+            hand = 7 if players == 2 else 5
+            object.__setattr__(self, "hand_size", hand)
+        whole("hand_size", hand, 1, MAX_HAND)
+        try:
+            parts = [_deck_of(p.strip()) for p in self.deck.split(",") if p.strip()]
+            deck = combine(parts, self.decks)
+        except DeckError as err:
+            raise RulesError(f"deck: {err}") from None
+        need = players * hand + 1
+        if deck.size < need:
+            most = (deck.size - 1) // hand
+            raise RulesError(
+                f"players: {players} players with {hand} cards each need {need} cards; "
+                f"the deck {deck.name!r} has {deck.size} (at most {most} players, or add decks)"
+            )
+        object.__setattr__(self, "deck_data", deck)
+        object.__setattr__(self, "cards", deck.cards)
+        object.__setattr__(
+            self, "card_of", tuple(i for i, c in enumerate(deck.cards) for _ in range(c.copies))
+        )
+        object.__setattr__(
+            self, "penalties", tuple(penalty_of(c, self.ace_penalty) for c in deck.cards)
+        )
+        object.__setattr__(self, "max_options", MAX_OPTIONS)
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls) if f.init]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its (resolved) value, JSON-ready."""
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> Rules:
+        """Rules from a mapping of option names to values; values may be text."""
+        names = cls.option_names()
+        unknown = sorted(set(options) - set(names))
+        if unknown:
+            raise RulesError(f"unknown BAEBAE option {unknown[0]!r}; the options are {', '.join(names)}")
+        defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}
+        defaults["hand_size"] = 0  # read as a whole number
+        values = {
+            name: parse_option_value(name, value, defaults[name]) if isinstance(value, str) else value
+            for name, value in options.items()
+        }
+        return cls(**values)
+
+    def deck_record(self) -> dict[str, Any]:
+        """The deck as a record names it: name, content hash, and where it was read from."""
+        return {"name": self.deck_data.name, "digest": self.deck_data.digest, "spec": self.deck}
+
+    def new_game(
+        self, seed: int = 0, *, deal: Deal | None = None, totals: Sequence[int] | None = None
+    ) -> BaebaeState:
+        """A new game; every shuffle and coin comes from ``seed``.
+
+        ``deal`` and ``totals`` start it from a hand-made first round and running totals.
+        """
+        from cardroom.games.baebae.state import BaebaeState
+
+        return BaebaeState.start(self, seed, deal=deal, totals=totals)
