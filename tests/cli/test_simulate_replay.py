@@ -17,7 +17,7 @@ def test_simulate_prints_tables() -> None:
     result = runner.invoke(app, ["simulate", "baha", "--players", "4", "--games", "10", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert "Per seat" in result.output and "Per agent" in result.output
-    assert "Points per hand" in result.output and "random" in result.output
+    assert "Horns per hand" in result.output and "random" in result.output
 
 
 @pytest.mark.parametrize(

@@ -32,12 +32,13 @@ def test_summary_counts_every_game_and_hand() -> None:
     summary = summarize(rules, lineup, results, seed=0, seconds=1.0)
     assert summary["games"] == 20
     assert sum(s["wins"] for s in summary["seats"]) == 20
-    assert summary["hands"] == sum(r.hands for r in results)
+    assert summary["deals"] == sum(r.deals for r in results)
+    assert summary["unit"] == "horns per hand"
     # every hand hands out 60 horns, except a moon hand pays 0 + 60 + 60
-    total = sum(sum(h) for r in results for h in r.hand_points)
+    total = sum(sum(h) for r in results for h in r.deal_points)
     moons = sum(len(r.moons) for r in results)
-    assert total == 60 * (summary["hands"] - moons) + 120 * moons
-    mean = summary["agents"][0]["points_per_hand"]
+    assert total == 60 * (summary["deals"] - moons) + 120 * moons
+    mean = summary["agents"][0]["mean_points"]
     assert mean["low"] < mean["value"] < mean["high"]
 
 

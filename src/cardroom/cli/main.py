@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: play, simulate, replay."""
+"""The ``cardroom`` command: play, simulate, replay, deck."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from rich.console import Console
 from cardroom.agents import AgentError
 from cardroom.engine import RulesError
 from cardroom.games import GAMES, make_rules
+from cardroom.games.baebae.deck import DeckError
 from cardroom.record import RecordError
 
 __all__ = ["app", "main", "parse_rule_options"]
@@ -32,6 +33,12 @@ RuleOpt = Annotated[
 ]
 
 
+DeckOpt = Annotated[
+    list[str] | None,
+    typer.Option("--deck", "-d", help="BAEBAE deck: a project deck's name or a deck file (repeatable)."),
+]
+
+
 class UsageError(Exception):
     """A bad argument: printed as one line, exit status 2."""
 
@@ -41,7 +48,7 @@ def guard() -> Iterator[None]:
     """Bad input becomes one clear line on stderr and exit status 2, never a traceback."""
     try:
         yield
-    except (UsageError, RulesError, AgentError, RecordError) as err:
+    except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
         Console(stderr=True).print(f"[bold red]error:[/] {err}", highlight=False)
         raise typer.Exit(2) from None
 
@@ -59,6 +66,17 @@ def parse_rule_options(game: str, players: int | None, rules: list[str] | None) 
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
     return make_rules(game, options)
+
+
+def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
+    """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
+    if not decks:
+        return rules
+    if game != "baebae":
+        raise UsageError(f"--deck is for BAEBAE; {game} has no deck files")
+    if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
+        raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
+    return [*(rules or []), "deck=" + ",".join(decks)]
 
 
 @app.command()
@@ -91,6 +109,7 @@ def simulate(
         typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat)."),
     ] = None,
     rule: RuleOpt = None,
+    deck: DeckOpt = None,
     records: Annotated[Path | None, typer.Option(help="Write one record per game into this folder.")] = None,
     workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", min=0)] = 1,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
@@ -99,7 +118,7 @@ def simulate(
     from cardroom.cli.simulate import run_simulate
 
     with guard():
-        rules = parse_rule_options(game, players, rule)
+        rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         run_simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
             json_out=json_out,
@@ -118,6 +137,33 @@ def replay(
     with guard():
         code = run_replay(files, verify=verify, json_out=json_out, console=Console())
     raise typer.Exit(code)
+
+
+deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True)
+app.add_typer(deck_app, name="deck")
+
+
+@deck_app.command("validate")
+def deck_validate(
+    files: Annotated[list[str], typer.Argument(help="Deck files (or project deck names).")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+) -> None:
+    """Check deck files: each one is valid, or every problem is named with its card and field."""
+    from cardroom.cli.decks import run_validate
+
+    raise typer.Exit(run_validate(files, json_out=json_out, console=Console()))
+
+
+@deck_app.command("show")
+def deck_show(
+    file: Annotated[str, typer.Argument(help="A deck file or a project deck's name.")] = "sample",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the cards as JSON.")] = False,
+) -> None:
+    """Show a deck's cards as a table: rank, suit, name, types, marks, action and flags."""
+    from cardroom.cli.decks import run_show
+
+    with guard():
+        run_show(file, json_out=json_out, console=Console())
 
 
 def main() -> None:

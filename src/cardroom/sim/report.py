@@ -12,31 +12,37 @@ from cardroom.sim.tournament import GameResult, Lineup
 __all__ = ["summarize"]
 
 
+UNITS = {"baha": ("hand", "horns per hand"), "baebae": ("round", "penalty per round")}
+
+
 def summarize(
     rules: Rules, lineup: Lineup, results: Sequence[GameResult], seed: int, seconds: float
 ) -> dict[str, Any]:
-    """A JSON-ready summary: points per hand and wins, per seat and per agent.
+    """A JSON-ready summary: mean points per deal and wins, per seat and per agent.
 
-    Points per hand are the hand scores (after a moon); their interval treats hands as
-    independent samples. Win rates are per seat-game, with Wilson intervals.
+    A deal is a Baha hand or a BAEBAE round; its points are the hand's score (after a moon)
+    or the round's penalty. The interval of a mean treats deals as independent samples. A
+    win shared by k seats counts 1/k to each; win rates are per seat-game, with Wilson
+    intervals.
     """
     players = len(lineup.specs)
     games = len(results)
+    deal, unit = UNITS.get(rules.game, ("deal", "points per deal"))
     per_seat_points: list[list[float]] = [[] for _ in range(players)]
-    wins = [0] * players
+    wins = [0.0] * players
     for result in results:
-        for hand in result.hand_points:
+        for points in result.deal_points:
             for seat in range(players):
-                per_seat_points[seat].append(hand[seat])
-        if result.winner is not None:
-            wins[result.winner] += 1
+                per_seat_points[seat].append(points[seat])
+        for seat in result.winners:
+            wins[seat] += 1 / len(result.winners)
     seats = []
     for seat in range(players):
         seats.append({
             "seat": seat,
             "agent": lineup.specs[seat],
-            "points_per_hand": mean_ci(per_seat_points[seat]).to_dict(),
-            "wins": wins[seat],
+            "mean_points": mean_ci(per_seat_points[seat]).to_dict(),
+            "wins": round(wins[seat], 6),
             "win_rate": wilson(wins[seat], games).to_dict(),
         })
     agents = []
@@ -47,21 +53,30 @@ def summarize(
         agents.append({
             "agent": spec,
             "seats": mine,
-            "points_per_hand": mean_ci(points).to_dict(),
-            "wins": won,
+            "mean_points": mean_ci(points).to_dict(),
+            "wins": round(won, 6),
             "win_rate": wilson(won, games * len(mine)).to_dict(),
         })
-    hands = sum(r.hands for r in results)
-    return {
+    deals = sum(r.deals for r in results)
+    summary: dict[str, Any] = {
         "game": rules.game,
         "rules": rules.to_dict(),
         "games": games,
         "seed": seed,
-        "hands": hands,
-        "hands_per_game": hands / games if games else 0.0,
-        "moons": sum(len(r.moons) for r in results),
+        "deal": deal,
+        "unit": unit,
+        "deals": deals,
+        "deals_per_game": deals / games if games else 0.0,
         "guard_stopped": sum(r.guard_stopped for r in results),
         "seconds": round(seconds, 3),
         "seats": seats,
         "agents": agents,
     }
+    if rules.game == "baha":
+        summary["moons"] = sum(len(r.moons) for r in results)
+    else:
+        summary["blocked_rounds"] = sum(r.blocked for r in results)
+        summary["guard_rounds"] = sum(r.guard_rounds for r in results)
+    if hasattr(rules, "deck_record"):
+        summary["deck"] = rules.deck_record()
+    return summary

@@ -46,7 +46,7 @@ def mean_ci(samples: Sequence[float]) -> Estimate:
     return Estimate(mean, mean - half, mean + half, n)
 
 
-def wilson(successes: int, trials: int) -> Estimate:
+def wilson(successes: float, trials: int) -> Estimate:
     """A rate with its Wilson score 95% interval (sound near 0 and 1 and for few trials).
 
     >>> round(wilson(50, 100).low, 3)

@@ -52,23 +52,27 @@ class Lineup:
 
 @dataclass
 class GameResult:
-    """What one game produced: per-seat totals and per-hand points, the winner."""
+    """What one game produced: per-seat totals, points per deal (a Baha hand or a BAEBAE
+    round), who came first (several seats when they share first place)."""
 
     index: int
     seed: int
     totals: list[int]
-    winner: int | None
-    hands: int
-    hand_points: list[list[int]] = field(default_factory=list)  # per hand, per seat
-    moons: list[int] = field(default_factory=list)  # seat that shot the moon, per moon
+    winners: list[int]
+    deals: int
+    deal_points: list[list[int]] = field(default_factory=list)  # per deal, per seat
+    moons: list[int] = field(default_factory=list)  # Baha: the seat that shot, per moon
+    blocked: int = 0  # BAEBAE: rounds that ended blocked (guard-stopped ones included)
+    guard_rounds: int = 0  # BAEBAE: rounds stopped by the turn limit
     actions: int = 0
     guard_stopped: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "index": self.index, "seed": self.seed, "totals": self.totals, "winner": self.winner,
-            "hands": self.hands, "hand_points": self.hand_points, "moons": self.moons,
-            "actions": self.actions, "guard_stopped": self.guard_stopped,
+            "index": self.index, "seed": self.seed, "totals": self.totals, "winners": self.winners,
+            "deals": self.deals, "deal_points": self.deal_points, "moons": self.moons,
+            "blocked": self.blocked, "guard_rounds": self.guard_rounds, "actions": self.actions,
+            "guard_stopped": self.guard_stopped,
         }
 
 
@@ -91,22 +95,41 @@ def play_game(
         assert seat is not None
         state.apply(seats[seat].act(state, seat))
         actions += 1
-    scores = [e for e in state.log if e["t"] == "score"]
-    result = GameResult(
-        index=index,
-        seed=seed,
-        totals=state.scores,
-        winner=getattr(state, "winner", None),
-        hands=len(scores),
-        hand_points=[e["points"] for e in scores],
-        moons=[e["moon"] for e in scores if e.get("moon") is not None],
-        actions=actions,
-        guard_stopped=not state.is_over,
-    )
+    result = _result_from_log(state.log, index, seed, state.scores)
+    result.actions = actions
+    result.guard_stopped = not state.is_over
     if records is not None:
         seat_info = [{"name": f"Seat {s}", "agent": lineup.specs[s]} for s in range(players)]
         save(make_record(state, seat_info), records / f"game-{index:06d}.json")
     return result
+
+
+def _result_from_log(log: list[dict[str, Any]], index: int, seed: int, totals: list[int]) -> GameResult:
+    """Read a game's figures from its events (``score``/``end`` in Baha, ``round_end``/``end``
+    in BAEBAE), so one summary serves both games."""
+    deal_points: list[list[int]] = []
+    moons: list[int] = []
+    blocked = guard_rounds = 0
+    winners: list[int] = []
+    for event in log:
+        t = event["t"]
+        if t == "score":
+            deal_points.append(event["points"])
+            if event.get("moon") is not None:
+                moons.append(event["moon"])
+        elif t == "round_end":
+            deal_points.append(event["penalties"])
+            blocked += bool(event["blocked"])
+            guard_rounds += bool(event.get("guard"))
+        elif t == "end":
+            if "winner" in event:
+                winners = [event["winner"]]
+            else:
+                winners = [r["seat"] for r in event["ranking"] if r["place"] == 1]
+    return GameResult(
+        index=index, seed=seed, totals=totals, winners=winners, deals=len(deal_points),
+        deal_points=deal_points, moons=moons, blocked=blocked, guard_rounds=guard_rounds,
+    )
 
 
 def _play_chunk(args: tuple[Rules, list[tuple[int, int]], Lineup, Path | None]) -> list[GameResult]:

@@ -1,0 +1,88 @@
+"""``cardroom deck validate|show``: check and preview BAEBAE deck files."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cardroom.games.baebae.deck import Deck, DeckError, find_deck
+from cardroom.games.baebae.effects import SUIT_SYMBOLS
+
+__all__ = ["run_validate", "run_show", "deck_rows"]
+
+
+def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
+    """0 when every deck is valid, 1 otherwise; one line per deck."""
+    verdicts = []
+    for name in files:
+        try:
+            deck = find_deck(name)
+        except DeckError as err:
+            verdicts.append({"file": name, "ok": False, "message": str(err)})
+            continue
+        actions = sum(1 for c in deck.cards if c.has_action)
+        verdicts.append({
+            "file": name, "ok": True, "name": deck.name, "cards": deck.size, "designs": len(deck.cards),
+            "actions": actions, "digest": deck.digest,
+            "message": f"{name}: {deck.name!r}, {deck.size} cards, {actions} with actions, "
+                       f"types {', '.join(sorted(deck.types)) or 'none'}",
+        })
+    if json_out:
+        sys.stdout.write(json.dumps(verdicts, indent=2) + "\n")
+    else:
+        for v in verdicts:
+            mark = "[green]ok[/]  " if v["ok"] else "[bold red]FAIL[/]"
+            console.print(f"{mark} {v['message']}", highlight=False)
+    return 0 if all(v["ok"] for v in verdicts) else 1
+
+
+def deck_rows(deck: Deck) -> list[dict[str, Any]]:
+    """Each card design as a JSON-ready row."""
+    return [
+        {
+            "key": c.key, "rank": c.rank_text, "suit": c.suit_text, "name": c.name,
+            "types": sorted(c.types), "marks": sorted(c.marks), "copies": c.copies,
+            "action": c.text, "optional": c.optional, "can_win": c.can_win, "on_start": c.on_start,
+            "steps": [s.op for s in c.effects],
+        }
+        for c in deck.cards
+    ]
+
+
+def run_show(name: str, *, json_out: bool, console: Console) -> None:
+    deck = find_deck(name)
+    rows = deck_rows(deck)
+    if json_out:
+        out = {"name": deck.name, "description": deck.description, "types": sorted(deck.types),
+               "digest": deck.digest, "cards": rows}
+        sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        return
+    table = Table(title=f"{deck.name} — {deck.size} cards", title_justify="left", show_lines=False)
+    table.add_column("Card", no_wrap=True)
+    table.add_column("Name", ratio=2)
+    table.add_column("Types", ratio=1)
+    table.add_column("Marks", ratio=1)
+    table.add_column("Action", ratio=4)
+    table.add_column("Flags", ratio=1)
+    for card, row in zip(deck.cards, rows, strict=True):
+        colour = "red" if card.suit in (1, 2) else "bold"
+        label = f"[{colour}]{row['rank']}{SUIT_SYMBOLS[card.suit]}[/]"
+        if card.copies > 1:
+            label += f" x{card.copies}"
+        flags = []
+        if card.optional:
+            flags.append("optional")
+        if not card.can_win:
+            flags.append("cannot win")
+        if card.on_start:
+            flags.append("on start")
+        table.add_row(label, card.name, ", ".join(row["types"]), ", ".join(row["marks"]),
+                      card.text, ", ".join(flags))
+    if deck.description:
+        console.print(deck.description, highlight=False)
+    console.print(table)
+    console.print(f"types: {', '.join(sorted(deck.types))}; hash {deck.digest}", highlight=False)

@@ -1,0 +1,118 @@
+"""``cardroom deck validate|show`` and BAEBAE through simulate and replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli.main import app
+from cardroom.games.baebae.deck import SAMPLE_DECK
+
+runner = CliRunner()
+
+TINY = """
+name = "Tiny"
+types = ["Officer"]
+[[card]]
+rank = "6"
+suit = "C"
+name = "Sergeant Pim"
+types = ["Officer"]
+[card.action]
+text = "The next player draws two cards."
+effects = [{step = "draw", who = "next", count = 2}]
+"""
+
+
+def test_validate_good_and_bad_decks(tmp_path: Path) -> None:
+    good = tmp_path / "tiny.toml"
+    good.write_text(TINY)
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace('"draw"', '"steal"'))
+    broken = tmp_path / "broken.toml"
+    broken.write_text("name = [")
+    result = runner.invoke(app, ["deck", "validate", str(SAMPLE_DECK), str(good), str(bad), str(broken), "sample"])
+    assert result.exit_code == 1
+    assert result.output.count("ok ") == 3
+    assert "unknown step 'steal'" in result.output and "card 1 (6C 'Sergeant Pim')" in result.output
+    assert "not valid TOML" in result.output
+    assert "Traceback" not in result.output
+    as_json = json.loads(runner.invoke(app, ["deck", "validate", "--json", str(good), str(bad)]).stdout)
+    assert [v["ok"] for v in as_json] == [True, False]
+    assert as_json[0]["cards"] == 1 and as_json[0]["digest"].startswith("sha256:")
+
+
+def test_validate_all_good_exits_zero() -> None:
+    result = runner.invoke(app, ["deck", "validate", "sample"])
+    assert result.exit_code == 0 and "52 cards" in result.output
+
+
+def test_show_lists_every_card() -> None:
+    result = runner.invoke(app, ["deck", "show", "sample", "--json"])
+    assert result.exit_code == 0
+    shown = json.loads(result.stdout)
+    assert len(shown["cards"]) == 52
+    assert {c["key"] for c in shown["cards"]} >= {"AC", "10H", "KS"}
+    table = runner.invoke(app, ["deck", "show"], env={"COLUMNS": "160"})
+    assert table.exit_code == 0 and "Cardroom Sample Deck" in table.output and "Flags" in table.output
+
+
+def test_show_missing_deck_is_an_error() -> None:
+    result = runner.invoke(app, ["deck", "show", "nosuch.toml"])
+    assert result.exit_code == 2 and "no deck 'nosuch.toml'" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--players", "2"],
+        ["--players", "4", "--rule", "draw_when_able=true", "--rule", "ace_penalty=5"],
+        ["--players", "6", "--rule", "decks=2", "--rule", "rounds=2"],
+        ["--players", "8", "--deck", "sample", "--deck", "sample"],
+        ["--players", "3", "--rule", "hand_size=3", "--rule", "turn_limit=50"],
+    ],
+)
+def test_simulate_baebae_records_replay(tmp_path: Path, args: list[str]) -> None:
+    records = tmp_path / "records"
+    result = runner.invoke(
+        app, ["simulate", "baebae", "--games", "3", "--seed", "5", "--records", str(records), "--json", *args]
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["unit"] == "penalty per round"
+    assert summary["deck"]["name"].startswith("Cardroom Sample Deck")
+    assert abs(sum(s["wins"] for s in summary["seats"]) - 3) < 1e-9
+    files = sorted(records.glob("*.json"))
+    assert len(files) == 3
+    verified = runner.invoke(app, ["replay", "--verify", *map(str, files)])
+    assert verified.exit_code == 0, verified.output
+
+
+def test_replay_refuses_a_record_whose_deck_changed(tmp_path: Path) -> None:
+    deck = tmp_path / "mine.toml"
+    deck.write_text(SAMPLE_DECK.read_text())
+    records = tmp_path / "r"
+    assert runner.invoke(app, ["simulate", "baebae", "--games", "1", "--deck", str(deck), "--records", str(records)]).exit_code == 0
+    deck.write_text(SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "Changed"', 1))
+    result = runner.invoke(app, ["replay", "--verify", str(records / "game-000000.json")])
+    assert result.exit_code == 1 and "the deck has changed" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--deck", "nosuch"], "no deck 'nosuch'"),
+        (["--rule", "rounds=0"], "rounds must be"),
+        (["--players", "30"], "at most"),
+        (["--players", "1"], "players must be"),
+        (["--rule", "decks=9"], "decks must be"),
+        (["--deck", "sample", "--rule", "deck=sample"], "give the deck once"),
+    ],
+)
+def test_simulate_baebae_bad_arguments(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["simulate", "baebae", "--games", "1", *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
