@@ -62,29 +62,41 @@ def _ci(estimate: dict[str, Any], digits: int = 2) -> str:
 
 def _print_tables(console: Console, summary: dict[str, Any], records: Path | None) -> None:
     rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
+    deal = summary["deal"]
     console.print(
-        f"[bold]{summary['game']}[/]: {summary['games']} games, {summary['hands']} hands "
-        f"({summary['hands_per_game']:.2f} a game), seeds {summary['seed']}.."
+        f"[bold]{summary['game']}[/]: {summary['games']} games, {summary['deals']} {deal}s "
+        f"({summary['deals_per_game']:.2f} a game), seeds {summary['seed']}.."
         f"{summary['seed'] + summary['games'] - 1}, {summary['seconds']:.1f} s\n"
         f"rules: {rules}", highlight=False,
     )
+    if "deck" in summary:
+        deck = summary["deck"]
+        console.print(f"deck: {deck['name']} ({deck['digest'][:19]}...)", highlight=False)
+    unit = summary["unit"].capitalize()
     parts = (("Per seat", summary["seats"], "seat"), ("Per agent", summary["agents"], "agent"))
     for title, rows, key in parts:
         table = Table(title=f"{title} (95% intervals)", title_justify="left")
         table.add_column(key.capitalize())
         if key == "seat":
             table.add_column("Agent")
-        table.add_column("Points per hand", justify="right")
+        table.add_column(unit, justify="right")
         table.add_column("Wins", justify="right")
         table.add_column("Win rate", justify="right")
         for row in rows:
             cells = [str(row[key])] + ([row["agent"]] if key == "seat" else [])
-            cells += [_ci(row["points_per_hand"]), str(row["wins"]), _ci(row["win_rate"], 3)]
+            cells += [_ci(row["mean_points"]), f"{row['wins']:g}", _ci(row["win_rate"], 3)]
             table.add_row(*cells)
         console.print(table)
-    extra = f"moons shot: {summary['moons']}"
+    notes = []
+    if "moons" in summary:
+        notes.append(f"moons shot: {summary['moons']}")
+    if "blocked_rounds" in summary:
+        notes.append(f"blocked rounds: {summary['blocked_rounds']}")
+    if summary.get("guard_rounds"):
+        notes.append(f"[bold red]{summary['guard_rounds']} rounds stopped by the turn limit[/]")
     if summary["guard_stopped"]:
-        extra += f"; [bold red]{summary['guard_stopped']} games stopped by the action guard[/]"
-    console.print(extra)
+        notes.append(f"[bold red]{summary['guard_stopped']} games stopped by the action guard[/]")
+    if notes:
+        console.print("; ".join(notes))
     if records is not None:
         console.print(f"records written to {records}/")
