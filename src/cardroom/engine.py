@@ -99,6 +99,14 @@ class State(Protocol):
     def returns(self) -> list[float]:
         """Per-seat result for learning (zero-sum)."""
 
+    @property
+    def deal_number(self) -> int:
+        """Which deal (a Baha hand, a BAEBAE round) is being played, from 1."""
+
+    def public_action(self, action: Action, seat: int) -> Action:
+        """``action`` as ``seat`` would see it taken: the action, or -1 if ``seat`` cannot
+        tell which of the legal actions it was (another seat's pass pick, say)."""
+
 
 class Rules(Protocol):
     """A game's frozen, validated options; a factory of states."""

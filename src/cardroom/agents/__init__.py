@@ -46,7 +46,24 @@ def _human(seed: int | None, **options: Any) -> Agent:
     return HumanAgent(**options)
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {"random": _random, "human": _human}
+def _heuristic(seed: int | None, **options: Any) -> Agent:
+    from cardroom.agents.heuristic import HeuristicAgent
+
+    return HeuristicAgent(seed=seed, **options)
+
+
+def _ismcts(seed: int | None, **options: Any) -> Agent:
+    from cardroom.agents.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed=seed, **options)
+
+
+AGENTS: dict[str, Callable[..., Agent]] = {
+    "random": _random,
+    "heuristic": _heuristic,
+    "ismcts": _ismcts,
+    "human": _human,
+}
 
 
 def make(name: str, seed: int | None = None, **options: Any) -> Agent:
@@ -61,16 +78,18 @@ def make(name: str, seed: int | None = None, **options: Any) -> Agent:
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """Read ``"name"`` or ``"name:key=value,key=value"`` into a name and options.
+    """Read ``"name"`` or ``"name:key=value:key=value"`` into a name and options.
 
-    >>> parse_spec("ismcts:iterations=500,seconds=0.5")
+    Options are separated by colons, so a line-up can separate seats with commas.
+
+    >>> parse_spec("ismcts:iterations=500:seconds=0.5")
     ('ismcts', {'iterations': 500, 'seconds': 0.5})
     """
-    name, _, rest = text.strip().partition(":")
+    name, *parts = text.strip().split(":")
     if not name:
         raise AgentError(f"no agent name in {text!r}; the agents are {', '.join(AGENTS)}")
     options: dict[str, Any] = {}
-    for part in filter(None, rest.split(",")):
+    for part in filter(None, parts):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise AgentError(f"agent option {part!r} in {text!r} must be key=value")

@@ -293,6 +293,22 @@ class BaebaeState:
         first = [r["seat"] for r in self.ranking if r["place"] == 1]
         return first[0] if len(first) == 1 else None
 
+    @property
+    def deal_number(self) -> int:
+        """The round being played (1-based): search rollouts stop at the end of a deal."""
+        return self.round_no
+
+    def public_action(self, action: Action, seat: int) -> Action:
+        """``action`` as ``seat`` sees it: itself, or -1 for a card given between two others."""
+        decision = self.pending
+        if (
+            decision is not None and decision.kind == "select" and decision.purpose == "give"
+            and seat != decision.seat and seat != self.frames[-1].receiver
+            and self.space.select <= action < self.space.draw
+        ):
+            return -1
+        return action
+
     def returns(self) -> list[float]:
         """Zero-sum: how far each total is below the table's mean, in tens of points."""
         mean = sum(self.totals) / self.n

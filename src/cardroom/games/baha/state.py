@@ -210,6 +210,17 @@ class BahaState:
     def scores(self) -> list[int]:
         return self.totals[:]
 
+    @property
+    def deal_number(self) -> int:
+        """The hand being played (1-based): search rollouts stop at the end of a deal."""
+        return self.hand_no
+
+    def public_action(self, action: Action, seat: int) -> Action:
+        """``action`` as ``seat`` sees it: itself, or -1 for another seat's pass pick."""
+        if action >= PASS_BASE and self.turn != seat:
+            return -1
+        return action
+
     def returns(self) -> list[float]:
         """Zero-sum result: how far each seat's total is below the table's mean, in moons.
 

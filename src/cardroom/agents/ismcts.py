@@ -1,0 +1,221 @@
+"""Single-observer Information Set Monte Carlo Tree Search, generic over the State protocol.
+
+Each iteration deals the hidden cards again from the searcher's seat
+(``state.determinize(seat, rng)``), walks one tree with that world, and backs up the result.
+The tree is keyed by what the searcher *observes*: its own actions by action, another
+player's action by ``state.public_action(action, seat)``, which is the action when the
+searcher can see it and ``-1`` when it cannot (another player's pass pick, a card given
+between two others). So a hidden choice is one edge, and the search never branches on
+what the searcher could not have seen; in that edge the world's own legal actions are
+sampled by the rollout policy.
+
+Selection is UCB1 with availability counts (an action's count of the times it was legal,
+not its parent's visits), since different worlds allow different actions. Rollouts play the
+world to the end of the current deal (a Baha hand, a BAEBAE round) with a random or a
+heuristic policy (epsilon-greedy); the result is ``returns()`` then. Budgets are iterations
+or seconds per move; everything random comes from the agent's seed.
+
+>>> from cardroom.games import baha
+>>> from cardroom.agents import make
+>>> state = baha.Rules(players=4).new_game(seed=1)
+>>> bot = make("ismcts", seed=2, iterations=50)
+>>> bot.act(state, state.current_player) in state.legal_actions()
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from cardroom.engine import Action, State
+
+__all__ = ["ISMCTSAgent", "HIDDEN_ACTION"]
+
+HIDDEN_ACTION = -1
+
+
+class _Node:
+    """Statistics of the edges out of one observed history."""
+
+    __slots__ = ("children",)
+
+    def __init__(self) -> None:
+        self.children: dict[int, _Edge] = {}
+
+
+class _Edge:
+    __slots__ = ("visits", "reward", "available", "node")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 0
+        self.node = _Node()
+
+
+class ISMCTSAgent:
+    """SO-ISMCTS; see the module documentation.
+
+    Options: ``iterations`` (per move, default 1000) or ``seconds`` (per move; wins if both
+    are given), ``exploration`` (the UCB constant, default 0.7), ``rollout`` (``random`` or
+    ``heuristic``), ``epsilon`` (chance of a random move in heuristic rollouts, default 0.1),
+    ``max_depth`` (tree depth, default 200).
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = 1000,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout: str = "random",
+        epsilon: float = 0.1,
+        max_depth: int = 200,
+    ) -> None:
+        from cardroom.agents import AgentError
+
+        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+            raise AgentError(f"ismcts: iterations must be a whole number from 1, not {iterations!r}")
+        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
+            raise AgentError(f"ismcts: seconds must be more than 0, not {seconds!r}")
+        if not isinstance(exploration, int | float) or exploration < 0:
+            raise AgentError(f"ismcts: exploration must be 0 or more, not {exploration!r}")
+        if rollout not in ("random", "heuristic"):
+            raise AgentError(f"ismcts: rollout must be random or heuristic, not {rollout!r}")
+        if not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
+            raise AgentError(f"ismcts: epsilon must be from 0 to 1, not {epsilon!r}")
+        self.rng = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = float(exploration)
+        self.rollout = rollout
+        self.epsilon = float(epsilon)
+        self.max_depth = max_depth
+        self._heuristics: dict[str, Any] = {}
+        self.last_iterations = 0
+
+    # -- the agent interface -----------------------------------------------------------
+
+    def act(self, state: State, seat: int) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, state.determinize(seat, self.rng), seat)
+            done += 1
+        self.last_iterations = done
+        best = max(
+            (a for a in legal if a in root.children),
+            key=lambda a: (root.children[a].visits, root.children[a].reward),
+            default=None,
+        )
+        return best if best is not None else legal[0]
+
+    # -- one iteration -----------------------------------------------------------------
+
+    def _iterate(self, root: _Node, world: State, seat: int) -> None:
+        deal = _deal_number(world)
+        path: list[tuple[_Edge, int]] = []
+        node = root
+        depth = 0
+        expanded = False
+        while not world.is_over and depth < self.max_depth and _deal_number(world) == deal:
+            actor = world.current_player
+            assert actor is not None
+            legal = world.legal_actions()
+            keys = _keys(world, legal, actor, seat)
+            children = node.children
+            untried = []
+            for key in keys:
+                edge = children.get(key)
+                if edge is None:
+                    untried.append(key)
+                else:
+                    edge.available += 1
+            if untried and not expanded:
+                key = untried[self.rng.randrange(len(untried))]
+                edge = _Edge()
+                edge.available = 1
+                children[key] = edge
+                expanded = True
+            elif untried:
+                break  # leave the tree: the rollout takes it from here
+            else:
+                key = self._select(children, keys)
+                edge = children[key]
+            action = key if key != HIDDEN_ACTION else self._hidden_choice(world, legal, actor)
+            world.apply(action)
+            path.append((edge, actor))
+            node = edge.node
+            depth += 1
+            if expanded:
+                break
+        self._rollout(world, deal)
+        returns = world.returns()
+        for edge, actor in path:
+            edge.visits += 1
+            edge.reward += returns[actor]
+
+    def _select(self, children: dict[int, _Edge], keys: dict[int, None]) -> int:
+        c = self.exploration
+        best_key = HIDDEN_ACTION
+        best = -math.inf
+        for key in keys:
+            edge = children[key]
+            value = edge.reward / edge.visits + c * math.sqrt(math.log(edge.available) / edge.visits)
+            if value > best:
+                best = value
+                best_key = key
+        return best_key
+
+    def _hidden_choice(self, world: State, legal: list[Action], actor: int) -> Action:
+        """A move the searcher cannot see: the rollout policy picks it in this world."""
+        return self._policy(world, legal, actor)
+
+    def _rollout(self, world: State, deal: int) -> None:
+        while not world.is_over and _deal_number(world) == deal:
+            actor = world.current_player
+            assert actor is not None
+            world.apply(self._policy(world, world.legal_actions(), actor))
+
+    def _policy(self, world: State, legal: list[Action], actor: int) -> Action:
+        if self.rollout == "heuristic" and self.rng.random() >= self.epsilon:
+            return self._heuristic(world).act(world, actor)
+        return legal[self.rng.randrange(len(legal))]
+
+    def _heuristic(self, world: State) -> Any:
+        game = world.rules.game  # type: ignore[attr-defined]
+        agent = self._heuristics.get(game)
+        if agent is None:
+            from cardroom.agents import make
+
+            agent = make("heuristic", seed=self.rng.randrange(1 << 30))
+            self._heuristics[game] = agent
+        return agent
+
+
+def _deal_number(state: State) -> int:
+    """Which deal (Baha hand, BAEBAE round) the game is in: rollouts stop at its end."""
+    return int(getattr(state, "deal_number"))
+
+
+def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:
+    """The edges out of this decision as the searcher observes them (ordered, unique)."""
+    if actor == seat:
+        return dict.fromkeys(legal)
+    public = world.public_action  # type: ignore[attr-defined]
+    return dict.fromkeys(public(a, seat) for a in legal)

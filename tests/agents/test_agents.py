@@ -1,0 +1,104 @@
+"""Agents: made by name, legal moves only, and blind to what their seat cannot see."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from cardroom.agents import AgentError, make, parse_spec
+from cardroom.games import baha
+from cardroom.sim import Lineup, run_games
+
+AGENT_SPECS = ["random", "heuristic", "ismcts:iterations=60", "ismcts:iterations=40:rollout=heuristic"]
+
+
+def midgame(seed: int, moves: int) -> baha.BahaState:
+    state = baha.Rules(players=4).new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+@pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 14), (4, 30), (5, 45)])
+def test_agent_is_blind_to_hidden_cards(spec: str, seed: int, moves: int) -> None:
+    """Same decision on two states that differ only in cards the seat cannot see."""
+    state = midgame(seed, moves)
+    seat = state.current_player
+    assert seat is not None
+    # a state with the same view and other hidden cards
+    other = next(
+        d for k in range(50)
+        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
+               for p in range(4) if p != seat)
+    )
+    assert other.view(seat) == state.view(seat)
+    name, options = parse_spec(spec)
+    first = make(name, seed=7, **options).act(state, seat)
+    second = make(name, seed=7, **options).act(other, seat)
+    assert first == second
+    assert first in state.legal_actions()
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
+def test_agents_play_whole_games_legally(spec: str) -> None:
+    rules = baha.Rules(players=3, target=15)
+    results = run_games(rules, 2, 11, Lineup.parse(spec, 3))
+    assert all(not r.guard_stopped and r.winners for r in results)
+
+
+def test_heuristic_beats_random_at_baha() -> None:
+    rules = baha.Rules(players=4, target=100)
+    results = run_games(rules, 20, 1, Lineup.parse("heuristic,random,random,random", 4))
+    points = [[h[s] for r in results for h in r.deal_points] for s in range(4)]
+    mine = sum(points[0]) / len(points[0])
+    theirs = sum(sum(p) for p in points[1:]) / sum(len(p) for p in points[1:])
+    assert mine + 4 < theirs
+
+
+def test_ismcts_budget_in_iterations_and_seconds() -> None:
+    state = midgame(6, 20)
+    seat = state.current_player
+    assert seat is not None
+    bot = make("ismcts", seed=1, iterations=37)
+    bot.act(state, seat)
+    assert bot.last_iterations == 37  # type: ignore[attr-defined]
+    timed = make("ismcts", seed=1, seconds=0.05)
+    timed.act(state, seat)
+    assert timed.last_iterations > 1  # type: ignore[attr-defined]
+
+
+def test_ismcts_is_seeded() -> None:
+    state = midgame(8, 16)
+    seat = state.current_player
+    assert seat is not None
+    picks = {make("ismcts", seed=5, iterations=80).act(state, seat) for _ in range(3)}
+    assert len(picks) == 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuch", "unknown agent"),
+        ("ismcts:iterations=0", "iterations"),
+        ("ismcts:seconds=-1", "seconds"),
+        ("ismcts:rollout=smart", "rollout"),
+        ("ismcts:depth=3", "bad option"),
+        ("random:x=1", "bad option"),
+        ("ismcts:iterations", "key=value"),
+    ],
+)
+def test_bad_agent_specs(spec: str, message: str) -> None:
+    with pytest.raises(AgentError, match=message):
+        name, options = parse_spec(spec)
+        make(name, seed=1, **options)
+
+
+def test_human_agent_needs_a_front() -> None:
+    with pytest.raises(AgentError, match="front"):
+        make("human")
+    state = midgame(1, 0)
+    agent = make("human", ask=lambda s, seat: s.legal_actions()[-1])
+    assert agent.act(state, 1) == state.legal_actions()[-1]
