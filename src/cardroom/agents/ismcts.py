@@ -194,7 +194,8 @@ class ISMCTSAgent:
 
     def _policy(self, world: State, legal: list[Action], actor: int) -> Action:
         if self.rollout == "heuristic" and self.rng.random() >= self.epsilon:
-            return self._heuristic(world).act(world, actor)
+            action: Action = self._heuristic(world).act(world, actor)
+            return action
         return legal[self.rng.randrange(len(legal))]
 
     def _heuristic(self, world: State) -> Any:
@@ -210,12 +211,12 @@ class ISMCTSAgent:
 
 def _deal_number(state: State) -> int:
     """Which deal (Baha hand, BAEBAE round) the game is in: rollouts stop at its end."""
-    return int(getattr(state, "deal_number"))
+    return state.deal_number
 
 
 def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:
     """The edges out of this decision as the searcher observes them (ordered, unique)."""
     if actor == seat:
         return dict.fromkeys(legal)
-    public = world.public_action  # type: ignore[attr-defined]
+    public = world.public_action
     return dict.fromkeys(public(a, seat) for a in legal)

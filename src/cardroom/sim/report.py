@@ -48,7 +48,7 @@ def summarize(
     agents = []
     for spec in dict.fromkeys(lineup.specs):
         mine = [s for s in range(players) if lineup.specs[s] == spec]
-        points = [p for s in mine for p in per_seat_points[s]]
+        points: list[float] = [p for s in mine for p in per_seat_points[s]]
         won = sum(wins[s] for s in mine)
         agents.append({
             "agent": spec,
