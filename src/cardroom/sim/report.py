@@ -31,9 +31,9 @@ def summarize(
     per_seat_points: list[list[float]] = [[] for _ in range(players)]
     wins = [0.0] * players
     for result in results:
-        for points in result.deal_points:
+        for deal_points in result.deal_points:
             for seat in range(players):
-                per_seat_points[seat].append(points[seat])
+                per_seat_points[seat].append(deal_points[seat])
         for seat in result.winners:
             wins[seat] += 1 / len(result.winners)
     seats = []
