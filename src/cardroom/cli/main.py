@@ -112,16 +112,24 @@ def simulate(
     deck: DeckOpt = None,
     records: Annotated[Path | None, typer.Option(help="Write one record per game into this folder.")] = None,
     workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", min=0)] = 1,
+    duplicate: Annotated[
+        bool,
+        typer.Option("--duplicate", help="Play each deal once per rotation of the agents over the seats."),
+    ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
 ) -> None:
-    """Play many games between agents and report results per seat and per agent."""
+    """Play many games between agents and report results per seat and per agent.
+
+    Agents are given by seat, comma-separated, each with options after colons:
+    --agents ismcts:iterations=500,heuristic,heuristic,heuristic
+    """
     from cardroom.cli.simulate import run_simulate
 
     with guard():
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         run_simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
-            json_out=json_out,
+            json_out=json_out, duplicate=duplicate,
         )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cardroom.engine import Rules
+from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import Lineup, run_games
 
@@ -28,27 +30,71 @@ def run_simulate(
     records: Path | None,
     workers: int,
     json_out: bool,
+    duplicate: bool = False,
 ) -> dict[str, Any]:
-    """Play the games, show a progress bar on a terminal, print a table or JSON."""
+    """Play the games, show a progress bar on a terminal, print a table or JSON.
+
+    With ``duplicate``, ``games`` counts deals, each played once per rotation of the line-up.
+    """
     players = rules.to_dict()["players"]
     lineup = Lineup.parse(agents, players)
     err = Console(stderr=True)
     started = time.perf_counter()
+    total = games * len(rotations(lineup)) if duplicate else games
+
+    def play(progress: Callable[[int], None] | None) -> dict[str, Any]:
+        if duplicate:
+            lineups, rows = run_duplicate(rules, games, seed, lineup, workers=workers, records=records,
+                                          progress=progress)
+            return summarize_duplicate(rules, lineup, lineups, rows, seed, time.perf_counter() - started)
+        results = run_games(rules, games, seed, lineup, workers=workers, records=records,
+                            progress=progress)
+        return summarize(rules, lineup, results, seed, time.perf_counter() - started)
+
     if err.is_terminal:
         columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeRemainingColumn())
         with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(f"{rules.game}: playing", total=games)
-            results = run_games(rules, games, seed, lineup, workers=workers, records=records,
-                                progress=lambda k: bar.advance(task, k))
+            task = bar.add_task(f"{rules.game}: playing", total=total)
+            summary = play(lambda k: bar.advance(task, k))
     else:
-        results = run_games(rules, games, seed, lineup, workers=workers, records=records)
-    summary = summarize(rules, lineup, results, seed, time.perf_counter() - started)
+        summary = play(None)
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    elif duplicate:
+        _print_duplicate(Console(), summary, records)
     else:
         _print_tables(Console(), summary, records)
     return summary
+
+
+def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | None) -> None:
+    rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
+    console.print(
+        f"[bold]{summary['game']}[/], duplicate: {summary['deals']} deals x "
+        f"{len(summary['rotations'])} rotations = {summary['games']} games, seeds {summary['seed']}.."
+        f"{summary['seed'] + summary['deals'] - 1}, {summary['seconds']:.1f} s\nrules: {rules}",
+        highlight=False,
+    )
+    unit = summary["unit"].capitalize()
+    table = Table(title="Per agent, every seat of every deal (95% intervals)", title_justify="left")
+    for column, justify in (("Agent", "left"), (unit, "right"), ("Wins", "right"), ("Win rate", "right")):
+        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    for row in summary["agents"]:
+        table.add_row(row["agent"], _ci(row["mean_points"]), f"{row['wins']:g}", _ci(row["win_rate"], 3))
+    console.print(table)
+    if summary["pairs"]:
+        pairs = Table(title=f"Paired differences on the same deals ({summary['unit']})", title_justify="left")
+        pairs.add_column("Agent")
+        pairs.add_column("minus")
+        pairs.add_column("Difference [95%]", justify="right")
+        for pair in summary["pairs"]:
+            pairs.add_row(pair["agent"], pair["versus"], _ci(pair["difference"]))
+        console.print(pairs)
+    if summary["guard_stopped"]:
+        console.print(f"[bold red]{summary['guard_stopped']} games stopped by the action guard[/]")
+    if records is not None:
+        console.print(f"records written to {records}/")
 
 
 def _ci(estimate: dict[str, Any], digits: int = 2) -> str:
