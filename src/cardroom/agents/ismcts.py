@@ -128,12 +128,12 @@ class ISMCTSAgent:
     # -- one iteration -----------------------------------------------------------------
 
     def _iterate(self, root: _Node, world: State, seat: int) -> None:
-        deal = _deal_number(world)
+        deal = world.deal_number
         path: list[tuple[_Edge, int]] = []
         node = root
         depth = 0
         expanded = False
-        while not world.is_over and depth < self.max_depth and _deal_number(world) == deal:
+        while not world.is_over and depth < self.max_depth and world.deal_number == deal:
             actor = world.current_player
             assert actor is not None
             legal = world.legal_actions()
@@ -187,7 +187,16 @@ class ISMCTSAgent:
         return self._policy(world, legal, actor)
 
     def _rollout(self, world: State, deal: int) -> None:
-        while not world.is_over and _deal_number(world) == deal:
+        if self.rollout == "random":
+            # The hot loop of the search: bound methods and one float draw per move.
+            rand = self.rng.random
+            legal_actions = world.legal_actions
+            apply = world.apply
+            while not world.is_over and world.deal_number == deal:
+                legal = legal_actions()
+                apply(legal[int(rand() * len(legal))])
+            return
+        while not world.is_over and world.deal_number == deal:
             actor = world.current_player
             assert actor is not None
             world.apply(self._policy(world, world.legal_actions(), actor))
@@ -207,11 +216,6 @@ class ISMCTSAgent:
             agent = make("heuristic", seed=self.rng.randrange(1 << 30))
             self._heuristics[game] = agent
         return agent
-
-
-def _deal_number(state: State) -> int:
-    """Which deal (Baha hand, BAEBAE round) the game is in: rollouts stop at its end."""
-    return state.deal_number
 
 
 def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:
