@@ -32,4 +32,4 @@ class HeuristicAgent:
 
                 player = BaebaeHeuristic(self.seed)
             self._players[game] = player
-        return player.act(state, seat)  # type: ignore[no-any-return]
+        return player.act(state, seat)
