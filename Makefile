@@ -32,6 +32,7 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
+	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cardroom.cards import BAHA_DECK, FULL_BAHA_MASK, VALUES, Card, CardMask, cards_of, parse_baha_card
+from cardroom.engine import Event
 from cardroom.games.baha.state import Phase, visible_event
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class Knowledge:
     draw_pile: int
     face_down: tuple[int, ...]         # hidden face-down cards per other seat
     picks_made: tuple[int, ...]
+    seen_log: tuple[Event, ...]        # the seat's filtered log, the log of every world
 
 
 def knowledge(state: BahaState, seat: int) -> Knowledge:
@@ -59,8 +61,8 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
     face_down = [0] * n
     leftover = draw_pile = 0
     led: int | None = None
-    for event in state.log[state.hand_start:]:
-        event = visible_event(event, seat)
+    seen_log = tuple(visible_event(e, seat) for e in state.log)
+    for event in seen_log[state.hand_start:]:
         t = event["t"]
         if t == "play":
             p = event["p"]
@@ -115,6 +117,7 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
         draw_pile=draw_pile,
         face_down=tuple(face_down),
         picks_made=tuple(picks_made),
+        seen_log=seen_log,
     )
     places = sum(map(len, slots)) + leftover + draw_pile + sum(face_down)
     assert places == len(unknown), f"seat {seat} sees {places} hidden places, {len(unknown)} cards"
@@ -232,7 +235,7 @@ def determinize(state: BahaState, seat: int, rng: random.Random) -> BahaState:
             if p != seat and know.picks_made[p]:
                 other.picks[p] = mask(rng.sample(cards_of(other.hands[p]), know.picks_made[p]))
     other.seed = rng.getrandbits(63)
-    other.log = state.view_log(seat)
+    other.log = list(know.seen_log)
     other.history = []  # others' picks would show in it; a determinized state has no past
     return other
 
