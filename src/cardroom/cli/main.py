@@ -85,6 +85,7 @@ def play(
     players: Annotated[int | None, typer.Option(help="Number of players, you included.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if not given).")] = None,
     rule: RuleOpt = None,
+    deck: DeckOpt = None,
     bots: Annotated[str, typer.Option(help="The computer opponents' agent, e.g. random.")] = "random",
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record: Annotated[Path | None, typer.Option(help="Write the game's record to this file.")] = None,
@@ -93,7 +94,7 @@ def play(
     from cardroom.cli.play import run_play
 
     with guard():
-        rules = parse_rule_options(game, players, rule)
+        rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         code = run_play(rules, seed=seed, bots=bots, name=name, record_path=record, console=Console())
     raise typer.Exit(code)
 

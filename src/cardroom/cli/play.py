@@ -7,10 +7,6 @@ legality is ``legal_actions()``, the reason a move is refused is the engine's ow
 
 from __future__ import annotations
 
-import contextlib
-import importlib
-import secrets
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,23 +17,27 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, parse_baha_card, value_of
-from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError, State
+from cardroom.cli.terminal import (
+    ME,
+    Refusal,
+    TurnLoop,
+    choose_seed,
+    line_reader,
+    make_bots,
+    pick_number,
+    play_session,
+    read_answer,
+    save_record,
+    seats_of,
+)
+from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError
 from cardroom.games.baha.rules import PASS_COUNT
-from cardroom.record import RecordError, make_record, save
 
 __all__ = ["run_play", "Session", "Screen", "HELP"]
 
-ME = 0
-"""The person's seat."""
-
 COLOUR_STYLES = {"P": "magenta", "R": "red", "T": "cyan", "O": "dark_orange"}
 HORN = "▲"
-QUIT_WORDS = frozenset({"quit", "exit", "q"})
-HELP_WORDS = frozenset({"help", "h", "?"})
-SHOW_WORDS = frozenset({"show", "table", "look"})
-INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C (128 + SIGINT)
 
 HELP = f"""\
 [bold]How to move[/]: type the number of a move from the list, or a card: [bold]9P[/], \
@@ -63,6 +63,9 @@ def run_play(
 ) -> int:
     """Play a game at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
 
+    A BAEBAE game is played by :func:`cardroom.cli.play_baebae.run_play`, with the same
+    arguments and the same ways to stop.
+
     ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
     ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
     Bad options raise ``RulesError``, ``AgentError`` or ``RecordError`` for the caller to print.
@@ -76,94 +79,35 @@ def run_play(
     >>> out.getvalue().splitlines()[-1]
     'You left the game.'
     """
+    if rules.game == "baebae":
+        from cardroom.cli import play_baebae
+
+        return play_baebae.run_play(
+            rules, seed=seed, bots=bots, name=name, record_path=record_path, console=console, ask=ask
+        )
     if rules.game != "baha":
-        raise RulesError(f"the terminal game plays baha only, not {rules.game}")
-    if seed is None:
-        seed = secrets.randbelow(2**31)
-    bot_name, bot_options = parse_spec(bots)
+        raise RulesError(f"the terminal game plays baha and baebae, not {rules.game}")
+    seed = choose_seed(seed)
     state = rules.new_game(seed)
     players = len(state.scores)
-    agents = {seat: make(bot_name, seed=seed + seat, **bot_options) for seat in range(1, players)}
-    seats = [{"name": name, "agent": "human"}] + [
-        {"name": f"Seat {seat}", "agent": bots} for seat in range(1, players)
-    ]
+    agents = make_bots(bots, seed, players)
+    seats = seats_of(name, bots, players)
     if record_path is not None:
-        _save(state, seats, record_path)  # a path that cannot be written fails before play
-    if ask is None:
-        ask = console.input
-        if sys.stdin.isatty():
-            # Line editing and history for console.input (Python's input) where available.
-            with contextlib.suppress(ImportError):
-                importlib.import_module("readline")
+        save_record(state, seats, record_path)  # a path that cannot be written fails before play
+    ask = line_reader(console, ask)
     screen = Screen(console, name, state.view(ME))
-    try:
-        screen.intro(seed, bots)
-        code = Session(state, agents, screen, ask).run()
-    except KeyboardInterrupt:
-        screen.stopped("Interrupted: game stopped.")
-        code = INTERRUPTED
-    finally:
-        if record_path is not None:
-            _save(state, seats, record_path)
-            console.print(Text(f"Record written to {record_path}"))
-    return code
+    return play_session(
+        Session(state, agents, screen, ask), seats=seats, record_path=record_path, console=console,
+        intro=lambda: screen.intro(seed, bots),
+    )
 
 
-def _save(state: State, seats: Sequence[Mapping[str, Any]], path: Path) -> None:
-    try:
-        save(make_record(state, seats), path)
-    except OSError as err:
-        raise RecordError(f"cannot write the record to {path}: {err.strerror or err}") from None
-
-
-class Session:
+class Session(TurnLoop):
     """Runs the game: bots act through ``agent.act``, the person through ``ask``."""
 
-    def __init__(
-        self,
-        state: State,
-        agents: Mapping[int, Agent],
-        screen: Screen,
-        ask: Callable[[str], str],
-    ) -> None:
-        self.state = state
-        self.agents = agents
-        self.screen = screen
-        self.ask = ask
-        self.events_shown = 0
+    screen: Screen
 
-    def run(self) -> int:
-        """Play until the game is over or the person stops; returns the exit status."""
-        state = self.state
-        self._narrate()
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None  # a game not over always has a seat to act
-            if seat == ME:
-                action = self._person_move()
-                if action is None:
-                    return 0
-                state.apply(action)  # legal: checked against legal_actions() first
-            else:
-                self._bot_move(seat)
-            self._narrate()
-        self.screen.flush()
-        return 0
-
-    def _narrate(self) -> None:
-        log = self.state.view_log(ME)
-        self.screen.narrate(log[self.events_shown:])
-        self.events_shown = len(log)
-
-    def _bot_move(self, seat: int) -> None:
-        agent = self.agents[seat]
-        action = agent.act(self.state, seat)
-        try:
-            self.state.apply(action)
-        except IllegalAction as err:
-            raise AgentError(f"the {agent.name} bot at seat {seat} chose an illegal move: {err}") from None
-
-    def _person_move(self) -> Action | None:
+    def person_move(self) -> Action | None:
         """The person's next legal action, or ``None`` if they quit or input ended."""
         state = self.state
         view = state.view(ME)
@@ -171,41 +115,36 @@ class Session:
         moves = [state.action_to_string(a) for a in legal]
         choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
         prompt = f"{'Pass' if view['phase'] == 'pass' else 'Play'} {choices} or a card › "
-        self.screen.show(view, moves)
-        while True:
-            try:
-                text = self.ask(prompt)
-            except EOFError:
-                self.screen.stopped("End of input: game stopped.")
-                return None
-            word = text.strip().lower()
-            if word in QUIT_WORDS:
-                self.screen.stopped("You left the game.")
-                return None
-            if word in HELP_WORDS:
-                self.screen.help()
-                self.screen.moves(moves)
-                continue
-            if word in SHOW_WORDS:
-                self.screen.show(view, moves)
-                continue
-            if not word:
-                self.screen.refuse("Type a move's number or a card, or help.", moves)
-                continue
-            if word.isdecimal():
-                number = int(word)
-                if 1 <= number <= len(legal):
-                    return legal[number - 1]
-                self.screen.refuse(f"{word} is not on the list: choose 1 to {len(legal)}.", moves)
-                continue
-            try:
-                action = state.parse_action(text)
-            except IllegalAction as err:
-                self.screen.refuse(str(err), moves)
-                continue
-            if action in legal:
-                return action
-            self.screen.refuse(self._why_not(action), moves)
+        screen = self.screen
+        screen.show(view, moves)
+
+        def on_help() -> None:
+            screen.help()
+            screen.moves(moves)
+
+        return read_answer(
+            self.ask,
+            prompt,
+            interpret=lambda text: self._interpret(text, legal),
+            on_help=on_help,
+            on_show=lambda: screen.show(view, moves),
+            on_refuse=lambda reason: screen.refuse(reason, moves),
+            on_stop=screen.stopped,
+        )
+
+    def _interpret(self, text: str, legal: list[Action]) -> Action:
+        word = text.strip().lower()
+        if not word:
+            raise Refusal("Type a move's number or a card, or help.")
+        if word.isdecimal():
+            return pick_number(word, legal)
+        try:
+            action = self.state.parse_action(text)
+        except IllegalAction as err:
+            raise Refusal(str(err)) from None
+        if action in legal:
+            return action
+        raise Refusal(self._why_not(action))
 
     def _why_not(self, action: Action) -> str:
         """The engine's reason for refusing ``action``, asked of a copy: the game never changes."""

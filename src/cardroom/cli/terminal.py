@@ -1,0 +1,244 @@
+"""What the terminal games share: seats and bots, the read-answer loop, records, clean stops.
+
+A game's own module (``play.py`` for Baha, ``play_baebae.py`` for BAEBAE) draws the table and
+reads the person's moves its own way; this module runs the rest the same way for every game:
+
+- the person sits at seat 0 (``ME``), bots made from one ``--bots`` spec fill the other seats;
+- ``quit`` (or end of input) stops the game with status 0, Ctrl-C with status 130;
+- ``help`` and ``show`` are answered and the question asked again;
+- a ``--record`` file is written before play (so a path that cannot be written fails early)
+  and again when the game ends or stops, however it stops.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import secrets
+import sys
+from collections.abc import Callable, Collection, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from rich.console import Console
+from rich.text import Text
+
+from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.engine import Action, Event, IllegalAction, State
+from cardroom.record import RecordError, make_record, save
+
+__all__ = [
+    "ME",
+    "QUIT_WORDS",
+    "HELP_WORDS",
+    "SHOW_WORDS",
+    "INTERRUPTED",
+    "Refusal",
+    "GameScreen",
+    "TurnLoop",
+    "choose_seed",
+    "make_bots",
+    "seats_of",
+    "save_record",
+    "line_reader",
+    "read_answer",
+    "pick_number",
+    "play_session",
+]
+
+ME = 0
+"""The person's seat."""
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "h", "?"})
+SHOW_WORDS = frozenset({"show", "table", "look"})
+INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C (128 + SIGINT)
+
+T = TypeVar("T")
+
+
+class Refusal(Exception):
+    """An entry that is not an allowed answer; the message says what is wrong."""
+
+
+class GameScreen(Protocol):
+    """What the shared loop needs of a game's screen."""
+
+    def narrate(self, events: Sequence[Event]) -> None:
+        """Tell ``events`` (already filtered for seat 0) as they happen."""
+
+    def flush(self) -> None:
+        """Tell whatever was held back to be told as one line."""
+
+    def stopped(self, message: str) -> None:
+        """Say the game stopped, and why."""
+
+
+def choose_seed(seed: int | None) -> int:
+    """``seed``, or a random one (shown to the person so the game can be played again)."""
+    return secrets.randbelow(2**31) if seed is None else seed
+
+
+def make_bots(bots: str, seed: int, players: int) -> dict[int, Agent]:
+    """A bot of the ``bots`` spec (``name`` or ``name:key=value,...``) at every seat but seat 0;
+    the bot at seat ``s`` is seeded with ``seed + s``."""
+    bot_name, bot_options = parse_spec(bots)
+    return {seat: make(bot_name, seed=seed + seat, **bot_options) for seat in range(1, players)}
+
+
+def seats_of(name: str, bots: str, players: int) -> list[dict[str, Any]]:
+    """Who sits where, as a record names them."""
+    return [{"name": name, "agent": "human"}] + [
+        {"name": f"Seat {seat}", "agent": bots} for seat in range(1, players)
+    ]
+
+
+def save_record(state: State, seats: Sequence[Mapping[str, Any]], path: Path) -> None:
+    """Write the game's record; a file that cannot be written is a ``RecordError``."""
+    try:
+        save(make_record(state, seats), path)
+    except OSError as err:
+        raise RecordError(f"cannot write the record to {path}: {err.strerror or err}") from None
+
+
+def line_reader(
+    console: Console, ask: Callable[[str], str] | None, *, markup: bool = True
+) -> Callable[[str], str]:
+    """``ask``, or reading lines from the console with line editing where available.
+
+    With ``markup=False`` the prompt is printed as it is written (card names, ``[y/n]``): no
+    markup, no emoji codes.
+    """
+    if ask is not None:
+        return ask
+    if sys.stdin.isatty():
+        # Line editing and history for console.input (Python's input) where available.
+        with contextlib.suppress(ImportError):
+            importlib.import_module("readline")
+    if not markup:
+        return functools.partial(console.input, markup=False, emoji=False)
+    return console.input
+
+
+def read_answer(
+    ask: Callable[[str], str],
+    prompt: str,
+    *,
+    interpret: Callable[[str], T],
+    on_help: Callable[[], None],
+    on_show: Callable[[], None],
+    on_refuse: Callable[[str], None],
+    on_stop: Callable[[str], None],
+    help_words: Collection[str] = HELP_WORDS,
+) -> T | None:
+    """Ask until ``interpret`` accepts an entry; ``None`` if the person quits or input ends.
+
+    ``interpret(text)`` returns the answer or raises :class:`Refusal` (told through
+    ``on_refuse``, then the question is asked again). ``quit``, ``help`` and ``show`` words are
+    handled before it sees the text. ``EOFError`` stops the game; ``KeyboardInterrupt`` is left
+    for the caller (status 130).
+    """
+    while True:
+        try:
+            text = ask(prompt)
+        except EOFError:
+            on_stop("End of input: game stopped.")
+            return None
+        word = text.strip().lower()
+        if word in QUIT_WORDS:
+            on_stop("You left the game.")
+            return None
+        if word in help_words:
+            on_help()
+            continue
+        if word in SHOW_WORDS:
+            on_show()
+            continue
+        try:
+            return interpret(text)
+        except Refusal as refusal:
+            on_refuse(str(refusal))
+
+
+def pick_number(word: str, legal: Sequence[Action]) -> Action:
+    """The listed move numbered ``word`` (from 1), or a :class:`Refusal` naming the range."""
+    number = int(word)
+    if 1 <= number <= len(legal):
+        return legal[number - 1]
+    raise Refusal(f"{word} is not on the list: choose 1 to {len(legal)}.")
+
+
+class TurnLoop:
+    """Runs a game: bots act through ``agent.act``, the person through :meth:`person_move`."""
+
+    def __init__(
+        self,
+        state: State,
+        agents: Mapping[int, Agent],
+        screen: GameScreen,
+        ask: Callable[[str], str],
+    ) -> None:
+        self.state = state
+        self.agents = agents
+        self.screen = screen
+        self.ask = ask
+        self.events_shown = 0
+
+    def run(self) -> int:
+        """Play until the game is over or the person stops; returns the exit status."""
+        state = self.state
+        self._narrate()
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None  # a game not over always has a seat to act
+            if seat == ME:
+                action = self.person_move()
+                if action is None:
+                    return 0
+                state.apply(action)  # legal: checked against legal_actions() first
+            else:
+                self._bot_move(seat)
+            self._narrate()
+        self.screen.flush()
+        return 0
+
+    def person_move(self) -> Action | None:
+        """The person's next legal action, or ``None`` if they quit or input ended."""
+        raise NotImplementedError
+
+    def _narrate(self) -> None:
+        log = self.state.view_log(ME)
+        self.screen.narrate(log[self.events_shown:])
+        self.events_shown = len(log)
+
+    def _bot_move(self, seat: int) -> None:
+        agent = self.agents[seat]
+        action = agent.act(self.state, seat)
+        try:
+            self.state.apply(action)
+        except IllegalAction as err:
+            raise AgentError(f"the {agent.name} bot at seat {seat} chose an illegal move: {err}") from None
+
+
+def play_session(
+    loop: TurnLoop,
+    *,
+    seats: Sequence[Mapping[str, Any]],
+    record_path: Path | None,
+    console: Console,
+    intro: Callable[[], None],
+) -> int:
+    """Run ``loop`` after ``intro``; Ctrl-C stops it with status 130. The record, if asked
+    for, is written however the game ends."""
+    try:
+        intro()
+        code = loop.run()
+    except KeyboardInterrupt:
+        loop.screen.stopped("Interrupted: game stopped.")
+        code = INTERRUPTED
+    finally:
+        if record_path is not None:
+            save_record(loop.state, seats, record_path)
+            console.print(Text(f"Record written to {record_path}"))
+    return code
