@@ -12,6 +12,7 @@ import math
 import operator
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -35,7 +36,7 @@ from cardroom.cards import (
 from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
 
-__all__ = ["BahaState", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
+__all__ = ["BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
 
 PASS_BASE = len(BAHA_DECK)
 NUM_ACTIONS = 2 * len(BAHA_DECK)
@@ -65,6 +66,25 @@ _OVER = Phase.OVER
 
 def _texts(mask: CardMask) -> list[str]:
     return [_TEXT[c] for c in cards_of(mask)]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may know, as ints: the fast form of :meth:`BahaState.view` for bots.
+
+    Cards are ints, sets of cards bitmasks; ``trick`` pairs each seat with its card in
+    playing order; ``horns_shown`` counts what each seat took face up this hand.
+    """
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    hand: CardMask
+    trick: tuple[tuple[int, Card], ...]
+    played: CardMask
+    horns_shown: tuple[int, ...]
+    voids: tuple[int, ...]
+    totals: tuple[int, ...]
 
 
 class BahaState:
@@ -580,6 +600,22 @@ class BahaState:
             "winner": self.winner,
             "legal_actions": self.legal_actions() if turn == seat else [],
         }
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
+        n = self.n
+        hand_points = self.rules.hand_points
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            hand=self.hands[seat],
+            trick=tuple(((self.leader + i) % n, c) for i, c in enumerate(self.trick)),
+            played=self.played,
+            horns_shown=tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True)),
+            voids=tuple(self.voids),
+            totals=tuple(self.totals),
+        )
 
     def determinize(self, seat: int, rng: random.Random) -> BahaState:
         """A full state agreeing with all ``seat`` knows, hidden cards dealt again at random.
