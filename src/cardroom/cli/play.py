@@ -80,9 +80,9 @@ def run_play(
     'You left the game.'
     """
     if rules.game == "baebae":
-        from cardroom.cli import play_baebae
+        from cardroom.cli.play_baebae import run_play as run_baebae
 
-        return play_baebae.run_play(
+        return run_baebae(
             rules, seed=seed, bots=bots, name=name, record_path=record_path, console=console, ask=ask
         )
     if rules.game != "baha":

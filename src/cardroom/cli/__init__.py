@@ -1,0 +1,1 @@
+"""The ``cardroom`` command and its terminal fronts."""
