@@ -18,7 +18,7 @@ install: $(VENV)/.installed
 play: install
 	$(BIN)/cardroom play baha
 
-test: install
+test: lint
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: install
