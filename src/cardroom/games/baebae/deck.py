@@ -218,7 +218,7 @@ def _card(table: Any, where: str, types: frozenset[str]) -> CardDef:
     if not isinstance(card_types, list):
         raise DeckError(f"{label}.types: a list of type names")
     for t in card_types:
-        if t not in types:
+        if not isinstance(t, str) or t not in types:
             known = ", ".join(sorted(types)) or "none declared"
             raise DeckError(f"{label}.types: unknown type {t!r}; the deck declares {known}")
     marks = table.get("marks", [])
@@ -253,9 +253,9 @@ def _card(table: Any, where: str, types: frozenset[str]) -> CardDef:
         flags[flag] = value
     if not effects and (flags["optional"] or not flags["can_win"] or flags["on_start"]):
         raise DeckError(f"{label}.action: flags need effects to apply to")
-    for step in walk(effects):
-        if step.op == "declare_suit" and step not in effects:
-            raise DeckError(f"{label}.action.effects: declare_suit must be a top-level step")
+    # Steps compare by value, so nested steps are found under each top-level step, not by `in`.
+    if any(step.op == "declare_suit" for top in effects for step in walk([top])[1:]):
+        raise DeckError(f"{label}.action.effects: declare_suit must be a top-level step")
     return CardDef(
         key="", rank=rank, suit=suit, name=name.strip(), types=frozenset(card_types),
         marks=frozenset(marks), copies=copies, text=text.strip(), effects=effects, **flags,

@@ -5,8 +5,9 @@ cards, so two states that look the same to the seat determinize the same way. It
 
 - the seat's own hand, the discard pile, every hand's size and the stockpile's size;
 - cards the seat knows to be in another hand, while they stay there: cards it gave or swapped
-  to that player, cards it saw with a peek; and, when another player is to play a card just
-  drawn, that the card drawn can be played.
+  to that player, cards it saw with a peek; when another player is to play a card just
+  drawn, that the card drawn can be played; and when another player is choosing cards for a
+  discard or a give, that it holds enough matching cards for the choice.
 
 Everything else (other hands and the stockpile order) is dealt again at random. Two
 inferences are left out: a player who draws at the start of a turn could not play, and
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -148,6 +150,19 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
         return free[design_of[design_key]].pop()
 
     drawn_by = state.turn if state.phase is Phase.DRAWN and state.turn != seat else None
+    # Another player choosing cards for a discard or a give was asked because it holds more
+    # matching cards than the step takes, of two designs or more (else they would move without
+    # a choice): its hand dealt again must too, or the choice would have nothing to choose from.
+    decision = state.pending
+    chooser, wanted, least = None, None, 0
+    if decision is not None and decision.kind == "select" and decision.seat != seat and not decision.may_stop:
+        frame = state.frames[-1]
+        chooser, wanted, least = decision.seat, frame.steps[frame.index].filter, frame.left + 1
+
+    def fits(design_key: str) -> bool:
+        card = rules.cards[design_of[design_key]]
+        return wanted is None or wanted.matches(card.types, card.suit, card.rank, card.marks)
+
     for p in range(state.n):
         if p == seat:
             continue
@@ -165,6 +180,12 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
                     other.drawn = pid
                     slots -= 1
                     break
+        if p == chooser and slots:
+            have = [k for k, count in know.known[p].items() for _ in range(count) if fits(k)]
+            picked = _enough_to_choose(pool, fits, least, have)
+            for i in sorted(picked, reverse=True):
+                hand |= 1 << take(pool.pop(i))
+            slots -= len(picked)
         for design_key in pool[:slots]:
             hand |= 1 << take(design_key)
         del pool[:slots]
@@ -181,3 +202,27 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
     other.log = state.view_log(seat)
     other.history = []
     return other
+
+
+def _enough_to_choose(
+    pool: list[str], fits: Callable[[str], bool], least: int, have: list[str]
+) -> list[int]:
+    """Places in ``pool`` of cards that, with ``have``, make ``least`` fitting cards of two
+    designs or more: first cards of new designs, then any that fit."""
+    designs = set(have)
+    count = len(have)
+    picked: list[int] = []
+    for i, key in enumerate(pool):
+        if len(designs) >= 2:
+            break
+        if key not in designs and fits(key):
+            picked.append(i)
+            designs.add(key)
+            count += 1
+    for i, key in enumerate(pool):
+        if count >= least:
+            break
+        if i not in picked and fits(key):
+            picked.append(i)
+            count += 1
+    return picked

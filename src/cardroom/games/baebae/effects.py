@@ -189,7 +189,7 @@ def parse_filter(table: Any, where: str, types: Set[str]) -> CardFilter:
     _check_keys(table, ("types", "suits", "ranks", "marks"), where)
     found_types = []
     for t in _list(table.get("types", []), f"{where}.types"):
-        if t not in types:
+        if not isinstance(t, str) or t not in types:
             known = ", ".join(sorted(types)) or "none declared"
             raise DeckError(f"{where}.types: unknown type {t!r}; the deck's types are {known}")
         found_types.append(t)

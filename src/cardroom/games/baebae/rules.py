@@ -101,11 +101,15 @@ class Rules:
         players = self.players
         if isinstance(players, bool) or not isinstance(players, int) or players < MIN_PLAYERS:
             raise RulesError(f"players must be a whole number from {MIN_PLAYERS}, not {players!r}")
-        hand = self.hand_size
-        if hand is None:
-            hand = 7 if players == 2 else 5
-            object.__setattr__(self, "hand_size", hand)
-        whole("hand_size", hand, 1, MAX_HAND)
+        chosen_hand = self.hand_size
+        if chosen_hand is not None:
+            whole("hand_size", chosen_hand, 1, MAX_HAND)
+
+        def hand_of(count: int) -> int:  # E2: 7 each with two players, else 5
+            return chosen_hand if chosen_hand is not None else 7 if count == 2 else 5
+
+        hand = hand_of(players)
+        object.__setattr__(self, "hand_size", hand)
         try:
             parts = [_deck_of(p.strip()) for p in self.deck.split(",") if p.strip()]
             deck = combine(parts, self.decks)
@@ -113,10 +117,13 @@ class Rules:
             raise RulesError(f"deck: {err}") from None
         need = players * hand + 1
         if deck.size < need:
-            most = (deck.size - 1) // hand
+            # The hand size depends on the number of players, so count down to the most that fit.
+            most = next((p for p in range(min(players - 1, deck.size), MIN_PLAYERS - 1, -1)
+                         if p * hand_of(p) + 1 <= deck.size), None)
+            fits = f"at most {most} players" if most is not None else "too few cards for any game"
             raise RulesError(
                 f"players: {players} players with {hand} cards each need {need} cards; "
-                f"the deck {deck.name!r} has {deck.size} (at most {most} players, or add decks)"
+                f"the deck {deck.name!r} has {deck.size} ({fits}, or add decks)"
             )
         object.__setattr__(self, "deck_data", deck)
         object.__setattr__(self, "cards", deck.cards)

@@ -192,7 +192,8 @@ class BaebaeState:
     skips: list[int]            # turns each seat is still to lose
     extra_turn: bool
     drawn: int | None           # the card drawn this turn that may be played
-    idle_passes: int            # players in a row who passed with nothing to draw (E6)
+    idle_passes: int            # seats (a bitmask) that passed with nothing to draw since the
+                                # last play or draw (E6); a seat that lost its turn has not passed
     turns: int                  # turns this round, for the guard
     frames: list[Frame]
     pending: Decision | None
@@ -352,10 +353,13 @@ class BaebaeState:
         """
         if type(action) is not int:
             try:
+                if isinstance(action, bool):  # True would pass for action 1
+                    raise TypeError
                 action = operator.index(action)
             except TypeError:
                 raise IllegalAction(
-                    f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}"
+                    f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
+                    f"allowed: {self._allowed_text(self.legal_actions())}"
                 ) from None
         legal = self.legal_actions()
         if action not in legal:
@@ -441,8 +445,11 @@ class BaebaeState:
 
     # -- refusals ----------------------------------------------------------------------
 
+    def _allowed_text(self, legal: list[int]) -> str:
+        return ", ".join(self.action_to_string(a) for a in legal) or "nothing (the game is over)"
+
     def _refusal(self, action: int, legal: list[int]) -> str:
-        allowed = ", ".join(self.action_to_string(a) for a in legal) or "nothing"
+        allowed = self._allowed_text(legal)
         if self.turn is None:
             return "the game is over: no action can be taken"
         if not 0 <= action < self.space.size:
@@ -599,9 +606,10 @@ class BaebaeState:
         self.phase = Phase.PLAY
         self.turn = self._next(self.dealer)
         if card.on_start and card.effects:
-            # E3: the starter's action is carried out, with the dealer as its player.
-            self.frames = [Frame((_END_TURN,), self.dealer, starter),
-                           Frame(card.effects, self.dealer, starter)]
+            # E3: the starter's action is carried out, with the dealer as its player (who
+            # decides, as any card's player does, whether an optional one is carried out: E8).
+            steps = (_ASK_OPTIONAL,) if card.optional else card.effects
+            self.frames = [Frame((_END_TURN,), self.dealer, starter), Frame(steps, self.dealer, starter)]
             self.log.append({"t": "effect", "p": self.dealer, "op": "on_start", "card": self._text(starter)})
             with contextlib.suppress(_RoundOver):
                 self._run()
@@ -678,8 +686,8 @@ class BaebaeState:
         nothing = self.phase is Phase.PLAY  # passing at the start of a turn: nothing to draw
         self.log.append({"t": "pass", "p": seat})
         if nothing:
-            self.idle_passes += 1
-            if self.idle_passes >= self.n:
+            self.idle_passes |= 1 << seat
+            if self.idle_passes == (1 << self.n) - 1:
                 self._end_round(None, blocked=True)  # E6: every player passed in turn
         self._advance(seat)
 

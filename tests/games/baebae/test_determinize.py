@@ -1,0 +1,230 @@
+"""determinize(seat, rng): a full, legal BAEBAE state that agrees with everything the seat
+knows (its view is the same), holds every card once, plays on to the end, and is the same for
+two states that look the same to the seat."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from baebae_support import act, card, hand, make_rules, random_decks, rule_sets, start, write_deck
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardroom.games.baebae import Phase, Rules
+from cardroom.games.baebae.determinize import knowledge
+
+seeds = st.integers(min_value=0, max_value=2**63)
+MAX_ACTIONS = 20_000
+
+
+def texts(state, mask: int) -> list[str]:
+    return sorted(state._texts(mask))
+
+
+def hidden_texts(state) -> dict:
+    """What determinize deals: every hand and the stock order, as card texts."""
+    return {"hands": [texts(state, h) for h in state.hands],
+            "stock": [state._text(p) for p in state.stock]}
+
+
+def check_cards_once(state) -> None:
+    places = [*state.hands, *(1 << p for p in state.stock), *(1 << p for p in state.discard)]
+    union = 0
+    for mask in places:
+        assert union & mask == 0, "a card is in two places"
+        union |= mask
+    assert union == (1 << len(state.rules.card_of)) - 1, "a card is missing"
+
+
+def check_knowledge(state, seat: int) -> None:
+    """What determinize keeps as known is true: those cards are in those hands now."""
+    know = knowledge(state, seat)
+    for p in range(state.n):
+        if p == seat:
+            continue
+        held = Counter(state._texts(state.hands[p]))
+        assert not Counter(know.known[p]) - held, (p, know.known[p], held)
+        assert sum(know.known[p].values()) + know.slots[p] == state.hands[p].bit_count()
+
+
+def check_determinized(original, seat: int, rng_seed: int):
+    check_knowledge(original, seat)
+    d = original.determinize(seat, random.Random(rng_seed))
+    assert d.view(seat) == original.view(seat)
+    assert d.view_log(seat) == original.view_log(seat)
+    assert d.legal_actions() == original.legal_actions() or d.current_player != seat
+    check_cards_once(d)
+    for s in range(original.n):
+        assert d.view(s)["hand_sizes"] == original.view(s)["hand_sizes"]
+    if not original.is_over:
+        assert d.legal_actions(), "a determinized state can be played on"
+    return d
+
+
+def play_out(state, seed: int) -> None:
+    moves = random.Random(seed)
+    for _ in range(MAX_ACTIONS):
+        if state.is_over:
+            return
+        legal = state.legal_actions()
+        assert legal
+        state.apply(moves.choice(legal))
+    raise AssertionError("the determinized game did not end")
+
+
+# -- hand-made ---------------------------------------------------------------------------
+
+
+def test_own_hand_and_public_cards_are_kept_the_rest_is_dealt_again():
+    state = Rules(players=4).new_game(3)
+    moves = random.Random(3)
+    for _ in range(15):
+        state.apply(moves.choice(state.legal_actions()))
+    seat = 2
+    seen_hands = set()
+    for k in range(10):
+        d = check_determinized(state, seat, k)
+        assert d.hands[seat] == state.hands[seat]
+        assert d.discard == state.discard and len(d.stock) == len(state.stock)
+        seen_hands.add(d.hands[(seat + 1) % 4])
+        play_out(d, k)
+    assert len(seen_hands) > 1, "the other hands are dealt again, not copied"
+
+
+def test_a_card_given_stays_known_in_the_receivers_hand():
+    give = card("6C", text="Give one to the next player.", effects='[{step = "give", to = "next"}]')
+    rules = make_rules(give, players=3, hand_size=3)
+    state = start(rules, ["2D 3D 4D", "6C 2H 3H", "2S 3S 4S"], "9C")
+    act(state, "play 6C", "select 3H")
+    for k in range(10):
+        d = check_determinized(state, 1, k)
+        assert "3H" in texts(d, d.hands[2])
+        d0 = check_determinized(state, 0, k)  # seat 0 did not see which card
+        assert d0.view(0) == state.view(0)
+
+
+def test_a_peeked_hand_is_kept_until_it_changes():
+    peek = card("6C", text="Look at the next player's hand.", effects='[{step = "peek"}]')
+    rules = make_rules(peek, players=3, hand_size=3)
+    state = start(rules, ["2D 3D 4D", "6C 2H 3H", "2S 3S 4S"], "9C", "AH 7H")
+    act(state, "play 6C")
+    for k in range(5):
+        d = check_determinized(state, 1, k)
+        assert texts(d, d.hands[2]) == ["2S", "3S", "4S"]
+    act(state, "draw")  # seat 2 draws AH (dead): one unknown card joins the known three
+    for k in range(5):
+        d = check_determinized(state, 1, k)
+        assert {"2S", "3S", "4S"} <= set(texts(d, d.hands[2]))
+        assert len(texts(d, d.hands[2])) == 4
+
+
+def test_swapped_hands_are_known_to_both_players():
+    swap = card("6C", text="Swap hands with the next player.", effects='[{step = "swap_hands"}]')
+    rules = make_rules(swap, players=3, hand_size=3)
+    state = start(rules, ["2D 3D 4D", "6C 2H 3H", "2S 3S 4S"], "9C")
+    act(state, "play 6C")
+    for k in range(5):
+        d = check_determinized(state, 1, k)
+        assert texts(d, d.hands[2]) == ["2H", "3H"]
+        d = check_determinized(state, 2, k)
+        assert texts(d, d.hands[1]) == ["2S", "3S", "4S"]
+
+
+def test_a_card_drawn_by_another_player_to_play_now_can_be_played():
+    rules = make_rules(players=3, hand_size=2)
+    state = start(rules, ["2D 3D", "2H 3H", "2S 3S"], "9C", "4C")
+    act(state, "draw")  # seat 1 draws 4C: playable
+    assert state.phase is Phase.DRAWN
+    for k in range(10):
+        d = check_determinized(state, 0, k)
+        assert d.phase is Phase.DRAWN and d.drawn is not None and d.hands[1] >> d.drawn & 1
+        assert d._matches(d._def(d.drawn))
+        assert len(d.legal_actions()) == 2
+        play_out(d, k)
+
+
+def test_a_card_choice_waiting_for_another_player_still_has_cards_to_choose():
+    clerk = card("6C", text="Put a J, Q or K under this card.",
+                 effects='[{step = "discard", count = 1, filter = {ranks = ["J", "Q", "K"]}}]')
+    rules = make_rules(clerk, players=3, hand_size=4)
+    state = start(rules, ["2D 3D 4D 5D", "6C JD QD 2H", "2S 3S 4S 5S"], "9C")
+    act(state, "play 6C")
+    assert state.phase is Phase.DECIDE and state.current_player == 1
+    for k in range(30):
+        d = check_determinized(state, 0, k)
+        legal = d.legal_actions()
+        assert len(legal) >= 2, "two designs to choose from, as the real hand has"
+        assert all(d.action_to_string(a).split()[1][:-1] in ("J", "Q", "K") for a in legal)
+        play_out(d, k)
+
+
+def test_states_that_look_the_same_to_the_seat_determinize_the_same():
+    state = Rules(players=5, decks=2).new_game(8)
+    moves = random.Random(8)
+    for _ in range(40):
+        state.apply(moves.choice(state.legal_actions()))
+    for seat in range(5):
+        look_alike = state.determinize(seat, random.Random(100 + seat))
+        assert look_alike.view(seat) == state.view(seat)
+        a = state.determinize(seat, random.Random(7))
+        b = look_alike.determinize(seat, random.Random(7))
+        assert hidden_texts(a) == hidden_texts(b)
+        assert a.seed == b.seed
+
+
+# -- properties ----------------------------------------------------------------------------
+
+
+@settings(max_examples=150, deadline=None)
+@given(rules=rule_sets(turn_limits=st.just(2000)), seed=seeds, move_seed=seeds)
+def test_determinized_states_agree_hold_every_card_and_play_to_the_end(rules, seed, move_seed):
+    state = rules.new_game(seed)
+    moves = random.Random(move_seed)
+    checks = 0
+    while not state.is_over:
+        if moves.random() < 0.08:
+            seat = moves.randrange(rules.players)
+            k = moves.getrandbits(32)
+            d = check_determinized(state, seat, k)
+            look_alike = state.determinize(seat, random.Random(k + 1))
+            again = look_alike.determinize(seat, random.Random(k))
+            assert hidden_texts(again) == hidden_texts(d)
+            assert state.view(seat) == look_alike.view(seat)
+            if checks < 2:
+                play_out(d, k)
+            checks += 1
+        state.apply(moves.choice(state.legal_actions()))
+    check_determinized(state, 0, 1)
+
+
+@settings(max_examples=50, deadline=None)
+@given(text=random_decks(), players=st.integers(2, 5), seed=seeds, move_seed=seeds)
+def test_determinized_states_of_random_decks(text, players, seed, move_seed):
+    rules = Rules(players=players, deck=str(write_deck(text, "random")), rounds=1, turn_limit=150)
+    state = rules.new_game(seed)
+    moves = random.Random(move_seed)
+    played_out = 0
+    while not state.is_over:
+        if moves.random() < 0.1:
+            seat = moves.randrange(players)
+            k = moves.getrandbits(32)
+            d = check_determinized(state, seat, k)
+            again = state.determinize(seat, random.Random(k + 1)).determinize(seat, random.Random(k))
+            assert hidden_texts(again) == hidden_texts(d)
+            if played_out < 2:
+                play_out(d, k)
+                played_out += 1
+        state.apply(moves.choice(state.legal_actions()))
+
+
+def test_the_original_is_left_alone():
+    state = Rules(players=3).new_game(2)
+    moves = random.Random(2)
+    for _ in range(20):
+        state.apply(moves.choice(state.legal_actions()))
+    before = (list(state.hands), list(state.stock), list(state.log), state.seed)
+    d = state.determinize(1, random.Random(0))
+    play_out(d, 0)
+    assert (list(state.hands), list(state.stock), list(state.log), state.seed) == before
+    assert hand(state, 1) == sorted(state.view(1)["hand"])
