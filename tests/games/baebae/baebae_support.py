@@ -274,8 +274,8 @@ class Referee:
         """The legal actions at the start of a turn (Phase PLAY)."""
         seat = self.next_player()
         playable = sorted(self.design[k] for k in self.playable(seat))
-        if playable and not self.rules.draw_when_able:
-            return playable
+        if playable and not (self.rules.draw_when_able and self.can_draw()):
+            return playable  # a player who can play never passes
         return playable + [space.draw if self.can_draw() else space.pass_]
 
     # -- following events
@@ -396,8 +396,7 @@ class Referee:
             assert self.phase in ("between", "acting")
             self._turn_start(p)
             assert not self.can_draw(), "a pass at the start of a turn only with nothing to draw"
-            if not self.rules.draw_when_able:
-                assert not self.playable(p)
+            assert not self.playable(p), "a player who can play does not pass"
             self.idle.add(p)
             self.must_block = len(self.idle) == self.n  # E6: the round is blocked now
         self.phase = "between"
@@ -483,6 +482,8 @@ class Referee:
         elif op == "peek":
             assert e["p"] == self.actor != e["who"]
             assert Counter(e["cards"]) == self.hands[e["who"]], "a peek shows the whole hand"
+        elif op == "target":
+            assert e["p"] == self.actor != e["who"], "the card's player chooses another player"
         else:
             raise AssertionError(f"unknown effect {op}")
 

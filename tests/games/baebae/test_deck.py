@@ -366,7 +366,7 @@ def test_rules_decks_option_and_several_files():
     assert combined.deck_data.size == 107
     assert "6C#2" in {c.key for c in combined.cards}
     record = combined.deck_record()
-    assert record["digest"] == combined.deck_data.digest and record["spec"] == f"sample, {extras}"
+    assert record["digest"] == combined.deck_data.digest and record["spec"] == f"sample,{extras}"
     state = combined.new_game(1)
     assert sorted(c for h in state.log[0]["hands"] for c in h) + sorted(state.log[0]["stock"]) != []
 

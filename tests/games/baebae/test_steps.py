@@ -361,12 +361,14 @@ def test_swap_hands_with_a_chosen_player():
     state = start(rules, ["7S 8S 9S", "6C 2H 3H", "4D 5D 6D"], "9C", STOCK)
     act(state, "play 6C")
     assert legal_texts(state) == ["target 0", "target 2"]
-    events = act(state, "target 2")
+    target, *events = act(state, "target 2")
+    assert target == {"t": "effect", "p": 1, "op": "target", "card": "6C", "who": 2}  # announced
     assert events == [
         {"t": "move", "from": 1, "to": 2, "cards": ["2H", "3H"], "why": "swap"},
         {"t": "move", "from": 2, "to": 1, "cards": ["4D", "5D", "6D"], "why": "swap"},
     ]
     assert hands(state) == [["7S", "8S", "9S"], ["4D", "5D", "6D"], ["2H", "3H"]]
+    assert state.view_log(0)[-3] == target
     assert [e["cards"] for e in state.view_log(0)[-2:]] == [[HIDDEN] * 2, [HIDDEN] * 3]
     assert state.view_log(2)[-2:] == events == state.view_log(1)[-2:]
     assert state.current_player == 2

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cardroom.engine import Event
 from cardroom.games.baebae.state import Phase, visible_event
 
 if TYPE_CHECKING:
@@ -39,6 +40,7 @@ class Knowledge:
     known: tuple[dict[str, int], ...]  # per seat: designs (by text) known to be in that hand
     slots: tuple[int, ...]             # per seat: hidden cards in that hand
     pool: tuple[str, ...]              # designs of the hidden cards, sorted
+    seen_log: tuple[Event, ...]        # the seat's filtered log, the log of every world
 
 
 def knowledge(state: BaebaeState, seat: int) -> Knowledge:
@@ -62,8 +64,8 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
         slots[p] += sum(known[p].values())
         known[p].clear()
 
-    for event in state.log[state.round_start:]:
-        event = visible_event(event, seat)
+    seen_log = tuple(visible_event(e, seat) for e in state.log)
+    for event in seen_log[state.round_start:]:
         t = event["t"]
         if t == "round":
             slots = [0 if s == seat else len(h) for s, h in enumerate(event["hands"])]
@@ -122,6 +124,7 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
         known=tuple({k: v for k, v in c.items() if v > 0} for c in known),
         slots=tuple(slots),
         pool=hidden,
+        seen_log=seen_log,
     )
     places = sum(slots) + len(state.stock)
     assert places == len(hidden), f"seat {seat} sees {places} hidden places, {len(hidden)} cards"
@@ -199,7 +202,7 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
 
         other.pending = replace(decision, candidates=other._matching(decision.seat, step.filter))
     other.seed = rng.getrandbits(63)
-    other.log = state.view_log(seat)
+    other.log = list(know.seen_log)
     other.history = []
     return other
 

@@ -37,6 +37,14 @@ def _load(name: str, mtime: float) -> Deck:
     return find_deck(name)
 
 
+def _resolved(spec: str) -> str:
+    """A project deck's name as it is; an existing deck file as an absolute path."""
+    path = Path(spec).expanduser()
+    if spec in project_decks() or not path.exists():
+        return spec
+    return str(path.resolve())
+
+
 def _deck_of(spec: str) -> Deck:
     """A deck by name or path, read once while its file is unchanged."""
     path = project_decks().get(spec, Path(spec))
@@ -111,7 +119,9 @@ class Rules:
         hand = hand_of(players)
         object.__setattr__(self, "hand_size", hand)
         try:
-            parts = [_deck_of(p.strip()) for p in self.deck.split(",") if p.strip()]
+            specs = [_resolved(p.strip()) for p in self.deck.split(",") if p.strip()]
+            object.__setattr__(self, "deck", ",".join(specs))  # records name files absolutely
+            parts = [_deck_of(spec) for spec in specs]
             deck = combine(parts, self.decks)
         except DeckError as err:
             raise RulesError(f"deck: {err}") from None

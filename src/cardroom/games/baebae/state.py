@@ -323,8 +323,8 @@ class BaebaeState:
         phase = self.phase
         if phase is Phase.PLAY:
             playable = self._playable_defs(turn)
-            if playable and not self.rules.draw_when_able:
-                return playable
+            if playable and not (self.rules.draw_when_able and self._can_draw()):
+                return playable  # a player who can play passes only by drawing (E5)
             return playable + [space.draw if self._can_draw() else space.pass_]
         if phase is Phase.DRAWN:
             assert self.drawn is not None
@@ -803,6 +803,8 @@ class BaebaeState:
             frame.next_step()
         elif kind == "target":
             frame.chosen = action - space.target
+            self.log.append({"t": "effect", "p": seat, "op": "target", "card": self._text(decision.card),
+                             "who": frame.chosen})
         elif kind == "option":
             number = action - space.option
             step = frame.steps[frame.index]
