@@ -92,6 +92,16 @@ class Rules:
     penalties: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """Penalty of each design."""
     max_options: int = field(init=False, repr=False, compare=False)
+    # Masks of physical cards, built once so that "what may be played" is bit arithmetic.
+    suit_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    rank_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Indexed by rank 1..13 (index 0 unused)."""
+    wild_mask: int = field(init=False, repr=False, compare=False)
+    """Cards that play on anything: marked wild, or an action that names a suit (E4)."""
+    no_win_mask: int = field(init=False, repr=False, compare=False)
+    """Cards that may not be a player's last card (E9): cannot win, and not optional."""
+    one_copy: bool = field(init=False, repr=False, compare=False)
+    """Whether every design has one physical card (then a card's design is its index)."""
 
     def __post_init__(self) -> None:
         def whole(name: str, value: Any, low: int, high: int) -> None:
@@ -144,6 +154,23 @@ class Rules:
             self, "penalties", tuple(penalty_of(c, self.ace_penalty) for c in deck.cards)
         )
         object.__setattr__(self, "max_options", MAX_OPTIONS)
+        suits = [0] * 4
+        ranks = [0] * 14
+        wild = no_win = 0
+        for pid, design in enumerate(self.card_of):
+            card = deck.cards[design]
+            bit = 1 << pid
+            suits[card.suit] |= bit
+            ranks[card.rank] |= bit
+            if card.wild or card.declares:
+                wild |= bit
+            if not card.can_win and not card.optional:
+                no_win |= bit
+        object.__setattr__(self, "suit_masks", tuple(suits))
+        object.__setattr__(self, "rank_masks", tuple(ranks))
+        object.__setattr__(self, "wild_mask", wild)
+        object.__setattr__(self, "no_win_mask", no_win)
+        object.__setattr__(self, "one_copy", len(self.card_of) == len(deck.cards))
 
     @classmethod
     def option_names(cls) -> list[str]:

@@ -170,7 +170,7 @@ class BaebaeState:
         "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
         "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
         "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
-        "origin", "_det_cache",
+        "origin", "_legal", "_det_cache",
     )
 
     rules: Rules
@@ -206,6 +206,7 @@ class BaebaeState:
     shame: list[int]
     guard_rounds: int
     origin: dict[str, Any] | None   # how a hand-made game began, for records
+    _legal: list[Action] | None      # legal actions of this position, once computed
     _det_cache: dict[int, tuple[int, Any]]
 
     # -- making states -----------------------------------------------------------------
@@ -233,6 +234,7 @@ class BaebaeState:
         self.shame = []
         self.guard_rounds = 0
         self._det_cache = {}
+        self._legal = None
         self.round_no = 0
         self.dealer = 0
         self.origin = None
@@ -269,6 +271,7 @@ class BaebaeState:
         other.log = self.log[:]
         other.history = self.history[:]
         other.shame = self.shame[:]
+        other._legal = None
         other._det_cache = {}
         return other
 
@@ -316,6 +319,14 @@ class BaebaeState:
         return [(mean - t) / 10 for t in self.totals]
 
     def legal_actions(self) -> list[Action]:
+        # Drivers ask for the legal actions and then apply one, which checks it against the
+        # same list: it is computed once per position and kept until the next action.
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def _compute_legal(self) -> list[Action]:
         turn = self.turn
         if turn is None:
             return []
@@ -361,9 +372,12 @@ class BaebaeState:
                     f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
                     f"allowed: {self._allowed_text(self.legal_actions())}"
                 ) from None
-        legal = self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if action not in legal:
             raise IllegalAction(self._refusal(action, legal))
+        self._legal = None
         seat = self.turn
         assert seat is not None
         mark = len(self.log)
@@ -494,16 +508,17 @@ class BaebaeState:
     # -- card tables -------------------------------------------------------------------
 
     def _designs_in(self, mask: int) -> list[int]:
-        card_of = self.rules.card_of
+        """The designs of the cards in ``mask``, ascending, each once."""
         out: list[int] = []
+        append = out.append
         while mask:
             low = mask & -mask
-            design = card_of[low.bit_length() - 1]
-            if design not in out:
-                out.append(design)
+            append(low.bit_length() - 1)
             mask ^= low
-        out.sort()
-        return out
+        if self.rules.one_copy:
+            return out  # a card's index is its design, and the bits came out in order
+        card_of = self.rules.card_of
+        return sorted({card_of[pid] for pid in out})
 
     def _holds_design(self, seat: int, design: int) -> bool:
         return self._physical(seat, design) is not None
@@ -531,17 +546,20 @@ class BaebaeState:
             return True
         return not self.declared and card.rank == self._def(self.discard[-1]).rank
 
-    def _playable_defs(self, seat: int) -> list[int]:
+    def _playable_mask(self, seat: int) -> int:
+        """Cards of ``seat``'s hand that may be played now (E4, E9), by mask arithmetic."""
+        rules = self.rules
         hand = self.hands[seat]
-        last = hand.bit_count() == 1
-        out = []
-        for design in self._designs_in(hand):
-            card = self.rules.cards[design]
-            if last and not card.can_win and not card.optional:
-                continue  # E9: may not go out on a card that cannot win
-            if self._matches(card):
-                out.append(design)
-        return out
+        allowed = rules.wild_mask | rules.suit_masks[self.suit]
+        if not self.declared:
+            allowed |= rules.rank_masks[rules.cards[rules.card_of[self.discard[-1]]].rank]
+        playable = hand & allowed
+        if hand & (hand - 1) == 0:
+            playable &= ~rules.no_win_mask  # E9: may not go out on a card that cannot win
+        return playable
+
+    def _playable_defs(self, seat: int) -> list[int]:
+        return self._designs_in(self._playable_mask(seat))
 
     def _can_draw(self) -> bool:
         return bool(self.stock) or len(self.discard) > 1
@@ -730,6 +748,9 @@ class BaebaeState:
         self.log.append({"t": "play", "p": seat, "card": card.key, "under": False})
         if not self.hands[seat]:
             self._end_round(seat)  # E10: the last card has no effect at all
+        if not card.effects and not card.marks:
+            self._advance(seat)  # a plain card: no program to run (most plays)
+            return
         program = [Frame(self._mark_steps(card) + (_END_TURN,), seat, pid)]
         if card.effects:
             program.append(Frame((_ASK_OPTIONAL,) if card.optional else card.effects, seat, pid))
