@@ -7,7 +7,7 @@ import random
 import pytest
 
 from cardroom.agents import AgentError, make, parse_spec
-from cardroom.games import baha
+from cardroom.games import baebae, baha
 from cardroom.sim import Lineup, run_games
 
 AGENT_SPECS = ["random", "heuristic", "ismcts:iterations=60", "ismcts:iterations=40:rollout=heuristic"]
@@ -43,10 +43,29 @@ def test_agent_is_blind_to_hidden_cards(spec: str, seed: int, moves: int) -> Non
 
 
 @pytest.mark.parametrize("spec", AGENT_SPECS)
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_agent_is_blind_to_hidden_cards_in_baebae(spec: str, seed: int) -> None:
+    state = baebae.Rules(players=4).new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(5, 30)):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player
+    assert seat is not None
+    other = next(
+        d for k in range(50)
+        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
+               for p in range(4) if p != seat)
+    )
+    assert other.view(seat) == state.view(seat)
+    name, options = parse_spec(spec)
+    assert make(name, seed=3, **options).act(state, seat) == make(name, seed=3, **options).act(other, seat)
+
+
+@pytest.mark.parametrize("spec", AGENT_SPECS)
 def test_agents_play_whole_games_legally(spec: str) -> None:
-    rules = baha.Rules(players=3, target=15)
-    results = run_games(rules, 2, 11, Lineup.parse(spec, 3))
-    assert all(not r.guard_stopped and r.winners for r in results)
+    for rules in (baha.Rules(players=3, target=15), baebae.Rules(players=3, rounds=1)):
+        results = run_games(rules, 2, 11, Lineup.parse(spec, 3))
+        assert all(not r.guard_stopped and r.winners for r in results)
 
 
 def test_heuristic_beats_random_at_baha() -> None:

@@ -116,3 +116,26 @@ def test_simulate_baebae_bad_arguments(args: list[str], message: str) -> None:
     result = runner.invoke(app, ["simulate", "baebae", "--games", "1", *args])
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("decks", [1, 2])
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+def test_simulate_baebae_every_player_count_replays(tmp_path: Path, players: int, decks: int) -> None:
+    records = tmp_path / "r"
+    result = runner.invoke(app, ["simulate", "baebae", "--games", "1", "--players", str(players), "--rule",
+                                 f"decks={decks}", "--rule", "rounds=2", "--records", str(records), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["deals"] == 2
+    verified = runner.invoke(app, ["replay", "--verify", str(records / "game-000000.json")])
+    assert verified.exit_code == 0, verified.output
+
+
+def test_play_think_sets_the_search_budget(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "baha", "--bots", "ismcts", "--think", "0.01", "--seed", "4",
+                                 "--record", str(record)], input="1\n1\n1\nquit\n")
+    assert result.exit_code == 0, result.output
+    seats = json.loads(record.read_text())["seats"]
+    assert seats[1]["agent"] == "ismcts:seconds=0.01"
+    bad = runner.invoke(app, ["play", "baha", "--bots", "heuristic", "--think", "1"])
+    assert bad.exit_code == 2 and "--think" in bad.output

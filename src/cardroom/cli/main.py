@@ -79,6 +79,17 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
     return [*(rules or []), "deck=" + ",".join(decks)]
 
 
+def with_think(bots: str, think: float | None) -> str:
+    """``--think S`` as the search budget of an ismcts bot (``ismcts:seconds=S``)."""
+    if think is None:
+        return bots
+    if not bots.startswith("ismcts"):
+        raise UsageError(f"--think sets how long an ismcts bot thinks; the bots are {bots!r}")
+    if "seconds=" in bots or "iterations=" in bots:
+        raise UsageError("give the bots' budget once: --think SECONDS or ismcts:seconds=... / iterations=...")
+    return f"{bots}:seconds={think:g}"
+
+
 @app.command()
 def play(
     game: GameArg = "baha",
@@ -86,7 +97,12 @@ def play(
     seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if not given).")] = None,
     rule: RuleOpt = None,
     deck: DeckOpt = None,
-    bots: Annotated[str, typer.Option(help="The computer opponents' agent, e.g. random.")] = "random",
+    bots: Annotated[
+        str, typer.Option(help="The computer opponents: random, heuristic or ismcts (options after colons).")
+    ] = "random",
+    think: Annotated[
+        float | None, typer.Option(help="Seconds an ismcts bot thinks per move.", min=0.01)
+    ] = None,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
     record: Annotated[Path | None, typer.Option(help="Write the game's record to this file.")] = None,
 ) -> None:
@@ -95,7 +111,8 @@ def play(
 
     with guard():
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
-        code = run_play(rules, seed=seed, bots=bots, name=name, record_path=record, console=Console())
+        code = run_play(rules, seed=seed, bots=with_think(bots, think), name=name, record_path=record,
+                        console=Console())
     raise typer.Exit(code)
 
 
