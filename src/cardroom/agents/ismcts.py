@@ -11,8 +11,9 @@ sampled by the rollout policy.
 
 Selection is UCB1 with availability counts (an action's count of the times it was legal,
 not its parent's visits), since different worlds allow different actions. Rollouts play the
-world to the end of the current deal (a Baha hand, a BAEBAE round) with a random or a
-heuristic policy (epsilon-greedy); the result is ``returns()`` then. Budgets are iterations
+world to the end of the current deal (a Baha hand, a BAEBAE round) with the heuristic
+player (epsilon-greedy) or at random; the result is ``returns()`` then. Heuristic rollouts
+are slower but far better judges of a position (see ``docs/strength.md``). Budgets are iterations
 or seconds per move; everything random comes from the agent's seed.
 
 >>> from cardroom.games import baha
@@ -60,8 +61,8 @@ class ISMCTSAgent:
     """SO-ISMCTS; see the module documentation.
 
     Options: ``iterations`` (per move, default 1000) or ``seconds`` (per move; wins if both
-    are given), ``exploration`` (the UCB constant, default 0.7), ``rollout`` (``random`` or
-    ``heuristic``), ``epsilon`` (chance of a random move in heuristic rollouts, default 0.1),
+    are given), ``exploration`` (the UCB constant, default 0.7), ``rollout`` (``heuristic``, the
+    default, or ``random``), ``epsilon`` (chance of a random move in heuristic rollouts, default 0.1),
     ``max_depth`` (tree depth, default 200).
     """
 
@@ -73,7 +74,7 @@ class ISMCTSAgent:
         iterations: int = 1000,
         seconds: float | None = None,
         exploration: float = 0.7,
-        rollout: str = "random",
+        rollout: str = "heuristic",
         epsilon: float = 0.1,
         max_depth: int = 200,
     ) -> None:
