@@ -18,12 +18,14 @@ log. An illegal action raises :class:`IllegalAction` and changes nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections.abc import Mapping
-from typing import Any, ClassVar, Protocol, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, TypeAlias, runtime_checkable
 
 __all__ = [
+    "NamedOptions",
     "Action",
     "Event",
     "IllegalAction",
@@ -130,6 +132,41 @@ def chance_rng(seed: int, *keys: object) -> random.Random:
     text = ":".join(str(k) for k in (seed, *keys))
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return random.Random(int.from_bytes(digest, "big"))
+
+
+class NamedOptions:
+    """Options as data, for a game's frozen dataclass of rules: their names, a JSON-ready
+    dict, and reading them back from a mapping whose values may be text (a command line)."""
+
+    title: ClassVar[str] = "game"
+    text_kinds: ClassVar[Mapping[str, Any]] = {}
+    """How to read text for options whose default is ``None``: a value of the option's kind."""
+
+    @classmethod
+    def option_names(cls) -> list[str]:
+        """The names of every option."""
+        return [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option with its (resolved) value, JSON-ready."""
+        return {name: getattr(self, name) for name in self.option_names()}
+
+    @classmethod
+    def from_dict(cls, options: Mapping[str, Any]) -> Self:
+        """Rules from a mapping of option names to values; values may be text (``"true"``)."""
+        names = cls.option_names()
+        unknown = sorted(set(options) - set(names))
+        if unknown:
+            raise RulesError(
+                f"unknown {cls.title} option {unknown[0]!r}; the options are {', '.join(names)}"
+            )
+        kinds = {f.name: f.default for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
+        kinds.update(cls.text_kinds)
+        values = {
+            name: parse_option_value(name, value, kinds[name]) if isinstance(value, str) else value
+            for name, value in options.items()
+        }
+        return cls(**values)
 
 
 def parse_option_value(name: str, text: str, default: Any) -> Any:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cardroom.engine import RulesError, parse_option_value
+from cardroom.engine import NamedOptions, RulesError
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
     CardDef,
@@ -63,7 +62,7 @@ def penalty_of(card: CardDef, ace_penalty: int) -> int:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(NamedOptions):
     """BAEBAE's rules, every option named (see ``docs/rules-baebae.md``).
 
     ``deck`` is a project deck's name (``sample``) or a deck file's path; several, separated
@@ -75,6 +74,8 @@ class Rules:
     """
 
     game: ClassVar[str] = "baebae"
+    title: ClassVar[str] = "BAEBAE"
+    text_kinds: ClassVar[Mapping[str, Any]] = {"hand_size": 0}
 
     players: int = 4
     rounds: int = 3
@@ -171,29 +172,6 @@ class Rules:
         object.__setattr__(self, "wild_mask", wild)
         object.__setattr__(self, "no_win_mask", no_win)
         object.__setattr__(self, "one_copy", len(self.card_of) == len(deck.cards))
-
-    @classmethod
-    def option_names(cls) -> list[str]:
-        return [f.name for f in dataclasses.fields(cls) if f.init]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option with its (resolved) value, JSON-ready."""
-        return {name: getattr(self, name) for name in self.option_names()}
-
-    @classmethod
-    def from_dict(cls, options: Mapping[str, Any]) -> Rules:
-        """Rules from a mapping of option names to values; values may be text."""
-        names = cls.option_names()
-        unknown = sorted(set(options) - set(names))
-        if unknown:
-            raise RulesError(f"unknown BAEBAE option {unknown[0]!r}; the options are {', '.join(names)}")
-        defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}
-        defaults["hand_size"] = 0  # read as a whole number
-        values = {
-            name: parse_option_value(name, value, defaults[name]) if isinstance(value, str) else value
-            for name, value in options.items()
-        }
-        return cls(**values)
 
     def deck_record(self) -> dict[str, Any]:
         """The deck as a record names it: name, content hash, and where it was read from."""

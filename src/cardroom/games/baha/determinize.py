@@ -21,7 +21,16 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardroom.cards import BAHA_DECK, FULL_BAHA_MASK, VALUES, Card, CardMask, cards_of, parse_baha_card
+from cardroom.cards import (
+    BAHA_DECK,
+    FULL_BAHA_MASK,
+    VALUES,
+    Card,
+    CardMask,
+    cards_of,
+    mask_of,
+    parse_baha_card,
+)
 from cardroom.engine import Event
 from cardroom.games.baha.state import Phase, visible_event
 
@@ -215,7 +224,7 @@ def determinize(state: BahaState, seat: int, rng: random.Random) -> BahaState:
     filled = _fill(know, rng)
     other = state.clone()
     n = state.n
-    mask = _cards_mask
+    mask = mask_of
     for p in range(n):
         if p == seat:
             continue
@@ -238,12 +247,3 @@ def determinize(state: BahaState, seat: int, rng: random.Random) -> BahaState:
     other.log = list(know.seen_log)
     other.history = []  # others' picks would show in it; a determinized state has no past
     return other
-
-
-def _cards_mask(cards: list[Card]) -> CardMask:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-

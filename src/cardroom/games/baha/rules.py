@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -15,7 +14,7 @@ from cardroom.cards import (
     mask_of,
     value_of,
 )
-from cardroom.engine import RulesError, parse_option_value
+from cardroom.engine import NamedOptions, RulesError
 
 if TYPE_CHECKING:
     from cardroom.games.baha.state import BahaState
@@ -60,7 +59,7 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class Rules:
+class Rules(NamedOptions):
     """Baha's rules, every option named (see ``docs/rules-baha.md``).
 
     >>> Rules(players=3).hand_size, Rules(players=3).leftover_count
@@ -74,6 +73,8 @@ class Rules:
     """
 
     game: ClassVar[str] = "baha"
+    title: ClassVar[str] = "Baha"
+    text_kinds: ClassVar[Mapping[str, Any]] = {"draw_pile": False}
 
     players: int = 4
     scoring: str = "horns"
@@ -135,33 +136,6 @@ class Rules:
         object.__setattr__(
             self, "draw_pile_count", len(BAHA_DECK) - hand_size * players if draw_pile else 0
         )
-
-    # -- options as data ---------------------------------------------------------------
-
-    @classmethod
-    def option_names(cls) -> list[str]:
-        """The names of every option."""
-        return [f.name for f in dataclasses.fields(cls) if f.init]
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every option with its (resolved) value, JSON-ready."""
-        return {name: getattr(self, name) for name in self.option_names()}
-
-    @classmethod
-    def from_dict(cls, options: Mapping[str, Any]) -> Rules:
-        """Rules from a mapping of option names to values; values may be text (``"true"``)."""
-        names = cls.option_names()
-        unknown = sorted(set(options) - set(names))
-        if unknown:
-            raise RulesError(
-                f"unknown Baha option {unknown[0]!r}; the options are {', '.join(names)}"
-            )
-        defaults = {f.name: f.default for f in dataclasses.fields(cls) if f.init}
-        values = {
-            name: parse_option_value(name, value, defaults[name]) if isinstance(value, str) else value
-            for name, value in options.items()
-        }
-        return cls(**values)
 
     # -- derived tables ----------------------------------------------------------------
 
