@@ -228,3 +228,36 @@ def test_the_original_is_left_alone():
     play_out(d, 0)
     assert (list(state.hands), list(state.stock), list(state.log), state.seed) == before
     assert hand(state, 1) == sorted(state.view(1)["hand"])
+
+
+def test_worlds_never_keep_the_real_drawn_card_or_the_hand_made_start():
+    """Seen from any other seat, the drawer's card in a world is its own and playable, and a
+    hand-made start (which would show the real first deal) is not carried into worlds."""
+    import random as _random
+
+    from cardroom.games.baebae import Rules as BaebaeRules
+
+    rules = BaebaeRules(players=6)
+    checked = 0
+    for seed in range(40):
+        state = rules.new_game(seed)
+        rng = _random.Random(seed)
+        while not state.is_over and state.phase is not Phase.DRAWN:
+            state.apply(rng.choice(state.legal_actions()))
+        if state.is_over:
+            continue
+        drawer = state.current_player
+        for seat in range(6):
+            if seat == drawer:
+                continue
+            for k in range(3):
+                world = state.determinize(seat, _random.Random(k))
+                assert world.hands[drawer] >> world.drawn & 1
+                assert world._matches(world._def(world.drawn))
+                assert world.legal_actions()
+                checked += 1
+    assert checked > 100
+    start_state = make_rules(players=3, hand_size=2)
+    state = start(start_state, ["2D 3D", "2H 3H", "2S 3S"], "9C", "4C")
+    assert state.origin is not None
+    assert state.determinize(0, _random.Random(1)).origin is None

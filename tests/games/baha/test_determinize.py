@@ -334,3 +334,14 @@ def test_voids_survive_determinization_in_a_hand_made_position():
     for k in range(30):
         d = state.determinize(1, random.Random(k))
         assert not any(colour_of(c) == 2 for c in cards_of(d.hands[3]))
+
+
+def test_worlds_do_not_carry_a_hand_made_start():
+    import random as _random
+
+    from cardroom.games.baha import Deal, Rules
+
+    hands = [Rules().new_game(0).view(s)["hand"] for s in range(4)]
+    state = Rules().new_game(3, deal=Deal(hands=hands))
+    assert state.origin is not None
+    assert state.determinize(1, _random.Random(2)).origin is None

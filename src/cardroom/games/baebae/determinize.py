@@ -7,7 +7,8 @@ cards, so two states that look the same to the seat determinize the same way. It
 - cards the seat knows to be in another hand, while they stay there: cards it gave or swapped
   to that player, cards it saw with a peek; when another player is to play a card just
   drawn, that the card drawn can be played; and when another player is choosing cards for a
-  discard or a give, that it holds enough matching cards for the choice.
+  discard or a give, that it holds enough matching cards for the choice (these hands are
+  dealt first, so the others cannot use up what they need).
 
 Everything else (other hands and the stockpile order) is dealt again at random. Two
 inferences are left out: a player who draws at the start of a turn could not play, and
@@ -166,23 +167,22 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
         card = rules.cards[design_of[design_key]]
         return wanted is None or wanted.matches(card.types, card.suit, card.rank, card.marks)
 
-    for p in range(state.n):
-        if p == seat:
-            continue
+    # Constrained hands are dealt first, so that the others cannot use up what they need.
+    order = sorted((p for p in range(state.n) if p != seat), key=lambda p: p not in (chooser, drawn_by))
+    for p in order:
         hand = 0
         for design_key, count in sorted(know.known[p].items()):
             for _ in range(count):
                 hand |= 1 << take(design_key)
         slots = know.slots[p]
-        if p == drawn_by and slots:
-            # the player to act drew a card it may play: one hidden card must match
-            for i, design_key in enumerate(pool):
-                if state._matches(rules.cards[design_of[design_key]]):
-                    pid = take(pool.pop(i))
-                    hand |= 1 << pid
-                    other.drawn = pid
-                    slots -= 1
-                    break
+        if p == drawn_by:
+            # the player deciding on a card just drew one it may play: a hidden card of its
+            # hand matches (a card it cannot play would have ended its turn)
+            i = next(i for i, k in enumerate(pool) if state._matches(rules.cards[design_of[k]]))
+            pid = take(pool.pop(i))
+            hand |= 1 << pid
+            other.drawn = pid
+            slots -= 1
         if p == chooser and slots:
             have = [k for k, count in know.known[p].items() for _ in range(count) if fits(k)]
             picked = _enough_to_choose(pool, fits, least, have)
@@ -202,6 +202,7 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
 
         other.pending = replace(decision, candidates=other._matching(decision.seat, step.filter))
     other.seed = rng.getrandbits(63)
+    other.origin = None  # a hand-made start would show the real first deal
     other.log = list(know.seen_log)
     other.history = []
     return other

@@ -244,6 +244,7 @@ def determinize(state: BahaState, seat: int, rng: random.Random) -> BahaState:
             if p != seat and know.picks_made[p]:
                 other.picks[p] = mask(rng.sample(cards_of(other.hands[p]), know.picks_made[p]))
     other.seed = rng.getrandbits(63)
+    other.origin = None  # a hand-made start would show the real first deal
     other.log = list(know.seen_log)
     other.history = []  # others' picks would show in it; a determinized state has no past
     return other
