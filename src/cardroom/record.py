@@ -118,6 +118,8 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
         record = json.loads(text)
     except json.JSONDecodeError as err:
         raise RecordError(f"{where}: not JSON ({err.msg} at line {err.lineno})") from None
+    except RecursionError:
+        raise RecordError(f"{where}: nested too deeply to be a record") from None
     _check_shape(record, where)
     return record  # type: ignore[no-any-return]
 

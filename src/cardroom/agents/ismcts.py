@@ -82,10 +82,14 @@ class ISMCTSAgent:
 
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise AgentError(f"ismcts: iterations must be a whole number from 1, not {iterations!r}")
-        if seconds is not None and (not isinstance(seconds, int | float) or seconds <= 0):
-            raise AgentError(f"ismcts: seconds must be more than 0, not {seconds!r}")
-        if not isinstance(exploration, int | float) or exploration < 0:
-            raise AgentError(f"ismcts: exploration must be 0 or more, not {exploration!r}")
+        if seconds is not None and (
+            not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds <= 0
+        ):
+            raise AgentError(f"ismcts: seconds must be a finite number more than 0, not {seconds!r}")
+        if not isinstance(exploration, int | float) or not math.isfinite(exploration) or exploration < 0:
+            raise AgentError(f"ismcts: exploration must be a finite number of 0 or more, not {exploration!r}")
+        if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
+            raise AgentError(f"ismcts: max_depth must be a whole number from 1, not {max_depth!r}")
         if rollout not in ("random", "heuristic"):
             raise AgentError(f"ismcts: rollout must be random or heuristic, not {rollout!r}")
         if not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:

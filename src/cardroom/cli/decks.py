@@ -7,7 +7,9 @@ import sys
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from cardroom.games.baebae.deck import Deck, DeckError, find_deck
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
@@ -36,7 +38,7 @@ def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
     else:
         for v in verdicts:
             mark = "[green]ok[/]  " if v["ok"] else "[bold red]FAIL[/]"
-            console.print(f"{mark} {v['message']}", highlight=False)
+            console.print(f"{mark} {escape(str(v['message']))}", highlight=False)
     return 0 if all(v["ok"] for v in verdicts) else 1
 
 
@@ -61,7 +63,7 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=f"{deck.name} — {deck.size} cards", title_justify="left", show_lines=False)
+    table = Table(title=Text(f"{deck.name} — {deck.size} cards"), title_justify="left", show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)
     table.add_column("Types", ratio=1)
@@ -80,9 +82,9 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
             flags.append("cannot win")
         if card.on_start:
             flags.append("on start")
-        table.add_row(label, card.name, ", ".join(row["types"]), ", ".join(row["marks"]),
-                      card.text, ", ".join(flags))
+        table.add_row(label, Text(card.name), Text(", ".join(row["types"])), ", ".join(row["marks"]),
+                      Text(card.text), ", ".join(flags))
     if deck.description:
-        console.print(deck.description, highlight=False)
+        console.print(Text(deck.description))
     console.print(table)
-    console.print(f"types: {', '.join(sorted(deck.types))}; hash {deck.digest}", highlight=False)
+    console.print(Text(f"types: {', '.join(sorted(deck.types))}; hash {deck.digest}"))

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from cardroom.agents import AgentError
 from cardroom.engine import RulesError
@@ -49,7 +50,7 @@ def guard() -> Iterator[None]:
     try:
         yield
     except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
-        Console(stderr=True).print(f"[bold red]error:[/] {err}", highlight=False)
+        Console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
         raise typer.Exit(2) from None
 
 

@@ -22,13 +22,13 @@ from cardroom.cli.terminal import (
     ME,
     Refusal,
     TurnLoop,
+    check_record_path,
     choose_seed,
     line_reader,
     make_bots,
     pick_number,
     play_session,
     read_answer,
-    save_record,
     seats_of,
 )
 from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError
@@ -93,7 +93,7 @@ def run_play(
     agents = make_bots(bots, seed, players)
     seats = seats_of(name, bots, players)
     if record_path is not None:
-        save_record(state, seats, record_path)  # a path that cannot be written fails before play
+        check_record_path(record_path)  # fails before play, writes nothing yet
     ask = line_reader(console, ask)
     screen = Screen(console, name, state.view(ME))
     return play_session(

@@ -30,13 +30,13 @@ from cardroom.cli.terminal import (
     ME,
     Refusal,
     TurnLoop,
+    check_record_path,
     choose_seed,
     line_reader,
     make_bots,
     pick_number,
     play_session,
     read_answer,
-    save_record,
     seats_of,
 )
 from cardroom.engine import Action, Event, IllegalAction, RulesError
@@ -110,7 +110,7 @@ def run_play(
     agents = make_bots(bots, seed, state.n)
     seats = seats_of(name, bots, state.n)
     if record_path is not None:
-        save_record(state, seats, record_path)  # a path that cannot be written fails before play
+        check_record_path(record_path)  # fails before play, writes nothing yet
     ask = line_reader(console, ask, markup=False)
     screen = Screen(console, name, state.rules)
     return play_session(

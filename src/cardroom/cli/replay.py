@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 
 from cardroom.record import RecordError, load, replay, verify
 
@@ -43,7 +44,7 @@ def run_replay(files: list[Path], *, verify: bool, json_out: bool, console: Cons
     else:
         for v in verdicts:
             mark = "[green]ok[/]  " if v["ok"] else "[bold red]FAIL[/]"
-            console.print(f"{mark} {v['message']}", highlight=False)
+            console.print(f"{mark} {escape(str(v['message']))}", highlight=False)
     return 0 if all(v["ok"] for v in verdicts) else 1
 
 

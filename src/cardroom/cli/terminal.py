@@ -6,7 +6,8 @@ reads the person's moves its own way; this module runs the rest the same way for
 - the person sits at seat 0 (``ME``), bots made from one ``--bots`` spec fill the other seats;
 - ``quit`` (or end of input) stops the game with status 0, Ctrl-C with status 130;
 - ``help`` and ``show`` are answered and the question asked again;
-- a ``--record`` file is written before play (so a path that cannot be written fails early)
+- a ``--record`` path is checked before play (so a path that cannot be written fails early)
+  and the record is written when the game ends or stops
   and again when the game ends or stops, however it stops.
 """
 
@@ -41,6 +42,7 @@ __all__ = [
     "make_bots",
     "seats_of",
     "save_record",
+    "check_record_path",
     "line_reader",
     "read_answer",
     "pick_number",
@@ -81,7 +83,7 @@ def choose_seed(seed: int | None) -> int:
 
 
 def make_bots(bots: str, seed: int, players: int) -> dict[int, Agent]:
-    """A bot of the ``bots`` spec (``name`` or ``name:key=value,...``) at every seat but seat 0;
+    """A bot of the ``bots`` spec (``name`` or ``name:key=value:...``) at every seat but seat 0;
     the bot at seat ``s`` is seeded with ``seed + s``."""
     bot_name, bot_options = parse_spec(bots)
     return {seat: make(bot_name, seed=seed + seat, **bot_options) for seat in range(1, players)}
@@ -92,6 +94,16 @@ def seats_of(name: str, bots: str, players: int) -> list[dict[str, Any]]:
     return [{"name": name, "agent": "human"}] + [
         {"name": f"Seat {seat}", "agent": bots} for seat in range(1, players)
     ]
+
+
+def check_record_path(path: Path) -> None:
+    """Fail before play if the record cannot be written there; write nothing of the game yet
+    (a record holds every hand, which the person must not be able to read during play)."""
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as err:
+        raise RecordError(f"cannot write the record to {path}: {err.strerror or err}") from None
 
 
 def save_record(state: State, seats: Sequence[Mapping[str, Any]], path: Path) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 from cardroom.engine import Rules
 from cardroom.sim.report import UNITS
 from cardroom.sim.stats import mean_ci, wilson
-from cardroom.sim.tournament import GameResult, Lineup, play_game
+from cardroom.sim.tournament import GameResult, Lineup, _records_folder, play_game
 
 __all__ = ["rotations", "run_duplicate", "summarize_duplicate"]
 
@@ -63,7 +63,7 @@ def run_duplicate(
 ) -> tuple[list[Lineup], list[list[GameResult]]]:
     """Play deal ``i`` (seed ``seed + i``) once per rotation; results[deal][rotation]."""
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        _records_folder(records)
     lineups = rotations(lineup)
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]

@@ -11,7 +11,7 @@ from typing import Any
 
 from cardroom import agents as agent_registry
 from cardroom.engine import Rules
-from cardroom.record import make_record, save
+from cardroom.record import RecordError, make_record, save
 
 __all__ = ["Lineup", "GameResult", "play_game", "run_games", "MAX_ACTIONS"]
 
@@ -132,6 +132,14 @@ def _result_from_log(log: list[dict[str, Any]], index: int, seed: int, totals: l
     )
 
 
+def _records_folder(records: Path) -> None:
+    """Make the records folder; a path that cannot be one is a ``RecordError``."""
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise RecordError(f"cannot write records into {records}: {err.strerror or err}") from None
+
+
 def _play_chunk(args: tuple[Rules, list[tuple[int, int]], Lineup, Path | None]) -> list[GameResult]:
     rules, jobs, lineup, records = args
     return [play_game(rules, seed, lineup, index=i, records=records) for i, seed in jobs]
@@ -152,7 +160,7 @@ def run_games(
     Results come back in game order and do not depend on the number of workers.
     """
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        _records_folder(records)
     jobs = [(i, seed + i) for i in range(games)]
     workers = workers or os.cpu_count() or 1
     results: list[GameResult] = []

@@ -148,9 +148,13 @@ def load_deck(path: str | Path) -> Deck:
     """Read and validate a deck file."""
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        if path.exists() and not path.is_file():
+            raise DeckError(f"{path}: not a deck file (a TOML file is expected)")
+        with path.open("rb") as file:
+            data = file.read(MAX_FILE_BYTES + 1)  # bounded: a device or a huge file stops here
+        if len(data) > MAX_FILE_BYTES:
             raise DeckError(f"{path}: larger than {MAX_FILE_BYTES // 1024} KiB; is it a deck file?")
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except DeckError:
         raise
     except (OSError, UnicodeDecodeError) as err:

@@ -673,8 +673,8 @@ class BaebaeState:
         self.ranking = ranking
         self.phase = Phase.OVER
         self.turn = None
-        self.log.append({"t": "end", "totals": totals[:], "ranking": ranking, "shame": self.shame[:],
-                         "guard_rounds": self.guard_rounds})
+        self.log.append({"t": "end", "totals": totals[:], "ranking": [dict(r) for r in ranking],
+                         "shame": self.shame[:], "guard_rounds": self.guard_rounds})
 
     # -- taking an action --------------------------------------------------------------
 
@@ -1081,9 +1081,7 @@ class BaebaeState:
         heads = chance_rng(self.seed, "coin", self.round_no, self.chance).random() < 0.5
         self.log.append({"t": "coin", "p": frame.actor, "result": "heads" if heads else "tails"})
         branch = step.heads if heads else step.tails
-        frame.next_step()
-        frame.index -= 1  # _run advances past this step; the branch runs first
-        if branch:
+        if branch:  # on top of this frame: it runs before the steps after the coin
             self.frames.append(Frame(branch, frame.actor, frame.card))
         return True
 
@@ -1146,7 +1144,7 @@ class BaebaeState:
             "skips": self.skips[:],
             "round_penalties": self.round_penalties[:],
             "totals": self.totals[:],
-            "ranking": self.ranking,
+            "ranking": None if self.ranking is None else [dict(r) for r in self.ranking],
             "shame": self.shame[:],
             "legal_actions": self.legal_actions() if self.turn == seat else [],
         }
