@@ -53,7 +53,7 @@ def cardroom_runner(pick: Pick) -> Runner:
         end = clock() + seconds
         while clock() < end:
             state = position()
-            bot = ISMCTSAgent(seed=searches, iterations=ITERATIONS)
+            bot = ISMCTSAgent(seed=searches, iterations=ITERATIONS, rollout="random")
             seat = state.current_player
             assert seat is not None
             start = clock()
