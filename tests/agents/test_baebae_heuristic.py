@@ -261,7 +261,10 @@ def test_targets_the_opponent_with_fewest_cards(
     state = _deal(rules, hands, "2C", "JH JS", dealer=0)  # the drawers draw JH, JS: no match
     for seat in (1, 2, 3):
         assert state.current_player == seat
-        _do(state, "draw" if seat in drawers else f"play {hands[seat].split()[0]}")
+        if seat in drawers:
+            _do(state, "draw", "pass")  # a dead card: the turn ends with the pass
+        else:
+            _do(state, f"play {hands[seat].split()[0]}")
     assert state.current_player == 0
     _do(state, "play 10C")
     assert state.pending is not None and state.pending.kind == "target"
@@ -331,7 +334,7 @@ def test_puts_as_many_high_cards_under_as_allowed(tmp_path: Path) -> None:
     rules = _rules(tmp_path, _card("QD", effects='[{step = "discard_under", count = 2, '
                                                  'filter = {suits = ["D"]}}]'), players=2, hand_size=5)
     state = _deal(rules, ["QD 6D KD 5D 3H", "5C 9S 3S 4S 7S"], "2D", "6S", dealer=0)
-    _do(state, "draw")  # seat 1 cannot play; draws 6S, which cannot be played either
+    _do(state, "draw", "pass")  # seat 1 cannot play; draws 6S, which cannot be played either
     assert state.current_player == 0
     _do(state, "play QD")
     picks = []

@@ -193,7 +193,13 @@ class Session(TurnLoop):
         pending = view["pending"]
         phase = view["phase"]
         q: Question
-        if phase == "drawn":
+        if phase == "drawn" and len(legal) == 1:
+            q = Question(
+                "drawn", Text("It cannot be played: your turn ends.", style="bold"),
+                "Pass (1) › ", legal, [Text("pass")], "type 1 or pass to end your turn",
+            )
+            q.words.update({"pass": legal[0]})
+        elif phase == "drawn":
             drawn = view["drawn"]
             q = Question(
                 "drawn", Text("It can be played: play it or pass?", style="bold"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from baebae_support import act, card, hand, make_rules, random_decks, rule_sets, start, write_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -131,17 +132,21 @@ def test_swapped_hands_are_known_to_both_players():
         assert texts(d, d.hands[1]) == ["2S", "3S", "4S"]
 
 
-def test_a_card_drawn_by_another_player_to_play_now_can_be_played():
+@pytest.mark.parametrize(("drawn", "playable"), [("4C", True), ("4H", False)])
+def test_a_card_drawn_by_another_player_is_one_of_its_hidden_cards(drawn, playable):
     rules = make_rules(players=3, hand_size=2)
-    state = start(rules, ["2D 3D", "2H 3H", "2S 3S"], "9C", "4C")
-    act(state, "draw")  # seat 1 draws 4C: playable
+    state = start(rules, ["2D 3D", "2H 3H", "2S 3S"], "9C", drawn)
+    act(state, "draw")  # seat 1 draws: playable or not, it then plays it or passes
     assert state.phase is Phase.DRAWN
-    for k in range(10):
+    assert len(state.legal_actions()) == (2 if playable else 1)
+    assert state.view(0)["phase"] == "drawn"  # the others cannot tell which
+    playable_worlds = 0
+    for k in range(20):
         d = check_determinized(state, 0, k)
         assert d.phase is Phase.DRAWN and d.drawn is not None and d.hands[1] >> d.drawn & 1
-        assert d._matches(d._def(d.drawn))
-        assert len(d.legal_actions()) == 2
+        playable_worlds += d._matches(d._def(d.drawn))
         play_out(d, k)
+    assert 0 < playable_worlds < 20  # nothing is inferred from the turn's shape
 
 
 def test_a_card_choice_waiting_for_another_player_still_has_cards_to_choose():
@@ -231,7 +236,7 @@ def test_the_original_is_left_alone():
 
 
 def test_worlds_never_keep_the_real_drawn_card_or_the_hand_made_start():
-    """Seen from any other seat, the drawer's card in a world is its own and playable, and a
+    """Seen from any other seat, the drawer's card in a world is in its own hand, and a
     hand-made start (which would show the real first deal) is not carried into worlds."""
     import random as _random
 
@@ -253,7 +258,6 @@ def test_worlds_never_keep_the_real_drawn_card_or_the_hand_made_start():
             for k in range(3):
                 world = state.determinize(seat, _random.Random(k))
                 assert world.hands[drawer] >> world.drawn & 1
-                assert world._matches(world._def(world.drawn))
                 assert world.legal_actions()
                 checked += 1
     assert checked > 100

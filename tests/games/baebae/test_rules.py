@@ -314,7 +314,11 @@ def test_e5_an_unplayable_card_drawn_passes_the_turn():
     rules = marked_rules(players=2, hand_size=2)
     state = start(rules, ["2H 3H", "4D 4S"], "6C", "2D 9C", dealer=1)
     events = act(state, "draw")
-    assert events == [{"t": "draw", "p": 0, "card": "2D", "forced": False}, {"t": "pass", "p": 0}]
+    assert events == [{"t": "draw", "p": 0, "card": "2D", "forced": False}]
+    # the turn waits for the pass, so the others cannot tell whether the card was playable
+    assert state.phase is Phase.DRAWN and legal_texts(state) == ["pass"]
+    assert state.view(1)["phase"] == "drawn"
+    assert act(state, "pass") == [{"t": "pass", "p": 0}]
     assert state.current_player == 1 and state.phase is Phase.PLAY
 
 
@@ -330,6 +334,8 @@ def test_e5_draw_when_able_lets_a_player_who_can_play_draw():
     state = start(rules, ["9C 3H", "4D 4S"], "6C", "2D", dealer=1)
     assert legal_texts(state) == ["play 9C", "draw"]
     act(state, "draw")
+    assert legal_texts(state) == ["pass"]  # 2D drawn: only the card drawn may be played
+    act(state, "pass")
     assert hand(state, 0) == ["2D", "3H", "9C"] and state.current_player == 1
 
 
@@ -343,9 +349,9 @@ def test_e6_reshuffle_in_an_exact_position():
     act(state, "play 3C", "play 2C")  # discard: 4C 3C 2C; seat 1 to act with 9H
     act(state, "draw")  # 5C: playable
     act(state, "play 5C")  # discard 4C 3C 2C 5C; seat 0 holds 9D
-    act(state, "draw")  # 6H: not playable -> pass
-    act(state, "draw")  # seat 1: 7H, dead -> pass
-    act(state, "draw")  # seat 0: 8H, dead -> pass
+    act(state, "draw", "pass")  # 6H: not playable -> pass
+    act(state, "draw", "pass")  # seat 1: 7H, dead -> pass
+    act(state, "draw", "pass")  # seat 0: 8H, dead -> pass
     assert state.stock == []
     events = act(state, "draw")  # seat 1: the stock is empty, 4C 3C 2C are reshuffled
     assert events[0]["t"] == "reshuffle" and sorted(events[0]["stock"]) == ["2C", "3C", "4C"]
@@ -396,7 +402,8 @@ def test_e6_a_player_who_lost_a_turn_has_not_passed_so_the_round_is_not_blocked(
                        players=3, hand_size=2, rounds=1)
     state = start(rules, ["4D 5D", "8H 7H", "2D 3D"], "9S")
     act(state, "play 8H", "declare H")
-    assert act(state, "draw")[-1] == {"t": "pass", "p": 2}  # reshuffled 9S, dead
+    assert act(state, "draw")[-1]["t"] == "draw"  # reshuffled 9S, dead
+    assert act(state, "pass") == [{"t": "pass", "p": 2}]
     assert act(state, "pass") == [{"t": "pass", "p": 0}, {"t": "skip", "p": 1}]
     act(state, "pass")  # seat 2
     events = act(state, "pass")  # seat 0: seat 1 has not passed since the last play or draw

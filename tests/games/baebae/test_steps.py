@@ -410,7 +410,7 @@ def test_skip_players_holding_a_type_may_include_the_cards_player():
     events = act(state, "play 6C")
     assert [e["who"] for e in of_type(events, "effect")] == [1, 0]
     assert state.current_player == 2
-    events = act(state, "draw")  # seat 2 draws AH, which it cannot play; seats 0 and 1 lose a turn
+    events = act(state, "draw", "pass")  # seat 2 draws AH, which it cannot play; seats 0 and 1 lose a turn
     assert events[1:] == [{"t": "pass", "p": 2}, {"t": "skip", "p": 0}, {"t": "skip", "p": 1}]
     assert state.current_player == 2
     audit(state)
@@ -421,7 +421,7 @@ def test_skip_a_chosen_player():
     state = start(rules, ["2D 3D", "6C 2H", "2S 3S", "4D 5D"], "9C", STOCK)
     act(state, "play 6C", "target 3")
     assert state.current_player == 2
-    act(state, "draw")
+    act(state, "draw", "pass")
     assert state.current_player == 0 and of_type(state.log, "skip") == [{"t": "skip", "p": 3}]
 
 
@@ -494,7 +494,7 @@ def test_penalty_steps_add_to_the_round_tally_and_bonuses_subtract():
         {"t": "penalty", "p": 1, "points": 2},
     ]
     assert state.view(0)["round_penalties"] == [4, -1]
-    act(state, "draw")  # seat 1: AD, dead (top 6C)
+    act(state, "draw", "pass")  # seat 1: AD, dead (top 6C)
     events = act(state, "play 2C")
     end = of_type(events, "round_end")[0]
     assert end["out"] == 0 and end["penalties"] == [4, 3 + 4 + 1 - 1]

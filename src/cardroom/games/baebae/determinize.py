@@ -5,10 +5,10 @@ cards, so two states that look the same to the seat determinize the same way. It
 
 - the seat's own hand, the discard pile, every hand's size and the stockpile's size;
 - cards the seat knows to be in another hand, while they stay there: cards it gave or swapped
-  to that player, cards it saw with a peek; when another player is to play a card just
-  drawn, that the card drawn can be played; and when another player is choosing cards for a
-  discard or a give, that it holds enough matching cards for the choice (these hands are
-  dealt first, so the others cannot use up what they need).
+  to that player, cards it saw with a peek; when another player is choosing cards for a
+  discard or a give, that it holds enough matching cards for the choice (that hand is dealt
+  first, so the others cannot use up what it needs); when another player is deciding on a
+  card it just drew, that card is one of its hidden cards (playable or not: nobody can tell).
 
 Everything else (other hands and the stockpile order) is dealt again at random. Two
 inferences are left out: a player who draws at the start of a turn could not play, and
@@ -176,10 +176,8 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
                 hand |= 1 << take(design_key)
         slots = know.slots[p]
         if p == drawn_by:
-            # the player deciding on a card just drew one it may play: a hidden card of its
-            # hand matches (a card it cannot play would have ended its turn)
-            i = next(i for i, k in enumerate(pool) if state._matches(rules.cards[design_of[k]]))
-            pid = take(pool.pop(i))
+            # the card it just drew, playable or not, is one of its hidden cards
+            pid = take(pool.pop(0))
             hand |= 1 << pid
             other.drawn = pid
             slots -= 1

@@ -339,7 +339,9 @@ class BaebaeState:
             return playable + [space.draw if self._can_draw() else space.pass_]
         if phase is Phase.DRAWN:
             assert self.drawn is not None
-            return [self.rules.card_of[self.drawn], space.pass_]
+            if self._matches(self._def(self.drawn)):
+                return [self.rules.card_of[self.drawn], space.pass_]
+            return [space.pass_]
         decision = self.pending
         assert decision is not None
         kind = decision.kind
@@ -713,12 +715,11 @@ class BaebaeState:
         pid = self._draw_one(seat, forced=False)
         self.idle_passes = 0
         assert pid is not None
-        if self._matches(self._def(pid)):
-            self.drawn = pid
-            self.phase = Phase.DRAWN
-        else:
-            self.log.append({"t": "pass", "p": seat})
-            self._advance(seat)
+        # The player then plays the card or passes; even an unplayable card waits for the
+        # pass, so that nobody learns from the turn's shape whether the card drawn could be
+        # played (the card drawn is private, E14).
+        self.drawn = pid
+        self.phase = Phase.DRAWN
 
     def _draw_one(self, seat: int, forced: bool) -> int | None:
         """Move the stockpile's top card to ``seat``; reshuffle first if it is empty (E6)."""
