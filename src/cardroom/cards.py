@@ -33,6 +33,7 @@ __all__ = [
     "CardParseError",
     "colour_of",
     "value_of",
+    "horns_of",
     "baha_card",
     "baha_card_text",
     "parse_baha_card",
@@ -89,6 +90,11 @@ def colour_of(card: Card) -> int:
 def value_of(card: Card) -> int:
     """Face value 1..13 of a Baha card."""
     return _VALUE_OF[card]
+
+
+def horns_of(card: Card) -> int:
+    """Horns printed on a Baha card (RULINGS B2): 9..13 carry 1..5, lower cards none."""
+    return max(0, _VALUE_OF[card] - 8)
 
 
 def baha_card(value: int, colour: int) -> Card:

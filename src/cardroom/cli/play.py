@@ -17,7 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, parse_baha_card, value_of
+from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
 from cardroom.cli.terminal import (
     ME,
     Refusal,
@@ -203,7 +203,7 @@ class Screen:
             return Text(text, style="dim")
         style = COLOUR_STYLES[text[-1]]
         out = Text(text, style=f"{style} {'dim' if dim else 'bold'}")
-        horns = _horns(card)
+        horns = horns_of(card)
         if horns:
             out.append(HORN * horns, style=f"{style} dim" if dim else style)
         return out
@@ -507,9 +507,3 @@ class Screen:
     def _pass_target(self, direction: str) -> int:
         """Right is the next seat, left the previous one (docs/rules-baha.md, Players)."""
         return (ME + (1 if direction == "right" else -1)) % self.players
-
-
-def _horns(card: int) -> int:
-    """Horns printed on a card's face: 9..13 carry 1..5 (docs/rules-baha.md, Horns)."""
-    return max(0, value_of(card) - 8)
-

@@ -8,9 +8,11 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import (
     BAHA_DECK,
+    SLICE_BITS,
     VALUES,
     Card,
     CardMask,
+    horns_of,
     mask_of,
     value_of,
 )
@@ -29,7 +31,7 @@ PASS_COUNT = 3
 DRAW_PILE_HAND = 13
 
 # Horns on the face of a card (RULINGS B2): 9..13 carry 1..5, lower cards none.
-_HORNS = tuple(max(0, value_of(c) - 8) for c in BAHA_DECK)
+_HORNS = tuple(horns_of(c) for c in BAHA_DECK)
 _FACE = tuple(value_of(c) if value_of(c) >= 9 else 0 for c in BAHA_DECK)
 
 
@@ -41,7 +43,6 @@ def _slice_points(points: tuple[int, ...]) -> tuple[int, ...]:
 
 
 _SLICE_POINTS = {"horns": _slice_points(_HORNS), "face": _slice_points(_FACE)}
-_SLICE = (1 << VALUES) - 1
 
 
 @dataclass(frozen=True)
@@ -151,7 +152,8 @@ class Rules(NamedOptions):
     def hand_points(self, taken: CardMask) -> int:
         """Points in a set of taken cards."""
         t = self.slice_points
-        return t[taken & _SLICE] + t[taken >> 13 & _SLICE] + t[taken >> 26 & _SLICE] + t[taken >> 39]
+        b = SLICE_BITS
+        return t[taken & b] + t[taken >> 13 & b] + t[taken >> 26 & b] + t[taken >> 39]
 
     def new_game(
         self,

@@ -31,6 +31,7 @@ from cardroom.cards import (
     CardParseError,
     baha_card_text,
     cards_of,
+    mask_of,
     parse_baha_card,
 )
 from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
@@ -380,9 +381,9 @@ class BahaState:
         if dealt is None:
             deck = _shuffled_deck(self.seed, self.hand_no)
             size = rules.hand_size
-            hands = [_mask(deck[s * size:(s + 1) * size]) for s in range(n)]
+            hands = [mask_of(deck[s * size:(s + 1) * size]) for s in range(n)]
             rest = deck[n * size:]
-            leftover = 0 if rules.draw_pile else _mask(rest)
+            leftover = 0 if rules.draw_pile else mask_of(rest)
             pile = rest if rules.draw_pile else []
         else:
             hands, leftover, pile, _ = dealt
@@ -509,7 +510,7 @@ class BahaState:
                 self.voids[seat] = 0  # a drawn card may be of any colour
                 self.log.append({"t": "draw", "p": seat, "card": _TEXT[card]})
         else:
-            rest = _mask(pile)
+            rest = mask_of(pile)
             self.taken[winner] |= rest
             self.face_down[winner] |= rest
             self.log.append({"t": "take", "p": winner, "cards": [_TEXT[c] for c in pile]})
@@ -681,13 +682,6 @@ def _copy_trick(trick: dict[str, Any] | None) -> dict[str, Any] | None:
     return None if trick is None else {**trick, "cards": list(trick["cards"])}
 
 
-def _mask(cards: Sequence[Card]) -> CardMask:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
 def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list[Card], int]:
     """Validate a hand-made deal against the rules; cards as masks and a top-first pile."""
     n = rules.players
@@ -719,11 +713,11 @@ def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, lis
     if len(pile) != rules.draw_pile_count:
         raise RulesError(f"deal has {len(pile)} draw-pile cards; these rules need {rules.draw_pile_count}")
     everything = [c for h in hands for c in h] + leftover + pile
-    mask = _mask(everything)
+    mask = mask_of(everything)
     if len(everything) != len(BAHA_DECK) or mask != FULL_BAHA_MASK:
         seen: set[int] = set()
         twice = sorted({_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
         raise RulesError(f"deal must hold each of the 52 cards once; repeated: {', '.join(twice)}")
     if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
         raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
-    return [_mask(h) for h in hands], _mask(leftover), pile, deal.dealer
+    return [mask_of(h) for h in hands], mask_of(leftover), pile, deal.dealer
