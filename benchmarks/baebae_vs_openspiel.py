@@ -16,12 +16,10 @@ Run with ``make bench`` or ``python benchmarks/baebae_vs_openspiel.py [--json]``
 
 from __future__ import annotations
 
-import itertools
 import sys
-import time
 from typing import Any
 
-from harness import Pick, Runner, run_benchmark
+from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
 
 from cardroom.games import baebae
 
@@ -32,53 +30,12 @@ GOAL = 2.0
 def baebae_runner(pick: Pick) -> Runner:
     """Play 4-player BAEBAE games of one round with the sample deck."""
     rules = baebae.Rules(players=4, rounds=1)
-    seeds = itertools.count()
-
-    def run(seconds: float) -> tuple[int, int, float]:
-        clock = time.perf_counter
-        rounds = decisions = 0
-        start = clock()
-        end = start + seconds
-        while True:
-            state = rules.new_game(seed=next(seeds))
-            while not state.is_over:
-                actions = state.legal_actions()
-                state.apply(actions[pick(len(actions))])
-                decisions += 1
-            rounds += state.round_no
-            now = clock()
-            if now >= end:
-                return rounds, decisions, now - start
-
-    return run
+    return cardroom_runner(rules.new_game, lambda state: state.round_no, pick)
 
 
 def crazy_eights_runner(pick: Pick, pyspiel: Any) -> Runner:
     """Play OpenSpiel ``crazy_eights(players=4)`` games with its other parameters default."""
-    game = pyspiel.load_game("crazy_eights(players=4)")
-
-    def run(seconds: float) -> tuple[int, int, float]:
-        clock = time.perf_counter
-        games = decisions = 0
-        start = clock()
-        end = start + seconds
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()  # uniform in crazy_eights
-                    action = outcomes[pick(len(outcomes))][0]
-                else:
-                    actions = state.legal_actions()
-                    action = actions[pick(len(actions))]
-                    decisions += 1
-                state.apply_action(action)
-            games += 1
-            now = clock()
-            if now >= end:
-                return games, decisions, now - start
-
-    return run
+    return openspiel_runner("crazy_eights(players=4)", pick, pyspiel)
 
 
 if __name__ == "__main__":

@@ -17,12 +17,10 @@ Run with ``make bench`` (installs the ``bench`` extra, which brings ``open-spiel
 
 from __future__ import annotations
 
-import itertools
 import sys
-import time
 from typing import Any
 
-from harness import Pick, Runner, run_benchmark
+from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
 
 from cardroom.games import baha
 
@@ -33,55 +31,12 @@ GOAL = 2.0
 def baha_runner(pick: Pick) -> Runner:
     """Play 4-player Baha games of target 1 (one hand each, more only on a tie for low)."""
     rules = baha.Rules(players=4, target=1)
-    seeds = itertools.count()
-
-    def run(seconds: float) -> tuple[int, int, float]:
-        clock = time.perf_counter
-        hands = decisions = 0
-        start = clock()
-        end = start + seconds
-        while True:
-            state = rules.new_game(seed=next(seeds))
-            while not state.is_over:
-                actions = state.legal_actions()
-                state.apply(actions[pick(len(actions))])
-                decisions += 1
-            hands += state.hand_no
-            now = clock()
-            if now >= end:
-                return hands, decisions, now - start
-
-    return run
+    return cardroom_runner(rules.new_game, lambda state: state.hand_no, pick)
 
 
 def hearts_runner(pick: Pick, pyspiel: Any) -> Runner:
     """Play OpenSpiel ``hearts`` games (one hand each) with default parameters."""
-    game = pyspiel.load_game("hearts")
-
-    def run(seconds: float) -> tuple[int, int, float]:
-        clock = time.perf_counter
-        hands = decisions = 0
-        start = clock()
-        end = start + seconds
-        while True:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    # Every hearts chance node (pass direction, each dealt card) is uniform,
-                    # so a uniform pick among the outcomes samples it exactly.
-                    outcomes = state.chance_outcomes()
-                    action = outcomes[pick(len(outcomes))][0]
-                else:
-                    actions = state.legal_actions()
-                    action = actions[pick(len(actions))]
-                    decisions += 1
-                state.apply_action(action)
-            hands += 1
-            now = clock()
-            if now >= end:
-                return hands, decisions, now - start
-
-    return run
+    return openspiel_runner("hearts", pick, pyspiel)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import itertools
 import json
 import os
 import platform
 import random
 import statistics
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +36,59 @@ def make_pick(seed: int) -> Pick:
         return int(rand() * n)
 
     return pick
+
+
+def cardroom_runner(new_game: Callable[[int], Any], units: Callable[[Any], int], pick: Pick) -> Runner:
+    """Random self-play of Cardroom games: ``new_game(seed)``, then random legal actions to
+    the end; ``units(state)`` says how many units (hands, rounds) a finished game counts."""
+    seeds = itertools.count()
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        done = decisions = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            state = new_game(next(seeds))
+            while not state.is_over:
+                actions = state.legal_actions()
+                state.apply(actions[pick(len(actions))])
+                decisions += 1
+            done += units(state)
+            now = clock()
+            if now >= end:
+                return done, decisions, now - start
+
+    return run
+
+
+def openspiel_runner(game_string: str, pick: Pick, pyspiel: Any) -> Runner:
+    """Random self-play of an OpenSpiel game, chance outcomes picked uniformly (they are
+    uniform in the games raced here); one game is one unit; chance is not a decision."""
+    game = pyspiel.load_game(game_string)
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        games = decisions = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = outcomes[pick(len(outcomes))][0]
+                else:
+                    actions = state.legal_actions()
+                    action = actions[pick(len(actions))]
+                    decisions += 1
+                state.apply_action(action)
+            games += 1
+            now = clock()
+            if now >= end:
+                return games, decisions, now - start
+
+    return run
 
 
 def measure(ours: tuple[str, Runner], theirs: tuple[str, Runner], rounds: int, seconds: float,
