@@ -1,4 +1,4 @@
-"""The ``cardroom`` command: play, simulate, replay, deck."""
+"""The ``cardroom`` command: play, simulate, report, replay, deck."""
 
 from __future__ import annotations
 
@@ -164,6 +164,26 @@ def replay(
     with guard():
         code = run_replay(files, verify=verify, json_out=json_out, console=Console())
     raise typer.Exit(code)
+
+
+@app.command()
+def report(
+    paths: Annotated[list[Path], typer.Argument(help="Record files or folders of records.")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
+) -> None:
+    """Summarize saved records (e.g. a long simulation run in parts), duplicate deals included."""
+    import json
+    import sys
+
+    from cardroom.cli.simulate import print_summary
+    from cardroom.sim.records import report_records
+
+    with guard():
+        summary = report_records(paths)
+    if json_out:
+        sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    else:
+        print_summary(Console(), summary)
 
 
 deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True)

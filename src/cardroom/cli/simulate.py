@@ -18,7 +18,7 @@ from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import Lineup, run_games
 
-__all__ = ["run_simulate"]
+__all__ = ["run_simulate", "print_summary"]
 
 
 def run_simulate(
@@ -61,11 +61,17 @@ def run_simulate(
         summary = play(None)
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
-    elif duplicate:
-        _print_duplicate(Console(), summary, records)
     else:
-        _print_tables(Console(), summary, records)
+        print_summary(Console(), summary, records)
     return summary
+
+
+def print_summary(console: Console, summary: dict[str, Any], records: Path | None = None) -> None:
+    """The summary of ``simulate`` or ``report`` as tables."""
+    if summary.get("duplicate"):
+        _print_duplicate(console, summary, records)
+    else:
+        _print_tables(console, summary, records)
 
 
 def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | None) -> None:

@@ -13,7 +13,7 @@ from cardroom import agents as agent_registry
 from cardroom.engine import Rules
 from cardroom.record import RecordError, make_record, save
 
-__all__ = ["Lineup", "GameResult", "play_game", "run_games", "MAX_ACTIONS"]
+__all__ = ["Lineup", "GameResult", "play_game", "run_games", "result_from_log", "MAX_ACTIONS"]
 
 MAX_ACTIONS = 200_000
 """A guard far above any real game: a game still running after this many actions is stopped
@@ -95,7 +95,7 @@ def play_game(
         assert seat is not None
         state.apply(seats[seat].act(state, seat))
         actions += 1
-    result = _result_from_log(state.log, index, seed, state.scores)
+    result = result_from_log(state.log, index, seed, state.scores)
     result.actions = actions
     result.guard_stopped = not state.is_over
     if records is not None:
@@ -104,7 +104,7 @@ def play_game(
     return result
 
 
-def _result_from_log(log: list[dict[str, Any]], index: int, seed: int, totals: list[int]) -> GameResult:
+def result_from_log(log: list[dict[str, Any]], index: int, seed: int, totals: list[int]) -> GameResult:
     """Read a game's figures from its events (``score``/``end`` in Baha, ``round_end``/``end``
     in BAEBAE), so one summary serves both games."""
     deal_points: list[list[int]] = []

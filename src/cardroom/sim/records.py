@@ -1,0 +1,77 @@
+"""Summaries from saved records: a long simulation can be run in parts and reported at once.
+
+``cardroom simulate --records DIR`` writes one record per game; ``cardroom report DIR...``
+reads them back. When the records are duplicate deals (every seed played once per rotation
+of one line-up over the seats), the report is the duplicate one, with paired differences;
+otherwise it is the per-seat and per-agent summary of ``simulate``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from cardroom.games import make_rules
+from cardroom.record import RecordError, load
+from cardroom.sim.duplicate import rotations, summarize_duplicate
+from cardroom.sim.report import summarize
+from cardroom.sim.tournament import GameResult, Lineup, result_from_log
+
+__all__ = ["report_records", "record_files"]
+
+
+def record_files(paths: Iterable[Path]) -> list[Path]:
+    """The record files named, folders read for their ``*.json`` files, in name order."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.json")))
+        else:
+            files.append(path)
+    if not files:
+        raise RecordError("no record files found")
+    return files
+
+
+def report_records(paths: Iterable[Path]) -> dict[str, Any]:
+    """Summarize the games of the records under ``paths`` (all of one game, rules and deck)."""
+    files = record_files(paths)
+    first: dict[str, Any] | None = None
+    games: list[tuple[int, tuple[str, ...], GameResult]] = []
+    for i, path in enumerate(files):
+        record = load(path)
+        key = (record["game"], record["rules"], record.get("deck"))
+        if first is None:
+            first = record
+        elif key != (first["game"], first["rules"], first.get("deck")):
+            raise RecordError(f"{path}: another game, rules or deck than {files[0]}; report them apart")
+        specs = tuple(str(seat.get("agent", "unknown")) for seat in record.get("seats", []))
+        totals = [0] * len(specs)
+        for event in record.get("log", []):
+            if "totals" in event:
+                totals = list(event["totals"])
+        games.append((record["seed"], specs, result_from_log(record.get("log", []), i, record["seed"],
+                                                                totals)))
+    assert first is not None
+    rules = make_rules(first["game"], first["rules"])
+    seeds = sorted({seed for seed, _, _ in games})
+    lineup = Lineup(games[0][1])
+    turned = [r.specs for r in rotations(lineup)]
+    by_seed: dict[int, dict[tuple[str, ...], GameResult]] = defaultdict(dict)
+    for seed, specs, result in games:
+        by_seed[seed][specs] = result
+    duplicate = len(turned) > 1 and all(set(by_seed[s]) == set(turned) for s in seeds) and (
+        len(games) == len(seeds) * len(turned)
+    )
+    if duplicate:
+        rows = [[by_seed[s][specs] for specs in turned] for s in seeds]
+        summary = summarize_duplicate(rules, lineup, [Lineup(t) for t in turned], rows, seeds[0], 0.0)
+    else:
+        if any(specs != lineup.specs for _, specs, _ in games):
+            raise RecordError("the records seat different line-ups and are not complete duplicate deals")
+        summary = summarize(rules, lineup, [r for _, _, r in games], seeds[0], 0.0)
+    summary["records"] = len(files)
+    summary["seeds"] = [seeds[0], seeds[-1]]
+    return summary
