@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypeAlias, runtime_checkable
 
 __all__ = [
@@ -33,6 +33,8 @@ __all__ = [
     "Rules",
     "State",
     "chance_rng",
+    "check_seed",
+    "check_totals",
     "parse_option_value",
 ]
 
@@ -121,6 +123,23 @@ class Rules(Protocol):
 
     def new_game(self, seed: int) -> State:
         """A new game whose every chance outcome comes from ``seed``."""
+
+
+def check_seed(seed: object) -> None:
+    """A game's seed is a whole number; anything else is a :class:`RulesError`."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise RulesError(f"seed must be a whole number, not {seed!r}")
+
+
+def check_totals(totals: Sequence[int], players: int, least: int | None = None) -> list[int]:
+    """Running totals to start a game from: one whole number per seat (at least ``least``)."""
+    values = list(totals)
+    if len(values) != players or not all(
+        isinstance(t, int) and not isinstance(t, bool) and (least is None or t >= least) for t in values
+    ):
+        bound = "" if least is None else f" of at least {least}"
+        raise RulesError(f"totals must be {players} whole numbers{bound}, not {values!r}")
+    return values
 
 
 def chance_rng(seed: int, *keys: object) -> random.Random:

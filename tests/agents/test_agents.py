@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,16 @@ def midgame(seed: int, moves: int) -> baha.BahaState:
     return state
 
 
+def look_alike(state: Any, seat: int) -> Any:
+    """A state with the same view for ``seat`` and other hidden cards (determinize again
+    until some other hand differs)."""
+    return next(
+        d for k in range(50)
+        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
+               for p in range(state.n) if p != seat)
+    )
+
+
 @pytest.mark.parametrize("spec", AGENT_SPECS)
 @pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 14), (4, 30), (5, 45)])
 def test_agent_is_blind_to_hidden_cards(spec: str, seed: int, moves: int) -> None:
@@ -28,12 +39,7 @@ def test_agent_is_blind_to_hidden_cards(spec: str, seed: int, moves: int) -> Non
     state = midgame(seed, moves)
     seat = state.current_player
     assert seat is not None
-    # a state with the same view and other hidden cards
-    other = next(
-        d for k in range(50)
-        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
-               for p in range(4) if p != seat)
-    )
+    other = look_alike(state, seat)
     assert other.view(seat) == state.view(seat)
     name, options = parse_spec(spec)
     first = make(name, seed=7, **options).act(state, seat)
@@ -51,11 +57,7 @@ def test_agent_is_blind_to_hidden_cards_in_baebae(spec: str, seed: int) -> None:
         state.apply(rng.choice(state.legal_actions()))
     seat = state.current_player
     assert seat is not None
-    other = next(
-        d for k in range(50)
-        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
-               for p in range(4) if p != seat)
-    )
+    other = look_alike(state, seat)
     assert other.view(seat) == state.view(seat)
     name, options = parse_spec(spec)
     assert make(name, seed=3, **options).act(state, seat) == make(name, seed=3, **options).act(other, seat)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
+from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS, CardFilter, Step, Target
 from cardroom.games.baebae.rules import Rules
@@ -220,8 +220,7 @@ class BaebaeState:
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
     ) -> BaebaeState:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        check_seed(seed)
         self = cls.__new__(cls)
         self.rules = rules
         self.seed = seed
@@ -240,12 +239,7 @@ class BaebaeState:
         self.origin = None
         first = None
         if totals is not None:
-            totals = list(totals)
-            if len(totals) != self.n or not all(
-                isinstance(t, int) and not isinstance(t, bool) for t in totals
-            ):
-                raise RulesError(f"totals must be {self.n} whole numbers, not {totals!r}")
-            self.totals = totals
+            self.totals = check_totals(totals, self.n)  # bonuses can take a total below 0
         if deal is not None:
             first = _check_deal(rules, deal, seed)
             self.dealer = deal.dealer

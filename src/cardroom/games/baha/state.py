@@ -34,7 +34,7 @@ from cardroom.cards import (
     mask_of,
     parse_baha_card,
 )
-from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
+from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
 
 __all__ = ["BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
@@ -140,8 +140,7 @@ class BahaState:
         totals: Sequence[int] | None = None,
         hand: int = 1,
     ) -> BahaState:
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise RulesError(f"seed must be a whole number, not {seed!r}")
+        check_seed(seed)
         self = cls.__new__(cls)
         n = rules.players
         self.rules = rules
@@ -157,12 +156,7 @@ class BahaState:
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
         if totals is not None:
-            totals = list(totals)
-            if len(totals) != n or not all(
-                isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in totals
-            ):
-                raise RulesError(f"totals must be {n} whole numbers of at least 0, not {totals!r}")
-            self.totals = totals
+            self.totals = check_totals(totals, n, least=0)
         dealt = _check_deal(rules, deal) if deal is not None else None
         if dealt is not None:
             self.dealer = dealt[3]
