@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test lint bench install clean
+.PHONY: play test lint bench install browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,10 +15,20 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
+# The browser tests drive Debian's Chromium (no browser download by a test tool).
+CHROMIUM ?= /usr/bin/chromium
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+$(CHROMIUM):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core
+
+browser: $(CHROMIUM)
+
 play: install
 	$(BIN)/cardroom play baha
 
-test: lint
+test: lint browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: install
