@@ -195,6 +195,11 @@ class ISMCTSAgent:
         if self.rollout == "random":
             # The hot loop of the search: bound methods and one float draw per move.
             rand = self.rng.random
+            playout = getattr(world, "random_playout", None)
+            if playout is not None:
+                # the game's own quiet playout: the same moves, without events
+                playout(rand)
+                return
             legal_actions = world.legal_actions
             apply = world.apply
             while not world.is_over and world.deal_number == deal:

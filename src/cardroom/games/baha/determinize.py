@@ -180,16 +180,24 @@ def _fill(know: Knowledge, rng: random.Random) -> dict[tuple[str, int], list[Car
 def _try_constrained(
     slots: list[tuple[int, int]], unknown: tuple[Card, ...], rng: random.Random
 ) -> list[tuple[int, Card]] | None:
-    left = list(unknown)
-    placed = []
+    """Deal the constrained slots, the most constrained kind first, or None on a dead end.
+
+    The slots that forbid the same colours take a sample of the cards still left that they
+    allow (the same as drawing for them one by one), so one scan of the cards serves all of
+    them.
+    """
+    groups: dict[int, list[int]] = {}
     for p, forbidden in slots:
-        eligible = [i for i, c in enumerate(left) if not forbidden >> _COLOUR[c] & 1]
-        if not eligible:
+        groups.setdefault(forbidden, []).append(p)
+    left = set(unknown)
+    placed: list[tuple[int, Card]] = []
+    for forbidden, players in groups.items():
+        eligible = [c for c in unknown if c in left and not forbidden >> _COLOUR[c] & 1]
+        if len(eligible) < len(players):
             return None
-        i = rng.choice(eligible)
-        placed.append((p, left[i]))
-        left[i] = left[-1]
-        left.pop()
+        chosen = rng.sample(eligible, len(players))
+        left.difference_update(chosen)
+        placed.extend(zip(players, chosen, strict=True))
     return placed
 
 

@@ -11,7 +11,7 @@ import hashlib
 import math
 import operator
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -454,6 +454,83 @@ class BahaState:
         self._end_trick()
         return log[mark:]
 
+    def random_playout(self, random: Callable[[], float]) -> None:
+        """Finish the current hand with uniformly random legal moves, quietly: for search.
+
+        Each move is ``legal[int(random() * len(legal))]`` over the legal actions in their
+        usual (ascending) order, so it picks exactly what a loop of ``legal_actions()`` and
+        ``apply()`` would with the same ``random``; but the card play writes no event and no
+        history, so afterwards the log and history no longer tell the whole hand. The hand is
+        scored as usual (and the game ends if it should), but the next hand is not dealt: the
+        state is left between hands, with no one to play, fit only for reading ``scores()``,
+        ``returns()`` and ``is_over``. Meant for a search's throwaway worlds.
+        """
+        deal = self.hand_no
+        while self.phase is _PASS or (self.draw_pile and self.phase is _PLAY):
+            # passing and the draw-pile variant take the ordinary path
+            legal = self.legal_actions()
+            self.apply(legal[int(random() * len(legal))])
+            if self.hand_no != deal or self.phase is _OVER:
+                return
+        if self.phase is not _PLAY:
+            return
+        n = self.n
+        hands = self.hands
+        voids = self.voids
+        taken = self.taken
+        colour = _COLOUR
+        colour_mask = COLOUR_MASK
+        trick = self.trick[:]
+        turn = self.turn
+        assert turn is not None
+        leader = self.leader
+        played = self.played
+        tricks_done = self.tricks_done
+        while True:
+            hand = hands[turn]
+            if trick:
+                led = colour[trick[0]]
+                choices = hand & colour_mask[led]
+                if not choices:
+                    choices = hand
+                    voids[turn] |= 1 << led
+            else:
+                choices = hand
+            for _ in range(int(random() * choices.bit_count())):
+                choices &= choices - 1
+            bit = choices & -choices
+            hands[turn] = hand ^ bit
+            played |= bit
+            trick.append(bit.bit_length() - 1)
+            if len(trick) < n:
+                turn = (turn + 1) % n
+                continue
+            led = colour[trick[0]]
+            best = 0
+            top = trick[0]
+            cards = 0
+            for i, card in enumerate(trick):
+                cards |= 1 << card
+                if card > top and colour[card] == led:
+                    best = i
+                    top = card
+            winner = (leader + best) % n
+            leftover = self.leftover
+            if leftover:
+                self.face_down[winner] |= leftover
+                self.leftover = 0
+            taken[winner] |= cards | leftover
+            tricks_done += 1
+            trick = []
+            if not any(hands):
+                break
+            leader = turn = winner
+        self.trick = []
+        self.played = played
+        self.tricks_done = tricks_done
+        self.leader = leader  # as _end_trick leaves it: the last trick's leader
+        self._end_hand(deal_next=False)
+
     def _end_trick(self) -> None:
         n = self.n
         trick = self.trick
@@ -510,7 +587,7 @@ class BahaState:
             self.log.append({"t": "take", "p": winner, "cards": [_TEXT[c] for c in pile]})
             pile.clear()
 
-    def _end_hand(self) -> None:
+    def _end_hand(self, deal_next: bool = True) -> None:
         rules = self.rules
         n = self.n
         horns = [rules.hand_points(t) for t in self.taken]
@@ -536,8 +613,9 @@ class BahaState:
                 self.phase = Phase.OVER
                 self.log.append({"t": "end", "totals": self.totals[:], "winner": self.winner})
                 return
-        self.dealer = (self.dealer + 1) % n  # B9: the deal moves to the next seat
-        self._begin_hand(None)
+        if deal_next:
+            self.dealer = (self.dealer + 1) % n  # B9: the deal moves to the next seat
+            self._begin_hand(None)
 
     # -- what a seat may know ----------------------------------------------------------
 
