@@ -1,0 +1,202 @@
+"""Load on the web table: N tables, M WebSocket clients each, on loopback, bounded in time.
+
+Starts ``cardroom serve`` on a free loopback port with a new SQLite database, creates
+``--tables`` tables of ``--game`` whose first ``--clients`` seats are people and the rest
+bots, and connects one WebSocket client per person. Each client plays a random legal move
+when its turn comes. For every accepted action the clock runs from the moment the acting
+client sends it to the moment each *other* client of the table receives the update that
+carries it (all clients live in this process, so one clock serves). The run stops after
+``--seconds`` (or when every game is over) and prints actions per second and the p50, p99
+and maximum latency; ``--json`` prints the same as JSON.
+
+    python benchmarks/web_load.py --tables 50 --clients 4 --seconds 30
+
+The clients share the machine with the server: on a 2-core machine the load generator
+itself takes part of the CPU, so the figures are an upper bound on latency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+GOAL_P99_MS = 100.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def http(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
+    cardroom = Path(sys.executable).with_name("cardroom")
+    server = subprocess.Popen(
+        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise SystemExit(f"the server stopped: {server.stderr.read().decode() if server.stderr else ''}")
+        try:
+            http(base, "GET", "/api/catalog")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("the server did not answer within 30 s")
+
+
+class Table:
+    """The clients of one table, and when each action was sent."""
+
+    def __init__(self, table_id: str, clients: int) -> None:
+        self.id = table_id
+        self.sent: dict[int, float] = {}  # seq of the update an action produces -> send time
+        self.received: dict[int, int] = {}  # seq -> how many other clients have it
+        self.actor: dict[int, int] = {}  # seq -> which client acted
+        self.clients = clients
+
+
+async def client(url: str, token: str, index: int, table: Table, rng: random.Random,
+                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int]) -> None:
+    async with websockets.connect(url, max_size=2**22) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=1.0)
+            except TimeoutError:
+                continue
+            now = time.perf_counter()
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "error":
+                counts["errors"] += 1
+                continue
+            if kind != "update":
+                continue
+            seq = message["seq"]
+            sent = table.sent.get(seq)
+            if sent is not None and table.actor.get(seq) != index:
+                latencies.append(now - sent)
+            if message["view"].get("phase") == "over" or message["table"].get("status") == "over":
+                counts["games_over"] += index == 0
+                return
+            moves = message.get("moves") or []
+            if moves:
+                move = moves[rng.randrange(len(moves))]
+                table.sent[seq + 1] = time.perf_counter()
+                table.actor[seq + 1] = index
+                counts["actions"] += 1
+                await ws.send(json.dumps({"type": "act", "action": move["action"], "seq": seq}))
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    with tempfile.TemporaryDirectory(prefix="cardroom-load-") as tmp:
+        server = start_server(port, Path(tmp))
+        try:
+            seats = ["human"] * args.clients + ["heuristic"] * (args.players - args.clients)
+            tables = []
+            for _ in range(args.tables):
+                summary = http(base, "POST", "/api/tables", {
+                    "game": args.game, "players": args.players, "rules": {}, "seats": seats,
+                })
+                tokens = [http(base, "POST", f"/api/tables/{summary['id']}/join",
+                               {"name": f"P{k}"})["token"] for k in range(args.clients)]
+                tables.append((Table(summary["id"], args.clients), tokens))
+            stop = asyncio.Event()
+            latencies: list[float] = []
+            counts = {"actions": 0, "errors": 0, "games_over": 0}
+            rng = random.Random(args.seed)
+            tasks = [
+                asyncio.create_task(client(f"ws://127.0.0.1:{port}/ws/tables/{t.id}", token, k, t,
+                                           random.Random(rng.random()), stop, latencies, counts))
+                for t, tokens in tables for k, token in enumerate(tokens)
+            ]
+            start = time.perf_counter()
+            done, _ = await asyncio.wait(tasks, timeout=args.seconds)
+            stop.set()
+            elapsed = time.perf_counter() - start
+            await asyncio.wait(tasks, timeout=5)
+            for task in tasks:
+                task.cancel()
+            failures = [t.exception() for t in done if not t.cancelled() and t.exception()]
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
+    ms = sorted(x * 1000 for x in latencies)
+
+    def pct(p: float) -> float:
+        return ms[min(len(ms) - 1, int(p / 100 * len(ms)))] if ms else float("nan")
+
+    return {
+        "game": args.game, "tables": args.tables, "clients_per_table": args.clients,
+        "players": args.players, "seconds": round(elapsed, 2), "actions": counts["actions"],
+        "actions_per_second": round(counts["actions"] / elapsed, 1),
+        "deliveries": len(ms), "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2),
+        "max_ms": round(ms[-1], 2) if ms else None, "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
+        "errors": counts["errors"], "client_failures": [repr(f) for f in failures][:5],
+        "games_over": counts["games_over"], "goal_p99_ms": GOAL_P99_MS,
+        "goal_met": bool(ms) and pct(99) < GOAL_P99_MS, "cpus": os.cpu_count(),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--clients", type=int, default=4, help="people (WebSocket clients) per table")
+    parser.add_argument("--players", type=int, default=4, help="seats per table (the rest are bots)")
+    parser.add_argument("--game", default="baha", choices=["baha", "baebae"])
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.clients <= args.players:
+        parser.error("--clients must be from 1 to --players")
+    result = asyncio.run(run(args))
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{result['tables']} {result['game']} tables x {result['clients_per_table']} clients, "
+              f"{result['seconds']} s on {result['cpus']} cores")
+        print(f"actions: {result['actions']} ({result['actions_per_second']}/s), "
+              f"updates timed: {result['deliveries']}, errors: {result['errors']}")
+        print(f"latency action -> other clients: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
+              f"max {result['max_ms']} ms (goal p99 < {GOAL_P99_MS:.0f} ms: "
+              f"{'met' if result['goal_met'] else 'NOT met'})")
+        if result["client_failures"]:
+            print("client failures:", *result["client_failures"], sep="\n  ")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
