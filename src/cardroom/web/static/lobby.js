@@ -1,0 +1,276 @@
+// The lobby: the create-table form built from GET /api/catalog, and the list of tables
+// (GET /api/tables, refreshed every few seconds). See TESTHOOKS.md for the data-testids.
+
+import { api, h, notify, gameTitle, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let catalog = null;
+let refreshTimer = null;
+
+const nameInput = $("name-input");
+nameInput.value = localStorage.getItem(NAME_KEY) || "";
+nameInput.addEventListener("change", () => localStorage.setItem(NAME_KEY, nameInput.value.trim()));
+
+function myName() {
+  return nameInput.value.trim();
+}
+
+// ------------------------------------------------------------------ the form
+
+function optionKind(opt) {
+  const k = String(opt.kind || "").toLowerCase();
+  if (opt.choices && opt.choices.length) return "choice";
+  if (["bool", "boolean", "flag"].includes(k) || typeof opt.default === "boolean") return "bool";
+  if (["int", "integer", "number", "float"].includes(k) || typeof opt.default === "number") return "int";
+  return "text";
+}
+
+function ruleField(opt) {
+  const kind = optionKind(opt);
+  const id = `rule-${opt.name}`;
+  const help = opt.text ? h("span", { class: "option-help", text: opt.text }) : null;
+  let input;
+  if (kind === "choice") {
+    input = h("select", { id, "data-testid": id, "data-rule": opt.name, "data-kind": kind },
+      opt.default === null || opt.default === undefined ? h("option", { value: "", text: "default" }) : null,
+      ...opt.choices.map((c) => h("option", { value: JSON.stringify(c), text: String(c), selected: c === opt.default })));
+  } else if (kind === "bool") {
+    // A select, not a checkbox, so an option whose default depends on the table can stay "default".
+    input = h("select", { id, "data-testid": id, "data-rule": opt.name, "data-kind": kind },
+      opt.default === null || opt.default === undefined ? h("option", { value: "", text: "default", selected: true }) : null,
+      h("option", { value: "true", text: "on", selected: opt.default === true }),
+      h("option", { value: "false", text: "off", selected: opt.default === false }));
+  } else if (kind === "int") {
+    input = h("input", {
+      id, type: "number", "data-testid": id, "data-rule": opt.name, "data-kind": kind, step: 1,
+      min: opt.min ?? null, max: opt.max ?? null, value: opt.default ?? "", placeholder: opt.default === null ? "default" : null,
+    });
+  } else {
+    input = h("input", { id, type: "text", "data-testid": id, "data-rule": opt.name, "data-kind": kind, value: opt.default ?? "" });
+  }
+  input.dataset.default = JSON.stringify(opt.default ?? null);
+  return h("label", { for: id }, h("span", { text: opt.name.replace(/_/g, " ") }), input, help);
+}
+
+function readRules() {
+  const rules = {};
+  for (const input of document.querySelectorAll("[data-rule]")) {
+    const kind = input.dataset.kind;
+    const def = JSON.parse(input.dataset.default);
+    let value;
+    if (input.value === "") continue;
+    if (kind === "choice") value = JSON.parse(input.value);
+    else if (kind === "bool") value = input.value === "true";
+    else if (kind === "int") value = Number(input.value);
+    else value = input.value;
+    if (value !== def) rules[input.dataset.rule] = value;
+  }
+  return rules;
+}
+
+function seatOptions() {
+  const bots = (catalog && catalog.bots) || ["random", "heuristic", "ismcts"];
+  return [["human", "Human"], ...bots.map((b) => [b, `Bot: ${botTitle(b)}`])];
+}
+
+function drawSeats() {
+  const n = Number($("players-input").value) || 0;
+  const box = $("seat-kinds");
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  const bots = (catalog && catalog.bots) || [];
+  const fallbackBot = bots.includes("heuristic") ? "heuristic" : bots[0] || "human";
+  const items = [];
+  for (let i = 0; i < Math.min(Math.max(n, 0), 12); i++) {
+    const value = old[i] ?? (i === 0 ? "human" : fallbackBot);
+    items.push(h("label", {}, `Seat ${i + 1}${i === 0 ? " (you)" : ""}`,
+      h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}` },
+        ...seatOptions().map(([v, t]) => h("option", { value: v, text: t, selected: v === value })))));
+  }
+  box.replaceChildren(...items);
+}
+
+function drawGame() {
+  const game = $("game-select").value;
+  const info = catalog.games[game];
+  const players = $("players-input");
+  const [min, max] = info.players || [2, 6];
+  players.min = min;
+  players.max = max;
+  const cur = Number(players.value);
+  if (!(cur >= min && cur <= max)) players.value = Math.min(max, Math.max(min, 4));
+  const skip = new Set(["players", "deck"]);
+  $("rules").replaceChildren(...(info.options || []).filter((o) => !skip.has(o.name)).map(ruleField));
+  const deckBox = $("deck-fieldset");
+  deckBox.hidden = game !== "baebae";
+  drawSeats();
+}
+
+function drawDecks() {
+  const sel = $("deck-select");
+  const decks = catalog.decks || [];
+  sel.replaceChildren(
+    ...decks.map((d) => h("option", { value: d.name, text: `${d.title || d.name}${d.cards ? ` (${d.cards} cards)` : ""}` })),
+    h("option", { value: "__upload__", text: "Upload a deck file (.toml)\u2026" }));
+  sel.addEventListener("change", () => {
+    $("deck-file-label").hidden = sel.value !== "__upload__";
+  });
+}
+
+async function loadCatalog() {
+  try {
+    catalog = await api("/api/catalog");
+  } catch (e) {
+    $("create-error").textContent = `Cannot load what may be created: ${e.message}`;
+    return;
+  }
+  const sel = $("game-select");
+  sel.replaceChildren(...Object.keys(catalog.games).map((g) => h("option", { value: g, text: gameTitle(g) })));
+  sel.addEventListener("change", drawGame);
+  $("players-input").addEventListener("input", drawSeats);
+  drawDecks();
+  drawGame();
+}
+
+function readFile(file) {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result));
+    r.onerror = () => reject(new Error("could not read the file"));
+    r.readAsText(file);
+  });
+}
+
+$("create-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = $("create-error");
+  err.textContent = "";
+  if (!catalog) return;
+  const game = $("game-select").value;
+  const players = Number($("players-input").value);
+  const seats = [...document.querySelectorAll("#seat-kinds select")].map((s) => s.value);
+  const timerText = $("timer-input").value.trim();
+  const name = myName();
+  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: name || null };
+  if (seats.includes("human") && !name) {
+    err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
+    nameInput.focus();
+    return;
+  }
+  if (game === "baebae") {
+    const deck = $("deck-select").value;
+    if (deck === "__upload__") {
+      const file = $("deck-file").files[0];
+      if (!file) {
+        err.textContent = "Choose a deck file to upload, or pick one of the project's decks.";
+        return;
+      }
+      if (file.size > 256 * 1024) {
+        err.textContent = "A deck file may hold at most 256 KiB.";
+        return;
+      }
+      body.deck_toml = await readFile(file);
+    } else body.deck = deck;
+  }
+  const btn = $("create-button");
+  btn.disabled = true;
+  try {
+    const res = await api("/api/tables", { json: body });
+    if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
+    if (name) localStorage.setItem(NAME_KEY, name);
+    location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);
+  } catch (e) {
+    err.textContent = e.message;
+  } finally {
+    btn.disabled = false;
+  }
+});
+
+// ------------------------------------------------------------------ the tables
+
+function seatsLine(t) {
+  return (t.seats || []).map((s) => {
+    if (s.kind === "bot") return `${botTitle(s.bot)} bot`;
+    return s.name ? s.name : "free seat";
+  }).join(" \u00b7 ");
+}
+
+function freeSeat(t) {
+  return (t.seats || []).some((s) => s.kind === "human" && !s.name);
+}
+
+async function join(t) {
+  const name = myName();
+  if (!name) {
+    notify("Enter your name at the top of the page first.");
+    nameInput.focus();
+    return;
+  }
+  try {
+    const res = await api(`/api/tables/${encodeURIComponent(t.id)}/join`, { json: { name } });
+    localStorage.setItem(TOKEN_KEY(t.id), res.token);
+    localStorage.setItem(NAME_KEY, name);
+    location.href = tableUrl(t.id);
+  } catch (e) {
+    notify(e.status === 409 ? `That table has no free seat any more (${e.message}).` : e.message);
+    refresh();
+  }
+}
+
+function tableItem(t) {
+  const mine = localStorage.getItem(TOKEN_KEY(t.id));
+  const actions = [];
+  if (t.status === "over") {
+    actions.push(h("a", { class: "button", href: replayUrl(t.id), "data-testid": `replay-link-${t.id}` }, "Replay"));
+    actions.push(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(t.id)}/record`, download: `cardroom-${t.id}.json`, "data-testid": `record-link-${t.id}` }, "Download record"));
+  } else {
+    if (mine) actions.push(h("a", { class: "button primary", href: tableUrl(t.id), "data-testid": `rejoin-link-${t.id}` }, "Back to your seat"));
+    else if (freeSeat(t)) actions.push(h("button", { type: "button", class: "primary", "data-testid": `join-button-${t.id}`, onclick: () => join(t) }, "Join"));
+    actions.push(h("a", { class: "button", href: tableUrl(t.id), "data-testid": `watch-link-${t.id}` }, "Watch"));
+  }
+  const created = t.created ? new Date(typeof t.created === "number" ? t.created * 1000 : t.created) : null;
+  return h("li", { class: "table-item", "data-testid": `table-${t.id}`, "data-status": t.status },
+    h("div", { class: "row" },
+      h("strong", { text: `${gameTitle(t.game)} \u00b7 ${t.players} players` }),
+      h("span", { class: `chip status-${t.status}`, text: t.status }),
+      t.timer ? h("span", { class: "chip", text: `${t.timer}s timer` }) : null,
+      t.deck && t.deck.name ? h("span", { class: "chip", text: t.deck.name }) : null,
+      h("span", { class: "muted small", text: `table ${t.id}` }),
+      created && !isNaN(created) ? h("span", { class: "muted small", text: created.toLocaleString() }) : null),
+    h("div", { class: "seats-line", text: seatsLine(t) }),
+    h("div", { class: "row" }, actions));
+}
+
+function asList(body) {
+  if (Array.isArray(body)) return body;
+  if (body && Array.isArray(body.tables)) return body.tables;
+  return [];
+}
+
+async function refresh() {
+  const errBox = $("list-error");
+  try {
+    const [open, over] = await Promise.all([api("/api/tables"), api("/api/tables?status=over")]);
+    const live = asList(open).filter((t) => t.status !== "over");
+    $("table-list").replaceChildren(...(live.length ? live.map(tableItem) : [h("li", { class: "empty", text: "No tables yet: create one." })]));
+    const done = asList(over).slice(0, 30);
+    $("over-list").replaceChildren(...(done.length ? done.map(tableItem) : [h("li", { class: "empty", text: "No finished games yet." })]));
+    errBox.textContent = "";
+  } catch (e) {
+    errBox.textContent = `Cannot list the tables: ${e.message}`;
+  }
+}
+
+function schedule() {
+  clearInterval(refreshTimer);
+  refreshTimer = setInterval(() => {
+    if (document.visibilityState === "visible") refresh();
+  }, 5000);
+}
+
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") refresh();
+});
+
+loadCatalog();
+refresh();
+schedule();

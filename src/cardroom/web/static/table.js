@@ -1,0 +1,294 @@
+// The table page: one WebSocket to /ws/tables/{id} (docs/web.md), one seat or a spectator.
+//
+// Test hooks (data-testid; the full list is in TESTHOOKS.md):
+//   body[data-seq]        seq of the last update drawn (-1 before any); also "seq" (hidden text)
+//   status                the table's status: waiting | running | over (data-status too)
+//   connection            data-state: connecting | open | closed
+//   turn-indicator        whose turn ("Your turn", "Ada's turn", "Game over"); data-turn = seat
+//   countdown             seconds left when the table has a timer (data-deadline, Unix seconds)
+//   seats / seat-<i>      one plate per seat, data-turn="true" on the seat to act
+//   hand                  your hand; each card button card-<TEXT> (card-9P, card-6C#2),
+//                         data-card, data-legal="true|false", aria-pressed while chosen to pass
+//   moves                 the move buttons: move-draw, move-pass, move-done, move-yes, move-no,
+//                         move-declare-<C|D|H|S>, move-target-<seat>, move-option-<k>,
+//                         pass-confirm (Baha: sends the chosen passes one after another)
+//   pending               the decision asked of you (view.pending.text)
+//   trick, trick-card-<TEXT>, led, last-trick, last-trick-<TEXT>         (Baha)
+//   discard, discard-top (data-card), suit-in-play (data-suit, data-declared),
+//   stock, direction, card-detail                                        (BAEBAE)
+//   scores, standings, shame, log, live, toasts / toast-error
+//   join-bar, join-form, join-name, join-button (a spectator taking a free seat)
+
+import { TableView, handKeys, splitMove } from "./render.js";
+import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation, TOKEN_KEY, NAME_KEY } from "./common.js";
+
+const id = tableIdFromLocation();
+const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
+
+const state = {
+  view: null, table: null, moves: [], events: [], designs: null, deadline: null,
+  seat: null, spectator: true, seq: -1, replay: false,
+};
+
+let ws = null;
+let welcomed = false;
+let sentToken = null;
+let retry = 0;
+let retryTimer = null;
+let pingTimer = null;
+let busyTimer = null;
+let passQueue = [];
+let gone = false;
+
+const view = new TableView({
+  seats: $("seats"), center: $("center"), turn: $("turn-indicator"), decision: $("decision"),
+  hand: $("hand"), scores: $("scores"), standings: $("standings"), log: $("log"),
+  detail: $("card-detail"), lastTrick: $("last-trick"), lastTrickPanel: $("last-trick-panel"),
+}, {
+  onMove: (m) => send(m),
+  onPass: (moves) => {
+    passQueue = moves.slice(1).map((m) => m.text);
+    send(moves[0]);
+  },
+  passInFlight: () => passQueue.length > 0,
+});
+handKeys($("hand"));
+
+function setConn(s, text) {
+  const c = $("connection");
+  c.dataset.state = s;
+  c.textContent = text;
+}
+
+function setBusy(b) {
+  view.busy = b;
+  clearTimeout(busyTimer);
+  // Never stay stuck: if no answer comes, let the player try again.
+  if (b) busyTimer = setTimeout(() => { view.busy = false; draw(); }, 8000);
+}
+
+function send(move) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) {
+    notify("Not connected: reconnecting, try again in a moment.");
+    return;
+  }
+  setBusy(true);
+  ws.send(JSON.stringify({ type: "act", action: move.action, seq: state.seq }));
+  draw();
+}
+
+function draw() {
+  if (!state.view) {
+    view.state = state;
+    view.renderEmpty();
+    drawHeader();
+    return;
+  }
+  view.render(state);
+  drawHeader();
+}
+
+function drawHeader() {
+  const t = state.table;
+  const status = $("status");
+  const st = t ? t.status : "connecting";
+  status.textContent = st;
+  status.dataset.status = st;
+  status.className = `chip status-${st}`;
+  if (t) {
+    $("table-title").textContent = `${gameTitle(t.game)} \u00b7 table ${t.id}`;
+    document.title = `${gameTitle(t.game)} \u00b7 Cardroom`;
+  }
+  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat + 1}: ${seatName(t, state.seat)}`;
+  const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
+  $("join-bar").hidden = !free;
+}
+
+function announce(events) {
+  const ctx = { game: state.view?.game || state.table?.game, table: state.table, designs: state.designs, seat: state.seat };
+  const lines = events.map((e) => describeEvent(e, ctx)).filter(Boolean).slice(-3);
+  const v = state.view;
+  if (v && !state.spectator && v.current_player === state.seat && state.moves.length) lines.push("Your turn.");
+  if (lines.length) $("live").textContent = lines.join(" ");
+}
+
+function onWelcome(msg) {
+  welcomed = true;
+  retry = 0;
+  state.seat = msg.seat ?? null;
+  state.spectator = state.seat === null;
+  state.table = msg.table || state.table;
+  if (Array.isArray(msg.cards)) {
+    state.designs = new Map(msg.cards.map((c) => [String(c.key).toUpperCase(), c]));
+  }
+  // The first update after a (re)connect carries every event again.
+  state.events = [];
+  setConn("open", state.spectator ? "watching" : "connected");
+  draw();
+}
+
+function onUpdate(msg) {
+  state.seq = msg.seq;
+  state.view = msg.view;
+  state.moves = msg.moves || [];
+  state.table = msg.table || state.table;
+  state.deadline = msg.deadline ?? null;
+  const fresh = msg.events || [];
+  state.events.push(...fresh);
+  setBusy(false);
+  document.body.dataset.seq = String(msg.seq);
+  $("seq").textContent = String(msg.seq);
+  // Baha's pass: the next chosen card, with this update's seq.
+  if (passQueue.length) {
+    const next = passQueue.shift();
+    const m = state.moves.find((x) => x.text === next);
+    if (m) {
+      draw();
+      send(m);
+      announce(fresh);
+      return;
+    }
+    passQueue = [];
+  }
+  draw();
+  announce(fresh);
+}
+
+function onError(msg) {
+  setBusy(false);
+  passQueue = [];
+  if (!welcomed && sentToken && (msg.code === "not_seated" || msg.code === "bad_message")) {
+    // The token we kept does not hold a seat here: forget it and watch instead.
+    localStorage.removeItem(TOKEN_KEY(id));
+    notify(`Your seat could not be taken back (${msg.message}); you are watching.`);
+    if (ws) ws.close();
+    return;
+  }
+  notify(msg.message ? `${msg.message}` : `Error: ${msg.code}`);
+  draw();
+}
+
+function connect() {
+  if (!id) {
+    notify("No table in the address.", "error", 0);
+    return;
+  }
+  clearTimeout(retryTimer);
+  welcomed = false;
+  setConn("connecting", retry ? "reconnecting\u2026" : "connecting\u2026");
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  let sock;
+  try {
+    sock = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(id)}`);
+  } catch (e) {
+    scheduleReconnect();
+    return;
+  }
+  ws = sock;
+  sock.addEventListener("open", () => {
+    sentToken = localStorage.getItem(TOKEN_KEY(id));
+    sock.send(JSON.stringify({ type: "hello", token: sentToken || null }));
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: "ping" }));
+    }, 25000);
+  });
+  sock.addEventListener("message", (ev) => {
+    let msg;
+    try {
+      msg = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    if (sock !== ws) return;
+    if (msg.type === "welcome") onWelcome(msg);
+    else if (msg.type === "update") onUpdate(msg);
+    else if (msg.type === "error") onError(msg);
+  });
+  sock.addEventListener("close", (ev) => {
+    if (sock !== ws) return;
+    clearInterval(pingTimer);
+    setBusy(false);
+    passQueue = [];
+    setConn("closed", "disconnected");
+    scheduleReconnect(ev);
+  });
+}
+
+async function scheduleReconnect() {
+  if (gone) return;
+  retry += 1;
+  // Is the table still there? A table that does not exist is not worth calling again.
+  if (retry >= 2) {
+    try {
+      state.table = await api(`/api/tables/${encodeURIComponent(id)}`);
+      drawHeader();
+    } catch (e) {
+      if (e.status === 404) {
+        gone = true;
+        setConn("closed", "no such table");
+        notify(`There is no table ${id}. Back to the lobby to start one.`, "error", 0);
+        return;
+      }
+    }
+  }
+  const wait = Math.min(10000, 500 * 2 ** Math.min(retry, 5));
+  setConn("closed", `reconnecting in ${Math.round(wait / 1000)}s\u2026`);
+  retryTimer = setTimeout(connect, wait);
+}
+
+$("join-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const name = $("join-name").value.trim();
+  if (!name) return;
+  const btn = $("join-button");
+  btn.disabled = true;
+  try {
+    const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { json: { name } });
+    localStorage.setItem(TOKEN_KEY(id), res.token);
+    localStorage.setItem(NAME_KEY, name);
+    notify(`You sit at seat ${res.seat + 1}.`, "info", 3000);
+    retry = 0;
+    if (ws) {
+      const old = ws;
+      ws = null;
+      old.close();
+    }
+    connect();
+  } catch (e) {
+    notify(e.status === 409 ? `No free seat: ${e.message}` : e.message);
+  } finally {
+    btn.disabled = false;
+  }
+});
+$("join-name").value = localStorage.getItem(NAME_KEY) || "";
+
+// Deadline countdown, once a second (cheap: one text node).
+setInterval(() => view.tickCountdown(), 1000);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible" && (!ws || ws.readyState === WebSocket.CLOSED) && !gone) {
+    retry = 0;
+    connect();
+  }
+});
+
+// Keyboard shortcuts for buttons: d draw, p pass (BAEBAE), Enter on a focused card plays it (native).
+document.addEventListener("keydown", (ev) => {
+  if (ev.target && /INPUT|TEXTAREA|SELECT/.test(ev.target.tagName)) return;
+  if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+  const map = { d: "move-draw", p: "move-pass" };
+  const t = map[ev.key];
+  if (t) {
+    const b = $(t);
+    if (b && !b.disabled) {
+      ev.preventDefault();
+      b.click();
+    }
+  } else if (ev.key === "h") {
+    const first = document.querySelector("[data-testid=hand] button.card[tabindex='0']");
+    if (first) first.focus();
+  }
+});
+
+connect();
+export { state, splitMove, h };
