@@ -186,6 +186,28 @@ def report(
         print_summary(Console(), summary)
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    db: Annotated[
+        str | None, typer.Option(help="Database: any SQLAlchemy URL (default: cardroom.db in --data).")
+    ] = None,
+    data: Annotated[Path, typer.Option(help="Data folder: the database and uploaded decks.")] = Path(
+        "cardroom-data"
+    ),
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before each move, so people can follow.", min=0, max=60)
+    ] = 0.6,
+) -> None:
+    """Start the web table: a lobby, tables of Baha and BAEBAE for people and bots, replays."""
+    from cardroom.cli.serve import run_serve
+
+    with guard():
+        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=Console())
+    raise typer.Exit(code)
+
+
 deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True)
 app.add_typer(deck_app, name="deck")
 

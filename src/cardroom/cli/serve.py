@@ -1,0 +1,54 @@
+"""``cardroom serve``: the web table (docs/web.md) under Uvicorn."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+from rich.console import Console
+from rich.markup import escape
+
+__all__ = ["run_serve", "WS_MAX_BYTES"]
+
+WS_MAX_BYTES = 64 * 1024
+"""WebSocket frames larger than this close the connection; up to it, a message above the
+protocol's 4 KiB is answered with an error (docs/web.md)."""
+
+
+def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console) -> int:
+    """Serve until interrupted; 0 on a clean stop."""
+    import uvicorn
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from cardroom.cli.main import UsageError
+    from cardroom.web.app import create_app
+
+    try:
+        app = create_app(db, data, bot_delay=bot_delay)
+    except SQLAlchemyError as err:
+        raise UsageError(f"--db {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
+                         f"{str(err).splitlines()[0]})") from None
+    except OSError as err:
+        raise UsageError(f"--data {data}: cannot use the data folder ({err})") from None
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+    port = sock.getsockname()[1]  # the port chosen when --port 0
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+    shown = f"[{shown}]" if ":" in shown else shown
+    console.print(
+        f"Cardroom web table: open [bold]http://{escape(shown)}:{port}/[/] "
+        f"(data in {escape(str(data))}; Ctrl-C stops)",
+        highlight=False,
+    )
+    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+    return 0

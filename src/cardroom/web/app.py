@@ -1,0 +1,251 @@
+"""The web table's FastAPI application: pages, the JSON API and one WebSocket per seat.
+
+See ``docs/web.md`` for the contract. ``create_app`` makes an application over a database
+(any SQLAlchemy URL; a SQLite file in the data folder by default) and a data folder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from cardroom.web.catalog import catalog
+from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, error
+from cardroom.web.store import Store
+from cardroom.web.tables import Connection, TableError, TableManager
+
+__all__ = ["create_app", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
+
+log = logging.getLogger("cardroom.web")
+
+STATIC_DIR = Path(__file__).parent / "static"
+DEFAULT_BOT_DELAY = 0.6
+MAX_BODY_BYTES = MAX_DECK_BYTES + 64 * 1024
+"""The largest HTTP request body: a deck file and the rest of a create request."""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuses HTTP request bodies larger than ``limit`` bytes (413) before they reach the app."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", []):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await self._refuse(scope, receive, send)
+                    return
+        received = 0
+
+        async def limited() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await self._refuse(scope, receive, send)
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        response = JSONResponse(
+            {"detail": f"the request body may be at most {self.limit // 1024} KiB"}, status_code=413
+        )
+        await response(scope, receive, send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY) -> FastAPI:
+    """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
+
+    ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play.
+    """
+    data_dir = Path(data_dir)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    url = db_url or f"sqlite:///{(data_dir / 'cardroom.db').resolve()}"
+    store = Store(url)
+    manager = TableManager(store, data_dir, bot_delay)
+    manager.load()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        manager.start()
+        try:
+            yield
+        finally:
+            await manager.stop()
+            store.close()
+
+    app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.manager = manager
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+
+    @app.exception_handler(TableError)
+    async def table_error(request: Request, err: TableError) -> JSONResponse:
+        return JSONResponse({"detail": str(err)}, status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"detail": _validation_text(err)}, status_code=400)
+
+    # -- pages -------------------------------------------------------------------------
+
+    def page(name: str) -> Response:
+        path = STATIC_DIR / name
+        if not path.is_file():
+            return JSONResponse({"detail": f"the page {name} is not installed"}, status_code=404)
+        return FileResponse(path, media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> Response:
+        return page("index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> Response:
+        return page("table.html")
+
+    @app.get("/replay/{table_id}", include_in_schema=False)
+    async def replay_page(table_id: str) -> Response:
+        return page("replay.html")
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # -- the API -----------------------------------------------------------------------
+
+    @app.get("/api/catalog")
+    async def get_catalog() -> dict[str, Any]:
+        return catalog()
+
+    @app.post("/api/tables")
+    async def create_table(body: CreateBody) -> dict[str, Any]:
+        table, seat, token = manager.create(body)
+        answer = manager.summary(table)
+        if token is not None:
+            answer["seat"] = seat
+            answer["token"] = token
+        return answer
+
+    @app.get("/api/tables")
+    async def list_tables(
+        status: str | None = None, limit: Annotated[int, Query(ge=1, le=500)] = 100
+    ) -> list[dict[str, Any]]:
+        return manager.listing(status, limit)
+
+    @app.get("/api/tables/{table_id}")
+    async def get_table(table_id: str) -> dict[str, Any]:
+        return manager.summary(manager.get(table_id))
+
+    @app.post("/api/tables/{table_id}/join")
+    async def join_table(table_id: str, body: JoinBody) -> dict[str, Any]:
+        seat, token = manager.join(table_id, body.name, body.seat)
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/tables/{table_id}/record")
+    async def get_record(table_id: str) -> Response:
+        text = manager.record_text(table_id)
+        table = manager.get(table_id)
+        filename = f"cardroom-{table.data.game}-{table_id}.json"
+        return Response(
+            text + "\n", media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
+    @app.get("/api/tables/{table_id}/replay")
+    async def get_replay(table_id: str, seat: str = "all") -> dict[str, Any]:
+        if seat == "all":
+            which = None
+        else:
+            try:
+                which = int(seat)
+            except ValueError:
+                raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
+        manager.get(table_id)
+        steps = await asyncio.to_thread(manager.replay, table_id, which)
+        return {"steps": steps}
+
+    # -- the WebSocket -----------------------------------------------------------------
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        table = manager.tables.get(table_id)
+        if table is None:
+            await websocket.send_json(error("not_found", f"no table {table_id!r:.40}"))
+            await websocket.close(code=4404)
+            return
+        conn = Connection(websocket.send_text)
+        try:
+            manager.attach(table, conn)
+        except TableError as err:
+            await websocket.send_json(error("full", str(err)))
+            await websocket.close(code=1013)
+            return
+        async def read() -> None:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                if data is not None:
+                    manager.handle(table, conn, data)
+
+        reader = asyncio.create_task(read())
+        writer = asyncio.create_task(conn.write())
+        done: set[asyncio.Task[None]] = set()
+        try:
+            done, _ = await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            manager.detach(table, conn)
+            for task in (reader, writer):
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            if reader not in done:  # the server ended it: closing, or the client read too slowly
+                with contextlib.suppress(Exception):
+                    await websocket.close()
+
+    return app
+
+
+def _validation_text(err: RequestValidationError) -> str:
+    parts = []
+    for item in err.errors():
+        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body") or "body"
+        message = str(item.get("msg", "invalid"))
+        message = message.removeprefix("Value error, ")
+        parts.append(f"{where}: {message}")
+    return "; ".join(parts) or "the request is not valid"

@@ -1,0 +1,174 @@
+"""The web table's messages: HTTP bodies and WebSocket messages, checked before use.
+
+Every check says what was wrong and what is allowed; nothing here touches a game.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+__all__ = [
+    "MAX_MESSAGE_BYTES",
+    "MAX_DECK_BYTES",
+    "MAX_NAME",
+    "MAX_TIMER",
+    "ProtocolError",
+    "Hello",
+    "Act",
+    "Ping",
+    "Message",
+    "parse_message",
+    "CreateBody",
+    "JoinBody",
+    "clean_name",
+    "error",
+]
+
+MAX_MESSAGE_BYTES = 4096
+MAX_DECK_BYTES = 256 * 1024
+MAX_NAME = 40
+MAX_TIMER = 3600.0
+MAX_SEAT_SPEC = 200
+
+
+class ProtocolError(ValueError):
+    """A message that cannot be taken: ``code`` is the error code sent back."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Hello:
+    token: str | None
+
+
+@dataclass(frozen=True)
+class Act:
+    action: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class Ping:
+    pass
+
+
+Message = Hello | Act | Ping
+
+_FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"}}
+
+
+def _bad(message: str) -> ProtocolError:
+    return ProtocolError("bad_message", message)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_message(data: str | bytes) -> Message:
+    """One client message from a WebSocket frame; raises :class:`ProtocolError`."""
+    size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
+    if size > MAX_MESSAGE_BYTES:
+        raise _bad(f"a message may be at most {MAX_MESSAGE_BYTES} bytes, not {size}")
+    try:
+        obj = json.loads(data)
+    except (ValueError, RecursionError):  # JSONDecodeError, bad UTF-8, huge numbers
+        raise _bad('a message is one JSON object, e.g. {"type": "ping"}') from None
+    if not isinstance(obj, dict):
+        raise _bad(f'a message is a JSON object with a "type", not a JSON {type(obj).__name__}')
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise _bad(f"unknown message type {kind!r:.40}; the types are {', '.join(_FIELDS)}")
+    unknown = sorted(set(obj) - _FIELDS[kind])
+    if unknown:
+        raise _bad(f"a {kind} message has no field {unknown[0]!r:.40}; its fields are "
+                   f"{', '.join(sorted(_FIELDS[kind]))}")
+    if kind == "ping":
+        return Ping()
+    if kind == "hello":
+        token = obj.get("token")
+        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 200):
+            raise _bad("hello's token is the text /join answered, or null to watch")
+        return Hello(token)
+    for name in ("action", "seq"):
+        if name not in obj:
+            raise _bad(f'an act message needs "{name}": {{"type": "act", "action": int, "seq": int}}')
+        if not _whole(obj[name]) or obj[name] < 0:
+            raise _bad(f"{name} must be a whole number of 0 or more, not {obj[name]!r:.40}")
+    return Act(obj["action"], obj["seq"])
+
+
+def error(code: str, message: str) -> dict[str, Any]:
+    """The ``error`` message."""
+    return {"type": "error", "code": code, "message": message}
+
+
+def clean_name(name: str) -> str:
+    """A player's name: trimmed, printable, 1 to MAX_NAME characters; else ``ValueError``."""
+    text = " ".join(name.split())
+    if not text:
+        raise ValueError("a name needs at least one visible character")
+    if len(text) > MAX_NAME:
+        raise ValueError(f"a name is at most {MAX_NAME} characters, not {len(text)}")
+    if not text.isprintable():
+        raise ValueError("a name may not hold control characters")
+    return text
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateBody(_Body):
+    """``POST /api/tables``."""
+
+    game: str
+    players: int | None = Field(default=None, ge=2, le=100)
+    rules: dict[str, Any] = Field(default_factory=dict)
+    deck: str | None = Field(default=None, max_length=100)
+    deck_toml: str | None = Field(default=None, max_length=MAX_DECK_BYTES)
+    seats: list[str] | None = Field(default=None, max_length=100)
+    timer: float | None = None
+    name: str | None = None
+
+    @field_validator("timer", mode="before")
+    @classmethod
+    def _timer(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+                or not 1 <= value <= MAX_TIMER:
+            raise ValueError(f"timer is a number of seconds from 1 to {MAX_TIMER:g}, or null for no timer")
+        return float(value)
+
+    @field_validator("seats")
+    @classmethod
+    def _seats(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and any(len(s) > MAX_SEAT_SPEC for s in value):
+            raise ValueError(f"a seat is \"human\" or a bot spec of at most {MAX_SEAT_SPEC} characters")
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
+
+
+class JoinBody(_Body):
+    """``POST /api/tables/{id}/join``."""
+
+    name: str
+    seat: int | None = Field(default=None, ge=0, le=100)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)

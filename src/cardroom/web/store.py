@@ -1,0 +1,238 @@
+"""The web table's database: tables, seats, every action in order, uploaded decks, records.
+
+SQLAlchemy 2.x ORM over any SQLAlchemy URL (SQLite by default). A game's state is never
+stored: the actions are, one row each, committed before anyone hears of them, and a table is
+rebuilt by replaying them from its seed. A finished game's record is stored as JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+
+__all__ = ["Store", "TableData", "SeatData", "Base"]
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class DeckRow(Base):
+    """An uploaded BAEBAE deck file, by the digest of its content."""
+
+    __tablename__ = "decks"
+
+    digest: Mapped[str] = mapped_column(String(80), primary_key=True)
+    name: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20))
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    """The rule options chosen, without the deck."""
+    deck: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    """A project deck's name, or null for an uploaded deck (``upload``) or no deck (Baha)."""
+    upload: Mapped[str | None] = mapped_column(ForeignKey("decks.digest"), nullable=True)
+    deck_info: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """``{"name", "digest"}`` of the deck the game is played with (as its record names it)."""
+    seed: Mapped[int] = mapped_column(BigInteger)
+    timer: Mapped[float | None] = mapped_column(Float, nullable=True)
+    status: Mapped[str] = mapped_column(String(10), index=True)
+    created: Mapped[float] = mapped_column(Float, index=True)
+    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
+    record: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(10))
+    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(100), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the first action of the game: the table's ``seq`` once it is taken."""
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(100))
+    by: Mapped[str] = mapped_column(String(200))
+    """Who chose it: ``human``, or the bot spec that played the seat."""
+    at: Mapped[float] = mapped_column(Float)
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    bot: str | None = None
+    name: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass
+class TableData:
+    """A table as stored (its actions only when asked for)."""
+
+    id: str
+    game: str
+    players: int
+    rules: dict[str, Any]
+    deck: str | None
+    upload: str | None
+    deck_info: dict[str, Any] | None
+    seed: int
+    timer: float | None
+    status: str
+    created: float
+    finished: float | None
+    seats: list[SeatData]
+    actions: list[int] = field(default_factory=list)
+
+
+class Store:
+    """The database of one server."""
+
+    def __init__(self, url: str) -> None:
+        connect_args: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            connect_args["check_same_thread"] = False
+        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Session]:
+        with self._session() as session, session.begin():
+            yield session
+
+    # -- writing -----------------------------------------------------------------------
+
+    def add_deck(self, digest: str, name: str, text: str, now: float) -> None:
+        with self._tx() as s:
+            if s.get(DeckRow, digest) is None:
+                s.add(DeckRow(digest=digest, name=name, text=text, created=now))
+
+    def add_table(self, table: TableData) -> None:
+        with self._tx() as s:
+            s.add(TableRow(
+                id=table.id, game=table.game, players=table.players, rules=table.rules,
+                deck=table.deck, upload=table.upload, deck_info=table.deck_info,
+                seed=table.seed, timer=table.timer, status=table.status, created=table.created,
+                seats=[SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
+                       for x in table.seats],
+            ))
+
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
+        """A person takes a seat; ``status`` is the table's status after it."""
+        with self._tx() as s:
+            row = s.get(SeatRow, (table_id, seat))
+            assert row is not None
+            row.name = name
+            row.token_hash = token_hash
+            table = s.get(TableRow, table_id)
+            assert table is not None
+            table.status = status
+
+    def add_action(
+        self, table_id: str, seq: int, seat: int, action: int, text: str, by: str, now: float,
+        record: dict[str, Any] | None = None,
+    ) -> None:
+        """Write one action (and, when it ended the game, the record), committed on return."""
+        with self._tx() as s:
+            s.add(ActionRow(table_id=table_id, seq=seq, seat=seat, action=action, text=text, by=by, at=now))
+            if record is not None:
+                table = s.get(TableRow, table_id)
+                assert table is not None
+                table.status = "over"
+                table.finished = now
+                table.record = json.dumps(record, separators=(",", ":"))
+
+    # -- reading -----------------------------------------------------------------------
+
+    def deck_text(self, digest: str) -> str | None:
+        with self._session() as s:
+            row = s.get(DeckRow, digest)
+            return None if row is None else row.text
+
+    def tables(self, with_actions: bool = False) -> list[TableData]:
+        """Every table, oldest first; the actions of the unfinished ones when asked."""
+        with self._session() as s:
+            rows = s.scalars(select(TableRow).order_by(TableRow.created)).all()
+            out = [_data(r) for r in rows]
+            if with_actions:
+                for table in out:
+                    if table.status != "over":
+                        table.actions = self.actions(table.id, s)
+            return out
+
+    def actions(self, table_id: str, session: Session | None = None) -> list[int]:
+        """A table's actions in order."""
+        if session is None:
+            with self._session() as s:
+                return self.actions(table_id, s)
+        rows: Sequence[int] = session.scalars(
+            select(ActionRow.action).where(ActionRow.table_id == table_id).order_by(ActionRow.seq)
+        ).all()
+        return list(rows)
+
+    def record(self, table_id: str) -> str | None:
+        """A finished game's record as JSON text."""
+        with self._session() as s:
+            return s.scalar(select(TableRow.record).where(TableRow.id == table_id))
+
+
+def _data(row: TableRow) -> TableData:
+    return TableData(
+        id=row.id, game=row.game, players=row.players, rules=dict(row.rules), deck=row.deck,
+        upload=row.upload, deck_info=None if row.deck_info is None else dict(row.deck_info),
+        seed=row.seed, timer=row.timer,
+        status=row.status, created=row.created, finished=row.finished,
+        seats=[SeatData(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in row.seats],
+    )
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.close()

@@ -1,0 +1,654 @@
+"""Live web tables: seats, connections, bots, turn timers, and the one way an action is taken.
+
+Everything that changes a table runs on the event loop without awaiting in between: check
+the action, apply it to a copy of the state, commit it to the database, then keep the copy
+and queue each connection its own update. So two actions never interleave, a refused action
+changes nothing, and nobody hears of an action the database could lose. Bots think in a
+worker thread on a copy of the state and hand their choice back through the same path.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.engine import IllegalAction, Rules, RulesError, State
+from cardroom.games import GAMES, make_rules, start_game
+from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
+from cardroom.record import make_record
+from cardroom.web import views
+from cardroom.web.catalog import BOTS, card_rows, option_names
+from cardroom.web.protocol import Act, CreateBody, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.store import SeatData, Store, TableData
+
+__all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS"]
+
+log = logging.getLogger("cardroom.web")
+
+MAX_CONNECTIONS = 200
+"""Connections one table accepts (seats and spectators together)."""
+MAX_OPEN_TABLES = 1000
+"""Unfinished tables a server holds; creating more is refused until some finish."""
+MAX_QUEUED = 1000
+"""Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
+BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
+"""The largest search budgets a web table grants a bot per move."""
+
+
+class TableError(Exception):
+    """A request about tables that cannot be granted: ``status`` is the HTTP status to answer."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Connection:
+    """One WebSocket of a table: its seat (``None`` for a spectator) and its outgoing queue."""
+
+    def __init__(self, send: Callable[[str], Any]) -> None:
+        self._send = send
+        self.greeted = False
+        self.seat: int | None = None
+        self.sent = 0
+        """Events of the log this connection has been sent."""
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.closed = False
+
+    def push(self, message: dict[str, Any]) -> None:
+        """Queue a message; it is sent in order by :meth:`write`."""
+        if self.closed:
+            return
+        if self.queue.qsize() >= MAX_QUEUED:
+            log.warning("closing a connection that does not read its messages")
+            self.close()
+            return
+        self.queue.put_nowait(message)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+    async def write(self) -> None:
+        """Send queued messages until closed."""
+        while True:
+            message = await self.queue.get()
+            if message is None:
+                return
+            await self._send(json.dumps(message, separators=(",", ":"), allow_nan=False))
+
+
+@dataclass
+class LiveTable:
+    data: TableData
+    rules: Rules | None
+    state: State | None = None
+    seq: int = 0
+    agents: dict[int, Agent] = field(default_factory=dict)
+    away: set[int] = field(default_factory=set)
+    conns: list[Connection] = field(default_factory=list)
+    deadline: float | None = None
+    task: asyncio.Task[None] | None = None
+    cards: list[dict[str, Any]] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.data.id
+
+    @property
+    def status(self) -> str:
+        return self.data.status
+
+    def seat_of(self, token: str) -> int | None:
+        digest = hash_token(token)
+        for s in self.data.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, digest):
+                return s.seat
+        return None
+
+    def connected(self, seat: int) -> bool:
+        return any(c.greeted and c.seat == seat for c in self.conns)
+
+
+class TableManager:
+    """Every table of one server, in memory, backed by the store."""
+
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float) -> None:
+        self.store = store
+        self.data_dir = data_dir
+        self.bot_delay = bot_delay
+        self.tables: dict[str, LiveTable] = {}
+        self._replays: dict[tuple[str, int | None], list[dict[str, Any]]] = {}
+
+    # -- starting and stopping -------------------------------------------------------
+
+    def load(self) -> None:
+        """Rebuild every table from the database: unfinished games replay their actions."""
+        for data in self.store.tables(with_actions=True):
+            if data.status == "over":
+                self.tables[data.id] = LiveTable(data, None)
+                continue
+            try:
+                table = self._rebuild(data)
+            except Exception as err:  # a table that cannot be rebuilt must not stop the others
+                log.error("table %s cannot be rebuilt and is left out: %s", data.id, err)
+                continue
+            self.tables[data.id] = table
+
+    def _rebuild(self, data: TableData) -> LiveTable:
+        rules = self._rules(data.game, data.rules, data.deck, data.upload)
+        if data.deck_info is not None:
+            have = rules.deck_record()  # type: ignore[attr-defined]
+            if have["digest"] != data.deck_info.get("digest"):
+                raise RulesError(f"its deck {data.deck_info.get('name')!r} has changed since the game began")
+        table = self._live(data, rules)
+        if data.status == "running":
+            state = start_game(rules, data.seed)
+            for action in data.actions:
+                state.apply(action)
+            table.state = state
+            table.seq = len(data.actions)
+        return table
+
+    def start(self) -> None:
+        """Set the bots and timers of every running table going (on the event loop)."""
+        for table in self.tables.values():
+            self._kick(table)
+
+    async def stop(self) -> None:
+        tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        for table in self.tables.values():
+            for conn in table.conns:
+                conn.close()
+
+    # -- creating and joining ------------------------------------------------------------
+
+    def create(self, body: CreateBody) -> tuple[LiveTable, int | None, str | None]:
+        """A new table from a create request; the creator's seat and token if it sat down."""
+        if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
+            raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
+        game = body.game
+        if game not in GAMES:
+            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(GAMES)}")
+        options = dict(body.rules)
+        allowed = option_names(game)
+        for name in options:
+            if name not in allowed and name != "players":
+                extra = " (choose the deck with \"deck\" or \"deck_toml\")" if name == "deck" else ""
+                raise TableError(400, f"unknown {game} rule {name!r:.40}{extra}; the rules are "
+                                      f"{', '.join(allowed)}")
+        players = body.players
+        if "players" in options:
+            if players is not None and options["players"] != players:
+                raise TableError(400, "give the number of players once: \"players\" or rules.players")
+            players = options.pop("players")
+        if players is None:
+            players = len(body.seats) if body.seats else make_rules(game).to_dict()["players"]
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TableError(400, f"players must be a whole number, not {players!r:.40}")
+        options["players"] = players
+        seats = body.seats if body.seats is not None else ["human"] + ["heuristic"] * (players - 1)
+        if len(seats) != players:
+            raise TableError(
+                400, f"seats lists {len(seats)} seats; a table of {players} players needs {players}"
+            )
+        seat_data = [self._seat(k, spec) for k, spec in enumerate(seats)]
+
+        deck: str | None = None
+        upload: str | None = None
+        if game == "baebae":
+            if body.deck is not None and body.deck_toml is not None:
+                raise TableError(
+                    400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
+                )
+            if body.deck_toml is not None:
+                upload = self._upload(body.deck_toml)
+            else:
+                deck = body.deck if body.deck is not None else "sample"
+                if deck not in project_decks():
+                    raise TableError(400, f"unknown deck {deck!r:.40}; the project's decks are "
+                                          f"{', '.join(project_decks())} (or upload one as deck_toml)")
+        elif body.deck is not None or body.deck_toml is not None:
+            raise TableError(400, f"{game} is played without a deck file; leave out deck and deck_toml")
+        try:
+            rules = self._rules(game, options, deck, upload)
+        except (RulesError, DeckError) as err:
+            raise TableError(400, str(err)) from None
+        stored = {k: v for k, v in rules.to_dict().items() if k != "deck"}
+        deck_info = None
+        if game == "baebae":
+            record = rules.deck_record()  # type: ignore[attr-defined]
+            deck_info = {"name": record["name"], "digest": record["digest"]}
+
+        humans = [s.seat for s in seat_data if s.kind == "human"]
+        seat = token = None
+        if body.name is not None:
+            if not humans:
+                raise TableError(400, "name is given but every seat is a bot: make a seat \"human\"")
+            seat = humans[0]
+            token = secrets.token_urlsafe(24)
+            seat_data[seat].name = body.name
+            seat_data[seat].token_hash = hash_token(token)
+        free = [s for s in seat_data if s.kind == "human" and s.token_hash is None]
+        data = TableData(
+            id=self._new_id(), game=game, players=players, rules=stored, deck=deck, upload=upload,
+            deck_info=deck_info, seed=secrets.randbelow(2**31), timer=body.timer,
+            status="waiting" if free else "running", created=time.time(), finished=None, seats=seat_data,
+        )
+        self.store.add_table(data)
+        table = self._live(data, rules)
+        self.tables[data.id] = table
+        if data.status == "running":
+            self._begin(table)
+        return table, seat, token
+
+    def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        """A person takes a free human seat; answers the seat and its token."""
+        table = self.get(table_id)
+        if table.status != "waiting":
+            raise TableError(409, f"table {table_id} has no free seat: its game is {table.status}")
+        seats = table.data.seats
+        if seat is not None:
+            if not 0 <= seat < len(seats):
+                raise TableError(400, f"seat must be 0 to {len(seats) - 1}, not {seat}")
+            chosen = seats[seat]
+            if chosen.kind != "human":
+                raise TableError(409, f"seat {seat} is a bot's ({chosen.bot}); the free seats are "
+                                      f"{self._free_text(table)}")
+            if chosen.token_hash is not None:
+                raise TableError(409, f"seat {seat} is taken; the free seats are {self._free_text(table)}")
+        else:
+            free = [s for s in seats if s.kind == "human" and s.token_hash is None]
+            if not free:
+                raise TableError(409, f"table {table_id} has no free seat")
+            chosen = free[0]
+        token = secrets.token_urlsafe(24)
+        token_hash = hash_token(token)
+        left = [s for s in seats if s.kind == "human" and s.token_hash is None and s is not chosen]
+        status = "waiting" if left else "running"
+        self.store.take_seat(table.id, chosen.seat, name, token_hash, status)
+        chosen.name = name
+        chosen.token_hash = token_hash
+        table.data.status = status
+        if status == "running":
+            self._begin(table)
+        else:
+            self._broadcast(table)
+        return chosen.seat, token
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(404, f"no table {table_id!r:.40}")
+        return table
+
+    def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Summaries, newest first: the unfinished tables, or the finished ones (``over``)."""
+        if status not in (None, "over"):
+            raise TableError(
+                400, f"status may be left out (open and running tables) or be over, not {status!r:.40}"
+            )
+        chosen = [t for t in self.tables.values() if (t.status == "over") == (status == "over")]
+        chosen.sort(key=lambda t: t.data.created, reverse=True)
+        return [self.summary(t) for t in chosen[:limit]]
+
+    def summary(self, table: LiveTable) -> dict[str, Any]:
+        data = table.data
+        return {
+            "id": data.id,
+            "game": data.game,
+            "players": data.players,
+            "rules": dict(data.rules),
+            "deck": None if data.deck_info is None else dict(data.deck_info),
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+                 "connected": table.connected(s.seat), "away": s.seat in table.away}
+                for s in data.seats
+            ],
+            "status": data.status,
+            "timer": data.timer,
+            "created": data.created,
+            "url": f"/table/{data.id}",
+        }
+
+    # -- finished games ----------------------------------------------------------------
+
+    def record_text(self, table_id: str) -> str:
+        table = self.get(table_id)
+        if table.status != "over":
+            raise TableError(
+                409, f"table {table_id}'s game is {table.status}: its record is kept once it is over"
+            )
+        text = self.store.record(table_id)
+        if text is None:
+            raise TableError(404, f"table {table_id} has no record")
+        return text
+
+    def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
+        """A finished game step by step from ``seat``'s point of view (``None``: every seat's)."""
+        table = self.get(table_id)
+        if table.status != "over":
+            raise TableError(
+                409, f"table {table_id}'s game is {table.status}: it can be replayed once it is over"
+            )
+        if seat is not None and not 0 <= seat < table.data.players:
+            raise TableError(400, f"seat must be 0 to {table.data.players - 1} or all, not {seat}")
+        key = (table_id, seat)
+        steps = self._replays.get(key)
+        if steps is None:
+            data = table.data
+            try:
+                rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
+                state = start_game(rules, data.seed)
+                steps = views.replay_steps(state, self.store.actions(table_id), seat)
+            except (RulesError, DeckError, IllegalAction) as err:
+                raise TableError(409, f"table {table_id}'s game cannot be replayed here: {err}") from None
+            if len(self._replays) >= 16:
+                self._replays.pop(next(iter(self._replays)))
+            self._replays[key] = steps
+        return steps
+
+    # -- connections -------------------------------------------------------------------
+
+    def attach(self, table: LiveTable, conn: Connection) -> None:
+        if len(table.conns) >= MAX_CONNECTIONS:
+            raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
+        table.conns.append(conn)
+
+    def detach(self, table: LiveTable, conn: Connection) -> None:
+        conn.close()
+        if conn in table.conns:
+            table.conns.remove(conn)
+            if conn.greeted and conn.seat is not None and not table.connected(conn.seat):
+                self._broadcast(table)
+
+    def handle(self, table: LiveTable, conn: Connection, raw: str | bytes) -> None:
+        """One message from a connection; every refusal goes to that connection only."""
+        try:
+            message = parse_message(raw)
+            if isinstance(message, Ping):
+                conn.push({"type": "pong"})
+            elif isinstance(message, Hello):
+                self._hello(table, conn, message)
+            elif isinstance(message, Act):
+                self._act(table, conn, message)
+        except ProtocolError as err:
+            conn.push(error(err.code, str(err)))
+
+    def _hello(self, table: LiveTable, conn: Connection, hello: Hello) -> None:
+        if conn.greeted:
+            where = f"seat {conn.seat}" if conn.seat is not None else "a spectator"
+            raise ProtocolError("bad_message", f"hello is the first message only; you are already {where}")
+        seat = None
+        if hello.token is not None:
+            seat = table.seat_of(hello.token)
+            if seat is None:
+                raise ProtocolError(
+                    "not_seated",
+                    f"that token holds no seat at table {table.id}; say hello with a seat's token, "
+                    "or with token null to watch",
+                )
+        conn.greeted = True
+        conn.seat = seat
+        conn.sent = 0
+        conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
+        if seat is not None and seat in table.away:
+            table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
+            self._kick(table)
+        conn.push(self._update(table, conn, self.summary(table)))
+        if seat is not None:
+            self._broadcast(table, skip=conn)
+
+    def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
+        if not conn.greeted:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "token": ...}')
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "you are watching this table: spectators may not act")
+        state = table.state
+        if table.status == "over" or (state is not None and state.is_over):
+            raise ProtocolError("over", "the game is over: no action can be taken")
+        if state is None:
+            raise ProtocolError(
+                "not_your_turn", "the game has not started: it waits for every seat to be taken"
+            )
+        if act.seq != table.seq:
+            raise ProtocolError(
+                "stale", f"seq {act.seq} is not the game's seq {table.seq}: the game has moved on since; "
+                         "act on the latest update"
+            )
+        turn = state.current_player
+        if turn != seat:
+            raise ProtocolError("not_your_turn", f"it is seat {turn}'s turn, not yours (seat {seat})")
+        away = seat in table.away
+        table.away.discard(seat)
+        try:
+            self._take(table, seat, act.action, "human")
+        except IllegalAction as err:  # the acting seat's own moves: told to that seat only
+            if away:
+                table.away.add(seat)
+            raise ProtocolError("illegal", str(err)) from None
+        except Exception:
+            if away:
+                table.away.add(seat)
+            log.exception("table %s: storing an action failed", table.id)
+            raise ProtocolError(
+                "server_error", "the action could not be stored; nothing changed, try again"
+            ) from None
+
+    # -- the one path of an action ---------------------------------------------------------
+
+    def _take(self, table: LiveTable, seat: int, action: int, by: str) -> None:
+        """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone."""
+        state = table.state
+        assert state is not None and state.current_player == seat
+        after = state.clone()
+        after.apply(action)  # IllegalAction here leaves the table untouched
+        seq = table.seq + 1
+        now = time.time()
+        record = make_record(after, self._record_seats(table)) if after.is_over else None
+        self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
+        table.state = after
+        table.seq = seq
+        if record is not None:
+            table.data.status = "over"
+            table.data.finished = now
+            table.away.clear()
+        self._kick(table)
+        self._broadcast(table)
+
+    def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
+        return [
+            {"name": s.name or f"Seat {s.seat}", "agent": "human"} if s.kind == "human"
+            else {"name": f"Seat {s.seat}", "agent": s.bot or "unknown"}
+            for s in table.data.seats
+        ]
+
+    # -- bots and timers ------------------------------------------------------------------
+
+    def _kick(self, table: LiveTable) -> None:
+        """Start what the position needs: a bot's move, a stand-in's move, or a turn timer."""
+        old = table.task
+        if old is not None and not old.done() and old is not asyncio.current_task():
+            old.cancel()
+        table.task = None
+        table.deadline = None
+        state = table.state
+        if table.status != "running" or state is None or state.is_over:
+            return
+        seat = state.current_player
+        if seat is None:
+            return
+        if seat in table.agents or seat in table.away:
+            table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq))
+        elif table.data.timer is not None:
+            table.deadline = time.time() + table.data.timer
+            table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.deadline))
+
+    async def _bot_turn(self, table: LiveTable, seat: int, seq: int) -> None:
+        if self.bot_delay > 0:
+            await asyncio.sleep(self.bot_delay)
+        state = table.state
+        if table.seq != seq or state is None:
+            return
+        agent = table.agents.get(seat)
+        by = table.data.seats[seat].bot or "heuristic"
+        if agent is None:  # a stand-in for a person who ran out of time
+            agent = make("heuristic", seed=table.data.seed + seq)
+            by = "heuristic (stand-in)"
+        try:
+            action = await asyncio.to_thread(agent.act, state.clone(), seat)
+        except Exception:
+            log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
+                          table.id, seat)
+            action = state.legal_actions()[0]
+        if table.seq != seq or (seat not in table.agents and seat not in table.away):
+            return  # the position changed (a person acted) while the bot thought
+        try:
+            self._take(table, seat, action, by)
+        except IllegalAction as err:
+            log.error("table %s: the bot at seat %d chose an illegal move (%s); it plays its first legal "
+                      "move", table.id, seat, err)
+            self._take(table, seat, state.legal_actions()[0], by)
+        except Exception:
+            log.exception("table %s: storing a bot's action failed; retrying", table.id)
+            await asyncio.sleep(1.0)
+            if table.seq == seq:
+                self._kick(table)
+
+    async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        if table.seq != seq:
+            return
+        table.away.add(seat)
+        log.info("table %s: seat %d ran out of time; a heuristic bot plays for it", table.id, seat)
+        self._kick(table)
+        self._broadcast(table)
+
+    # -- messages to connections ---------------------------------------------------------
+
+    def _broadcast(self, table: LiveTable, skip: Connection | None = None) -> None:
+        summary = self.summary(table)
+        for conn in list(table.conns):
+            if conn.greeted and conn is not skip:
+                conn.push(self._update(table, conn, summary))
+
+    def _update(self, table: LiveTable, conn: Connection, summary: dict[str, Any]) -> dict[str, Any]:
+        state = table.state
+        if state is None:
+            return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
+                    "table": summary, "deadline": None}
+        seat = conn.seat if conn.seat is not None else views.SPECTATOR
+        events = views.visible_events(state, seat, conn.sent)
+        conn.sent = len(state.log)
+        moves = []
+        if conn.seat is not None and state.current_player == conn.seat:
+            moves = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        return {
+            "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
+            "moves": moves, "table": summary, "deadline": table.deadline,
+        }
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _begin(self, table: LiveTable) -> None:
+        """Every seat is taken: deal."""
+        assert table.rules is not None
+        table.state = start_game(table.rules, table.data.seed)
+        table.seq = 0
+        self._kick(table)
+        self._broadcast(table)
+
+    def _live(self, data: TableData, rules: Rules) -> LiveTable:
+        table = LiveTable(data, rules)
+        for s in data.seats:
+            if s.kind == "bot" and s.bot is not None:
+                name, options = parse_spec(s.bot)
+                table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
+        if data.game == "baebae":
+            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        return table
+
+    def _seat(self, seat: int, spec: str) -> SeatData:
+        text = spec.strip()
+        if text == "human":
+            return SeatData(seat, "human")
+        try:
+            name, options = parse_spec(text)
+            if name not in BOTS:
+                raise AgentError(f"unknown bot {name!r:.40}; a seat is \"human\" or a bot: {', '.join(BOTS)}")
+            for key, most in BOT_LIMITS.items():
+                value = options.get(key)
+                if isinstance(value, int | float) and value > most:
+                    raise AgentError(f"{name}: {key} may be at most {most:g} on the web table, not {value}")
+            make(name, seed=0, **options)
+        except AgentError as err:
+            raise TableError(400, f"seat {seat}: {err}") from None
+        return SeatData(seat, "bot", bot=text)
+
+    def _upload(self, text: str) -> str:
+        """Validate an uploaded deck file; keep it (database and data folder); its digest."""
+        try:
+            deck = parse_deck(text, "deck_toml")
+        except DeckError as err:
+            raise TableError(400, str(err)) from None
+        self.store.add_deck(deck.digest, deck.name, text, time.time())
+        self._deck_file(deck.digest, text)
+        return deck.digest
+
+    def _deck_file(self, digest: str, text: str | None = None) -> Path:
+        """The file an uploaded deck is played from, written again from the database if missing."""
+        path = (self.data_dir / "decks" / (digest.removeprefix("sha256:") + ".toml")).resolve()
+        if not path.exists():
+            if text is None:
+                text = self.store.deck_text(digest)
+                if text is None:
+                    raise DeckError(f"the uploaded deck {digest} is missing from the database")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(".part")
+            partial.write_text(text, encoding="utf-8")
+            partial.replace(path)
+        return path
+
+    def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
+        options = dict(options)
+        if game == "baebae":
+            options["deck"] = str(self._deck_file(upload)) if upload is not None else (deck or "sample")
+        try:
+            return make_rules(game, options)
+        except (TypeError, ValueError) as err:
+            if isinstance(err, RulesError | DeckError):
+                raise
+            raise RulesError(f"bad rules: {err}") from None
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_urlsafe(6)
+            if table_id not in self.tables:
+                return table_id
+
+    @staticmethod
+    def _free_text(table: LiveTable) -> str:
+        free = [str(s.seat) for s in table.data.seats if s.kind == "human" and s.token_hash is None]
+        return ", ".join(free) or "none"

@@ -1,0 +1,115 @@
+"""Whole games through WebSockets: people and bots, spectators, what each is sent, records."""
+
+from __future__ import annotations
+
+import random
+
+from web_support import LiveServer, check_messages, is_over, play_out, states_of
+
+from cardroom.record import verify
+
+
+def record_of(server: LiveServer, table_id: str) -> dict:
+    r = server.http.get(f"/api/tables/{table_id}/record")
+    assert r.status_code == 200, r.text
+    assert "attachment" in r.headers["content-disposition"]
+    return r.json()
+
+
+def test_baha_against_bots_with_a_spectator(server: LiveServer) -> None:
+    table = server.create(game="baha", players=4, rules={"target": 1}, name="Ada",
+                          seats=["human", "heuristic", "random", "heuristic"])
+    assert table["status"] == "running" and table["seat"] == 0
+    watcher = server.client(table["id"])
+    ada = server.client(table["id"], table["token"])
+    assert ada.welcome is not None and ada.welcome["seat"] == 0 and ada.welcome["cards"] is None
+    play_out([ada])
+    watcher.wait(is_over)
+    record = record_of(server, table["id"])
+    assert verify(record).ok
+    assert record["seats"][0] == {"name": "Ada", "agent": "human"}
+    assert record["seats"][2]["agent"] == "random"
+    states = states_of(record)
+    assert states[-1].is_over
+    assert check_messages(ada.messages, 0, states) > 10
+    assert check_messages(watcher.messages, None, states) > 10
+    summary = server.http.get(f"/api/tables/{table['id']}").json()
+    assert summary["status"] == "over"
+    listed = server.http.get("/api/tables", params={"status": "over"}).json()
+    assert [t["id"] for t in listed] == [table["id"]]
+    assert server.http.get("/api/tables").json() == []
+
+
+def test_baebae_two_people_and_two_bots(server: LiveServer) -> None:
+    table = server.create(game="baebae", players=4, rules={"rounds": 1}, deck="sample",
+                          seats=["heuristic", "human", "human", "random"])
+    assert table["status"] == "waiting" and "token" not in table
+    assert table["deck"]["name"] == "Cardroom Sample Deck"
+    bea = server.join(table["id"], "Bea")
+    assert bea["seat"] == 1
+    early = server.client(table["id"], bea["token"])  # sees the table wait, then start
+    assert early.last is not None and early.last["view"] is None and early.last["table"]["status"] == "waiting"
+    cy = server.join(table["id"], "Cy", seat=2)
+    assert cy["seat"] == 2
+    bea_c = early
+    cy_c = server.client(table["id"], cy["token"])
+    assert cy_c.welcome is not None and len(cy_c.welcome["cards"]) == 52
+    watcher = server.client(table["id"])
+    rng = random.Random(4)
+    play_out([bea_c, cy_c], choose=lambda moves: rng.choice(moves)["action"])
+    watcher.wait(is_over)
+    record = record_of(server, table["id"])
+    assert verify(record).ok
+    assert record["deck"]["digest"] == table["deck"]["digest"]
+    states = states_of(record)
+    for client, seat in ((bea_c, 1), (cy_c, 2), (watcher, None)):
+        assert check_messages(client.messages, seat, states) > 5
+    summary = server.http.get(f"/api/tables/{table['id']}").json()
+    assert [s["name"] for s in summary["seats"]] == [None, "Bea", "Cy", None]
+
+
+def test_all_bot_table_runs_by_itself_and_replays(server: LiveServer) -> None:
+    table = server.create(game="baha", players=3, rules={"target": 1},
+                          seats=["heuristic", "random", "ismcts:iterations=5"])
+    watcher = server.client(table["id"])
+    watcher.wait(is_over)
+    record = record_of(server, table["id"])
+    assert verify(record).ok
+    states = states_of(record)
+    check_messages(watcher.messages, None, states)
+    n = len(record["actions"])
+    for seat in ("all", "0", "2"):
+        r = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": seat})
+        assert r.status_code == 200, r.text
+        steps = r.json()["steps"]
+        assert len(steps) == n + 1
+        assert steps[0]["action"] is None
+        if seat == "all":
+            assert [s["action"] for s in steps[1:]] == [text for _, text in record["actions"]]
+            assert steps[-1]["view"]["hands"] == [[], [], []]
+            assert [e for s in steps for e in s["events"]] == record["log"]
+        else:
+            k = int(seat)
+            assert steps[-1]["view"] == states[-1].view(k)
+            hidden = [s for s in steps[1:] if s["action"] == "?"]
+            assert all(s["seat"] != k for s in hidden)
+            assert len(hidden) == sum(1 for p, text in record["actions"] if p != k and text.startswith("pass"))
+    assert server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "7"}).status_code == 400
+    assert server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "x"}).status_code == 400
+
+
+def test_baebae_with_an_uploaded_deck(server: LiveServer) -> None:
+    from cardroom.games.baebae.deck import SAMPLE_DECK, parse_deck
+
+    text = SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "My Deck"', 1)
+    deck = parse_deck(text)
+    assert deck.name == "My Deck"
+    table = server.create(game="baebae", players=2, rules={"rounds": 1}, deck_toml=text,
+                          seats=["heuristic", "human"], name="Di")
+    assert table["deck"] == {"name": "My Deck", "digest": deck.digest}
+    di = server.client(table["id"], table["token"])
+    play_out([di])
+    record = record_of(server, table["id"])
+    assert record["deck"]["digest"] == deck.digest
+    assert verify(record).ok
+    check_messages(di.messages, 1, states_of(record))
