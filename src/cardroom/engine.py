@@ -153,6 +153,10 @@ def chance_rng(seed: int, *keys: object) -> random.Random:
     return random.Random(int.from_bytes(digest, "big"))
 
 
+_OPTION_NAMES: dict[type, tuple[str, ...]] = {}
+"""Each rules class's option names, read once from its dataclass fields."""
+
+
 class NamedOptions:
     """Options as data, for a game's frozen dataclass of rules: their names, a JSON-ready
     dict, and reading them back from a mapping whose values may be text (a command line)."""
@@ -164,11 +168,16 @@ class NamedOptions:
     @classmethod
     def option_names(cls) -> list[str]:
         """The names of every option."""
-        return [f.name for f in dataclasses.fields(cls) if f.init]  # type: ignore[arg-type]
+        names = _OPTION_NAMES.get(cls)
+        if names is None:
+            names = _OPTION_NAMES[cls] = tuple(
+                f.name for f in dataclasses.fields(cls) if f.init  # type: ignore[arg-type]
+            )
+        return list(names)
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its (resolved) value, JSON-ready."""
-        return {name: getattr(self, name) for name in self.option_names()}
+        return {name: getattr(self, name) for name in _OPTION_NAMES.get(type(self)) or self.option_names()}
 
     @classmethod
     def from_dict(cls, options: Mapping[str, Any]) -> Self:

@@ -191,6 +191,7 @@ class _OnlyPublic:
 class _PublicRules:
     def __init__(self, rules: baebae.Rules) -> None:
         self.cards = rules.cards
+        self.design_of_key = rules.design_of_key  # the public deck's key index
         self.game = rules.game
 
 

@@ -44,6 +44,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from functools import cached_property
 from typing import Any
 
 from cardroom.engine import Action, State
@@ -89,19 +90,30 @@ class _Seen:
         self.totals: list[int] = view["totals"]
         self.ace: int = view["rules"]["ace_penalty"]
         self.hand: list[CardDef] = [state.card(t) for t in view["hand"]]  # type: ignore[attr-defined]
-        deck: Sequence[CardDef] = state.rules.cards  # type: ignore[attr-defined]
-        unseen: Counter[str] = Counter({c.key: c.copies for c in deck})
-        for text in list(view["hand"]) + list(view["discard"]):
-            unseen[text] -= 1
-        self.unseen: list[tuple[CardDef, int]] = [
-            (c, unseen[c.key]) for c in deck if unseen[c.key] > 0
-        ]
-        self.unseen_total = sum(k for _, k in self.unseen) or 1
-        self.unseen_penalty = (
-            sum(self.penalty(c) * k for c, k in self.unseen) / self.unseen_total
-            if self.unseen else 6.0
-        )
         self.others = [s for s in range(self.n) if s != self.seat]
+
+    @cached_property
+    def unseen(self) -> list[tuple[CardDef, int]]:
+        """Each design not in sight (not in hand, not in the discard pile), with its count."""
+        state, view = self.state, self.view
+        deck: Sequence[CardDef] = state.rules.cards  # type: ignore[attr-defined]
+        index: dict[str, int] = state.rules.design_of_key  # type: ignore[attr-defined]
+        counts = [c.copies for c in deck]
+        for text in view["hand"]:
+            counts[index[text]] -= 1
+        for text in view["discard"]:
+            counts[index[text]] -= 1
+        return [(c, k) for c, k in zip(deck, counts, strict=True) if k > 0]
+
+    @cached_property
+    def unseen_total(self) -> int:
+        return sum(k for _, k in self.unseen) or 1
+
+    @cached_property
+    def unseen_penalty(self) -> float:
+        """The mean penalty of an unseen card."""
+        unseen = self.unseen
+        return sum(self.penalty(c) * k for c, k in unseen) / self.unseen_total if unseen else 6.0
 
     def penalty(self, card: CardDef) -> int:
         return self.ace if card.rank == 1 else min(card.rank, 10)

@@ -30,6 +30,7 @@ import json
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -87,11 +88,11 @@ class CardDef:
     on_start: bool
     effects: tuple[Step, ...]
 
-    @property
+    @cached_property
     def has_action(self) -> bool:
         return bool(self.effects)
 
-    @property
+    @cached_property
     def declares(self) -> bool:
         """Whether the action names a suit (such a card plays like a wild, RULINGS E4)."""
         return any(step.op == "declare_suit" for step in self.effects)

@@ -103,6 +103,10 @@ class Rules(NamedOptions):
     """Cards that may not be a player's last card (E9): cannot win, and not optional."""
     one_copy: bool = field(init=False, repr=False, compare=False)
     """Whether every design has one physical card (then a card's design is its index)."""
+    card_texts: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The text of each physical card (its design's key)."""
+    design_of_key: dict[str, int] = field(init=False, repr=False, compare=False)
+    """The design of each card text, upper case (``6C``, ``6C#2``)."""
 
     def __post_init__(self) -> None:
         def whole(name: str, value: Any, low: int, high: int) -> None:
@@ -148,9 +152,11 @@ class Rules(NamedOptions):
             )
         object.__setattr__(self, "deck_data", deck)
         object.__setattr__(self, "cards", deck.cards)
+        object.__setattr__(self, "design_of_key", {c.key.upper(): i for i, c in enumerate(deck.cards)})
         object.__setattr__(
             self, "card_of", tuple(i for i, c in enumerate(deck.cards) for _ in range(c.copies))
         )
+        object.__setattr__(self, "card_texts", tuple(deck.cards[d].key for d in self.card_of))
         object.__setattr__(
             self, "penalties", tuple(penalty_of(c, self.ace_penalty) for c in deck.cards)
         )

@@ -445,10 +445,14 @@ class BaebaeState:
         return design + (space.select if verb == "select" else 0)
 
     def _design_of_text(self, text: str) -> int:
+        index = self.rules.design_of_key
+        design = index.get(text)  # the common case: a key exactly as the state writes it
+        if design is not None:
+            return design
         wanted = text.strip().upper().replace("♣", "C").replace("♦", "D").replace("♥", "H").replace("♠", "S")
-        for i, card in enumerate(self.rules.cards):
-            if card.key.upper() == wanted:
-                return i
+        design = index.get(wanted)
+        if design is not None:
+            return design
         raise IllegalAction(
             f"{text!r} is not a card of this deck: write rank then suit, e.g. 6C, 10H, QS, AD"
         )
@@ -561,13 +565,14 @@ class BaebaeState:
         return bool(self.stock) or len(self.discard) > 1
 
     def _text(self, pid: int) -> str:
-        return self.rules.cards[self.rules.card_of[pid]].key
+        return self.rules.card_texts[pid]
 
     def _texts(self, mask: int) -> list[str]:
+        texts = self.rules.card_texts
         out = []
         while mask:
             low = mask & -mask
-            out.append(self._text(low.bit_length() - 1))
+            out.append(texts[low.bit_length() - 1])
             mask ^= low
         return out
 
@@ -1103,6 +1108,7 @@ class BaebaeState:
         if not 0 <= seat < self.n:
             raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
         rules = self.rules
+        texts = rules.card_texts
         top = self._def(self.discard[-1])
         pending: dict[str, Any] | None = None
         d = self.pending
@@ -1130,7 +1136,7 @@ class BaebaeState:
             "hand": self._texts(self.hands[seat]),
             "hand_sizes": [h.bit_count() for h in self.hands],
             "top": top.key,
-            "discard": [self._text(p) for p in self.discard],
+            "discard": [texts[p] for p in self.discard],
             "suit": SUITS[self.suit],
             "declared": self.declared,
             "stock_count": len(self.stock),
