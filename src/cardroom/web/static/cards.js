@@ -135,44 +135,50 @@ export function bahaSvg(text) {
   const svg = svgRoot(100, 140, "baha");
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 9, fill: "#fffdf8", stroke: "#8a8a8a", "stroke-width": 1.2 }));
   svg.append(el("rect", { x: 6, y: 6, width: 88, height: 128, rx: 6, fill: col.light, stroke: col.fill, "stroke-width": 2 }));
-  // Corners: value, colour letter, small shape.
+  // Corners: value, colour letter and small shape, stacked in a narrow column.
   for (const flip of [false, true]) {
     const g = el("g", flip ? { transform: "rotate(180 50 70)" } : {});
-    g.append(el("text", { x: 12, y: 27, "font-size": 22, "font-weight": 700, fill: col.fill, "font-family": "inherit" }, String(c.value)));
-    g.append(el("text", { x: 12, y: 42, "font-size": 13, "font-weight": 700, fill: col.fill, "font-family": "inherit" }, c.colour));
-    const sh = shapePath(col.shape, 31, 37.5, 4.5);
+    g.append(el("text", { x: 17, y: 25, "text-anchor": "middle", "font-size": c.value > 9 ? 17 : 20, "font-weight": 800, fill: col.fill, "font-family": "inherit" }, String(c.value)));
+    g.append(el("text", { x: 17, y: 38, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: col.fill, "font-family": "inherit" }, c.colour));
+    const sh = shapePath(col.shape, 17, 47, 4.5);
     sh.setAttribute("fill", col.fill);
     g.append(sh);
     svg.append(g);
   }
   // Centre: the colour's shape holding the value.
-  const big = shapePath(col.shape, 50, 72, 23);
+  const h = hornsOf(c.value);
+  const cy = h ? 62 : 70;
+  const big = shapePath(col.shape, 50, cy, 22);
   big.setAttribute("fill", col.fill);
   big.setAttribute("stroke", "#ffffff");
   big.setAttribute("stroke-width", 2);
   svg.append(big);
   svg.append(el("text", {
-    x: 50, y: col.shape === "triangle" ? 84 : 80, "text-anchor": "middle", "font-size": c.value > 9 ? 21 : 24,
+    x: 50, y: cy + (col.shape === "triangle" ? 12 : 8), "text-anchor": "middle", "font-size": c.value > 9 ? 20 : 23,
     "font-weight": 800, fill: "#ffffff", "font-family": "inherit",
   }, String(c.value)));
-  const h = hornsOf(c.value);
   if (h) {
-    // The horns in a row above the centre, dark gold so they read on every colour.
-    const size = 11;
-    const gap = 13;
+    // The horns in a row under the centre, gold with a dark outline so they read on every colour.
+    const gap = 11;
     const x0 = 50 - ((h - 1) * gap) / 2;
-    for (let i = 0; i < h; i++) svg.append(horn(x0 + i * gap, 42, size, "#f2c230"));
-    svg.append(el("text", { x: 50, y: 116, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#333", "font-family": "inherit" }, `${h} horn${h > 1 ? "s" : ""}`));
+    for (let i = 0; i < h; i++) svg.append(horn(x0 + i * gap, 108, 11, "#f2c230"));
   }
   return svg;
 }
 
-function wrapLines(text, width, fontSize, maxLines) {
-  const perLine = Math.max(4, Math.floor(width / (fontSize * 0.52)));
+function wrapLines(text, width, fontSize, maxLines, charWidth = 0.54) {
+  const perLine = Math.max(4, Math.floor(width / (fontSize * charWidth)));
   const words = String(text || "").split(/\s+/).filter(Boolean);
   const lines = [];
   let line = "";
-  for (const w of words) {
+  for (let w of words) {
+    // A word longer than a line is cut, so no text runs off the card.
+    while (w.length > perLine) {
+      if (line) lines.push(line);
+      lines.push(w.slice(0, perLine - 1) + "-");
+      w = w.slice(perLine - 1);
+      line = "";
+    }
     if (!line) line = w;
     else if ((line + " " + w).length <= perLine) line += " " + w;
     else {
@@ -238,7 +244,7 @@ export function baebaeSvg(text, designs) {
     return svg;
   }
   let y = 44;
-  if (d.name) y = textBlock(svg, wrapLines(d.name, 104, 11, 2), 8, y, 11, { "font-weight": 700, fill: "#1b1b1b" });
+  if (d.name) y = textBlock(svg, wrapLines(d.name, 104, 10.5, 2, 0.62), 8, y, 10.5, { "font-weight": 700, fill: "#1b1b1b" });
   if (d.types && d.types.length) {
     y = textBlock(svg, wrapLines(d.types.join(" \u00b7 "), 104, 8.5, 1), 8, y + 1, 8.5, { "font-style": "italic", fill: "#555" });
   }

@@ -144,6 +144,7 @@ export function describeEvent(e, ctx) {
     case "pass_pick":
       return e.card && e.card !== "?" ? `${name(e.p)} picks ${card(e.card)} to pass.` : `${name(e.p)} picks a card to pass.`;
     case "pass":
+      if (game !== "baha" || e.from === undefined) return `${name(e.p)} passes.`;
       return `${name(e.from)} passes ${cards(e.cards)} to ${name(e.to)}.`;
     case "play":
       if (game === "baha") return `${name(e.p)} plays ${card(e.card)}.`;

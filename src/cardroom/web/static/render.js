@@ -157,10 +157,10 @@ export class TableView {
       bits.push(h("div", { class: "seat-name" },
         turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "\u25b6 ") : null,
         h("span", { text: this.names(i) }),
-        me ? seatChip("you", "chip-you") : null,
+        me ? seatChip(state.replay ? "seen by" : "you", "chip-you") : null,
         view.dealer === i ? seatChip("dealer", "chip-dealer") : null));
       const status = [];
-      if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
+      if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
       else if (info.kind === "human" && info.away) status.push(seatChip("away \u00b7 bot plays", "chip-away"));
       else if (info.kind === "human" && info.connected === false) status.push(seatChip("offline", "chip-away"));
@@ -209,7 +209,7 @@ export class TableView {
         ? ` to ${this.names(dir === "left" ? (state.seat - 1 + n) % n : (state.seat + 1) % n)}` : "";
       info.push(h("span", { text: `Passing ${view.pass_count ?? 3} cards ${dir}${to}` }));
     } else {
-      info.push(h("span", { text: `Trick ${(view.tricks_done ?? 0) + (view.trick && view.trick.length ? 1 : 0) || 1}` }));
+      if (view.phase !== "over") info.push(h("span", { text: `Trick ${(view.tricks_done ?? 0) + 1}` }));
       if (view.pass_direction && view.pass_direction !== "none") info.push(h("span", { class: "muted", text: `passed ${view.pass_direction}` }));
     }
     if (view.leftover_count) info.push(h("span", { class: "muted", text: `${view.leftover_count} leftover face down` }));
@@ -238,8 +238,9 @@ export class TableView {
 
     if (view.passed || view.received) {
       const bits = [];
-      if (view.passed) bits.push(h("span", { text: `You passed ${view.passed.cards.map((x) => cardWords("baha", x)).join(", ")} to ${this.names(view.passed.to)}.` }));
-      if (view.received) bits.push(h("span", { text: ` You received ${view.received.cards.map((x) => cardWords("baha", x)).join(", ")} from ${this.names(view.received.from)}.` }));
+      const you = state.replay ? this.names(view.seat) : "You";
+      if (view.passed) bits.push(h("span", { text: `${you} passed ${view.passed.cards.map((x) => cardWords("baha", x)).join(", ")} to ${this.names(view.passed.to)}.` }));
+      if (view.received) bits.push(h("span", { text: ` ${you} received ${view.received.cards.map((x) => cardWords("baha", x)).join(", ")} from ${this.names(view.received.from)}.` }));
       out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
     }
     return out;
@@ -300,12 +301,12 @@ export class TableView {
   renderTurn(view, state, mine) {
     const t = this.els.turn;
     const parts = [];
-    const over = view.phase === "over" || (state.table && state.table.status === "over");
+    const over = view.phase === "over" || (!state.replay && state.table && state.table.status === "over");
     let text;
-    if (over) text = "Game over";
-    else if (state.table && state.table.status === "waiting") text = "Waiting for players to take their seats";
+    if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
+    else if (!state.replay && state.table && state.table.status === "waiting") text = "Waiting for players to take their seats";
     else if (view.current_player === null || view.current_player === undefined) text = "\u2026";
-    else if (mine && view.current_player === state.seat) text = "Your turn";
+    else if (mine && !state.replay && view.current_player === state.seat) text = "Your turn";
     else text = `${this.names(view.current_player)}'s turn`;
     parts.push(h("span", { class: "turn-text", text }));
     if (state.deadline && !over) {
@@ -314,6 +315,13 @@ export class TableView {
     t.replaceChildren(...parts);
     t.dataset.turn = view.current_player ?? "";
     t.classList.toggle("my-turn", !over && mine && view.current_player === state.seat);
+  }
+
+  winnerText(view) {
+    if (view.game === "baha" && view.winner !== null && view.winner !== undefined) return `${this.names(view.winner)} wins`;
+    const first = (view.ranking || []).filter((r) => r.place === 1).map((r) => this.names(r.seat));
+    if (first.length) return `${first.join(" and ")} win${first.length === 1 ? "s" : ""}`;
+    return "final scores";
   }
 
   tickCountdown() {
@@ -418,6 +426,7 @@ export class TableView {
     if (first) first.tabIndex = 0;
     box.replaceChildren(...buttons);
     box.dataset.count = String(buttons.length);
+    box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
     if (!buttons.length) {
       const spectating = state.spectator || state.seat === null || state.seat === undefined;
       box.append(h("div", { class: "hand-empty muted", text: spectating && !state.replay ? "You are watching: hands are hidden." : "No cards in hand." }));
@@ -458,7 +467,7 @@ export class TableView {
     }
     const s = SUITS[c.suit];
     box.hidden = false;
-    box.replaceChildren(
+    box.replaceChildren(...[
       h("div", { class: "detail-head" },
         h("span", { class: "detail-rank", style: `color:${s.fill}` }, `${c.rank}${s.symbol}`),
         h("strong", { text: d && d.name ? d.name : `${rankName(c.rank)} of ${s.name}` }),
@@ -466,14 +475,14 @@ export class TableView {
       d && d.types && d.types.length ? h("div", { class: "detail-types", text: d.types.join(" \u00b7 ") }) : null,
       d && d.text ? h("p", { class: "detail-text", text: d.text }) : h("p", { class: "detail-text muted", text: "No action." }),
       d && (d.optional || d.can_win === false) ? h("div", { class: "detail-flags muted", text: [d.optional ? "The action is optional." : "", d.can_win === false ? "Cannot be used to win a round." : ""].join(" ") }) : null,
-    );
+    ].filter(Boolean));
   }
 
   renderScores(view, state) {
     const box = this.els.scores;
     const n = view.players || (view.totals || []).length;
     const head = h("tr", {}, h("th", { scope: "col", text: view.game === "baha" ? "Hand" : "Round" }),
-      ...Array.from({ length: n }, (_, i) => h("th", { scope: "col", text: this.names(i) })));
+      ...Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i), text: this.names(i) })));
     const rows = [];
     const events = state.events || [];
     if (view.game === "baha") {
@@ -531,14 +540,15 @@ export class TableView {
       h("span", { class: "who", text: this.names(r.seat) }),
       h("span", { class: "pts", text: `${r.total} point${r.total === 1 ? "" : "s"}` })));
     const winners = view.game === "baha" && view.winner !== null && view.winner !== undefined ? [view.winner] : ranking.filter((r) => r.place === 1).map((r) => r.seat);
-    const mineWon = state.seat !== null && winners.includes(state.seat) && !state.spectator;
-    box.replaceChildren(
+    const mineWon = !state.replay && state.seat !== null && winners.includes(state.seat) && !state.spectator;
+    box.replaceChildren(...[
       h("h2", { text: mineWon ? "You win!" : `${winners.map((s) => this.names(s)).join(" and ")} win${winners.length === 1 ? "s" : ""}!` }),
       h("ol", { class: "standings-list" }, items),
       shame.length ? h("p", { class: "shame", "data-testid": "shame" },
-        `${shame.map((s) => (s === state.seat && !state.spectator ? "You" : this.names(s))).join(" and ")}, in last place: bury your head in shame! \ud83d\ude48`) : null,
+        `${shame.map((s) => (s === state.seat && !state.spectator && !state.replay ? "You" : this.names(s))).join(" and ")}, in last place: bury your head in shame!`) : null,
       state.replay || !state.table ? null : h("p", {}, h("a", { href: `/replay/${encodeURIComponent(state.table.id)}`, "data-testid": "replay-link" }, "Watch the replay"),
-        " \u00b7 ", h("a", { href: `/api/tables/${encodeURIComponent(state.table.id)}/record`, "data-testid": "record-link", download: "" }, "Download the record")));
+        " \u00b7 ", h("a", { href: `/api/tables/${encodeURIComponent(state.table.id)}/record`, "data-testid": "record-link", download: "" }, "Download the record")),
+    ].filter(Boolean));
   }
 
   renderLog(state) {

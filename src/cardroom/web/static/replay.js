@@ -87,6 +87,8 @@ function drawOtherHands(views, shown, all) {
   }
   box.replaceChildren(...rows);
   box.hidden = rows.length === 0;
+  // With every hand shown below, the empty "hand" of the public view says nothing.
+  document.querySelector(".hand-wrap").hidden = rows.length > 0;
 }
 
 /** BAEBAE designs: from the replay if it carries them, else from a spectator's welcome. */
