@@ -21,3 +21,13 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
         yield live
     finally:
         live.stop()
+
+
+@pytest.fixture(scope="module")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for a module's tests that leave no table behind."""
+    live = LiveServer(tmp_path_factory.mktemp("web") / "data")
+    try:
+        yield live
+    finally:
+        live.stop()

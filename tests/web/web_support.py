@@ -154,7 +154,7 @@ def play_out(clients: Iterable[Client], choose: Callable[[list[dict[str, Any]]],
 
 # -- the hidden-information referee -------------------------------------------------------
 
-_SKIP_KEYS = {"id", "url", "name", "message", "token"}
+_SKIP_KEYS = {"id", "url", "name", "token"}  # names and ids are not cards
 _WORDS = re.compile(r"[0-9A-Za-z#]+")
 
 

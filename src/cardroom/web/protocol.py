@@ -101,8 +101,8 @@ def parse_message(data: str | bytes) -> Message:
     for name in ("action", "seq"):
         if name not in obj:
             raise _bad(f'an act message needs "{name}": {{"type": "act", "action": int, "seq": int}}')
-        if not _whole(obj[name]) or obj[name] < 0:
-            raise _bad(f"{name} must be a whole number of 0 or more, not {obj[name]!r:.40}")
+        if not _whole(obj[name]) or not 0 <= obj[name] < 2**31:
+            raise _bad(f"{name} must be a whole number from 0 to {2**31 - 1}, not {obj[name]!r:.40}")
     return Act(obj["action"], obj["seq"])
 
 

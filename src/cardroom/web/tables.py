@@ -412,10 +412,10 @@ class TableManager:
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
-        conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         if seat is not None and seat in table.away:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             self._kick(table)
+        conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         conn.push(self._update(table, conn, self.summary(table)))
         if seat is not None:
             self._broadcast(table, skip=conn)
