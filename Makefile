@@ -26,7 +26,7 @@ $(CHROMIUM):
 browser: $(CHROMIUM)
 
 play: install
-	$(BIN)/cardroom play baha
+	$(BIN)/cardroom serve
 
 test: lint browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
