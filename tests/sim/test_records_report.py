@@ -62,3 +62,30 @@ def test_report_cli_json(tmp_path: Path) -> None:
     assert summary["game"] == "baebae" and summary["games"] == 2
     table = runner.invoke(app, ["report", str(tmp_path)])
     assert table.exit_code == 0 and "Penalty per round" in table.output
+
+
+def test_a_run_stopped_part_way_reports_its_complete_deals(tmp_path: Path) -> None:
+    rules = baha.Rules(players=4, target=20)
+    lineup = Lineup.parse("heuristic,random,random,random", 4)
+    lineups, rows = run_duplicate(rules, 3, 40, lineup)
+    whole = summarize_duplicate(rules, lineup, lineups, rows, 40, 0.0)
+    run_duplicate(rules, 4, 40, lineup, records=tmp_path / "run")
+    files = sorted((tmp_path / "run").glob("*.json"))
+    assert len(files) == 16
+    for path in files[-2:]:  # the last deal lost two of its rotations
+        path.unlink()
+    reported = report_records([tmp_path / "run"])
+    assert reported["deals"] == 3 and reported["incomplete_deals_left_out"] == 1
+    assert reported["games_left_out"] == 2
+    assert reported["agents"] == whole["agents"] and reported["pairs"] == whole["pairs"]
+    result = CliRunner().invoke(app, ["report", str(tmp_path / "run")])
+    assert result.exit_code == 0 and "left out: 1 deals" in result.output
+    assert "seeds 40..42" in result.output
+
+
+def test_report_refuses_the_same_game_twice(tmp_path: Path) -> None:
+    lineup = Lineup.parse("heuristic,random,random,random", 4)
+    run_duplicate(baha.Rules(players=4, target=20), 1, 7, lineup, records=tmp_path / "a")
+    run_duplicate(baha.Rules(players=4, target=20), 1, 7, lineup, records=tmp_path / "b")
+    with pytest.raises(RecordError, match="two records of seed 7"):
+        report_records([tmp_path / "a", tmp_path / "b"])

@@ -78,10 +78,13 @@ def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | 
     rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
     console.print(
         f"[bold]{summary['game']}[/], duplicate: {summary['deals']} deals x "
-        f"{len(summary['rotations'])} rotations = {summary['games']} games, seeds {summary['seed']}.."
-        f"{summary['seed'] + summary['deals'] - 1}, {summary['seconds']:.1f} s\nrules: {rules}",
+        f"{len(summary['rotations'])} rotations = {summary['games']} games, seeds {_seeds(summary, 'deals')}, "
+        f"{summary['seconds']:.1f} s\nrules: {rules}",
         highlight=False,
     )
+    if summary.get("incomplete_deals_left_out"):
+        console.print(f"left out: {summary['incomplete_deals_left_out']} deals not played in every rotation "
+                      f"({summary['games_left_out']} games)", highlight=False)
     unit = summary["unit"].capitalize()
     table = Table(title="Per agent, every seat of every deal (95% intervals)", title_justify="left")
     for column, justify in (("Agent", "left"), (unit, "right"), ("Wins", "right"), ("Win rate", "right")):
@@ -103,6 +106,13 @@ def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | 
         console.print(f"records written to {records}/")
 
 
+def _seeds(summary: dict[str, Any], count: str) -> str:
+    """The seeds played: runs read from records, or the first seed and how many followed."""
+    if "seed_ranges" in summary:
+        return str(summary["seed_ranges"])
+    return f"{summary['seed']}..{summary['seed'] + summary[count] - 1}"
+
+
 def _ci(estimate: dict[str, Any], digits: int = 2) -> str:
     value, low, high = estimate["value"], estimate["low"], estimate["high"]
     if value is None:
@@ -117,8 +127,8 @@ def _print_tables(console: Console, summary: dict[str, Any], records: Path | Non
     deal = summary["deal"]
     console.print(
         f"[bold]{summary['game']}[/]: {summary['games']} games, {summary['deals']} {deal}s "
-        f"({summary['deals_per_game']:.2f} a game), seeds {summary['seed']}.."
-        f"{summary['seed'] + summary['games'] - 1}, {summary['seconds']:.1f} s\n"
+        f"({summary['deals_per_game']:.2f} a game), seeds {_seeds(summary, 'games')}, "
+        f"{summary['seconds']:.1f} s\n"
         f"rules: {rules}", highlight=False,
     )
     if "deck" in summary:

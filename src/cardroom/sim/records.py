@@ -61,17 +61,35 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
     turned = [r.specs for r in rotations(lineup)]
     by_seed: dict[int, dict[tuple[str, ...], GameResult]] = defaultdict(dict)
     for seed, specs, result in games:
+        if specs in by_seed[seed]:
+            raise RecordError(f"two records of seed {seed} with the same seats {list(specs)}; report them apart")
         by_seed[seed][specs] = result
-    duplicate = len(turned) > 1 and all(set(by_seed[s]) == set(turned) for s in seeds) and (
-        len(games) == len(seeds) * len(turned)
-    )
-    if duplicate:
-        rows = [[by_seed[s][specs] for specs in turned] for s in seeds]
-        summary = summarize_duplicate(rules, lineup, [Lineup(t) for t in turned], rows, seeds[0], 0.0)
+    rotated = len(turned) > 1 and all(specs in turned for _, specs, _ in games)
+    complete = [s for s in seeds if set(by_seed[s]) == set(turned)]
+    if rotated and complete:
+        # A run stopped part-way leaves its last deal with some rotations only: such deals
+        # are left out (and counted), since a duplicate comparison needs every rotation.
+        rows = [[by_seed[s][specs] for specs in turned] for s in complete]
+        summary = summarize_duplicate(rules, lineup, [Lineup(t) for t in turned], rows, complete[0], 0.0)
+        summary["incomplete_deals_left_out"] = len(seeds) - len(complete)
+        summary["games_left_out"] = sum(len(by_seed[s]) for s in seeds if s not in complete)
+        seeds = complete
     else:
         if any(specs != lineup.specs for _, specs, _ in games):
-            raise RecordError("the records seat different line-ups and are not complete duplicate deals")
+            raise RecordError("the records seat different line-ups and hold no complete duplicate deal")
         summary = summarize(rules, lineup, [r for _, _, r in games], seeds[0], 0.0)
     summary["records"] = len(files)
     summary["seeds"] = [seeds[0], seeds[-1]]
+    summary["seed_ranges"] = _ranges(seeds)
     return summary
+
+
+def _ranges(seeds: list[int]) -> str:
+    """Sorted seeds as runs: ``2100..2124, 2600..2608``."""
+    runs: list[list[int]] = []
+    for seed in seeds:
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1][1] = seed
+        else:
+            runs.append([seed, seed])
+    return ", ".join(f"{a}..{b}" if a != b else str(a) for a, b in runs)
