@@ -78,7 +78,8 @@ def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | 
     rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
     console.print(
         f"[bold]{summary['game']}[/], duplicate: {summary['deals']} deals x "
-        f"{len(summary['rotations'])} rotations = {summary['games']} games, seeds {_seeds(summary, 'deals')}, "
+        f"{len(summary['rotations'])} rotations = {summary['games']} games, "
+        f"seeds {_seeds(summary, 'deals')}, "
         f"{summary['seconds']:.1f} s\nrules: {rules}",
         highlight=False,
     )

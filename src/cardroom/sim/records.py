@@ -62,7 +62,9 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
     by_seed: dict[int, dict[tuple[str, ...], GameResult]] = defaultdict(dict)
     for seed, specs, result in games:
         if specs in by_seed[seed]:
-            raise RecordError(f"two records of seed {seed} with the same seats {list(specs)}; report them apart")
+            raise RecordError(
+                f"two records of seed {seed} with the same seats {list(specs)}; report them apart"
+            )
         by_seed[seed][specs] = result
     rotated = len(turned) > 1 and all(specs in turned for _, specs, _ in games)
     complete = [s for s in seeds if set(by_seed[s]) == set(turned)]
