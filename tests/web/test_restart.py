@@ -120,3 +120,29 @@ def test_kill_and_restart_loses_nothing(tmp_path: Path) -> None:
         assert [p for p, _ in record["actions"][seq:]].count(2) > 0  # the bot acted after the restart
     finally:
         second.kill()
+
+
+def test_finished_games_after_a_restart(tmp_path: Path) -> None:
+    from web_support import LiveServer
+
+    data = tmp_path / "data"
+    first = LiveServer(data)
+    try:
+        table = first.create(game="baebae", players=3, rules={"rounds": 1}, seats=["random"] * 3)
+        first.client(table["id"]).wait(is_over)
+        record = first.http.get(f"/api/tables/{table['id']}/record").json()
+    finally:
+        first.stop()
+    second = LiveServer(data)
+    try:
+        assert [t["id"] for t in second.http.get("/api/tables", params={"status": "over"}).json()] == [table["id"]]
+        assert second.http.get(f"/api/tables/{table['id']}/record").json() == record
+        watcher = second.client(table["id"])
+        assert watcher.welcome is not None and len(watcher.welcome["cards"]) == 52
+        assert watcher.last is not None and watcher.last["seq"] == len(record["actions"])
+        assert watcher.last["view"]["ranking"] is not None
+        steps = second.http.get(f"/api/tables/{table['id']}/replay", params={"seat": 1}).json()["steps"]
+        assert len(steps) == len(record["actions"]) + 1
+        check_messages(watcher.messages, None, states_of(record))
+    finally:
+        second.stop()

@@ -146,7 +146,7 @@ class CreateBody(_Body):
             return None
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
                 or not 1 <= value <= MAX_TIMER:
-            raise ValueError(f"timer is a number of seconds from 1 to {MAX_TIMER:g}, or null for no timer")
+            raise ValueError(f"a number of seconds from 1 to {MAX_TIMER:g}, or null for no timer")
         return float(value)
 
     @field_validator("seats")

@@ -395,6 +395,9 @@ class TableManager:
                 self._act(table, conn, message)
         except ProtocolError as err:
             conn.push(error(err.code, str(err)))
+        except Exception:  # a bug must cost one message, not the connection or the table
+            log.exception("table %s: a message could not be handled", table.id)
+            conn.push(error("server_error", "the server could not handle that message; nothing changed"))
 
     def _hello(self, table: LiveTable, conn: Connection, hello: Hello) -> None:
         if conn.greeted:
@@ -409,6 +412,8 @@ class TableManager:
                     f"that token holds no seat at table {table.id}; say hello with a seat's token, "
                     "or with token null to watch",
                 )
+        if table.state is None and table.status == "over":
+            self._finished_state(table)
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
@@ -456,6 +461,24 @@ class TableManager:
             raise ProtocolError(
                 "server_error", "the action could not be stored; nothing changed, try again"
             ) from None
+
+    def _finished_state(self, table: LiveTable) -> None:
+        """A finished game loaded from the database, rebuilt when someone comes to look."""
+        data = table.data
+        try:
+            rules = self._rules(data.game, data.rules, data.deck, data.upload)
+            state = start_game(rules, data.seed)
+            actions = self.store.actions(data.id)
+            for action in actions:
+                state.apply(action)
+        except (RulesError, DeckError, IllegalAction) as err:
+            log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
+            return
+        table.rules = rules
+        table.state = state
+        table.seq = len(actions)
+        if data.game == "baebae":
+            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -597,14 +620,17 @@ class TableManager:
         try:
             name, options = parse_spec(text)
             if name not in BOTS:
-                raise AgentError(f"unknown bot {name!r:.40}; a seat is \"human\" or a bot: {', '.join(BOTS)}")
+                raise AgentError(f"unknown bot {name!r:.40}")
             for key, most in BOT_LIMITS.items():
                 value = options.get(key)
                 if isinstance(value, int | float) and value > most:
                     raise AgentError(f"{name}: {key} may be at most {most:g} on the web table, not {value}")
             make(name, seed=0, **options)
         except AgentError as err:
-            raise TableError(400, f"seat {seat}: {err}") from None
+            raise TableError(
+                400, f"seat {seat}: {err} (a seat is \"human\" or a bot: {', '.join(BOTS)}, with options "
+                     "after colons, e.g. ismcts:iterations=300)"
+            ) from None
         return SeatData(seat, "bot", bot=text)
 
     def _upload(self, text: str) -> str:
