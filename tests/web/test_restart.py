@@ -146,3 +146,32 @@ def test_finished_games_after_a_restart(tmp_path: Path) -> None:
         check_messages(watcher.messages, None, states_of(record))
     finally:
         second.stop()
+
+
+def test_uploaded_deck_survives_a_restart_without_its_file(tmp_path: Path) -> None:
+    from web_support import LiveServer
+
+    from cardroom.games.baebae.deck import SAMPLE_DECK, parse_deck
+
+    text = SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "Kept Deck"', 1)
+    digest = parse_deck(text).digest
+    data = tmp_path / "data"
+    first = LiveServer(data)
+    try:
+        table = first.create(game="baebae", players=2, rules={"rounds": 1}, deck_toml=text,
+                             seats=["human", "human"], name="Ada")
+    finally:
+        first.stop()
+    for file in (data / "decks").iterdir():
+        file.unlink()  # the database keeps the text; the file is written again
+    second = LiveServer(data)
+    try:
+        assert second.http.get(f"/api/tables/{table['id']}").json()["deck"] == {"name": "Kept Deck", "digest": digest}
+        bo = second.join(table["id"], "Bo")
+        ada = second.client(table["id"], table["token"])
+        bob = second.client(table["id"], bo["token"])
+        play_out([ada, bob])
+        record = second.http.get(f"/api/tables/{table['id']}/record").json()
+        assert record["deck"]["digest"] == digest and verify(record).ok
+    finally:
+        second.stop()
