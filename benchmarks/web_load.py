@@ -3,11 +3,12 @@
 Starts ``cardroom serve`` on a free loopback port with a new SQLite database, creates
 ``--tables`` tables of ``--game`` whose first ``--clients`` seats are people and the rest
 bots, and connects one WebSocket client per person. Each client plays a random legal move
-when its turn comes. For every accepted action the clock runs from the moment the acting
-client sends it to the moment each *other* client of the table receives the update that
-carries it (all clients live in this process, so one clock serves). The run stops after
-``--seconds`` (or when every game is over) and prints actions per second and the p50, p99
-and maximum latency; ``--json`` prints the same as JSON.
+when its turn comes: at once (the hardest load), or after ``--think`` seconds on average.
+For every accepted action the clock runs from the moment the acting client sends it to the
+moment each *other* client of the table receives the update that carries it (all clients
+live in this process, so one clock serves). Games are long (``LONG_GAME``) so the load holds.
+The run stops after ``--seconds`` and prints actions per second and the p50, p99 and maximum
+latency; ``--json`` prints the same as JSON.
 
     python benchmarks/web_load.py --tables 50 --clients 4 --seconds 30
 
@@ -35,6 +36,8 @@ from typing import Any
 import websockets
 
 GOAL_P99_MS = 100.0
+LONG_GAME = {"baha": {"target": 10000}, "baebae": {"rounds": 100}}
+"""Rules that keep a game going for the whole run, so the load does not fall as games end."""
 
 
 def free_port() -> int:
@@ -83,7 +86,8 @@ class Table:
 
 
 async def client(url: str, token: str, index: int, table: Table, rng: random.Random,
-                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int]) -> None:
+                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float) -> None:
+    acted = -1  # the seq last acted on: a repeated update (a seat connecting) is not a new turn
     async with websockets.connect(url, max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while not stop.is_set():
@@ -96,6 +100,8 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
             kind = message.get("type")
             if kind == "error":
                 counts["errors"] += 1
+                code = str(message.get("code"))
+                counts["error:" + code] = counts.get("error:" + code, 0) + 1
                 continue
             if kind != "update":
                 continue
@@ -107,8 +113,11 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
                 counts["games_over"] += index == 0
                 return
             moves = message.get("moves") or []
-            if moves:
+            if moves and seq != acted:
+                acted = seq
                 move = moves[rng.randrange(len(moves))]
+                if think > 0:
+                    await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 table.sent[seq + 1] = time.perf_counter()
                 table.actor[seq + 1] = index
                 counts["actions"] += 1
@@ -125,7 +134,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tables = []
             for _ in range(args.tables):
                 summary = http(base, "POST", "/api/tables", {
-                    "game": args.game, "players": args.players, "rules": {}, "seats": seats,
+                    "game": args.game, "players": args.players, "rules": LONG_GAME[args.game], "seats": seats,
                 })
                 tokens = [http(base, "POST", f"/api/tables/{summary['id']}/join",
                                {"name": f"P{k}"})["token"] for k in range(args.clients)]
@@ -136,7 +145,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             rng = random.Random(args.seed)
             tasks = [
                 asyncio.create_task(client(f"ws://127.0.0.1:{port}/ws/tables/{t.id}", token, k, t,
-                                           random.Random(rng.random()), stop, latencies, counts))
+                                           random.Random(rng.random()), stop, latencies, counts,
+                                           args.think))
                 for t, tokens in tables for k, token in enumerate(tokens)
             ]
             start = time.perf_counter()
@@ -159,12 +169,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         return ms[min(len(ms) - 1, int(p / 100 * len(ms)))] if ms else float("nan")
 
     return {
-        "game": args.game, "tables": args.tables, "clients_per_table": args.clients,
+        "game": args.game, "tables": args.tables, "think": args.think, "clients_per_table": args.clients,
         "players": args.players, "seconds": round(elapsed, 2), "actions": counts["actions"],
         "actions_per_second": round(counts["actions"] / elapsed, 1),
         "deliveries": len(ms), "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2),
         "max_ms": round(ms[-1], 2) if ms else None, "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
-        "errors": counts["errors"], "client_failures": [repr(f) for f in failures][:5],
+        "errors": counts["errors"],
+        "error_codes": {k[6:]: v for k, v in counts.items() if k.startswith("error:")},
+        "client_failures": [repr(f) for f in failures][:5],
         "games_over": counts["games_over"], "goal_p99_ms": GOAL_P99_MS,
         "goal_met": bool(ms) and pct(99) < GOAL_P99_MS, "cpus": os.cpu_count(),
     }
@@ -178,6 +190,8 @@ def main() -> int:
     parser.add_argument("--game", default="baha", choices=["baha", "baebae"])
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a client waits before its move (0: at once, the hardest load)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.clients <= args.players:
@@ -187,9 +201,11 @@ def main() -> int:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tables']} {result['game']} tables x {result['clients_per_table']} clients, "
+              f"think {result['think']} s, "
               f"{result['seconds']} s on {result['cpus']} cores")
         print(f"actions: {result['actions']} ({result['actions_per_second']}/s), "
-              f"updates timed: {result['deliveries']}, errors: {result['errors']}")
+              f"updates timed: {result['deliveries']}, "
+              f"errors: {result['errors']} {result['error_codes'] or ''}")
         print(f"latency action -> other clients: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms (goal p99 < {GOAL_P99_MS:.0f} ms: "
               f"{'met' if result['goal_met'] else 'NOT met'})")
