@@ -82,6 +82,7 @@ def test_all_bot_table_runs_by_itself_and_replays(server: LiveServer) -> None:
         r = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": seat})
         assert r.status_code == 200, r.text
         steps = r.json()["steps"]
+        assert r.json()["cards"] is None  # Baha has no card designs to describe
         assert len(steps) == n + 1
         assert steps[0]["action"] is None
         if seat == "all":
@@ -113,3 +114,6 @@ def test_baebae_with_an_uploaded_deck(server: LiveServer) -> None:
     assert record["deck"]["digest"] == deck.digest
     assert verify(record).ok
     check_messages(di.messages, 1, states_of(record))
+    replay = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "1"}).json()
+    assert replay["cards"] == di.welcome["cards"]  # the replay describes the deck's designs too
+    assert len(replay["cards"]) == len(deck.cards)

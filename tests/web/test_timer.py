@@ -26,6 +26,7 @@ def test_timer_stand_in_and_coming_back(server: LiveServer) -> None:
         assert u is not None
         if u["view"]["current_player"] == 0 and u["deadline"] is not None:
             deadlines.append(u["deadline"])
+            assert 0 < u["deadline"] - u["now"] <= 1.0  # the timer is 1 s, in the server's clock
         if u["table"]["seats"][0]["away"]:
             break
         if u["moves"] and u["seq"] not in bo.acted:

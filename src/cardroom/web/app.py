@@ -193,7 +193,7 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
         manager.get(table_id)
         steps = await asyncio.to_thread(manager.replay, table_id, which)
-        return {"steps": steps}
+        return {"steps": steps, "cards": manager.get(table_id).cards}
 
     # -- the WebSocket -----------------------------------------------------------------
 

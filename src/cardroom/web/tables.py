@@ -581,7 +581,7 @@ class TableManager:
         state = table.state
         if state is None:
             return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
-                    "table": summary, "deadline": None}
+                    "table": summary, "deadline": None, "now": time.time()}
         seat = conn.seat if conn.seat is not None else views.SPECTATOR
         events = views.visible_events(state, seat, conn.sent)
         conn.sent = len(state.log)
@@ -590,7 +590,7 @@ class TableManager:
             moves = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
         return {
             "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
-            "moves": moves, "table": summary, "deadline": table.deadline,
+            "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
         }
 
     # -- helpers -----------------------------------------------------------------------

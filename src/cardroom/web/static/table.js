@@ -132,7 +132,8 @@ function onUpdate(msg) {
   state.view = msg.view;
   state.moves = msg.moves || [];
   state.table = msg.table || state.table;
-  state.deadline = msg.deadline ?? null;
+  // The deadline in this browser's clock: the server sends its own time beside it.
+  state.deadline = msg.deadline ? msg.deadline - (msg.now ?? Date.now() / 1000) + Date.now() / 1000 : null;
   const fresh = msg.events || [];
   state.events.push(...fresh);
   setBusy(false);
