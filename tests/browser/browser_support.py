@@ -1,0 +1,212 @@
+"""Helpers for the browser tests: ``cardroom serve`` as a subprocess, the HTTP API, and waits on
+the table page's test hooks (src/cardroom/web/static/TESTHOOKS.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import BrowserContext, Page
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT_MS = 20_000      # one wait in the page (a selector, a function)
+START_S = 30.0        # the server's start, on a busy machine
+GAME_S = 60.0         # a whole game played by clicking
+
+ROOT = Path(__file__).resolve().parents[2]
+CARDROOM = Path(sys.executable).with_name("cardroom")
+
+
+class ServeProcess:
+    """``cardroom serve`` on 127.0.0.1, a port the system picks (``--port 0``), a fresh data dir."""
+
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+        self.data_dir = data_dir
+        self.log_path = data_dir.parent / "serve.log"
+        command = [str(CARDROOM), "serve", "--host", "127.0.0.1", "--port", "0",
+                   "--data", str(data_dir), "--bot-delay", str(bot_delay)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"}
+        self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
+        self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
+                                     cwd=data_dir.parent, start_new_session=True)
+        try:
+            self.base = self._wait_for_address()
+            self._wait_until_answering()
+        except BaseException:
+            self.stop()
+            raise
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def _wait_for_address(self) -> str:
+        end = time.monotonic() + START_S
+        while time.monotonic() < end:
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", self.output())
+            if m:
+                return f"http://127.0.0.1:{m.group(1)}"
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"cardroom serve exited with {self.proc.returncode}:\n{self.output()}")
+            time.sleep(0.05)
+        raise RuntimeError(f"cardroom serve printed no address in {START_S} s:\n{self.output()}")
+
+    def _wait_until_answering(self) -> None:
+        end = time.monotonic() + START_S
+        while True:
+            try:
+                self.get("/api/catalog")
+                return
+            except (OSError, urllib.error.URLError):
+                if self.proc.poll() is not None or time.monotonic() > end:
+                    raise RuntimeError(f"cardroom serve does not answer at {self.base}:\n{self.output()}") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server (SIGINT, then SIGKILL after 10 s); always closes the log."""
+        try:
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGINT)
+                try:
+                    self.proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(10)
+        finally:
+            self.log.close()
+
+    # ---------------------------------------------------------------- HTTP API
+
+    def request(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json", "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=WAIT_MS / 1000) as res:
+                return res.status, json.loads(res.read() or b"null")
+        except urllib.error.HTTPError as err:
+            raw = err.read()
+            try:
+                return err.code, json.loads(raw)
+            except ValueError:
+                return err.code, raw.decode(errors="replace")
+
+    def get(self, path: str) -> Any:
+        status, body = self.request("GET", path)
+        assert status == 200, f"GET {path}: {status} {body}"
+        return body
+
+    def create(self, **body: Any) -> dict[str, Any]:
+        """POST /api/tables; the summary (with ``seat`` and ``token`` when ``name`` is given)."""
+        status, answer = self.request("POST", "/api/tables", body)
+        assert status == 200, f"create {body}: {status} {answer}"
+        return answer  # type: ignore[no-any-return]
+
+    def join(self, table_id: str, name: str, seat: int | None = None) -> dict[str, Any]:
+        body: dict[str, Any] = {"name": name}
+        if seat is not None:
+            body["seat"] = seat
+        status, answer = self.request("POST", f"/api/tables/{table_id}/join", body)
+        assert status == 200, f"join {table_id}: {status} {answer}"
+        return answer  # type: ignore[no-any-return]
+
+    def wait_status(self, table_id: str, status: str, timeout: float = GAME_S) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            summary = self.get(f"/api/tables/{table_id}")
+            if summary["status"] == status:
+                return summary  # type: ignore[no-any-return]
+            assert time.monotonic() < end, f"table {table_id} is still {summary['status']}, not {status}"
+            time.sleep(0.1)
+
+
+# -------------------------------------------------------------------- pages
+
+
+def open_table(context: BrowserContext, server: ServeProcess, table_id: str, token: str | None = None) -> Page:
+    """The table page in a new tab of ``context``, holding ``token``'s seat (or watching), once
+    the first update is drawn."""
+    if token is not None:
+        # The page reads its seat's token from localStorage (docs/web.md), as after a join.
+        context.add_init_script(f"if (location.origin === {json.dumps(server.base)}) "
+                                f"localStorage.setItem({json.dumps('cardroom.token.' + table_id)}, {json.dumps(token)})")
+    page = context.new_page()
+    page.goto(f"{server.base}/table/{table_id}")
+    wait_first_update(page)
+    return page
+
+
+def wait_first_update(page: Page) -> None:
+    page.wait_for_function("() => Number(document.body.dataset.seq) >= 0", timeout=WAIT_MS)
+
+
+def seq(page: Page) -> int:
+    return int(page.get_attribute("body", "data-seq") or "-1")
+
+
+def wait_seq_above(page: Page, old: int) -> int:
+    """Wait until an update with a larger seq than ``old`` is drawn; that seq."""
+    page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=old, timeout=WAIT_MS)
+    return seq(page)
+
+
+def status(page: Page) -> str:
+    return page.get_by_test_id("status").get_attribute("data-status") or ""
+
+
+MY_TURN_OR_OVER = """() => {
+  const st = document.querySelector('[data-testid=status]').dataset.status;
+  if (st === 'over') return 'over';
+  if (document.querySelector('[data-testid=turn-indicator].my-turn') &&
+      (document.querySelector('[data-testid=hand] button[data-legal=true]') ||
+       document.querySelector('[data-testid=moves] button:not([disabled])'))) return 'turn';
+  return false;
+}"""
+
+
+def wait_turn_or_over(page: Page) -> str:
+    """'turn' once this seat has something to click, 'over' once the game is over."""
+    return str(page.wait_for_function(MY_TURN_OR_OVER, timeout=WAIT_MS).json_value())
+
+
+def hand_cards(page: Page) -> list[str]:
+    return page.eval_on_selector_all("[data-testid=hand] button.card", "bs => bs.map(b => b.dataset.card)")
+
+
+def legal_cards(page: Page) -> list[str]:
+    return page.eval_on_selector_all("[data-testid=hand] button.card[data-legal=true]",
+                                     "bs => bs.map(b => b.dataset.card)")
+
+
+def overflow_x(page: Page) -> int:
+    return int(page.evaluate("() => document.scrollingElement.scrollWidth"))
+
+
+def screenshot_dir() -> Path | None:
+    """docs/images when CARDROOM_SCREENSHOTS=1, else None (no screenshot is written)."""
+    return ROOT / "docs" / "images" if os.environ.get("CARDROOM_SCREENSHOTS") == "1" else None
+
+
+def seat_update(server: ServeProcess, table_id: str, token: str | None) -> dict[str, Any]:
+    """The update the server sends a new connection of this seat (or a spectator): its view and
+    moves, to compare with what the page shows."""
+    from websockets.sync.client import connect
+
+    ws_url = server.base.replace("http", "ws", 1) + f"/ws/tables/{table_id}"
+    with connect(ws_url, open_timeout=WAIT_MS / 1000) as ws:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        while True:
+            message = json.loads(ws.recv(timeout=WAIT_MS / 1000))
+            assert message["type"] != "error", message
+            if message["type"] == "update":
+                return message  # type: ignore[no-any-return]

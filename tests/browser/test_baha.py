@@ -1,0 +1,177 @@
+"""A whole hand of Baha played by clicking, one person against three heuristic bots; and a
+card played with the keyboard only."""
+
+from __future__ import annotations
+
+import time
+
+from browser_support import (
+    GAME_S,
+    ServeProcess,
+    hand_cards,
+    legal_cards,
+    open_table,
+    screenshot_dir,
+    seat_update,
+    seq,
+    status,
+    wait_seq_above,
+    wait_turn_or_over,
+)
+from playwright.sync_api import BrowserContext, Page, expect
+
+
+def card_of(move_text: str) -> str:
+    return move_text.split(" ", 1)[1]
+
+
+def check_legal_marks(page: Page, server: ServeProcess, table_id: str, token: str) -> list[str]:
+    """The cards marked legal are exactly the server's legal moves for this seat; the others are
+    marked as not playable. The legal cards."""
+    update = seat_update(server, table_id, token)
+    allowed = sorted(card_of(m["text"]) for m in update["moves"] if m["text"].split()[0] in ("play", "pass"))
+    assert update["seq"] == seq(page), "the page shows the latest update"
+    legal = legal_cards(page)
+    assert sorted(legal) == allowed, f"page marks {legal} playable, the server allows {allowed}"
+    for card in set(hand_cards(page)) - set(legal):
+        button = page.get_by_test_id(f"card-{card}")
+        expect(button).to_have_attribute("aria-disabled", "true")
+        assert "playable" not in (button.get_attribute("aria-label") or "")
+    return legal
+
+
+def test_a_whole_hand_of_baha_by_clicking(server: ServeProcess, context: BrowserContext) -> None:
+    table = server.create(game="baha", rules={"target": 1}, name="Ada",
+                          seats=["human", "heuristic", "heuristic", "heuristic"])
+    page = open_table(context, server, table["id"], table["token"])
+    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Ada")
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
+
+    # The pass: choose three cards by clicking, then confirm.
+    assert wait_turn_or_over(page) == "turn"
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "13")
+    confirm = page.get_by_test_id("pass-confirm")
+    expect(confirm).to_be_disabled()
+    expect(page.get_by_test_id("pending")).to_contain_text("Choose 3 cards to pass")
+    legal = check_legal_marks(page, server, table["id"], table["token"])
+    assert len(legal) == 13, "any card may be passed"
+    chosen = sorted(legal, key=lambda c: int(c[:-1]))[-3:]     # the three highest
+    for i, card in enumerate(chosen):
+        page.get_by_test_id(f"card-{card}").click()
+        expect(page.get_by_test_id(f"card-{card}")).to_have_attribute("aria-pressed", "true")
+        if i < 2:
+            expect(confirm).to_be_disabled()
+    expect(page.get_by_test_id("pending")).to_contain_text("3/3 chosen")
+    expect(confirm).to_be_enabled()
+    # Unchoosing and choosing again works too.
+    page.get_by_test_id(f"card-{chosen[0]}").click()
+    expect(confirm).to_be_disabled()
+    page.get_by_test_id(f"card-{chosen[0]}").click()
+    before = seq(page)
+    confirm.click()
+    expect(page.get_by_test_id("pass-info")).to_contain_text("You passed", timeout=20_000)
+    assert seq(page) > before
+    for card in chosen:
+        expect(page.get_by_test_id("pass-info")).to_contain_text(card_words(card))
+    passed_to_me = [c for c in hand_cards(page)]
+    assert not set(chosen) & set(passed_to_me), "the passed cards left the hand"
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "13")
+
+    # Every trick: click a legal card; an illegal card does nothing.
+    plays = 0
+    tried_illegal = False
+    shot = screenshot_dir()
+    end = time.monotonic() + GAME_S
+    while wait_turn_or_over(page) == "turn":
+        assert time.monotonic() < end, "the hand did not end in time"
+        legal = check_legal_marks(page, server, table["id"], table["token"])
+        hand = hand_cards(page)
+        expect(page.get_by_test_id("turn-indicator")).to_have_text("Your turn")
+        expect(page.get_by_test_id("seat-0")).to_have_attribute("data-turn", "true")
+        illegal = [c for c in hand if c not in legal]
+        if illegal and not tried_illegal:
+            tried_illegal = True
+            before = seq(page)
+            # Marked disabled (aria-disabled), so Playwright will not click it: force a click.
+            expect(page.get_by_test_id(f"card-{illegal[0]}")).to_be_disabled()
+            page.get_by_test_id(f"card-{illegal[0]}").click(force=True)
+            page.wait_for_timeout(300)
+            assert seq(page) == before and illegal[0] in hand_cards(page), "an illegal card cannot be played"
+            expect(page.get_by_test_id("toasts")).not_to_contain_text("illegal")
+        trick_before = page.eval_on_selector_all("[data-testid=trick] [data-card]", "els => els.length")
+        if shot and trick_before >= 2 and 6 <= len(hand) <= 11:
+            shot.mkdir(parents=True, exist_ok=True)
+            page.mouse.move(0, 0)
+            page.screenshot(path=str(shot / "baha-table.png"))
+            shot = None
+        card = legal[len(legal) // 2]
+        before = seq(page)
+        page.get_by_test_id(f"card-{card}").click()
+        wait_seq_above(page, before)
+        assert card not in hand_cards(page)
+        plays += 1
+    assert plays == 13, f"played {plays} cards in a hand of 13"
+    assert tried_illegal, "some turn had a card that could not be played"
+
+    # The end: the score row of the hand, the totals, the standings.
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "over")
+    expect(page.get_by_test_id("turn-indicator")).to_contain_text("Game over")
+    scores = page.get_by_test_id("scores")
+    expect(scores).to_be_visible()
+    row = scores.locator("tbody tr").first
+    expect(row.locator("th")).to_have_text("1")
+    points = [int(t) for t in row.locator("td").all_inner_texts()]
+    assert len(points) == 4 and sum(points) in (60, 180), points   # 60 horns a hand, or a moon
+    totals = [int(t) for t in scores.locator("tr.total td").all_inner_texts()]
+    assert totals == points
+    standings = page.get_by_test_id("standings")
+    expect(standings).to_be_visible()
+    expect(standings.locator("li")).to_have_count(4)
+    best = min(points)
+    winners = [i for i, p in enumerate(points) if p == best]
+    first = standings.locator("li").first
+    expect(first).to_contain_text("1st")
+    expect(first).to_contain_text(f"{best} point")
+    expect(standings.locator("h2")).to_contain_text("You win!" if winners == [0] else "win")
+    expect(standings.get_by_test_id("replay-link")).to_be_visible()
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "0")
+    expect(page.get_by_test_id("log").locator("li[data-t=end]")).to_have_count(1)
+    assert status(page) == "over"
+    final = server.get(f"/api/tables/{table['id']}")
+    assert final["status"] == "over"
+
+
+def card_words(card: str) -> str:
+    """The words the page uses for a Baha card: "13R" is "13 Red"."""
+    colours = {"P": "Purple", "R": "Red", "T": "Turquoise", "O": "Orange"}
+    return f"{card[:-1]} {colours[card[-1]]}"
+
+
+def test_play_a_card_with_the_keyboard_only(server: ServeProcess, context: BrowserContext) -> None:
+    table = server.create(game="baha", rules={"passing": False, "target": 1}, name="Kay",
+                          seats=["human", "heuristic", "heuristic", "heuristic"])
+    page = open_table(context, server, table["id"], table["token"])
+    assert wait_turn_or_over(page) == "turn"
+    hand = hand_cards(page)
+    legal = legal_cards(page)
+    # Tab stops: keyboard only, from the top of the page to the hand.
+    page.keyboard.press("h")
+    focused = page.evaluate("() => document.activeElement.dataset.card")
+    assert focused == legal[0], "h focuses the first playable card"
+    # Walk to the last card and back to the chosen one with the arrow keys.
+    page.keyboard.press("End")
+    assert page.evaluate("() => document.activeElement.dataset.card") == hand[-1]
+    page.keyboard.press("Home")
+    assert page.evaluate("() => document.activeElement.dataset.card") == hand[0]
+    target = legal[-1]
+    for _ in range(hand.index(target)):
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("() => document.activeElement.dataset.card") == target
+    before = seq(page)
+    page.keyboard.press("Enter")
+    wait_seq_above(page, before)
+    assert target not in hand_cards(page)
+    # The card is on the table: in the trick, or in the last trick once the trick is complete.
+    shown = page.locator(f"[data-testid=trick-card-{target}], [data-testid=last-trick-{target}]")
+    expect(shown.first).to_be_visible()
+    expect(page.get_by_test_id("log")).to_contain_text(f"Kay plays {card_words(target)}")
