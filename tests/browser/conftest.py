@@ -17,7 +17,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from browser_support import CHROMIUM, CHROMIUM_ARGS, WAIT_MS, ServeProcess  # noqa: E402
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, expect, sync_playwright  # noqa: E402
+
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
