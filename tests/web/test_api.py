@@ -78,6 +78,10 @@ def test_defaults_and_creator_seat(server: LiveServer) -> None:
         ({"game": "baha", "rules": {"scoring": "golf"}}, ["scoring", "horns"]),
         ({"game": "baha", "players": 9}, ["players", "6"]),
         ({"game": "baha", "players": 3, "rules": {"players": 4}}, ["players"]),
+        # rules.players is bounded before a list of seats is built from it (no huge allocation)
+        ({"game": "baha", "rules": {"players": 10**20}}, ["players", "2 to 100"]),
+        ({"game": "baebae", "rules": {"players": 10**6}}, ["players", "2 to 100"]),
+        ({"game": "baha", "rules": {"players": 1}}, ["players", "2 to 100"]),
         ({"game": "baha", "players": 3, "seats": ["human"]}, ["seats", "3"]),
         ({"game": "baha", "players": 2, "seats": ["human", "chess-engine"]}, ["seat 1", "heuristic"]),
         ({"game": "baha", "players": 2, "seats": ["human", "human:x=1"]}, ["seat 1"]),
@@ -90,6 +94,8 @@ def test_defaults_and_creator_seat(server: LiveServer) -> None:
         ({"game": "baebae", "deck": "sample", "deck_toml": "name = 'x'"}, ["one deck"]),
         ({"game": "baebae", "deck_toml": "name = 'x'\n[[card]]\nrank = 'Z'\nsuit = 'C'\n"}, ["card 1", "rank"]),
         ({"game": "baebae", "deck_toml": "this is not toml"}, ["TOML"]),
+        ({"game": "baebae", "deck_toml": "a = " + "[" * 5000 + "]" * 5000}, ["TOML", "deep"]),
+        ({"game": "baebae", "deck_toml": "a = " + "{b = " * 3000 + "1" + "}" * 3000}, ["TOML", "deep"]),
         ({"game": "baebae", "players": 30}, ["players", "cards"]),
         ({"game": "baha", "timer": 0}, ["timer"]),
         ({"game": "baha", "timer": "soon"}, ["timer"]),
@@ -120,6 +126,12 @@ def test_bad_bodies(server: LiveServer) -> None:
     assert r.status_code == 400 and "deck_toml" in r.json()["detail"]
     r = server.http.post("/api/tables", content=b"x" * (400 * 1024), headers={"content-type": "application/json"})
     assert r.status_code == 413
+    # a lone surrogate (a valid JSON escape, not valid UTF-8) echoed in a refusal is escaped, not a 500
+    for raw in (b'{"game": "baha", "players": 2, "seats": ["human", "ismcts:\\ud800=1"]}',
+                b'{"game": "baha", "rules": {"\\ud800": 1}}', b'{"game": "baha", "name": "\\udfff"}'):
+        r = server.http.post("/api/tables", content=raw, headers={"content-type": "application/json"})
+        assert r.status_code == 400, (raw, r.text)
+        assert r.json()["detail"]
     t = server.create(game="baha", players=2, seats=["human", "human"])
     for body in ({}, {"name": ""}, {"name": "Ada", "seat": -1}, {"name": "Ada", "seat": "one"}, {"name": 3}):
         r = server.http.post(f"/api/tables/{t['id']}/join", json=body)

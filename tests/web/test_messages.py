@@ -92,6 +92,7 @@ def test_before_hello_and_unknown_tokens(server: LiveServer) -> None:
     assert error_of(c, {"type": "act", "action": 0, "seq": 0})["code"] == "not_seated"
     assert error_of(c, {"type": "hello", "token": "not-a-token"})["code"] == "not_seated"
     assert error_of(c, {"type": "hello", "token": 7})["code"] == "bad_message"
+    assert error_of(c, '{"type": "hello", "token": "\\ud800"}')["code"] == "bad_message"  # not a server error
     c.send({"type": "hello", "token": table["token"]})
     welcome = c.expect("welcome")
     assert welcome["seat"] == 0
@@ -135,3 +136,71 @@ def test_message_over_the_frame_limit_closes_only_that_connection(server: LiveSe
             assert rude.recv(5)["type"] == "update"
     ada.send({"type": "ping"})
     assert {"type": "pong"} in ada.drain(0.5)
+
+
+def codes_until_closed(client: Client) -> list[str]:
+    """The error codes a connection gets until the server closes it."""
+    codes = []
+    with pytest.raises(ConnectionClosed):
+        for _ in range(100):
+            message = client.recv(5)
+            if message["type"] == "error":
+                codes.append(message["code"])
+    return codes
+
+
+def test_watchers_cannot_keep_a_player_from_their_seat(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import tables
+
+    monkeypatch.setattr(tables, "MAX_CONNECTIONS", 3)
+    table = server.create(game="baha", players=2, rules={"target": 1}, name="Ada", seats=["human", "random"])
+    watchers = [server.client(table["id"]) for _ in range(2)]
+    lurker = Client(server.base.replace("http", "ws", 1), table["id"], None, hello=False)  # never says hello
+    ada = server.client(table["id"], table["token"])  # the table is full: the oldest watcher makes room
+    assert ada.welcome is not None and ada.welcome["seat"] == 0
+    assert "full" in codes_until_closed(watchers[0])
+    live = server.manager.tables[table["id"]].conns
+    assert len(live) == 3 and sum(c.seat == 0 for c in live) == 1
+    ada2 = server.client(table["id"], table["token"])  # a second tab: the next oldest watcher goes
+    assert ada2.welcome is not None and ada2.welcome["seat"] == 0
+    assert "full" in codes_until_closed(watchers[1])
+    ada3 = server.client(table["id"], table["token"])  # then the one that never said hello
+    assert codes_until_closed(lurker) == ["full"]
+    ada4 = Client(server.base.replace("http", "ws", 1), table["id"], None, hello=False)
+    # every connection holds a seat now: a newcomer is refused, and no seat is dropped
+    assert codes_until_closed(ada4) == ["full"]
+    assert all(c.seat == 0 for c in live) and len(live) == 3
+    for c in (ada, ada2, ada3):
+        c.send({"type": "ping"})
+        assert {"type": "pong"} in c.drain(0.3)
+
+
+def test_a_client_that_stops_reading_is_dropped() -> None:
+    """Past the queue's bound a connection is closed at once, even while a send waits on the client."""
+    import asyncio
+
+    from cardroom.web.tables import MAX_QUEUED_BYTES, Connection
+
+    async def scenario() -> None:
+        stuck = asyncio.Event()
+
+        async def send(text: str) -> None:
+            stuck.set()
+            await asyncio.Future()  # the client never reads: this send never completes
+
+        conn = Connection(send)
+        writer = asyncio.create_task(conn.write())
+        conn.push({"type": "update", "pad": "x" * 1000})
+        await asyncio.wait_for(stuck.wait(), 5)
+        big = {"type": "update", "pad": "y" * 100_000}
+        pushed = 0
+        while not conn.closed:
+            conn.push(big)
+            pushed += 1
+            assert pushed * 100_000 <= 2 * MAX_QUEUED_BYTES
+        assert conn.queued == 0  # what was queued is let go
+        await asyncio.wait_for(asyncio.gather(writer, return_exceptions=True), 5)  # the stuck send ends
+        conn.push(big)
+        assert conn.queue.qsize() <= 1
+
+    asyncio.run(scenario())

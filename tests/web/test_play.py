@@ -117,3 +117,37 @@ def test_baebae_with_an_uploaded_deck(server: LiveServer) -> None:
     replay = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "1"}).json()
     assert replay["cards"] == di.welcome["cards"]  # the replay describes the deck's designs too
     assert len(replay["cards"]) == len(deck.cards)
+
+
+def test_replay_cache_is_kept_on_the_event_loop(server: LiveServer) -> None:
+    """Replays are worked out in worker threads; their cache is changed on the event loop only
+    (two threads evicting the same entry at once answered 500)."""
+    import asyncio
+
+    class Watched(dict):  # type: ignore[type-arg]
+        off_loop: list[str] = []
+
+        def _check(self, what: str) -> None:
+            if asyncio._get_running_loop() is None:
+                self.off_loop.append(what)
+
+        def __setitem__(self, key: object, value: object) -> None:
+            self._check("set")
+            super().__setitem__(key, value)
+
+        def pop(self, *args: object) -> object:
+            self._check("pop")
+            return super().pop(*args)
+
+    cache = Watched()
+    server.manager._replays = cache
+    ids = []
+    for _ in range(5):
+        table = server.create(game="baha", players=4, rules={"target": 1}, seats=["random"] * 4)
+        ids.append(table["id"])
+    for table_id in ids:
+        server.client(table_id).wait(is_over)
+        for seat in ("all", "0", "1", "2"):
+            r = server.http.get(f"/api/tables/{table_id}/replay", params={"seat": seat})
+            assert r.status_code == 200, r.text
+    assert len(cache) == 16 and cache.off_loop == []

@@ -137,6 +137,9 @@ def test_finished_games_after_a_restart(tmp_path: Path) -> None:
     try:
         assert [t["id"] for t in second.http.get("/api/tables", params={"status": "over"}).json()] == [table["id"]]
         assert second.http.get(f"/api/tables/{table['id']}/record").json() == record
+        # a replay asked for before anyone looks at the table still describes the deck's designs
+        replayed = second.http.get(f"/api/tables/{table['id']}/replay", params={"seat": 0}).json()
+        assert replayed["cards"] is not None and len(replayed["cards"]) == 52
         watcher = second.client(table["id"])
         assert watcher.welcome is not None and len(watcher.welcome["cards"]) == 52
         assert watcher.last is not None and watcher.last["seq"] == len(record["actions"])

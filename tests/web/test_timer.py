@@ -44,3 +44,43 @@ def test_timer_stand_in_and_coming_back(server: LiveServer) -> None:
         by = db.execute(select(ActionRow.seat, ActionRow.by).where(ActionRow.table_id == t["id"])).all()
     assert (0, "heuristic (stand-in)") in by
     assert (0, "human") in by  # after coming back, Ada played her own turns
+
+
+def test_coming_back_leaves_another_seats_bot_thinking(server: LiveServer) -> None:
+    """A player back from being away stops only their own stand-in: a bot thinking for another
+    seat is not started again (its agent would be asked twice at once, in two threads)."""
+    import threading
+
+    from cardroom.agents import make
+
+    t = server.create(game="baha", players=3, rules={"target": 1}, timer=1, name="Ada",
+                      seats=["human", "human", "random"])
+    table = server.manager.tables[t["id"]]
+    inner = make("random", seed=1)
+    thinking = threading.Event()
+    release = threading.Event()
+    lock = threading.Lock()
+    calls = {"now": 0, "most": 0}
+
+    class Slow:
+        def act(self, state, seat):  # type: ignore[no-untyped-def]
+            with lock:
+                calls["now"] += 1
+                calls["most"] = max(calls["most"], calls["now"])
+            thinking.set()
+            release.wait(10)
+            with lock:
+                calls["now"] -= 1
+            return inner.act(state, seat)
+
+    table.agents[2] = Slow()
+    bo = server.join(t["id"], "Bo")  # the game starts; nobody plays: both people run out of time
+    assert thinking.wait(15), "the bot at seat 2 was never asked"
+    assert table.state.current_player == 2 and {0, 1} & table.away
+    back = 0 if 0 in table.away else 1
+    again = server.client(t["id"], t["token"] if back == 0 else bo["token"])
+    assert again.welcome is not None and again.welcome["table"]["seats"][back]["away"] is False
+    time.sleep(0.3)
+    release.set()
+    again.wait(lambda u: u["seq"] >= 1 and u["view"]["current_player"] != 2)
+    assert calls["most"] == 1

@@ -113,11 +113,11 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"detail": str(err)}, status_code=err.status)
+        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _validation_text(err)}, status_code=400)
+        return JSONResponse({"detail": _sendable(_validation_text(err))}, status_code=400)
 
     # -- pages -------------------------------------------------------------------------
 
@@ -191,8 +191,7 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
                 which = int(seat)
             except ValueError:
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
-        manager.get(table_id)
-        steps = await asyncio.to_thread(manager.replay, table_id, which)
+        steps = await manager.replay(table_id, which)
         return {"steps": steps, "cards": manager.get(table_id).cards}
 
     # -- the WebSocket -----------------------------------------------------------------
@@ -239,6 +238,12 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
                     await websocket.close()
 
     return app
+
+
+def _sendable(text: str) -> str:
+    """``text`` as UTF-8 can carry it: a lone surrogate from a JSON escape (``"\\ud800"``)
+    echoed in a message is written as its escape instead of failing the answer."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _validation_text(err: RequestValidationError) -> str:

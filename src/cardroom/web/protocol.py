@@ -17,6 +17,7 @@ __all__ = [
     "MAX_DECK_BYTES",
     "MAX_NAME",
     "MAX_TIMER",
+    "MAX_PLAYERS",
     "ProtocolError",
     "Hello",
     "Act",
@@ -33,6 +34,8 @@ MAX_MESSAGE_BYTES = 4096
 MAX_DECK_BYTES = 256 * 1024
 MAX_NAME = 40
 MAX_TIMER = 3600.0
+MAX_PLAYERS = 100
+"""The most seats a table may have (a game's own rules usually allow far fewer)."""
 MAX_SEAT_SPEC = 200
 
 
@@ -95,7 +98,9 @@ def parse_message(data: str | bytes) -> Message:
         return Ping()
     if kind == "hello":
         token = obj.get("token")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= 200):
+        if token is not None and (
+            not isinstance(token, str) or not 0 < len(token) <= 200 or not token.isascii()
+        ):
             raise _bad("hello's token is the text /join answered, or null to watch")
         return Hello(token)
     for name in ("action", "seq"):
@@ -131,11 +136,11 @@ class CreateBody(_Body):
     """``POST /api/tables``."""
 
     game: str
-    players: int | None = Field(default=None, ge=2, le=100)
+    players: int | None = Field(default=None, ge=2, le=MAX_PLAYERS)
     rules: dict[str, Any] = Field(default_factory=dict)
     deck: str | None = Field(default=None, max_length=100)
     deck_toml: str | None = Field(default=None, max_length=MAX_DECK_BYTES)
-    seats: list[str] | None = Field(default=None, max_length=100)
+    seats: list[str] | None = Field(default=None, max_length=MAX_PLAYERS)
     timer: float | None = None
     name: str | None = None
 

@@ -29,7 +29,16 @@ from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
 from cardroom.record import make_record
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, card_rows, option_names
-from cardroom.web.protocol import Act, CreateBody, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.protocol import (
+    MAX_PLAYERS,
+    Act,
+    CreateBody,
+    Hello,
+    Ping,
+    ProtocolError,
+    error,
+    parse_message,
+)
 from cardroom.web.store import SeatData, Store, TableData
 
 __all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS"]
@@ -42,6 +51,8 @@ MAX_OPEN_TABLES = 1000
 """Unfinished tables a server holds; creating more is refused until some finish."""
 MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
+MAX_QUEUED_BYTES = 2 * 1024 * 1024
+"""Bytes of messages waiting to be sent to one connection; one that falls further behind is closed."""
 BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
 """The largest search budgets a web table grants a bot per move."""
 
@@ -67,31 +78,57 @@ class Connection:
         self.seat: int | None = None
         self.sent = 0
         """Events of the log this connection has been sent."""
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queued = 0
+        """Bytes of the messages in the queue."""
         self.closed = False
+        self.writer: asyncio.Task[None] | None = None
+        """The task running :meth:`write`, once it runs."""
 
     def push(self, message: dict[str, Any]) -> None:
         """Queue a message; it is sent in order by :meth:`write`."""
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_QUEUED:
-            log.warning("closing a connection that does not read its messages")
-            self.close()
+        try:
+            text = json.dumps(message, separators=(",", ":"), allow_nan=False)
+        except (TypeError, ValueError):  # a bug: it costs this connection, not the caller's loop
+            log.exception("a message could not be written as JSON; closing its connection")
+            self.abort()
             return
-        self.queue.put_nowait(message)
+        # A client that stops reading must not hold the server's memory: past either bound the
+        # connection is dropped at once (a first message may be large on its own: the whole log).
+        if self.queue.qsize() >= MAX_QUEUED or (self.queued and self.queued + len(text) > MAX_QUEUED_BYTES):
+            log.warning("closing a connection that does not read its messages")
+            self.abort()
+            return
+        self.queued += len(text)
+        self.queue.put_nowait(text)
 
     def close(self) -> None:
+        """Close once the messages queued so far are sent."""
         if not self.closed:
             self.closed = True
             self.queue.put_nowait(None)
 
+    def abort(self) -> None:
+        """Close now: drop what is queued and stop a send that waits on the client."""
+        self.closed = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.queued = 0
+        self.queue.put_nowait(None)  # a writer yet to start stops at once
+        if self.writer is not None and self.writer is not asyncio.current_task():
+            self.writer.cancel()
+
     async def write(self) -> None:
         """Send queued messages until closed."""
+        self.writer = asyncio.current_task()
         while True:
-            message = await self.queue.get()
-            if message is None:
+            text = await self.queue.get()
+            if text is None:
                 return
-            await self._send(json.dumps(message, separators=(",", ":"), allow_nan=False))
+            self.queued -= len(text)
+            await self._send(text)
 
 
 @dataclass
@@ -205,8 +242,11 @@ class TableManager:
             players = options.pop("players")
         if players is None:
             players = len(body.seats) if body.seats else make_rules(game).to_dict()["players"]
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise TableError(400, f"players must be a whole number, not {players!r:.40}")
+        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+            # checked before anything is built per seat: rules.players is not bounded by the body
+            raise TableError(
+                400, f"players must be a whole number from 2 to {MAX_PLAYERS}, not {players!r:.40}"
+            )
         options["players"] = players
         seats = body.seats if body.seats is not None else ["human"] + ["heuristic"] * (players - 1)
         if len(seats) != players:
@@ -345,8 +385,11 @@ class TableManager:
             raise TableError(404, f"table {table_id} has no record")
         return text
 
-    def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
-        """A finished game step by step from ``seat``'s point of view (``None``: every seat's)."""
+    async def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
+        """A finished game step by step from ``seat``'s point of view (``None``: every seat's).
+
+        The steps are worked out in a worker thread; the cache is kept on the event loop only.
+        """
         table = self.get(table_id)
         if table.status != "over":
             raise TableError(
@@ -355,25 +398,40 @@ class TableManager:
         if seat is not None and not 0 <= seat < table.data.players:
             raise TableError(400, f"seat must be 0 to {table.data.players - 1} or all, not {seat}")
         key = (table_id, seat)
-        steps = self._replays.get(key)
-        if steps is None:
-            data = table.data
-            try:
-                rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
-                state = start_game(rules, data.seed)
-                steps = views.replay_steps(state, self.store.actions(table_id), seat)
-            except (RulesError, DeckError, IllegalAction) as err:
-                raise TableError(409, f"table {table_id}'s game cannot be replayed here: {err}") from None
-            if len(self._replays) >= 16:
-                self._replays.pop(next(iter(self._replays)))
-            self._replays[key] = steps
+        cached = self._replays.get(key)
+        if cached is not None:
+            return cached
+        rules, steps = await asyncio.to_thread(self._replay_steps, table, seat)
+        if table.cards is None and table.data.game == "baebae":  # a finished game after a restart
+            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        while len(self._replays) >= 16:
+            self._replays.pop(next(iter(self._replays)))
+        self._replays[key] = steps
         return steps
+
+    def _replay_steps(self, table: LiveTable, seat: int | None) -> tuple[Rules, list[dict[str, Any]]]:
+        data = table.data
+        try:
+            rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
+            state = start_game(rules, data.seed)
+            return rules, views.replay_steps(state, self.store.actions(data.id), seat)
+        except (RulesError, DeckError, IllegalAction) as err:
+            raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
 
     # -- connections -------------------------------------------------------------------
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
+        """Take a new connection. At a full table the oldest connection without a seat (a
+        spectator, or one yet to say hello) makes room, so watchers cannot keep a player from
+        their seat; only a table whose every connection holds a seat refuses."""
         if len(table.conns) >= MAX_CONNECTIONS:
-            raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
+            unseated = next((c for c in table.conns if c.seat is None), None)
+            if unseated is None:
+                raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
+            unseated.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections; this one, "
+                                        "holding no seat, made room for a newer one"))
+            unseated.close()
+            table.conns.remove(unseated)
         table.conns.append(conn)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
@@ -385,6 +443,8 @@ class TableManager:
 
     def handle(self, table: LiveTable, conn: Connection, raw: str | bytes) -> None:
         """One message from a connection; every refusal goes to that connection only."""
+        if conn.closed:
+            return  # dropped (too slow, or made room at a full table): it no longer speaks
         try:
             message = parse_message(raw)
             if isinstance(message, Ping):
@@ -419,7 +479,8 @@ class TableManager:
         conn.sent = 0
         if seat is not None and seat in table.away:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
-            self._kick(table)
+            if table.state is not None and table.state.current_player == seat:
+                self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
         conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         conn.push(self._update(table, conn, self.summary(table)))
         if seat is not None:

@@ -169,6 +169,8 @@ def parse_deck(text: str, where: str = "deck") -> Deck:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise DeckError(f"{where}: not valid TOML ({err})") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise DeckError(f"{where}: not valid TOML (nested too deeply)") from None
     return _deck_from_data(data, where)
 
 
