@@ -151,3 +151,33 @@ def test_replay_cache_is_kept_on_the_event_loop(server: LiveServer) -> None:
             r = server.http.get(f"/api/tables/{table_id}/replay", params={"seat": seat})
             assert r.status_code == 200, r.text
     assert len(cache) == 16 and cache.off_loop == []
+
+
+def test_a_bot_retries_when_its_fallback_move_cannot_be_stored(server: LiveServer) -> None:
+    """A bot's illegal choice is replaced by its first legal move; when storing that fails, the
+    bot tries again (the table used to wait for ever)."""
+    from cardroom.agents import make
+
+    t = server.create(game="baha", players=3, rules={"target": 1}, name="Ada", seats=["human", "human", "random"])
+    table = server.manager.tables[t["id"]]
+    inner = make("random", seed=1)
+    store = server.manager.store
+    real = store.add_action
+    failed: list[int] = []
+
+    class Wrong:
+        def act(self, state, seat):  # type: ignore[no-untyped-def]
+            return 9999 if not failed else inner.act(state, seat)
+
+    def flaky(table_id, seq, seat, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if seat == 2 and not failed:
+            failed.append(seq)
+            raise OSError("disk full")
+        return real(table_id, seq, seat, *args, **kwargs)
+
+    store.add_action = flaky
+    table.agents[2] = Wrong()
+    bo = server.join(t["id"], "Bo")  # every seat is taken: the game starts
+    people = [server.client(t["id"], t["token"]), server.client(t["id"], bo["token"])]
+    play_out(people)
+    assert failed

@@ -610,12 +610,13 @@ class TableManager:
         if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
         try:
-            self._take(table, seat, action, by)
-        except IllegalAction as err:
-            log.error("table %s: the bot at seat %d chose an illegal move (%s); it plays its first legal "
-                      "move", table.id, seat, err)
-            self._take(table, seat, state.legal_actions()[0], by)
-        except Exception:
+            try:
+                self._take(table, seat, action, by)
+            except IllegalAction as err:
+                log.error("table %s: the bot at seat %d chose an illegal move (%s); it plays its first "
+                          "legal move", table.id, seat, err)
+                self._take(table, seat, state.legal_actions()[0], by)
+        except Exception:  # storing either move failed: try again, or the table would wait for ever
             log.exception("table %s: storing a bot's action failed; retrying", table.id)
             await asyncio.sleep(1.0)
             if table.seq == seq:
