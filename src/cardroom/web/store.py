@@ -161,6 +161,13 @@ class Store:
                        for x in table.seats],
             ))
 
+    def drop_waiting(self, table_id: str) -> None:
+        """Forget a table that never started (it has no actions)."""
+        with self._tx() as s:
+            row = s.get(TableRow, table_id)
+            if row is not None and row.status == "waiting":
+                s.delete(row)
+
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
         """A person takes a seat; ``status`` is the table's status after it."""
         with self._tx() as s:

@@ -48,6 +48,9 @@ log = logging.getLogger("cardroom.web")
 MAX_CONNECTIONS = 200
 """Connections one table accepts (seats and spectators together)."""
 MAX_OPEN_TABLES = 1000
+WAITING_TTL = 3600.0
+"""A table still waiting for players this long, with nobody connected, may be forgotten to
+make room when the server holds ``MAX_OPEN_TABLES`` unfinished tables."""
 """Unfinished tables a server holds; creating more is refused until some finish."""
 MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
@@ -224,6 +227,8 @@ class TableManager:
     def create(self, body: CreateBody) -> tuple[LiveTable, int | None, str | None]:
         """A new table from a create request; the creator's seat and token if it sat down."""
         if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
+            self._drop_abandoned(time.time())
+        if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
             raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
         game = body.game
         if game not in GAMES:
@@ -302,6 +307,16 @@ class TableManager:
         if data.status == "running":
             self._begin(table)
         return table, seat, token
+
+    def _drop_abandoned(self, now: float) -> None:
+        """Make room: forget the tables still waiting for players after ``WAITING_TTL``
+        seconds that nobody is connected to (no game was dealt at them, so nothing is lost)."""
+        for table in list(self.tables.values()):
+            if table.status == "waiting" and not table.conns and now - table.data.created > WAITING_TTL:
+                self.store.drop_waiting(table.id)
+                del self.tables[table.id]
+                log.info("forgot table %s: waiting since %.0f s with nobody there", table.id,
+                         now - table.data.created)
 
     def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
         """A person takes a free human seat; answers the seat and its token."""
