@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -141,6 +142,7 @@ def open_table(context: BrowserContext, server: ServeProcess, table_id: str, tok
         context.add_init_script(f"if (location.origin === {json.dumps(server.base)}) "
                                 f"localStorage.setItem({json.dumps('cardroom.token.' + table_id)}, {json.dumps(token)})")
     page = context.new_page()
+    record_frames(page)
     page.goto(f"{server.base}/table/{table_id}")
     wait_first_update(page)
     return page
@@ -156,8 +158,63 @@ def seq(page: Page) -> int:
 
 def wait_seq_above(page: Page, old: int) -> int:
     """Wait until an update with a larger seq than ``old`` is drawn; that seq."""
-    page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=old, timeout=WAIT_MS)
+    try:
+        page.wait_for_function("s => Number(document.body.dataset.seq) > s", arg=old, timeout=WAIT_MS)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"no update after seq {old} in {WAIT_MS} ms; {page_report(page)}") from None
     return seq(page)
+
+
+def record_frames(page: Page) -> None:
+    """Keep the page's WebSocket frames: a short trace for failure reports, and every update
+    the page received (``page.ws_updates``)."""
+    frames: list[str] = []
+    updates: list[dict[str, Any]] = []
+    page.ws_frames = frames  # type: ignore[attr-defined]
+    page.ws_updates = updates  # type: ignore[attr-defined]
+
+    def received(payload: str | bytes) -> None:
+        frames.append(f"got {str(payload)[:200]}")
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            return
+        if isinstance(message, dict) and message.get("type") == "update":
+            updates.append(message)
+
+    def on_ws(ws: Any) -> None:
+        ws.on("framesent", lambda payload: frames.append(f"sent {str(payload)[:200]}"))
+        ws.on("framereceived", received)
+        ws.on("close", lambda _ws: frames.append("closed"))
+
+    page.on("websocket", on_ws)
+
+
+def drawn_update(page: Page) -> dict[str, Any]:
+    """The update the page has drawn (the last one it received with the seq on its body): what
+    the server told this seat, to compare with what the page shows. Needs ``record_frames``."""
+    shown = seq(page)
+    updates: list[dict[str, Any]] = page.ws_updates  # type: ignore[attr-defined]
+    end = time.monotonic() + WAIT_MS / 1000
+    while True:
+        same = [u for u in updates if u["seq"] == shown]
+        if same:
+            return same[-1]
+        assert time.monotonic() < end, f"the page drew seq {shown} but no such update was seen"
+        page.wait_for_timeout(10)   # the frame's event may reach Python after the page drew it
+
+
+def page_report(page: Page) -> str:
+    """What the page shows and its last WebSocket frames, for a failure message."""
+    info = page.evaluate("""() => ({
+      seq: document.body.dataset.seq,
+      toasts: document.querySelector('[data-testid=toasts]')?.innerText,
+      turn: document.querySelector('[data-testid=turn-indicator]')?.innerText,
+      conn: document.querySelector('[data-testid=connection]')?.dataset.state,
+      legal: [...document.querySelectorAll('[data-testid=hand] button[data-legal=true]')].map(b => b.dataset.card),
+    })""")
+    frames = getattr(page, "ws_frames", [])[-12:]
+    return f"page: {info}; last frames: " + "\n".join(frames)
 
 
 def status(page: Page) -> str:

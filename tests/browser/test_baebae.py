@@ -12,6 +12,7 @@ from typing import Any
 from browser_support import (
     GAME_S,
     ServeProcess,
+    drawn_update,
     hand_cards,
     legal_cards,
     open_table,
@@ -78,10 +79,11 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
         assert time.monotonic() < end, f"the round did not end in time ({turns} decisions)"
         turns += 1
         cards, buttons = offered(page)
-        # The page offers exactly the server's moves for this seat: cards for card moves
-        # (play X, select X), a button for each other one.
-        update = seat_update(server, table["id"], table["token"])
-        assert update["seq"] == seq(page)
+        # The page offers exactly the moves the server sent this seat: cards for card moves
+        # (play X, select X), a button for each other one. (Not asked on a second connection:
+        # its hello makes the server send the page an update, which redraws the hand and can
+        # swallow the click that follows.)
+        update = drawn_update(page)
         server_moves = {m["text"]: m["action"] for m in update["moves"]}
         card_moves = {t.split(" ", 1)[1]: t for t in server_moves if t.split(" ")[0] in ("play", "select")}
         assert set(cards) == set(card_moves), f"highlighted {sorted(cards)}, the server allows {sorted(card_moves)}"
@@ -99,7 +101,7 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
         if shot and len(update["view"]["discard"]) >= 4 and len(hand_cards(page)) >= 4 and cards:
             shot.mkdir(parents=True, exist_ok=True)
             page.get_by_test_id(f"card-{next(iter(cards))}").hover()   # shows the card's text
-            page.screenshot(path=str(shot / screenshot))  # type: ignore[operator]
+            page.screenshot(path=str(shot / screenshot), full_page=True)  # type: ignore[operator]
             shot = None
 
         choices = [(card_moves[c].split()[0], f"card-{c}") for c in cards]
