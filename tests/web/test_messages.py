@@ -204,3 +204,22 @@ def test_a_client_that_stops_reading_is_dropped() -> None:
         assert conn.queue.qsize() <= 1
 
     asyncio.run(scenario())
+
+
+def test_a_second_tab_of_a_seat_sends_the_others_nothing(server: LiveServer) -> None:
+    t = server.create(game="baha", players=2, rules={"target": 1}, seats=["human", "human"], name="Ada")
+    bo_seat = server.join(t["id"], "Bo")
+    bo = server.client(t["id"], bo_seat["token"])
+    bo.drain(0.3)
+    ada = server.client(t["id"], t["token"])  # Ada's first connection: Bo sees her connected
+    seen = bo.wait(lambda u: u["table"]["seats"][0]["connected"])
+    assert seen["seq"] == 0 or seen["seq"] == ada.last["seq"]
+    bo.drain(0.3)
+    ada2 = server.client(t["id"], t["token"])  # a second tab changes nothing Bo can see
+    assert ada2.welcome is not None and ada2.welcome["seat"] == 0
+    assert [m for m in bo.drain(0.5) if m["type"] == "update"] == []
+    ada2.close()
+    assert [m for m in bo.drain(0.5) if m["type"] == "update"] == []  # Ada is still there
+    ada.close()
+    gone = bo.wait(lambda u: not u["table"]["seats"][0]["connected"])
+    assert gone["type"] == "update"

@@ -489,6 +489,9 @@ class TableManager:
                 )
         if table.state is None and table.status == "over":
             self._finished_state(table)
+        # The others hear of a hello only when the table's summary changes: the seat's first
+        # connection, or a player back from away (a second tab changes nothing they see).
+        changed = seat is not None and (not table.connected(seat) or seat in table.away)
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
@@ -498,7 +501,7 @@ class TableManager:
                 self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
         conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         conn.push(self._update(table, conn, self.summary(table)))
-        if seat is not None:
+        if changed:
             self._broadcast(table, skip=conn)
 
     def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:

@@ -392,6 +392,10 @@ export class TableView {
       parts.push(h("div", { class: "pending-text muted", "data-testid": "hint" }, hint));
     }
     if (buttons.length) parts.push(h("div", { class: "moves", "data-testid": "moves" }, buttons));
+    // As for the hand: the same buttons stay in place (a press on one is not lost).
+    const html = parts.map((x) => x.outerHTML).join("");
+    if (html === this.decisionHtml && box.childElementCount === parts.length) return;
+    this.decisionHtml = html;
     box.replaceChildren(...parts);
     box.hidden = parts.length === 0;
   }
@@ -424,6 +428,11 @@ export class TableView {
     // One tab stop for the hand: the first legal card (or the first card); arrows move.
     const first = buttons.find((b) => b.dataset.legal === "true") || buttons[0];
     if (first) first.tabIndex = 0;
+    // An update that changes nothing here (a same-seq update: someone connected) keeps the
+    // cards in place, so a click pressed on a card is not lost to a redraw under the mouse.
+    const html = buttons.map((b) => b.outerHTML).join("");
+    if (html && html === this.handHtml && box.childElementCount === buttons.length) return;
+    this.handHtml = html;
     box.replaceChildren(...buttons);
     box.dataset.count = String(buttons.length);
     box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
