@@ -37,6 +37,14 @@ __all__ = ["ISMCTSAgent", "HIDDEN_ACTION"]
 
 HIDDEN_ACTION = -1
 
+EXPLORATION = {"baha": 0.7, "baebae": 4.0}
+"""The default UCB constant per game, scaled to the spread of its rollout returns so that the
+search explores alike: about 0.15 moons for Baha and 0.86 tens of points for BAEBAE (the
+standard deviation of ``returns()`` over heuristic rollouts from positions of play). At 0.7,
+BAEBAE's search settled on noise (an option left after 3 to 8 visits); at 4.0 it beat the
+heuristic by 1.82 penalty points a round against 0.58 (``docs/strength.md``)."""
+DEFAULT_EXPLORATION = 0.7
+
 
 class _Node:
     """Statistics of the edges out of one observed history."""
@@ -61,9 +69,9 @@ class ISMCTSAgent:
     """SO-ISMCTS; see the module documentation.
 
     Options: ``iterations`` (per move, default 1000) or ``seconds`` (per move; wins if both
-    are given), ``exploration`` (the UCB constant, default 0.7), ``rollout`` (``heuristic``, the
-    default, or ``random``), ``epsilon`` (chance of a random move in heuristic rollouts, default 0.1),
-    ``max_depth`` (tree depth, default 200).
+    are given), ``exploration`` (the UCB constant; by default the game's, ``EXPLORATION``),
+    ``rollout`` (``heuristic``, the default, or ``random``), ``epsilon`` (chance of a random
+    move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200).
     """
 
     name = "ismcts"
@@ -73,7 +81,7 @@ class ISMCTSAgent:
         seed: int | None = None,
         iterations: int = 1000,
         seconds: float | None = None,
-        exploration: float = 0.7,
+        exploration: float | None = None,
         rollout: str = "heuristic",
         epsilon: float = 0.1,
         max_depth: int = 200,
@@ -86,7 +94,9 @@ class ISMCTSAgent:
             not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds <= 0
         ):
             raise AgentError(f"ismcts: seconds must be a finite number more than 0, not {seconds!r}")
-        if not isinstance(exploration, int | float) or not math.isfinite(exploration) or exploration < 0:
+        if exploration is not None and (
+            not isinstance(exploration, int | float) or not math.isfinite(exploration) or exploration < 0
+        ):
             raise AgentError(f"ismcts: exploration must be a finite number of 0 or more, not {exploration!r}")
         if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
             raise AgentError(f"ismcts: max_depth must be a whole number from 1, not {max_depth!r}")
@@ -97,7 +107,9 @@ class ISMCTSAgent:
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds
-        self.exploration = float(exploration)
+        self.exploration = None if exploration is None else float(exploration)
+        self.c = DEFAULT_EXPLORATION if exploration is None else float(exploration)
+        """The UCB constant of the current search."""
         self.rollout = rollout
         self.epsilon = float(epsilon)
         self.max_depth = max_depth
@@ -112,6 +124,10 @@ class ISMCTSAgent:
             self.last_iterations = 0
             return legal[0]
         root = _Node()
+        c = self.exploration
+        if c is None:
+            c = EXPLORATION.get(getattr(getattr(state, "rules", None), "game", ""), DEFAULT_EXPLORATION)
+        self.c = c
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -176,7 +192,7 @@ class ISMCTSAgent:
             edge.reward += returns[actor]
 
     def _select(self, children: dict[int, _Edge], keys: dict[int, None]) -> int:
-        c = self.exploration
+        c = self.c
         best_key = HIDDEN_ACTION
         best = -math.inf
         for key in keys:
