@@ -95,7 +95,7 @@ class BahaState:
         "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
         "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
         "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-        "last_trick", "hand_start", "origin", "history", "_det_cache",
+        "last_trick", "hand_start", "origin", "history", "_det_cache", "_shown",
     )
 
     rules: Rules
@@ -127,6 +127,7 @@ class BahaState:
     origin: dict[str, Any] | None   # how a hand-made game began, for records
     history: list[tuple[int, Action]]  # (seat, action) of every action taken, for records
     _det_cache: dict[int, tuple[int, Any]]
+    _shown: tuple[int, int, tuple[int, ...]] | None  # (hand, tricks done, horns shown per seat)
 
     # -- making states -----------------------------------------------------------------
 
@@ -153,6 +154,7 @@ class BahaState:
         self.origin = None
         self.history = []
         self._det_cache = {}
+        self._shown = None
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
         if totals is not None:
@@ -209,6 +211,7 @@ class BahaState:
         other.origin = self.origin
         other.history = self.history[:]
         other._det_cache = {}
+        other._shown = None
         return other
 
     # -- the protocol ------------------------------------------------------------------
@@ -677,7 +680,13 @@ class BahaState:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
         n = self.n
-        hand_points = self.rules.hand_points
+        # Cards are taken only as a trick ends: the horns shown hold until the next one.
+        shown = self._shown
+        if shown is None or shown[0] != self.hand_no or shown[1] != self.tricks_done:
+            hand_points = self.rules.hand_points
+            shown = self._shown = (self.hand_no, self.tricks_done, tuple(
+                hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True)
+            ))
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -685,7 +694,7 @@ class BahaState:
             hand=self.hands[seat],
             trick=tuple(((self.leader + i) % n, c) for i, c in enumerate(self.trick)),
             played=self.played,
-            horns_shown=tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True)),
+            horns_shown=shown[2],
             voids=tuple(self.voids),
             totals=tuple(self.totals),
         )
