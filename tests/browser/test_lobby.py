@@ -166,3 +166,34 @@ def test_two_people_at_one_table(server: ServeProcess, new_context: Callable[...
         expect(page.get_by_test_id("pass-info")).to_contain_text("received")
         expect(page.get_by_test_id("center-info")).to_contain_text("Trick 1")
         expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "13")
+
+
+def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: BrowserContext,
+                                              tmp_path: object) -> None:
+    from pathlib import Path
+
+    from cardroom.games.baebae.deck import SAMPLE_DECK
+
+    folder = Path(str(tmp_path))
+    bad = folder / "broken.toml"
+    bad.write_text('name = "Broken"\n[[card]]\nrank = "Z"\n')
+    good = folder / "mine.toml"
+    good.write_text(SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "Our Deck"', 1))
+    page = lobby(context, server)
+    page.get_by_test_id("name-input").fill("Di")
+    page.get_by_test_id("game-select").select_option("baebae")
+    page.get_by_test_id("deck-select").select_option("__upload__")
+    page.get_by_test_id("deck-file").set_input_files(str(bad))
+    page.get_by_test_id("create-button").click()
+    # The server's deck check, in words, and no table made.
+    expect(page.get_by_test_id("create-error")).to_contain_text("card 1: the field 'suit' is missing")
+    assert TABLE_URL.search(page.url) is None
+    page.get_by_test_id("deck-file").set_input_files(str(good))
+    page.get_by_test_id("create-button").click()
+    page.wait_for_url(TABLE_URL)
+    table_id = TABLE_URL.search(page.url).group(1)  # type: ignore[union-attr]
+    summary = server.get(f"/api/tables/{table_id}")
+    assert summary["deck"]["name"] == "Our Deck"
+    wait_first_update(page)
+    expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "5")
