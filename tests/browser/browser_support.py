@@ -32,10 +32,10 @@ CARDROOM = Path(sys.executable).with_name("cardroom")
 class ServeProcess:
     """``cardroom serve`` on 127.0.0.1, a port the system picks (``--port 0``), a fresh data dir."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, port: int = 0) -> None:
         self.data_dir = data_dir
         self.log_path = data_dir.parent / "serve.log"
-        command = [str(CARDROOM), "serve", "--host", "127.0.0.1", "--port", "0",
+        command = [str(CARDROOM), "serve", "--host", "127.0.0.1", "--port", str(port),
                    "--data", str(data_dir), "--bot-delay", str(bot_delay)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"}
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
@@ -72,6 +72,14 @@ class ServeProcess:
                 if self.proc.poll() is not None or time.monotonic() > end:
                     raise RuntimeError(f"cardroom serve does not answer at {self.base}:\n{self.output()}") from None
                 time.sleep(0.05)
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL: no shutdown of any kind), as a crash would."""
+        try:
+            self.proc.kill()
+            self.proc.wait(10)
+        finally:
+            self.log.close()
 
     def stop(self) -> None:
         """Stop the server (SIGINT, then SIGKILL after 10 s); always closes the log."""
