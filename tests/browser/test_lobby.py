@@ -58,6 +58,9 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     assert [s["kind"] for s in summary["seats"]] == ["human", "human", "bot", "bot"]
     assert [s["bot"] for s in summary["seats"][2:]] == ["random", "heuristic"]
     assert summary["seats"][0]["name"] == "Ada"
+    # While a seat waits for a friend, Ada's page shows the link to send (without her token).
+    expect(ada.get_by_test_id("share-bar")).to_be_visible()
+    expect(ada.get_by_test_id("share-link")).to_have_value(f"{server.base}/table/{table_id}")
 
     # Bea finds it in the lobby's list, watches, and takes the free seat from the join bar.
     bea = lobby(new_context(), server)
@@ -78,6 +81,7 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     expect(bea.get_by_test_id("status")).to_have_attribute("data-status", "running")
     expect(bea.get_by_test_id("hand")).to_have_attribute("data-count", "13")
     expect(ada.get_by_test_id("status")).to_have_attribute("data-status", "running")
+    expect(ada.get_by_test_id("share-bar")).to_be_hidden()  # every seat is taken now
     expect(ada.get_by_test_id("hand")).to_have_attribute("data-count", "13")
     expect(ada.get_by_test_id("seat-1")).to_contain_text("Bea")
 

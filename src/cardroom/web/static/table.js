@@ -18,6 +18,7 @@
 //   stock, direction, card-detail                                        (BAEBAE)
 //   scores, standings, shame, log, live, toasts / toast-error
 //   join-bar, join-form, join-name, join-button (a spectator taking a free seat)
+//   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
 import { TableView, handKeys, splitMove } from "./render.js";
 import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation, TOKEN_KEY, NAME_KEY } from "./common.js";
@@ -102,6 +103,22 @@ function drawHeader() {
   $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat + 1}: ${seatName(t, state.seat)}`;
   const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("join-bar").hidden = !free;
+  // While seats wait for people, the link to send them (the page's own address, no token).
+  const waiting = t && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
+  $("share-bar").hidden = !waiting;
+  if (waiting) $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+}
+
+async function copyShareLink() {
+  const input = $("share-link");
+  input.select();
+  try {
+    await navigator.clipboard.writeText(input.value);
+    notify("Link copied.");
+  } catch {
+    // No clipboard here (a page not on https or localhost): the link stays selected to copy.
+    notify("Copy the selected link with Ctrl+C (or long-press on a phone).");
+  }
 }
 
 function announce(events) {
@@ -237,6 +254,8 @@ async function scheduleReconnect() {
   setConn("closed", `reconnecting in ${Math.round(wait / 1000)}s\u2026`);
   retryTimer = setTimeout(connect, wait);
 }
+
+$("share-copy").addEventListener("click", copyShareLink);
 
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
