@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
+import pytest
 from web_support import LiveServer, check_messages, is_over, play_out, states_of
 
+from cardroom.games.baebae.deck import parse_deck
 from cardroom.record import verify
 
 
@@ -99,8 +103,8 @@ def test_all_bot_table_runs_by_itself_and_replays(server: LiveServer) -> None:
     assert server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "x"}).status_code == 400
 
 
-def test_baebae_with_an_uploaded_deck(server: LiveServer) -> None:
-    from cardroom.games.baebae.deck import SAMPLE_DECK, parse_deck
+def test_baebae_with_an_uploaded_deck(server: LiveServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.games.baebae.deck import SAMPLE_DECK
 
     text = SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "My Deck"', 1)
     deck = parse_deck(text)
@@ -112,6 +116,16 @@ def test_baebae_with_an_uploaded_deck(server: LiveServer) -> None:
     play_out([di])
     record = record_of(server, table["id"])
     assert record["deck"]["digest"] == deck.digest
+    # No client ever hears where the server keeps its files: the deck goes by its file name.
+    file_name = deck.digest.removeprefix("sha256:") + ".toml"
+    assert record["rules"]["deck"] == record["deck"]["spec"] == file_name
+    assert str(server.data_dir) not in json.dumps(di.messages) + json.dumps(record)
+    # The deck file, downloaded beside the record under that name, replays it.
+    answer = server.http.get(f"/api/tables/{table['id']}/deck")
+    assert answer.status_code == 200 and file_name in answer.headers["content-disposition"]
+    assert parse_deck(answer.text).digest == deck.digest
+    (tmp_path / file_name).write_text(answer.text)
+    monkeypatch.chdir(tmp_path)
     assert verify(record).ok
     check_messages(di.messages, 1, states_of(record))
     replay = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "1"}).json()

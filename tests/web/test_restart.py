@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from web_support import Client, check_messages, is_over, play_out, states_of
 
 from cardroom.record import verify
@@ -151,7 +152,7 @@ def test_finished_games_after_a_restart(tmp_path: Path) -> None:
         second.stop()
 
 
-def test_uploaded_deck_survives_a_restart_without_its_file(tmp_path: Path) -> None:
+def test_uploaded_deck_survives_a_restart_without_its_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from web_support import LiveServer
 
     from cardroom.games.baebae.deck import SAMPLE_DECK, parse_deck
@@ -175,6 +176,9 @@ def test_uploaded_deck_survives_a_restart_without_its_file(tmp_path: Path) -> No
         bob = second.client(table["id"], bo["token"])
         play_out([ada, bob])
         record = second.http.get(f"/api/tables/{table['id']}/record").json()
+        deck_file = tmp_path / record["deck"]["spec"]  # <digest>.toml: kept beside the record
+        deck_file.write_text(second.http.get(f"/api/tables/{table['id']}/deck").text)
+        monkeypatch.chdir(tmp_path)
         assert record["deck"]["digest"] == digest and verify(record).ok
     finally:
         second.stop()

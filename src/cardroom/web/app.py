@@ -172,6 +172,14 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
         seat, token = manager.join(table_id, body.name, body.seat)
         return {"seat": seat, "token": token}
 
+    @app.get("/api/tables/{table_id}/deck")
+    async def get_deck(table_id: str) -> Response:
+        text, filename = manager.deck_text(table_id)
+        return Response(
+            text, media_type="application/toml",
+            headers={"Content-Disposition": f'attachment; filename="{filename}"'},
+        )
+
     @app.get("/api/tables/{table_id}/record")
     async def get_record(table_id: str) -> Response:
         text = manager.record_text(table_id)

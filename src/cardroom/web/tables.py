@@ -400,6 +400,24 @@ class TableManager:
             raise TableError(404, f"table {table_id} has no record")
         return text
 
+    def deck_text(self, table_id: str) -> tuple[str, str]:
+        """The deck file of a BAEBAE table and the name a record gives it: an uploaded deck is
+        ``<digest>.toml`` (save it under that name beside the record to replay the record), a
+        project deck its own file's name."""
+        table = self.get(table_id)
+        data = table.data
+        if data.game != "baebae":
+            raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
+        if data.upload is not None:
+            text = self.store.deck_text(data.upload)
+            if text is None:
+                raise TableError(404, f"the deck of table {table_id} is missing from the database")
+            return text, views.deck_label(str(self._deck_file(data.upload, text)))
+        path = project_decks().get(data.deck or "")
+        if path is None:
+            raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
+        return path.read_text(encoding="utf-8"), path.name
+
     async def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
         """A finished game step by step from ``seat``'s point of view (``None``: every seat's).
 
@@ -569,7 +587,9 @@ class TableManager:
         after.apply(action)  # IllegalAction here leaves the table untouched
         seq = table.seq + 1
         now = time.time()
-        record = make_record(after, self._record_seats(table)) if after.is_over else None
+        # A record names an uploaded deck by its file name (``<digest>.toml``), not the path
+        # it has on this server: keep the deck file under that name beside the record to replay it.
+        record = views.without_paths(make_record(after, self._record_seats(table))) if after.is_over else None
         self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
         table.state = after
         table.seq = seq

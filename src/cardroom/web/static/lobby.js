@@ -222,6 +222,10 @@ function tableItem(t) {
   if (t.status === "over") {
     actions.push(h("a", { class: "button", href: replayUrl(t.id), "data-testid": `replay-link-${t.id}` }, "Replay"));
     actions.push(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(t.id)}/record`, download: `cardroom-${t.id}.json`, "data-testid": `record-link-${t.id}` }, "Download record"));
+    if (t.game === "baebae") {
+      // The deck's file: a record names an uploaded deck by this file's name; keep it beside.
+      actions.push(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(t.id)}/deck`, "data-testid": `deck-link-${t.id}` }, "Download deck"));
+    }
   } else {
     if (mine) actions.push(h("a", { class: "button primary", href: tableUrl(t.id), "data-testid": `rejoin-link-${t.id}` }, "Back to your seat"));
     else if (freeSeat(t)) actions.push(h("button", { type: "button", class: "primary", "data-testid": `join-button-${t.id}`, onclick: () => join(t) }, "Join"));
