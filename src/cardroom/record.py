@@ -109,7 +109,27 @@ def load(path: str | Path) -> dict[str, Any]:
         raise
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(f"{path}: cannot read the file ({err})") from None
-    return parse(text, where=str(path))
+    record = parse(text, where=str(path))
+    _find_deck_files_beside(record, path.parent)
+    return record
+
+
+def _find_deck_files_beside(record: dict[str, Any], folder: Path) -> None:
+    """A deck file a record names by a relative path is looked for beside the record too
+    (a record downloaded from the web table names an uploaded deck ``<digest>.toml``).
+    The deck's digest is still checked when the record is replayed."""
+    rules = record.get("rules")
+    spec = rules.get("deck") if isinstance(rules, dict) else None
+    if not isinstance(spec, str):
+        return
+    parts = spec.split(",")
+    for i, part in enumerate(parts):
+        candidate = folder / part
+        if part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
+            candidate.is_file()
+        ):
+            parts[i] = str(candidate.resolve())
+    rules["deck"] = ",".join(parts)  # type: ignore[index]
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:
