@@ -8,7 +8,7 @@ import random
 from collections import Counter
 
 import pytest
-from baebae_support import act, card, hand, make_rules, random_decks, rule_sets, start, write_deck
+from baebae_support import act, card, hand, legal_texts, make_rules, random_decks, rule_sets, start, write_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,8 +38,24 @@ def check_cards_once(state) -> None:
     assert union == (1 << len(state.rules.card_of)) - 1, "a card is missing"
 
 
+def meets_groups(state, know, p: int, held: Counter) -> bool:
+    """Whether ``held`` (p's cards) can fill p's groups: the known cards aside, the hidden
+    ones placed so that no group holds a design it forbids. The groups are nested (older
+    forbids more), so Hall's condition is one count per group: the cards the i-th group
+    allows must be at least the cards of the groups up to it."""
+    hidden = held - Counter(know.known[p])
+    designs = [state.rules.design_of_key[k] for k in hidden.elements()]
+    need = 0
+    for forbidden, count in know.groups[p]:
+        need += count
+        if sum(1 for d in designs if not forbidden >> d & 1) < need:
+            return False
+    return need == len(designs)
+
+
 def check_knowledge(state, seat: int) -> None:
-    """What determinize keeps as known is true: those cards are in those hands now."""
+    """What determinize keeps as known is true: those cards are in those hands now, and the
+    hands meet what their players could not have held."""
     know = knowledge(state, seat)
     for p in range(state.n):
         if p == seat:
@@ -47,6 +63,8 @@ def check_knowledge(state, seat: int) -> None:
         held = Counter(state._texts(state.hands[p]))
         assert not Counter(know.known[p]) - held, (p, know.known[p], held)
         assert sum(know.known[p].values()) + know.slots[p] == state.hands[p].bit_count()
+        assert sum(count for _, count in know.groups[p]) == know.slots[p]
+        assert meets_groups(state, know, p, held), (p, know.groups[p], held)
 
 
 def check_determinized(original, seat: int, rng_seed: int):
@@ -265,3 +283,50 @@ def test_worlds_never_keep_the_real_drawn_card_or_the_hand_made_start():
     state = start(start_state, ["2D 3D", "2H 3H", "2S 3S"], "9C", "4C")
     assert state.origin is not None
     assert state.determinize(0, _random.Random(1)).origin is None
+
+
+# -- what a player could not hold ---------------------------------------------------------
+
+
+def test_a_player_who_drew_held_nothing_playable():
+    rules = make_rules(players=3, hand_size=3)
+    # Seat 1 plays first on 9C; seat 2 holds no club, no 9 and no wild: it must draw.
+    state = start(rules, ["2D 3D 4D", "6C 2H 3H", "2S 3S 4H"], "9C", "5D 7D 8D 10D JD QD KD AD")
+    act(state, "play 6C")  # now 6C on top: clubs or sixes play
+    assert legal_texts(state) == ["draw"]
+    act(state, "draw")  # seat 2 draws 5D: not playable, so it can only pass
+    act(state, "pass")
+    know = knowledge(state, 0)
+    (forbidden, count), (free, drawn) = know.groups[2]
+    assert (count, free, drawn) == (3, 0, 1)
+    clubs_and_sixes = {k for k, i in state.rules.design_of_key.items() if forbidden >> i & 1}
+    assert {"2C", "6D", "6H", "6S", "KC"} <= clubs_and_sixes and not {"2D", "5H", "9S"} & clubs_and_sixes
+    for k in range(40):
+        d = check_determinized(state, 0, k)
+        held = Counter(d._texts(d.hands[2]))
+        assert meets_groups(d, know, 2, held)
+        # at most one card (the one drawn) may be a club or a six
+        assert sum(1 for key in held.elements() if key in clubs_and_sixes) <= 1
+
+
+def test_worlds_meet_the_groups_almost_always():
+    """Over many positions of random games, the worlds dealt meet every player's groups (the
+    fallback that deals without them is rare)."""
+    met = total = 0
+    for game in range(30):
+        state = Rules(players=4).new_game(game)
+        moves = random.Random(game)
+        for step in range(400):
+            if state.is_over:
+                break
+            if step % 7 == 3:
+                seat = state.current_player
+                know = knowledge(state, seat)
+                d = state.determinize(seat, random.Random(step))
+                for p in range(state.n):
+                    if p != seat and any(f for f, _ in know.groups[p]):
+                        total += 1
+                        met += meets_groups(d, know, p, Counter(d._texts(d.hands[p])))
+            state.apply(moves.choice(state.legal_actions()))
+    assert total > 100
+    assert met / total >= 0.98, (met, total)

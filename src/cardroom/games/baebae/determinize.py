@@ -10,21 +10,34 @@ cards, so two states that look the same to the seat determinize the same way. It
   first, so the others cannot use up what it needs); when another player is deciding on a
   card it just drew, that card is one of its hidden cards (playable or not: nobody can tell).
 
-Everything else (other hands and the stockpile order) is dealt again at random. Two
-inferences are left out: a player who draws at the start of a turn could not play, and
-which hand a known card went to after it changed hands between two other players unseen.
-Cards moved that way become unknown again, which keeps every deal possible, if less sharp.
+- what a player could not have held: one who drew at the start of a turn, or passed with
+  nothing to draw, held no card it could have played (RULINGS E5; unless ``draw_when_able``),
+  so the cards it still holds from then are none of the designs that matched then.
+
+Everything else (other hands and the stockpile order) is dealt again at random. One
+inference is left out: which hand a known card went to after it changed hands between two
+other players unseen; cards moved that way become unknown again.
+
+The "could not play" knowledge is kept as *groups* of a hand's hidden cards, oldest first,
+each with the designs it cannot hold: a group is the cards held since a draw, so an older
+group forbids everything a newer one does, and more. A card that leaves a hand is taken from
+the most constrained group that could hold it (or, unseen, from the most constrained of all):
+when the truth is another group, that only loosens what is kept, so every deal that could be
+the real one stays possible. A deal that cannot meet the groups (it can happen when several
+players' constraints meet a small pool) is tried again, then dealt without them.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cardroom.engine import Event
+from cardroom.games.baebae.deck import CardDef
+from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.state import Phase, visible_event
 
 if TYPE_CHECKING:
@@ -40,6 +53,7 @@ class Knowledge:
     seat: int
     known: tuple[dict[str, int], ...]  # per seat: designs (by text) known to be in that hand
     slots: tuple[int, ...]             # per seat: hidden cards in that hand
+    groups: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (forbidden designs, cards), oldest first
     pool: tuple[str, ...]              # designs of the hidden cards, sorted
     seen_log: tuple[Event, ...]        # the seat's filtered log, the log of every world
 
@@ -50,60 +64,136 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     if cached is not None and cached[0] == len(state.log):
         return cached[1]  # type: ignore[no-any-return]
     n = state.n
+    rules = state.rules
+    design = rules.design_of_key
     known: list[Counter[str]] = [Counter() for _ in range(n)]
-    slots = [0] * n
+    groups: list[list[list[int]]] = [[] for _ in range(n)]  # per seat: [forbidden, count]
     swap_pair = False
+    infer = not rules.draw_when_able
+    top_rank, suit, declared = 0, 0, False
+    last: Event | None = None
 
-    def lose(p: int, design: str) -> None:
-        if known[p][design] > 0:
-            known[p][design] -= 1
+    def unseen(p: int) -> int:
+        return sum(count for _, count in groups[p])
+
+    def add(p: int, k: int) -> None:
+        """``k`` cards join ``p``'s hand unseen: they may be anything."""
+        g = groups[p]
+        if k <= 0:
+            return
+        if g and g[-1][0] == 0:
+            g[-1][1] += k
         else:
-            slots[p] -= 1
+            g.append([0, k])
+
+    def remove_any(p: int, k: int) -> None:
+        """``k`` hidden cards left ``p``'s hand unseen: taken from the most constrained."""
+        g = groups[p]
+        while k > 0 and g:
+            take = min(k, g[0][1])
+            g[0][1] -= take
+            k -= take
+            if g[0][1] == 0:
+                g.pop(0)
+
+    def remove_design(p: int, d: int) -> None:
+        """A hidden card of design ``d`` left ``p``'s hand in sight."""
+        g = groups[p]
+        for i, (forbidden, _) in enumerate(g):
+            if not forbidden >> d & 1:
+                g[i][1] -= 1
+                if g[i][1] == 0:
+                    del g[i]
+                return
+        # No group could hold it: forget the constraints rather than keep a false one.
+        left = unseen(p) - 1
+        groups[p] = [[0, left]] if left > 0 else []
+
+    def could_not_play(p: int) -> None:
+        """``p`` had nothing to play with the hand it holds now (E5)."""
+        size = unseen(p) + sum(known[p].values())
+        if not infer or size == 0:
+            return
+        forbidden = rules_wild | suit_designs[suit] | (0 if declared else rank_designs[top_rank])
+        if size == 1:
+            forbidden &= ~no_win_designs  # E9: a last card that cannot win was not playable
+        for g in groups[p]:
+            g[0] |= forbidden
+
+    def lose(p: int, key: str) -> None:
+        if known[p][key] > 0:
+            known[p][key] -= 1
+        else:
+            remove_design(p, design[key])
 
     def blur(p: int) -> None:
         """``p`` lost cards unseen: which of its known cards went is unknown now."""
-        slots[p] += sum(known[p].values())
+        add(p, sum(known[p].values()))
         known[p].clear()
+
+    cards = rules.cards
+    rules_wild = _designs(cards, lambda c: c.wild or c.declares)
+    suit_designs = [_designs(cards, lambda c, s=s: c.suit == s) for s in range(4)]  # type: ignore[misc]
+    rank_designs = [_designs(cards, lambda c, r=r: c.rank == r) for r in range(14)]  # type: ignore[misc]
+    no_win_designs = _designs(cards, lambda c: not c.can_win and not c.optional)
 
     seen_log = tuple(visible_event(e, seat) for e in state.log)
     for event in seen_log[state.round_start:]:
         t = event["t"]
         if t == "round":
-            slots = [0 if s == seat else len(h) for s, h in enumerate(event["hands"])]
+            groups = [[] if s == seat else [[0, len(h)]] for s, h in enumerate(event["hands"])]
+            top_rank = cards[design[event["starter"]]].rank
+            suit, declared = SUITS.index(event["suit"]), False
         elif t == "draw":
-            if event["p"] != seat:
-                slots[event["p"]] += 1
+            p = event["p"]
+            if p != seat:
+                if not event["forced"]:
+                    could_not_play(p)  # a draw at the start of a turn: nothing to play (E5)
+                add(p, 1)
+        elif t == "pass":
+            p = event["p"]
+            after_draw = last is not None and last["t"] == "draw" and last["p"] == p and not last["forced"]
+            if p != seat and not after_draw:
+                could_not_play(p)  # passing with nothing to draw, nor to play
         elif t == "play":
             if event["p"] != seat:
                 lose(event["p"], event["card"])
+            if not event.get("under"):
+                top = cards[design[event["card"]]]
+                top_rank, suit, declared = top.rank, top.suit, False
+        elif t == "declare":
+            suit, declared = SUITS.index(event["suit"]), True
         elif t == "effect" and event.get("op") == "peek" and event["p"] == seat:
             other = event["who"]
             known[other] = Counter(event["cards"])
-            slots[other] = 0
+            groups[other] = []
         elif t == "move":
-            src, dst, cards = event["from"], event["to"], event["cards"]
+            src, dst, moved = event["from"], event["to"], event["cards"]
             if event["why"] == "swap":  # two events: a's hand to b, then b's to a
                 if not swap_pair:
                     known[src], known[dst] = known[dst], known[src]
-                    slots[src], slots[dst] = slots[dst], slots[src]
+                    groups[src], groups[dst] = groups[dst], groups[src]
                 swap_pair = not swap_pair
                 if src == seat:  # the seat saw its old hand go to the other player
-                    known[dst] = Counter(cards)
-                    slots[dst] = 0
+                    known[dst] = Counter(moved)
+                    groups[dst] = []
+                last = event
                 continue
             if dst == "discard":
                 if src != seat:
-                    for design in cards:
-                        lose(src, design)
+                    for key in moved:
+                        lose(src, key)
             elif src == seat:
-                known[dst].update(cards)
+                known[dst].update(moved)
             elif dst == seat:
-                for design in cards:
-                    lose(src, design)
+                for key in moved:
+                    lose(src, key)
             else:
                 blur(src)
-                slots[src] -= len(cards)
-                slots[dst] += len(cards)
+                remove_any(src, len(moved))
+                add(dst, len(moved))
+        last = event
+    slots = [unseen(p) for p in range(n)]
     slots[seat] = 0
     known[seat] = Counter()
     rules = state.rules
@@ -124,6 +214,7 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
         seat=seat,
         known=tuple({k: v for k, v in c.items() if v > 0} for c in known),
         slots=tuple(slots),
+        groups=tuple(() if p == seat else tuple((f, k) for f, k in groups[p] if k > 0) for p in range(n)),
         pool=hidden,
         seen_log=seen_log,
     )
@@ -168,30 +259,32 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
         return wanted is None or wanted.matches(card.types, card.suit, card.rank, card.marks)
 
     # Constrained hands are dealt first, so that the others cannot use up what they need.
-    order = sorted((p for p in range(state.n) if p != seat), key=lambda p: p not in (chooser, drawn_by))
+    order = sorted(
+        (p for p in range(state.n) if p != seat),
+        key=lambda p: (p not in (chooser, drawn_by), not any(f for f, _ in know.groups[p])),
+    )
+    dealt = None
+    for attempt in range(_TRIES + 1):
+        if attempt:
+            rng.shuffle(pool)
+        dealt = _deal(know, pool, order, drawn_by, chooser, fits, least, design_of,
+                      groups=attempt < _TRIES)
+        if dealt is not None:
+            break
+    assert dealt is not None  # without the groups every deal fits
+    hands, drawn_key, rest = dealt
     for p in order:
         hand = 0
         for design_key, count in sorted(know.known[p].items()):
             for _ in range(count):
                 hand |= 1 << take(design_key)
-        slots = know.slots[p]
-        if p == drawn_by:
-            # the card it just drew, playable or not, is one of its hidden cards
-            pid = take(pool.pop(0))
+        for i, design_key in enumerate(hands[p]):
+            pid = take(design_key)
             hand |= 1 << pid
-            other.drawn = pid
-            slots -= 1
-        if p == chooser and slots:
-            have = [k for k, count in know.known[p].items() for _ in range(count) if fits(k)]
-            picked = _enough_to_choose(pool, fits, least, have)
-            for i in sorted(picked, reverse=True):
-                hand |= 1 << take(pool.pop(i))
-            slots -= len(picked)
-        for design_key in pool[:slots]:
-            hand |= 1 << take(design_key)
-        del pool[:slots]
+            if p == drawn_by and i == 0:
+                other.drawn = pid  # the card it just drew, playable or not, is one of its hidden cards
         other.hands[p] = hand
-    other.stock = [take(k) for k in pool]
+    other.stock = [take(k) for k in rest]
     decision = state.pending
     if decision is not None and decision.kind == "select" and decision.seat != seat:
         frame = other.frames[-1]
@@ -204,6 +297,64 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
     other.log = list(know.seen_log)
     other.history = []
     return other
+
+
+_TRIES = 20
+"""Deals tried against the groups of what players could not hold, before dealing without."""
+
+
+def _designs(cards: Sequence[CardDef], test: Callable[[CardDef], bool]) -> int:
+    """The designs (a bitmask of indexes into ``cards``) that pass ``test``."""
+    return sum(1 << i for i, card in enumerate(cards) if test(card))
+
+
+def _deal(
+    know: Knowledge, pool: list[str], order: list[int], drawn_by: int | None, chooser: int | None,
+    fits: Callable[[str], bool], least: int, design_of: dict[str, int], groups: bool,
+) -> tuple[dict[int, list[str]], str | None, list[str]] | None:
+    """The hidden cards of each hand (design keys; a drawn card first) and the stock, from the
+    shuffled ``pool``; None when the groups of what hands cannot hold cannot all be met."""
+    pool = pool[:]
+    hands: dict[int, list[str]] = {}
+    drawn_key = None
+    for p in order:
+        keys: list[str] = []
+        if groups:
+            parts = [[forbidden, count] for forbidden, count in know.groups[p]]
+        else:
+            parts = [[0, know.slots[p]]] if know.slots[p] else []
+
+        def newest(k: int, parts: list[list[int]] = parts) -> None:
+            """``k`` of the hand's newest hidden cards are dealt already."""
+            while k > 0 and parts:
+                take = min(k, parts[-1][1])
+                parts[-1][1] -= take
+                k -= take
+                if parts[-1][1] == 0:
+                    parts.pop()
+
+        if p == drawn_by:
+            drawn_key = pool.pop(0)  # drawn at the start of this turn: its newest card
+            keys.append(drawn_key)
+            newest(1)
+        if p == chooser and any(count for _, count in parts):
+            have = [k for k, count in know.known[p].items() for _ in range(count) if fits(k)]
+            picked = _enough_to_choose(pool, fits, least, have)
+            for i in sorted(picked, reverse=True):
+                keys.append(pool.pop(i))
+            newest(len(picked))
+        for forbidden, count in parts:
+            if not forbidden:
+                keys.extend(pool[:count])
+                del pool[:count]
+                continue
+            chosen = [i for i, key in enumerate(pool) if not forbidden >> design_of[key] & 1][:count]
+            if len(chosen) < count:
+                return None
+            for i in reversed(chosen):
+                keys.append(pool.pop(i))
+        hands[p] = keys
+    return hands, drawn_key, pool
 
 
 def _enough_to_choose(
