@@ -8,7 +8,17 @@ import random
 from collections import Counter
 
 import pytest
-from baebae_support import act, card, hand, legal_texts, make_rules, random_decks, rule_sets, start, write_deck
+from baebae_support import (
+    act,
+    card,
+    hand,
+    legal_texts,
+    make_rules,
+    random_decks,
+    rule_sets,
+    start,
+    write_deck,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
