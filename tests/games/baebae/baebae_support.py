@@ -678,3 +678,14 @@ def random_decks(draw) -> str:
             effects=f"[{', '.join(steps)}]" if steps else None, copies=draw(st.sampled_from([None, 1, 2])),
             **flags))
     return deck_text(*specials, name="Random", types=("Officer", "Rogue"))
+
+
+def check_cards_once(state) -> None:
+    """Every physical card in exactly one place: a hand, the stockpile or the discard pile."""
+    places = [*state.hands, *(1 << p for p in state.stock), *(1 << p for p in state.discard)]
+    union = 0
+    for mask in places:
+        assert union & mask == 0, "a card is in two places"
+        union |= mask
+    assert union == (1 << len(state.rules.card_of)) - 1, "a card went missing"
+    assert sum(m.bit_count() for m in places) == len(state.rules.card_of)

@@ -9,7 +9,15 @@ import json
 import random
 
 import pytest
-from baebae_support import Referee, card_strings, random_decks, rule_sets, visible, write_deck
+from baebae_support import (
+    Referee,
+    card_strings,
+    check_cards_once,
+    random_decks,
+    rule_sets,
+    visible,
+    write_deck,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,17 +43,6 @@ def quick_snapshot(state) -> str:
         "legal": state.legal_actions(),
         "hidden": [state.hands, state.stock, state.discard, state.skips, state.seed],
     })
-
-
-def check_cards_once(state) -> None:
-    """Every physical card in exactly one place: a hand, the stockpile or the discard pile."""
-    places = [*state.hands, *(1 << p for p in state.stock), *(1 << p for p in state.discard)]
-    union = 0
-    for mask in places:
-        assert union & mask == 0, "a card is in two places"
-        union |= mask
-    assert union == (1 << len(state.rules.card_of)) - 1, "a card went missing"
-    assert sum(m.bit_count() for m in places) == len(state.rules.card_of)
 
 
 def check_follows(referee: Referee, state) -> None:

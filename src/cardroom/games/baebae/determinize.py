@@ -52,10 +52,14 @@ class Knowledge:
 
     seat: int
     known: tuple[dict[str, int], ...]  # per seat: designs (by text) known to be in that hand
-    slots: tuple[int, ...]             # per seat: hidden cards in that hand
     groups: tuple[tuple[tuple[int, int], ...], ...]  # per seat: (forbidden designs, cards), oldest first
     pool: tuple[str, ...]              # designs of the hidden cards, sorted
     seen_log: tuple[Event, ...]        # the seat's filtered log, the log of every world
+
+    @property
+    def slots(self) -> tuple[int, ...]:
+        """Per seat: how many hidden cards that hand holds (its groups' cards)."""
+        return tuple(sum(count for _, count in g) for g in self.groups)
 
 
 def knowledge(state: BaebaeState, seat: int) -> Knowledge:
@@ -193,10 +197,7 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
                 remove_any(src, len(moved))
                 add(dst, len(moved))
         last = event
-    slots = [unseen(p) for p in range(n)]
-    slots[seat] = 0
     known[seat] = Counter()
-    rules = state.rules
     pool: Counter[str] = Counter()
     for card in rules.cards:
         pool[card.key] += card.copies
@@ -213,12 +214,11 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     result = Knowledge(
         seat=seat,
         known=tuple({k: v for k, v in c.items() if v > 0} for c in known),
-        slots=tuple(slots),
         groups=tuple(() if p == seat else tuple((f, k) for f, k in groups[p] if k > 0) for p in range(n)),
         pool=hidden,
         seen_log=seen_log,
     )
-    places = sum(slots) + len(state.stock)
+    places = sum(result.slots) + len(state.stock)
     assert places == len(hidden), f"seat {seat} sees {places} hidden places, {len(hidden)} cards"
     state._det_cache[seat] = (len(state.log), result)
     return result
