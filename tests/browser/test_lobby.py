@@ -200,4 +200,5 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     assert summary["deck"]["name"] == "Our Deck"
     wait_first_update(page)
     expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
-    expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "5")
+    # dealt (5 cards each; the bots, playing at once, may already have made Di draw)
+    page.wait_for_function("() => Number(document.querySelector('[data-testid=hand]').dataset.count) >= 5")
