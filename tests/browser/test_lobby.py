@@ -200,5 +200,6 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     assert summary["deck"]["name"] == "Our Deck"
     wait_first_update(page)
     expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
-    # dealt (5 cards each; the bots, playing at once, may already have made Di draw)
-    page.wait_for_function("() => Number(document.querySelector('[data-testid=hand]').dataset.count) >= 5")
+    # dealt: Di holds cards (5 at the deal; the bots, playing at once, may already have made
+    # her draw, or taken or swapped some with an action)
+    page.wait_for_function("() => Number(document.querySelector('[data-testid=hand]').dataset.count) >= 1")
