@@ -64,6 +64,17 @@ def test_over_long_card_texts_are_refused_each_in_words(shared_server: LiveServe
     ]
 
 
+def test_the_cards_sent_carry_the_flags_their_text_does_not_say(shared_server: LiveServer) -> None:
+    text = 'name = "Notes"\n' + PLAIN.replace('suit = "C"\n', 'suit = "C"\n[card.action]\ntext = "Reverse."\n'
+                                               'optional = true\neffects = [{step = "reverse"}]\n', 1)
+    table = shared_server.create(game="baebae", players=2, seats=["random", "random"], deck_toml=text)
+    client = shared_server.client(table["id"])
+    assert client.welcome is not None
+    notes = {c["key"]: c["notes"] for c in client.welcome["cards"]}
+    client.close()
+    assert notes["AC"] == ["optional"] and notes["2C"] == []
+
+
 def longest_deck(designs: int) -> str:
     """A deck whose every text is as long as allowed: name, description, types, and ``designs``
     cards, each with a full name, every type, a full action text and a choice with full labels."""

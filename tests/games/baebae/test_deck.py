@@ -365,6 +365,26 @@ def test_players_for_is_what_the_rules_accept(size, hand_size):
             assert players in fits
 
 
+@pytest.mark.parametrize(("flags", "text", "notes"), [
+    ("optional = true", "Optional: reverse.", ()),
+    ("optional = true", "Reverse the direction of play.", ("optional",)),
+    ("optional = true\ncan_win = false", "Reverse (this is optional).", ("cannot win",)),
+    ("can_win = false", "Reverse. Can't win.", ()),
+    ("can_win = false\non_start = true", "Reverse.", ("cannot win", "on start")),
+    ("on_start = true", "Reverse; as the starter, too.", ()),
+    ("", "Reverse.", ()),
+])
+def test_a_cards_notes_are_its_flags_that_its_text_does_not_say(flags, text, notes):
+    deck = parse_deck(one_card(f'[card.action]\ntext = "{text}"\n{flags}\neffects = [{{step = "reverse"}}]\n'))
+    assert deck.cards[0].notes == notes
+
+
+def test_no_card_of_the_sample_deck_says_a_flag_twice():
+    deck = load_deck(SAMPLE_DECK)
+    flagged = [c for c in deck.cards if c.optional or not c.can_win or c.on_start]
+    assert len(flagged) >= 5 and all(c.notes == () for c in flagged)
+
+
 # -- reading good decks ----------------------------------------------------------------------
 
 

@@ -89,6 +89,14 @@ MAX_PROBLEMS = 50
 """Problems listed in one error; a file with more says how many more there are."""
 
 
+# How a card's text may already say each flag (lower case).
+_FLAG_PHRASES = {
+    "optional": ("optional",),
+    "cannot win": ("cannot win", "can't win", "can not win", "cannot be used to win"),
+    "on start": ("on start", "starter", "start the round", "starts the round"),
+}
+
+
 def cards_text(count: int) -> str:
     """``1 card``, ``52 cards``."""
     return f"{count} card" if count == 1 else f"{count} cards"
@@ -133,6 +141,16 @@ class CardDef:
     @property
     def suit_text(self) -> str:
         return SUITS[self.suit]
+
+    @cached_property
+    def notes(self) -> tuple[str, ...]:
+        """The action's flags in words (``optional``, ``cannot win``, ``on start``) that its
+        text does not already say, for the fronts to show beside the text: a text that says
+        "Optional: ..." is not followed by "(optional)"."""
+        said = self.text.lower()
+        on = {"optional": self.optional, "cannot win": not self.can_win, "on start": self.on_start}
+        return tuple(note for note, phrases in _FLAG_PHRASES.items()
+                     if on[note] and not any(phrase in said for phrase in phrases))
 
     def describe(self) -> str:
         """One line for people: key, name, types, marks."""
