@@ -155,3 +155,17 @@ def test_the_dealers_starting_action_counts_as_a_turn_for_the_turn_limit():
     state = start(starting, hands7, "9C")
     assert [e["op"] for e in state.log if e["t"] == "effect"] == ["on_start"]
     assert turns_before_the_guard(state) == 10  # the dealer's starting action was the first of the 11
+
+
+# -- the record's winner when the lowest total is shared --------------------------------------
+
+
+def test_a_shared_lowest_total_is_recorded_with_winner_null():
+    rules = make_rules(players=2, hand_size=1, rounds=1)
+    state = start(rules, ["5D", "6C"], "9C", totals=[0, 5])
+    act(state, "play 6C")  # seat 1 goes out; seat 0 keeps 5D: 5 points each
+    assert state.is_over and state.totals == [5, 5]
+    assert [r["place"] for r in state.ranking] == [1, 1]
+    record = make_record(state, seats=[{"name": "Ada", "agent": "human"}, {"name": "Bo", "agent": "human"}])
+    assert record["result"] == {"over": True, "totals": [5, 5], "winner": None}
+    assert verify(record).ok
