@@ -34,15 +34,59 @@ def test_validate_good_and_bad_decks(tmp_path: Path) -> None:
     bad.write_text(TINY.replace('"draw"', '"steal"'))
     broken = tmp_path / "broken.toml"
     broken.write_text("name = [")
-    result = runner.invoke(app, ["deck", "validate", str(SAMPLE_DECK), str(good), str(bad), str(broken), "sample"])
+    result = runner.invoke(app, ["deck", "validate", str(SAMPLE_DECK), str(good), str(bad), str(broken), "sample",
+                                 f"sample,{good}"])
     assert result.exit_code == 1
     assert result.output.count("ok ") == 3
     assert "unknown step 'steal'" in result.output and "card 1 (6C 'Sergeant Pim')" in result.output
     assert "not valid TOML" in result.output
     assert "Traceback" not in result.output
     as_json = json.loads(runner.invoke(app, ["deck", "validate", "--json", str(good), str(bad)]).stdout)
-    assert [v["ok"] for v in as_json] == [True, False]
+    assert [v["ok"] for v in as_json] == [False, False]
     assert as_json[0]["cards"] == 1 and as_json[0]["digest"].startswith("sha256:")
+
+
+def test_validate_names_every_problem_each_on_its_own_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TINY.replace('"draw"', '"steal"').replace('types = ["Officer"]\n[[card]]', '[[card]]')
+                   + '[[card]]\nrank = "14"\nsuit = "X"\n')
+    result = runner.invoke(app, ["deck", "validate", str(bad)], env={"COLUMNS": "1000"})
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0] == f"FAIL {bad}: 4 problems"
+    assert [line.strip() for line in lines[1:]] == [
+        f"{bad}: card 1 (6C 'Sergeant Pim').types: unknown type 'Officer'; the deck declares none declared",
+        f"{bad}: card 1 (6C 'Sergeant Pim').action.effects[0]: unknown step 'steal'; steps are draw, discard, "
+        "discard_under, give, take, swap_hands, skip, reverse, declare_suit, play_again, peek, penalty, coin, choose",
+        f"{bad}: card 2.rank: unknown rank '14'; ranks are A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K",
+        f"{bad}: card 2.suit: unknown suit 'X'; suits are C, D, H, S (or ♣ ♦ ♥ ♠)",
+    ]
+    verdict = json.loads(runner.invoke(app, ["deck", "validate", "--json", str(bad)]).stdout)[0]
+    assert verdict["ok"] is False and verdict["problems"] == [line.strip() for line in lines[1:]]
+
+
+def test_validate_says_for_how_many_players_a_deck_is_enough(tmp_path: Path) -> None:
+    one = tmp_path / "one.toml"
+    one.write_text(TINY)
+    result = runner.invoke(app, ["deck", "validate", "sample", str(one)], env={"COLUMNS": "1000"})
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    assert lines[0].startswith("ok   sample: 'Cardroom Sample Deck', 52 cards, 27 with actions, types ")
+    assert lines[0].endswith("; enough for 2 to 10 players with the default hand size")
+    assert lines[1] == f"FAIL {one}: 'Tiny', 1 card, 1 with actions, types Officer"
+    assert lines[2].strip() == (
+        f"{one}: too few cards for any game (1 card; 2 players need 15 with the default hand size: every hand "
+        f"and a starter card); to add these cards to another deck, check them together: base.toml,{one}")
+    verdicts = json.loads(runner.invoke(app, ["deck", "validate", "--json", "sample", str(one), "sample,sample",
+                                              f"sample,{one}"]).stdout)
+    assert [v["players"] for v in verdicts] == [{"min": 2, "max": 10}, None, {"min": 2, "max": 20},
+                                                {"min": 2, "max": 10}]
+    assert [v["ok"] for v in verdicts] == [True, False, True, True]
+    fifteen = tmp_path / "fifteen.toml"
+    fifteen.write_text('name = "Fifteen"\n' + "".join(f'[[card]]\nrank = "{r}"\nsuit = "C"\n' for r in range(1, 14))
+                       + '[[card]]\nrank = "A"\nsuit = "D"\n[[card]]\nrank = "2"\nsuit = "D"\n')
+    result = runner.invoke(app, ["deck", "validate", str(fifteen)], env={"COLUMNS": "1000"})
+    assert result.exit_code == 0 and result.output.rstrip().endswith("; enough for 2 players with the default hand size")
 
 
 def test_validate_all_good_exits_zero() -> None:

@@ -168,11 +168,14 @@ def test_the_hand_is_a_table_sorted_by_suit_then_rank_with_each_cards_character(
     order = [m.group(0) for m in CARD.finditer(hand)]
     assert order == ["A♣", "Q♣", "5♦", "9♥", "8♠"]
     for words in (
-        "Mayor Prudence Quill", "Celebrity, Officer", "(on start)", "Lady Violetta Rook", "(optional)",
-        "Honest Tam, Card Sharp", "(optional, cannot win)", "Prima Donna Aurelia", "(cannot win)",
+        "Mayor Prudence Quill", "Celebrity, Officer", "Lady Violetta Rook", "Optional: swap hands",
+        "Honest Tam, Card Sharp", "Prima Donna Aurelia", "Take another turn after this one. Cannot win:",
         "Take another turn after this one.", "The Moonlit Fox", "Critter, Spirit", "[wild]",
     ):
         assert re.search(r"[\s│]+".join(map(re.escape, words.split())), hand), words
+    # each of these cards' texts says its flags, so no "(optional)" or "(cannot win)" follows them
+    assert not re.search(r"\((optional|cannot win|on start)", hand)
+    assert len(re.findall("optional", hand, re.IGNORECASE)) == 2  # Lady Violetta and Honest Tam, once each
     assert "Top card" in text and "9♦ Master Ledger, Tax Collector" in text
     assert "Suit in play" in text and "♦ Diamonds" in text
     assert "Cards held    You 5   Seat 1 5   Seat 2 5   Seat 3 5" in text

@@ -11,35 +11,69 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.games.baebae.deck import Deck, DeckError, find_deck
+from cardroom.games.baebae.deck import Deck, DeckError, cards_text, combine, find_deck
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
+from cardroom.games.baebae.rules import MIN_PLAYERS, hand_size_for, players_for
 
 __all__ = ["run_validate", "run_show", "deck_rows"]
 
 
 def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
-    """0 when every deck is valid, 1 otherwise; one line per deck."""
-    verdicts = []
-    for name in files:
-        try:
-            deck = find_deck(name)
-        except DeckError as err:
-            verdicts.append({"file": name, "ok": False, "message": str(err)})
-            continue
-        actions = sum(1 for c in deck.cards if c.has_action)
-        verdicts.append({
-            "file": name, "ok": True, "name": deck.name, "cards": deck.size, "designs": len(deck.cards),
-            "actions": actions, "digest": deck.digest,
-            "message": f"{name}: {deck.name!r}, {deck.size} cards, {actions} with actions, "
-                       f"types {', '.join(sorted(deck.types)) or 'none'}",
-        })
+    """0 when every deck is valid, 1 otherwise; each deck's verdict, then each problem on a line.
+
+    A name may join several decks with commas (``base.toml,extras.toml``), as the ``deck``
+    option does: they are checked shuffled together.
+    """
+    verdicts = [_verdict(name) for name in files]
     if json_out:
-        sys.stdout.write(json.dumps(verdicts, indent=2) + "\n")
+        sys.stdout.write(json.dumps(verdicts, indent=2, ensure_ascii=False) + "\n")
     else:
         for v in verdicts:
             mark = "[green]ok[/]  " if v["ok"] else "[bold red]FAIL[/]"
             console.print(f"{mark} {escape(str(v['message']))}", highlight=False)
+            for problem in v["problems"]:
+                console.print(f"     {escape(problem)}", highlight=False)
     return 0 if all(v["ok"] for v in verdicts) else 1
+
+
+def _verdict(name: str) -> dict[str, Any]:
+    """One deck (or several joined by commas) checked: its figures, or every problem found."""
+    problems: list[str] = []
+    parts = []
+    for spec in (p.strip() for p in name.split(",")):
+        try:
+            parts.append(find_deck(spec))
+        except DeckError as err:
+            problems.extend(err.problems)
+    if not problems:
+        try:
+            deck = combine(parts)
+        except DeckError as err:
+            problems.extend(err.problems)
+    if problems:
+        found = "1 problem" if len(problems) == 1 else f"{len(problems)} problems"
+        return {"file": name, "ok": False, "problems": problems, "message": f"{name}: {found}"}
+    actions = sum(1 for c in deck.cards if c.has_action)
+    players = players_for(deck.size)
+    verdict: dict[str, Any] = {
+        "file": name, "ok": bool(players), "name": deck.name, "cards": deck.size,
+        "designs": len(deck.cards), "actions": actions, "digest": deck.digest,
+        "players": {"min": players[0], "max": players[-1]} if players else None, "problems": [],
+    }
+    figures = (f"{name}: {deck.name!r}, {cards_text(deck.size)}, {actions} with actions, "
+               f"types {', '.join(sorted(deck.types)) or 'none'}")
+    if players:
+        many = f"{players[0]} players" if len(players) == 1 else f"{players[0]} to {players[-1]} players"
+        verdict["message"] = f"{figures}; enough for {many} with the default hand size"
+    else:
+        verdict["message"] = figures
+        verdict["problems"] = [
+            f"{name}: too few cards for any game ({cards_text(deck.size)}; {MIN_PLAYERS} players need "
+            f"{MIN_PLAYERS * hand_size_for(MIN_PLAYERS) + 1} with the default hand size: every hand "
+            f"and a starter card); to add these cards to another deck, check them together: "
+            f"base.toml,{name}"
+        ]
+    return verdict
 
 
 def deck_rows(deck: Deck) -> list[dict[str, Any]]:
@@ -63,7 +97,8 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=Text(f"{deck.name} — {deck.size} cards"), title_justify="left", show_lines=False)
+    table = Table(title=Text(f"{deck.name} — {cards_text(deck.size)}"), title_justify="left",
+                  show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)
     table.add_column("Types", ratio=1)

@@ -905,10 +905,8 @@ class Screen:
                 types = ", ".join(sorted(design.types))
                 character.append(("\n" if design.name else "") + types, style="italic")
             action = Text(design.text)
-            flags = [flag for flag, on in (("optional", design.optional), ("cannot win", not design.can_win),
-                                            ("on start", design.on_start)) if on and design.effects]
-            if flags:
-                action.append(f" ({', '.join(flags)})", style="italic")
+            if design.notes:
+                action.append(f" ({', '.join(design.notes)})", style="italic")
             table.add_row(
                 str(number) if number else "", self.card(key, dim=dim), character,
                 Text(marks, style="cyan"), action,

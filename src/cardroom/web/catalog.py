@@ -96,7 +96,7 @@ def card_rows(cards: tuple[CardDef, ...]) -> list[dict[str, Any]]:
         {
             "key": c.key, "rank": c.rank_text, "suit": c.suit_text, "name": c.name,
             "types": sorted(c.types), "marks": sorted(c.marks), "text": c.text,
-            "optional": c.optional, "can_win": c.can_win, "copies": c.copies,
+            "optional": c.optional, "can_win": c.can_win, "notes": list(c.notes), "copies": c.copies,
         }
         for c in cards
     ]

@@ -28,6 +28,7 @@ from cardroom.games.baebae.deck import (
     parse_deck,
 )
 from cardroom.games.baebae.effects import STEPS, TARGETS, walk
+from cardroom.games.baebae.rules import players_for
 
 HEAD = 'name = "Broken"\ntypes = ["Officer", "Rogue"]\n'
 
@@ -104,8 +105,8 @@ def test_the_deck_guides_error_messages_are_the_engines():
     (HEAD + '[[card]]\nrank = "6"\nsuit = 3\n', ["card 1.suit: unknown suit 3"]),
     (one_card("power = 3\n"), ["f.toml: card 1: unknown field 'power'; a card has rank, suit, name, types, marks, copies, action"]),
     (one_card("name2 = 3\n"), ["unknown field 'name2'"]),
-    (HEAD + '[[card]]\nrank = "6"\nsuit = "C"\nname = 5\n', ["card 1 (6C 5).name: a name is text of at most 80 characters"]),
-    (HEAD + '[[card]]\nrank = "6"\nsuit = "C"\nname = "' + "x" * 81 + '"\n', [".name: a name is text of at most 80"]),
+    (HEAD + '[[card]]\nrank = "6"\nsuit = "C"\nname = 5\n', ["card 1 (6C 5).name: a name is text of at most 40 characters"]),
+    (HEAD + '[[card]]\nrank = "6"\nsuit = "C"\nname = "' + "x" * 41 + '"\n', [".name: a name is text of at most 40 characters (41 characters)"]),
     (one_card('types = ["Critter"]\n'), ["f.toml: card 1 (6C 'Pim').types: unknown type 'Critter'; the deck declares Officer, Rogue"]),
     (one_card('types = [["Officer"]]\n'), ["card 1 (6C 'Pim').types: unknown type ['Officer']"]),
     (one_card("types = 3\n"), ["card 1 (6C 'Pim').types: a list of type names"]),
@@ -123,8 +124,8 @@ def test_the_deck_guides_error_messages_are_the_engines():
     (one_card('[card.action]\neffects = [{step = "reverse"}]\n'),
      ["card 1 (6C 'Pim').action.text: an action needs its text for the players"]),
     (one_card('[card.action]\ntext = "  "\neffects = [{step = "reverse"}]\n'), ["an action needs its text"]),
-    (one_card('[card.action]\ntext = 3\n'), [".action.text: text of at most 500 characters"]),
-    (one_card('[card.action]\ntext = "' + "x" * 501 + '"\n'), [".action.text: text of at most 500"]),
+    (one_card('[card.action]\ntext = 3\n'), [".action.text: text of at most 300 characters"]),
+    (one_card('[card.action]\ntext = "' + "x" * 301 + '"\n'), [".action.text: text of at most 300 characters (301 characters)"]),
     (one_card('[card.action]\ntext = "x"\ncan_win = false\n'), ["card 1 (6C 'Pim').action: flags need effects to apply to"]),
     (one_card('[card.action]\ntext = "x"\non_start = true\n'), ["flags need effects"]),
     (action('[{step = "reverse"}]', 'optional = "yes"\n'), ["card 1 (6C 'Pim').action.optional: true or false, not 'yes'"]),
@@ -233,6 +234,155 @@ def test_rules_report_deck_errors_as_rules_errors(tmp_path: Path):
                                          r"\(at most 3 players, or add decks\)"):
         Rules(deck=str(small))
     assert Rules(deck=str(small), decks=2).deck_data.size == 40
+
+
+def test_every_problem_of_a_file_is_reported_each_with_its_card_and_field():
+    text = HEAD + """
+colour = "red"
+[[card]]
+rank = "6"
+suit = "C"
+name = "Pim"
+marks = ["draw2"]
+copies = 9
+[card.action]
+text = "Does things."
+effects = [{step = "steal"}, {step = "draw", who = "everyone", count = 0},
+           {step = "coin", heads = [{step = "give", to = "all", filter = {suits = ["Z"], ranks = ["15"]}}]}]
+[[card]]
+rank = "14"
+suit = "C"
+[[card]]
+rank = "K"
+suit = "H"
+types = ["Critter"]
+[card.action]
+text = "x"
+optional = "yes"
+"""
+    with pytest.raises(DeckError) as info:
+        parse_deck(text, "f.toml")
+    assert list(info.value.problems) == [
+        "f.toml: unknown field 'colour'; a deck has name, description, types and [[card]]",
+        "f.toml: card 1 (6C 'Pim').marks: unknown mark 'draw2'; marks are skip, wild, reverse",
+        "f.toml: card 1 (6C 'Pim').copies: a whole number from 1 to 8, not 9",
+        "f.toml: card 1 (6C 'Pim').action.effects[0]: unknown step 'steal'; steps are draw, discard, "
+        "discard_under, give, take, swap_hands, skip, reverse, declare_suit, play_again, peek, penalty, coin, choose",
+        "f.toml: card 1 (6C 'Pim').action.effects[1].who: unknown target 'everyone'; targets are self, next, "
+        "previous, chosen, others, all, or {holding = {...}}",
+        "f.toml: card 1 (6C 'Pim').action.effects[1].count: a count is a whole number from 1 to 20, not 0",
+        "f.toml: card 1 (6C 'Pim').action.effects[2].heads[0].to: this step acts on one player, so 'all' "
+        "cannot be its target; use self, next, previous, chosen",
+        "f.toml: card 1 (6C 'Pim').action.effects[2].heads[0].filter.suits: unknown suit 'Z'; suits are C, D, "
+        "H, S (or ♣ ♦ ♥ ♠)",
+        "f.toml: card 1 (6C 'Pim').action.effects[2].heads[0].filter.ranks: unknown rank '15'; ranks are A, 2, "
+        "3, 4, 5, 6, 7, 8, 9, 10, J, Q, K",
+        "f.toml: card 2.rank: unknown rank '14'; ranks are A, 2, 3, 4, 5, 6, 7, 8, 9, 10, J, Q, K",
+        "f.toml: card 3 (KH).types: unknown type 'Critter'; the deck declares Officer, Rogue",
+        "f.toml: card 3 (KH).action.optional: true or false, not 'yes'",
+    ]
+    assert str(info.value) == "\n".join(info.value.problems)  # one a line, each naming the file
+
+
+def test_a_file_with_very_many_problems_lists_the_first_fifty():
+    cards = "".join(f'[[card]]\nrank = "6"\nsuit = "C"\nmarks = ["m{i}"]\n' for i in range(80))
+    with pytest.raises(DeckError) as info:
+        parse_deck(HEAD + cards, "f.toml")
+    problems = info.value.problems
+    assert len(problems) == 51
+    assert problems[49] == "f.toml: card 50 (6C).marks: unknown mark 'm49'; marks are skip, wild, reverse"
+    assert problems[50] == "f.toml: 30 more problems, not listed; mend these first"
+
+
+def test_more_card_tables_than_a_deck_may_hold_are_refused_before_reading_them():
+    cards = '[[card]]\nrank = "x"\nsuit = "C"\n' * 1001
+    assert error('name = "Big"\n' + cards) == (
+        "f.toml: 1001 [[card]] tables; a deck holds at most 1000 cards")
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    # decimal: Python refuses to read an int of more than 4300 digits (a ValueError in tomllib)
+    ("copies = 1" + "0" * 5000,
+     "f.toml: not valid TOML (a number in it is too long; numbers have at most 4300 digits)"),
+    ("copies = -1" + "0" * 5000, "f.toml: not valid TOML (a number in it is too long"),
+    # hexadecimal is read, but the number is too long to write out in a message
+    ("copies = 0x" + "f" * 5000, "f.toml: card 1 (6C 'Pim').copies: a whole number from 1 to 8, not a number "
+                                 "of about 6020 digits"),
+    ("rank = 0x" + "f" * 5000, "f.toml: card 1.rank: unknown rank a number of about 6020 digits"),
+])
+def test_a_number_too_long_is_a_deck_error_in_words(line, message):
+    text = one_card(line + "\n") if "copies" in line else HEAD + f'[[card]]\n{line}\nsuit = "C"\nname = "Pim"\n'
+    assert error(text).startswith(message)
+
+
+@pytest.mark.parametrize(("longest", "too_long", "message"), [
+    ('name = "{}"', 60, "f.toml: the deck needs a name (name = \"...\"), text of 1 to 60 characters (61 characters)"),
+    ('name = "D"\ndescription = "{}"', 300, "f.toml: description must be text of at most 300 characters"),
+    ('name = "D"\ntypes = ["{}"]', 24, "f.toml: types[0]: types must be a list of names, text of 1 to 24 characters "
+                                     "(25 characters)"),
+    ('name = "D"\n[[card]]\nrank = "6"\nsuit = "C"\nname = "{}"', 40,
+     "f.toml: card 1 (6C 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx').name: a name is text of at most 40 characters "
+     "(41 characters)"),
+    ('name = "D"\n[[card]]\nrank = "6"\nsuit = "C"\n[card.action]\ntext = "{}"\neffects = [{{step = "reverse"}}]',
+     300, "f.toml: card 1 (6C).action.text: text of at most 300 characters (301 characters)"),
+    ('name = "D"\n[[card]]\nrank = "6"\nsuit = "C"\n[card.action]\ntext = "x"\neffects = [{{step = "choose", '
+     'options = [{{label = "{}"}}, {{label = "b"}}]}}]', 60,
+     "f.toml: card 1 (6C).action.effects[0].options[0].label: an option needs a label, text of at most 60 characters"),
+])
+def test_every_text_of_a_deck_is_bounded(longest, too_long, message):
+    filler = "" if "[[card]]" in longest else '\n[[card]]\nrank = "6"\nsuit = "C"\n'
+    assert parse_deck(longest.format("x" * too_long) + filler, "f.toml")
+    assert error(longest.format("x" * (too_long + 1)) + filler) == message
+
+
+def test_an_over_long_name_is_quoted_short_in_every_message():
+    name = "x" * 255_000
+    message = error(HEAD + f'[[card]]\nrank = "6"\nsuit = "C"\nname = "{name}"\nmarks = ["m"]\ncopies = 0\n')
+    assert len(message) < 500, message
+    assert message.count("…") == 3  # the name in each problem's label is cut short
+
+
+def test_a_deck_declares_at_most_twenty_types():
+    types = json.dumps([f"T{i}" for i in range(21)])
+    assert error(f'name = "D"\ntypes = {types}\n[[card]]\nrank = "6"\nsuit = "C"\n') == (
+        "f.toml: types lists 21 names; a deck declares at most 20")
+
+
+@pytest.mark.parametrize("size", [1, 2, 14, 15, 16, 20, 21, 52])
+@pytest.mark.parametrize("hand_size", [None, 1, 7])
+def test_players_for_is_what_the_rules_accept(size, hand_size):
+    """``players_for`` (what ``deck validate`` says) and ``Rules`` agree for every deck size."""
+    path = write_deck(deck_text(*[card(k) for k in ALL_KEYS[:size]], plain=False), f"size{size}")
+    fits = players_for(size, hand_size)
+    for players in range(2, 25):
+        try:
+            Rules(deck=str(path), players=players, hand_size=hand_size)
+        except RulesError as err:
+            assert players not in fits, err
+            expected = f"at most {fits[-1]} players" if fits else "too few cards for any game"
+            assert expected in str(err)
+        else:
+            assert players in fits
+
+
+@pytest.mark.parametrize(("flags", "text", "notes"), [
+    ("optional = true", "Optional: reverse.", ()),
+    ("optional = true", "Reverse the direction of play.", ("optional",)),
+    ("optional = true\ncan_win = false", "Reverse (this is optional).", ("cannot win",)),
+    ("can_win = false", "Reverse. Can't win.", ()),
+    ("can_win = false\non_start = true", "Reverse.", ("cannot win", "on start")),
+    ("on_start = true", "Reverse; as the starter, too.", ()),
+    ("", "Reverse.", ()),
+])
+def test_a_cards_notes_are_its_flags_that_its_text_does_not_say(flags, text, notes):
+    deck = parse_deck(one_card(f'[card.action]\ntext = "{text}"\n{flags}\neffects = [{{step = "reverse"}}]\n'))
+    assert deck.cards[0].notes == notes
+
+
+def test_no_card_of_the_sample_deck_says_a_flag_twice():
+    deck = load_deck(SAMPLE_DECK)
+    flagged = [c for c in deck.cards if c.optional or not c.can_win or c.on_start]
+    assert len(flagged) >= 5 and all(c.notes == () for c in flagged)
 
 
 # -- reading good decks ----------------------------------------------------------------------

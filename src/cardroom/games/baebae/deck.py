@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -39,10 +40,12 @@ from cardroom.games.baebae.effects import (
     RANKS,
     SUITS,
     DeckError,
+    Problems,
     Step,
     parse_rank,
     parse_steps,
     parse_suit,
+    shown,
     walk,
 )
 
@@ -59,6 +62,14 @@ __all__ = [
     "find_deck",
     "MAX_COPIES",
     "MAX_CARDS",
+    "MAX_DECK_NAME",
+    "MAX_DESCRIPTION",
+    "MAX_TYPE",
+    "MAX_TYPES",
+    "MAX_CARD_NAME",
+    "MAX_TEXT",
+    "MAX_PROBLEMS",
+    "cards_text",
 ]
 
 DECKS_DIR = Path(__file__).parent / "decks"
@@ -66,7 +77,29 @@ SAMPLE_DECK = DECKS_DIR / "sample.toml"
 MAX_COPIES = 8
 MAX_CARDS = 1000
 MAX_FILE_BYTES = 1024 * 1024
-_MAX_TEXT = 500
+# Bounds on a deck's texts: a deck file is untrusted (uploaded to the web table), and its
+# texts go into every view, message and record of every game played with it.
+MAX_DECK_NAME = 60
+MAX_DESCRIPTION = 300
+MAX_TYPE = 24
+MAX_TYPES = 20
+MAX_CARD_NAME = 40
+MAX_TEXT = 300
+MAX_PROBLEMS = 50
+"""Problems listed in one error; a file with more says how many more there are."""
+
+
+# How a card's text may already say each flag (lower case).
+_FLAG_PHRASES = {
+    "optional": ("optional",),
+    "cannot win": ("cannot win", "can't win", "can not win", "cannot be used to win"),
+    "on start": ("on start", "starter", "start the round", "starts the round"),
+}
+
+
+def cards_text(count: int) -> str:
+    """``1 card``, ``52 cards``."""
+    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 @dataclass(frozen=True)
@@ -108,6 +141,16 @@ class CardDef:
     @property
     def suit_text(self) -> str:
         return SUITS[self.suit]
+
+    @cached_property
+    def notes(self) -> tuple[str, ...]:
+        """The action's flags in words (``optional``, ``cannot win``, ``on start``) that its
+        text does not already say, for the fronts to show beside the text: a text that says
+        "Optional: ..." is not followed by "(optional)"."""
+        said = self.text.lower()
+        on = {"optional": self.optional, "cannot win": not self.can_win, "on start": self.on_start}
+        return tuple(note for note, phrases in _FLAG_PHRASES.items()
+                     if on[note] and not any(phrase in said for phrase in phrases))
 
     def describe(self) -> str:
         """One line for people: key, name, types, marks."""
@@ -164,105 +207,164 @@ def load_deck(path: str | Path) -> Deck:
 
 
 def parse_deck(text: str, where: str = "deck") -> Deck:
-    """Validate a deck from TOML text; ``where`` names it in error messages."""
+    """Validate a deck from TOML text; ``where`` names it in error messages.
+
+    Raises one :class:`DeckError` listing every problem found in the file.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise DeckError(f"{where}: not valid TOML ({err})") from None
+    except ValueError:  # the only other: an integer past Python's limit on digits read as text
+        raise DeckError(
+            f"{where}: not valid TOML (a number in it is too long; numbers have at most "
+            f"{sys.get_int_max_str_digits()} digits)"
+        ) from None
     except RecursionError:  # arrays or inline tables nested thousands deep
         raise DeckError(f"{where}: not valid TOML (nested too deeply)") from None
     return _deck_from_data(data, where)
 
 
+def _text(value: Any, most: int, where: str, what: str) -> str:
+    """A one-line text of the deck (a name, a type), stripped, of 1 to ``most`` characters."""
+    if not isinstance(value, str) or not value.strip() or len(value) > most:
+        size = f" ({len(value)} characters)" if isinstance(value, str) and len(value) > most else ""
+        raise DeckError(f"{where}: {what}, text of 1 to {most} characters{size}")
+    return value.strip()
+
+
 def _deck_from_data(data: Mapping[str, Any], where: str) -> Deck:
+    problems = Problems()
     for key in data:
         if key not in ("name", "description", "types", "card"):
-            raise DeckError(
-                f"{where}: unknown field {key!r}; a deck has name, description, types and [[card]]"
+            problems.add(
+                f"{where}: unknown field {shown(key)}; a deck has name, description, types and [[card]]"
             )
-    name = data.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise DeckError(f"{where}: the deck needs a name (name = \"...\")")
+    name = ""
+    with problems.check():
+        name = _text(data.get("name"), MAX_DECK_NAME, where, "the deck needs a name (name = \"...\")")
     description = data.get("description", "")
-    if not isinstance(description, str):
-        raise DeckError(f"{where}: description must be text")
+    if not isinstance(description, str) or len(description) > MAX_DESCRIPTION:
+        problems.add(f"{where}: description must be text of at most {MAX_DESCRIPTION} characters")
+        description = ""
     types_value = data.get("types", [])
-    if not isinstance(types_value, list) or not all(isinstance(t, str) and t.strip() for t in types_value):
-        raise DeckError(f"{where}: types must be a list of names, e.g. types = [\"Officer\", \"Celebrity\"]")
-    types = frozenset(types_value)
+    types: set[str] = set()
+    if not isinstance(types_value, list):
+        problems.add(f"{where}: types must be a list of names, e.g. types = [\"Officer\", \"Celebrity\"]")
+    elif len(types_value) > MAX_TYPES:
+        problems.add(f"{where}: types lists {len(types_value)} names; a deck declares at most {MAX_TYPES}")
+    else:
+        for i, value in enumerate(types_value):
+            with problems.check():
+                types.add(_text(value, MAX_TYPE, f"{where}: types[{i}]", "types must be a list of names"))
     cards_value = data.get("card")
+    cards: list[CardDef] = []
     if not isinstance(cards_value, list) or not cards_value:
-        raise DeckError(f"{where}: the deck has no cards; add [[card]] tables")
-    cards = _number_keys([_card(c, f"{where}: card {i + 1}", types) for i, c in enumerate(cards_value)])
+        problems.add(f"{where}: the deck has no cards; add [[card]] tables")
+    elif len(cards_value) > MAX_CARDS:
+        problems.add(f"{where}: {len(cards_value)} [[card]] tables; a deck holds at most {MAX_CARDS} cards")
+    else:
+        for i, table in enumerate(cards_value):
+            with problems.check():
+                cards.append(_card(table, f"{where}: card {i + 1}", frozenset(types)))
     size = sum(c.copies for c in cards)
     if size > MAX_CARDS:
-        raise DeckError(f"{where}: {size} cards; a deck holds at most {MAX_CARDS}")
+        problems.add(f"{where}: {size} cards; a deck holds at most {MAX_CARDS}")
+    if len(problems.found) > MAX_PROBLEMS:
+        more = len(problems.found) - MAX_PROBLEMS
+        problems.found[MAX_PROBLEMS:] = [f"{where}: {more} more problems, not listed; mend these first"]
+    problems.raise_any()
+    numbered = _number_keys(cards)
     digest = "sha256:" + hashlib.sha256(
-        json.dumps(_canonical(name, description, types, cards), sort_keys=True).encode()
+        json.dumps(_canonical(name, description, frozenset(types), numbered), sort_keys=True).encode()
     ).hexdigest()
-    return Deck(name.strip(), description, types, tuple(cards), where, digest)
+    return Deck(name, description, frozenset(types), tuple(numbered), where, digest)
 
 
 def _card(table: Any, where: str, types: frozenset[str]) -> CardDef:
+    """One card design; every field is checked, and every problem is in the one DeckError."""
     if not isinstance(table, Mapping):
         raise DeckError(f"{where}: a card is a table with rank and suit")
+    problems = Problems()
     allowed = ("rank", "suit", "name", "types", "marks", "copies", "action")
     for key in table:
         if key not in allowed:
-            raise DeckError(f"{where}: unknown field {key!r}; a card has {', '.join(allowed)}")
+            problems.add(f"{where}: unknown field {shown(key)}; a card has {', '.join(allowed)}")
+    rank = suit = -1
     for key in ("rank", "suit"):
         if key not in table:
-            raise DeckError(f"{where}: the field {key!r} is missing")
-    rank = parse_rank(table["rank"], f"{where}.rank")
-    suit = parse_suit(table["suit"], f"{where}.suit")
+            problems.add(f"{where}: the field {key!r} is missing")
+    with problems.check():
+        if "rank" in table:
+            rank = parse_rank(table["rank"], f"{where}.rank")
+    with problems.check():
+        if "suit" in table:
+            suit = parse_suit(table["suit"], f"{where}.suit")
     name = table.get("name", "")
-    label = f"{where} ({RANKS[rank - 1]}{SUITS[suit]}{' ' + repr(name) if name else ''})"
-    if not isinstance(name, str) or len(name) > 80:
-        raise DeckError(f"{label}.name: a name is text of at most 80 characters")
+    label = where  # the card's rank, suit and name once they are known
+    if rank > 0 and suit >= 0:
+        label = f"{where} ({RANKS[rank - 1]}{SUITS[suit]}{' ' + shown(name) if name else ''})"
+    if not isinstance(name, str) or len(name) > MAX_CARD_NAME:
+        size = f" ({len(name)} characters)" if isinstance(name, str) else ""
+        problems.add(f"{label}.name: a name is text of at most {MAX_CARD_NAME} characters{size}")
+        name = ""
     card_types = table.get("types", [])
     if isinstance(card_types, str):
         card_types = [card_types]
     if not isinstance(card_types, list):
-        raise DeckError(f"{label}.types: a list of type names")
+        problems.add(f"{label}.types: a list of type names")
+        card_types = []
     for t in card_types:
         if not isinstance(t, str) or t not in types:
             known = ", ".join(sorted(types)) or "none declared"
-            raise DeckError(f"{label}.types: unknown type {t!r}; the deck declares {known}")
+            problems.add(f"{label}.types: unknown type {shown(t)}; the deck declares {known}")
     marks = table.get("marks", [])
     if isinstance(marks, str):
         marks = [marks]
     if not isinstance(marks, list):
-        raise DeckError(f"{label}.marks: a list of marks ({', '.join(MARKS)})")
+        problems.add(f"{label}.marks: a list of marks ({', '.join(MARKS)})")
+        marks = []
     for m in marks:
         if m not in MARKS:
-            raise DeckError(f"{label}.marks: unknown mark {m!r}; marks are {', '.join(MARKS)}")
+            problems.add(f"{label}.marks: unknown mark {shown(m)}; marks are {', '.join(MARKS)}")
     copies = table.get("copies", 1)
     if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
-        raise DeckError(f"{label}.copies: a whole number from 1 to {MAX_COPIES}, not {copies!r}")
+        problems.add(f"{label}.copies: a whole number from 1 to {MAX_COPIES}, not {shown(copies)}")
+        copies = 1
     action = table.get("action", {})
     if not isinstance(action, Mapping):
-        raise DeckError(f"{label}.action: a table with text, effects and flags")
+        problems.add(f"{label}.action: a table with text, effects and flags")
+        action = {}
     action_keys = ("text", "effects", "optional", "can_win", "on_start")
     for key in action:
         if key not in action_keys:
-            raise DeckError(f"{label}.action: unknown field {key!r}; an action has {', '.join(action_keys)}")
-    effects = parse_steps(action.get("effects", []), f"{label}.action.effects", types)
+            problems.add(
+                f"{label}.action: unknown field {shown(key)}; an action has {', '.join(action_keys)}"
+            )
+    effects: tuple[Step, ...] = ()
+    effects_read = False
+    with problems.check():
+        effects = parse_steps(action.get("effects", []), f"{label}.action.effects", types)
+        effects_read = True
     text = action.get("text", "")
-    if not isinstance(text, str) or len(text) > _MAX_TEXT:
-        raise DeckError(f"{label}.action.text: text of at most {_MAX_TEXT} characters")
-    if effects and not text.strip():
-        raise DeckError(f"{label}.action.text: an action needs its text for the players")
+    if not isinstance(text, str) or len(text) > MAX_TEXT:
+        size = f" ({len(text)} characters)" if isinstance(text, str) else ""
+        problems.add(f"{label}.action.text: text of at most {MAX_TEXT} characters{size}")
+    elif action.get("effects") and not text.strip():
+        problems.add(f"{label}.action.text: an action needs its text for the players")
     flags = {}
     for flag, default in (("optional", False), ("can_win", True), ("on_start", False)):
         value = action.get(flag, default)
         if not isinstance(value, bool):
-            raise DeckError(f"{label}.action.{flag}: true or false, not {value!r}")
+            problems.add(f"{label}.action.{flag}: true or false, not {shown(value)}")
+            value = default
         flags[flag] = value
-    if not effects and (flags["optional"] or not flags["can_win"] or flags["on_start"]):
-        raise DeckError(f"{label}.action: flags need effects to apply to")
+    if effects_read and not effects and (flags["optional"] or not flags["can_win"] or flags["on_start"]):
+        problems.add(f"{label}.action: flags need effects to apply to")
     # Steps compare by value, so nested steps are found under each top-level step, not by `in`.
     if any(step.op == "declare_suit" for top in effects for step in walk([top])[1:]):
-        raise DeckError(f"{label}.action.effects: declare_suit must be a top-level step")
+        problems.add(f"{label}.action.effects: declare_suit must be a top-level step")
+    problems.raise_any()
     return CardDef(
         key="", rank=rank, suit=suit, name=name.strip(), types=frozenset(card_types),
         marks=frozenset(marks), copies=copies, text=text.strip(), effects=effects, **flags,

@@ -12,7 +12,8 @@ as code. The language, with an example per step, is documented in ``docs/deck-gu
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence, Set
+from collections.abc import Iterator, Mapping, Sequence, Set
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +28,10 @@ __all__ = [
     "SINGLE_TARGETS",
     "MAX_COUNT",
     "MAX_OPTIONS",
+    "MAX_LABEL",
     "DeckError",
+    "Problems",
+    "shown",
     "CardFilter",
     "Target",
     "Option",
@@ -52,6 +56,9 @@ MAX_COUNT = 20
 MAX_OPTIONS = 6
 MAX_DEPTH = 4
 MAX_PENALTY = 100
+MAX_LABEL = 60
+"""Characters in a ``choose`` option's label (untrusted text, shown to every player)."""
+_SHOWN = 60
 
 _RANK_ALIASES = {r: i + 1 for i, r in enumerate(RANKS)} | {str(i): i for i in range(1, 14)} | {
     "ACE": 1, "JACK": 11, "QUEEN": 12, "KING": 13, "T": 10}
@@ -61,7 +68,52 @@ _SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerat
 
 
 class DeckError(ValueError):
-    """A deck file is wrong; the message names the file, the card, the field, what is allowed."""
+    """A deck file is wrong: one or more problems, each naming the file, the card, the field
+    and what is allowed. ``str(err)`` is the problems, one a line.
+
+    >>> err = DeckError("f.toml: card 1.rank: unknown rank '14'", "f.toml: card 2.suit: unknown suit 'X'")
+    >>> len(err.problems), str(err).count("\\n")
+    (2, 1)
+    """
+
+    def __init__(self, *problems: str) -> None:
+        self.problems: tuple[str, ...] = problems
+        super().__init__("\n".join(problems))
+
+
+class Problems:
+    """The problems found so far while reading a deck: a failed check adds its problems and
+    the reading goes on, so that one pass over a file reports every mistake in it."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    @contextmanager
+    def check(self) -> Iterator[None]:
+        """Run a check; a :class:`DeckError` it raises is kept instead of stopping the reading."""
+        try:
+            yield
+        except DeckError as err:
+            self.found.extend(err.problems)
+
+    def add(self, problem: str) -> None:
+        self.found.append(problem)
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise DeckError(*self.found)
+
+
+def shown(value: Any) -> str:
+    """A value from a deck file as an error message quotes it: its ``repr``, cut short (a file
+    may hold a name of a million characters, or a number too long to write out)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's limit on digits converted to text
+        return f"a number of about {int(value.bit_length() * 0.30103)} digits"
+    except RecursionError:
+        return "a value nested too deeply to show"
+    return text if len(text) <= _SHOWN else text[:_SHOWN - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -154,9 +206,9 @@ def parse_rank(value: Any, where: str) -> int:
     """A rank from text (``A``, ``2``..``10``, ``J``, ``Q``, ``K``) or a number 1..13."""
     if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
         return value
-    rank = _RANK_ALIASES.get(str(value).strip().upper())
+    rank = _RANK_ALIASES.get(value.strip().upper()) if isinstance(value, str) else None
     if rank is None:
-        raise DeckError(f"{where}: unknown rank {value!r}; ranks are {', '.join(RANKS)}")
+        raise DeckError(f"{where}: unknown rank {shown(value)}; ranks are {', '.join(RANKS)}")
     return rank
 
 
@@ -164,7 +216,7 @@ def parse_suit(value: Any, where: str) -> int:
     """A suit from ``C D H S``, the suit symbols, or the suit's name."""
     suit = _SUIT_ALIASES.get(str(value).strip().upper()) if isinstance(value, str) else None
     if suit is None:
-        raise DeckError(f"{where}: unknown suit {value!r}; suits are C, D, H, S (or ♣ ♦ ♥ ♠)")
+        raise DeckError(f"{where}: unknown suit {shown(value)}; suits are C, D, H, S (or ♣ ♦ ♥ ♠)")
     return suit
 
 
@@ -172,38 +224,49 @@ def _list(value: Any, where: str) -> list[Any]:
     if isinstance(value, str | int):
         return [value]
     if not isinstance(value, list):
-        raise DeckError(f"{where}: expected a list, not {value!r}")
+        raise DeckError(f"{where}: expected a list, not {shown(value)}")
     return value
 
 
 def _check_keys(table: Mapping[str, Any], allowed: Sequence[str], where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise DeckError(f"{where}: unknown field {key!r}; the fields are {', '.join(allowed)}")
+    unknown = [f"{where}: unknown field {shown(key)}; the fields are {', '.join(allowed)}"
+               for key in table if key not in allowed]
+    if unknown:
+        raise DeckError(*unknown)
 
 
 def parse_filter(table: Any, where: str, types: Set[str]) -> CardFilter:
     """A card filter: ``{types = [...], suits = [...], ranks = [...], marks = [...]}``."""
     if not isinstance(table, Mapping):
         raise DeckError(f"{where}: a card filter is a table such as {{types = [\"Officer\"]}}")
-    _check_keys(table, ("types", "suits", "ranks", "marks"), where)
-    found_types = []
-    for t in _list(table.get("types", []), f"{where}.types"):
-        if not isinstance(t, str) or t not in types:
-            known = ", ".join(sorted(types)) or "none declared"
-            raise DeckError(f"{where}.types: unknown type {t!r}; the deck's types are {known}")
-        found_types.append(t)
-    marks = []
-    for m in _list(table.get("marks", []), f"{where}.marks"):
-        if m not in MARKS:
-            raise DeckError(f"{where}.marks: unknown mark {m!r}; marks are {', '.join(MARKS)}")
-        marks.append(m)
-    result = CardFilter(
-        types=frozenset(found_types),
-        suits=frozenset(parse_suit(s, f"{where}.suits") for s in _list(table.get("suits", []), where)),
-        ranks=frozenset(parse_rank(r, f"{where}.ranks") for r in _list(table.get("ranks", []), where)),
-        marks=frozenset(marks),
-    )
+    problems = Problems()
+    with problems.check():
+        _check_keys(table, ("types", "suits", "ranks", "marks"), where)
+    known = ", ".join(sorted(types)) or "none declared"
+    found_types, marks, suits, ranks = set(), set(), set(), set()
+    with problems.check():
+        for t in _list(table.get("types", []), f"{where}.types"):
+            if isinstance(t, str) and t in types:
+                found_types.add(t)
+            else:
+                problems.add(f"{where}.types: unknown type {shown(t)}; the deck's types are {known}")
+    with problems.check():
+        for m in _list(table.get("marks", []), f"{where}.marks"):
+            if m in MARKS:
+                marks.add(m)
+            else:
+                problems.add(f"{where}.marks: unknown mark {shown(m)}; marks are {', '.join(MARKS)}")
+    with problems.check():
+        for s in _list(table.get("suits", []), f"{where}.suits"):
+            with problems.check():
+                suits.add(parse_suit(s, f"{where}.suits"))
+    with problems.check():
+        for r in _list(table.get("ranks", []), f"{where}.ranks"):
+            with problems.check():
+                ranks.add(parse_rank(r, f"{where}.ranks"))
+    problems.raise_any()
+    result = CardFilter(types=frozenset(found_types), suits=frozenset(suits), ranks=frozenset(ranks),
+                        marks=frozenset(marks))
     if result == CardFilter():
         raise DeckError(f"{where}: an empty filter; give types, suits, ranks or marks (or leave it out)")
     return result
@@ -221,82 +284,113 @@ def parse_target(value: Any, where: str, types: Set[str], *, single: bool = Fals
     allowed = SINGLE_TARGETS if single else TARGETS
     if single and value in TARGETS and value not in SINGLE_TARGETS:
         raise DeckError(
-            f"{where}: this step acts on one player, so {value!r} cannot be its target; "
+            f"{where}: this step acts on one player, so {shown(value)} cannot be its target; "
             f"use {', '.join(SINGLE_TARGETS)}"
         )
     if value not in allowed:
         extra = "" if single else ", or {holding = {...}}"
-        raise DeckError(f"{where}: unknown target {value!r}; targets are {', '.join(allowed)}{extra}")
+        raise DeckError(f"{where}: unknown target {shown(value)}; targets are {', '.join(allowed)}{extra}")
     return Target(str(value))
 
 
 def _count(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
-        raise DeckError(f"{where}: a count is a whole number from 1 to {MAX_COUNT}, not {value!r}")
+        raise DeckError(f"{where}: a count is a whole number from 1 to {MAX_COUNT}, not {shown(value)}")
     return value
 
 
 def parse_step(table: Any, where: str, types: Set[str], depth: int = 0) -> Step:
-    """One step from its table (see ``STEPS`` for the steps and their arguments)."""
+    """One step from its table (see ``STEPS`` for the steps and their arguments).
+
+    Every argument is checked, and every problem found is in the one :class:`DeckError`.
+    """
     if not isinstance(table, Mapping):
         raise DeckError(f"{where}: a step is a table such as {{step = \"draw\", who = \"next\"}}")
     op = table.get("step")
     if not isinstance(op, str) or op not in STEPS:
-        raise DeckError(f"{where}: unknown step {op!r}; steps are {', '.join(STEPS)}")
-    args = STEPS[op]
-    _check_keys(table, ("step", *args), where)
+        raise DeckError(f"{where}: unknown step {shown(op)}; steps are {', '.join(STEPS)}")
     if depth > MAX_DEPTH:
         raise DeckError(f"{where}: steps nest more than {MAX_DEPTH} deep")
+    args = STEPS[op]
+    problems = Problems()
+    with problems.check():
+        _check_keys(table, ("step", *args), where)
     values = {**args, **{k: v for k, v in table.items() if k != "step"}}
     kwargs: dict[str, Any] = {}
-    if "who" in args:
-        kwargs["who"] = parse_target(values["who"], f"{where}.who", types, single=op in _SINGLE_WHO)
-    if "to" in args:
-        kwargs["to"] = parse_target(values["to"], f"{where}.to", types, single=True)
-    if "count" in args:
-        kwargs["count"] = _count(values["count"], f"{where}.count")
-    if "filter" in args and values["filter"] is not None:
-        kwargs["filter"] = parse_filter(values["filter"], f"{where}.filter", types)
+    with problems.check():
+        if "who" in args:
+            kwargs["who"] = parse_target(values["who"], f"{where}.who", types, single=op in _SINGLE_WHO)
+    with problems.check():
+        if "to" in args:
+            kwargs["to"] = parse_target(values["to"], f"{where}.to", types, single=True)
+    with problems.check():
+        if "count" in args:
+            kwargs["count"] = _count(values["count"], f"{where}.count")
+    with problems.check():
+        if "filter" in args and values["filter"] is not None:
+            kwargs["filter"] = parse_filter(values["filter"], f"{where}.filter", types)
     if op == "penalty":
         points = values["points"]
         if isinstance(points, bool) or not isinstance(points, int) or not (
             -MAX_PENALTY <= points <= MAX_PENALTY and points
         ):
-            raise DeckError(
+            problems.add(
                 f"{where}.points: a whole number from -{MAX_PENALTY} to {MAX_PENALTY} other than 0, "
-                f"not {points!r}"
+                f"not {shown(points)}"
             )
         kwargs["points"] = points
     if op == "coin":
-        heads = parse_steps(values["heads"], f"{where}.heads", types, depth + 1)
-        tails = parse_steps(values["tails"], f"{where}.tails", types, depth + 1)
-        if not heads and not tails:
-            raise DeckError(f"{where}: a coin needs steps for heads or tails")
+        heads: tuple[Step, ...] = ()
+        tails: tuple[Step, ...] = ()
+        with problems.check():
+            heads = parse_steps(values["heads"], f"{where}.heads", types, depth + 1)
+        with problems.check():
+            tails = parse_steps(values["tails"], f"{where}.tails", types, depth + 1)
+        if not heads and not tails and not problems.found:
+            problems.add(f"{where}: a coin needs steps for heads or tails")
         kwargs["heads"], kwargs["tails"] = heads, tails
     if op == "choose":
-        options = values["options"]
-        if not isinstance(options, list) or not 2 <= len(options) <= MAX_OPTIONS:
-            raise DeckError(f"{where}.options: a list of 2 to {MAX_OPTIONS} options")
-        parsed = []
-        for i, option in enumerate(options):
-            here = f"{where}.options[{i}]"
-            if not isinstance(option, Mapping):
-                raise DeckError(f"{here}: an option is a table {{label = \"...\", effects = [...]}}")
-            _check_keys(option, ("label", "effects"), here)
-            label = option.get("label")
-            if not isinstance(label, str) or not label.strip():
-                raise DeckError(f"{here}.label: an option needs a label (text)")
-            parsed.append(Option(label.strip(), parse_steps(option.get("effects", []), f"{here}.effects",
-                                                             types, depth + 1)))
-        kwargs["options"] = tuple(parsed)
+        with problems.check():
+            kwargs["options"] = _options(values["options"], f"{where}.options", types, depth)
+    problems.raise_any()
     return Step(op=op, **kwargs)
 
 
+def _options(options: Any, where: str, types: Set[str], depth: int) -> tuple[Option, ...]:
+    """The options of a ``choose`` step, each with a label and its steps."""
+    if not isinstance(options, list) or not 2 <= len(options) <= MAX_OPTIONS:
+        raise DeckError(f"{where}: a list of 2 to {MAX_OPTIONS} options")
+    problems = Problems()
+    parsed = []
+    for i, option in enumerate(options):
+        here = f"{where}[{i}]"
+        if not isinstance(option, Mapping):
+            problems.add(f"{here}: an option is a table {{label = \"...\", effects = [...]}}")
+            continue
+        with problems.check():
+            _check_keys(option, ("label", "effects"), here)
+        label = option.get("label")
+        if not isinstance(label, str) or not label.strip() or len(label) > MAX_LABEL:
+            problems.add(f"{here}.label: an option needs a label, text of at most {MAX_LABEL} characters")
+            label = ""
+        with problems.check():
+            parsed.append(Option(label.strip(), parse_steps(option.get("effects", []), f"{here}.effects",
+                                                            types, depth + 1)))
+    problems.raise_any()
+    return tuple(parsed)
+
+
 def parse_steps(value: Any, where: str, types: Set[str], depth: int = 0) -> tuple[Step, ...]:
-    """A list of steps."""
+    """A list of steps; the problems of every step are reported together."""
     if not isinstance(value, list):
         raise DeckError(f"{where}: expected a list of steps")
-    return tuple(parse_step(s, f"{where}[{i}]", types, depth) for i, s in enumerate(value))
+    problems = Problems()
+    steps = []
+    for i, table in enumerate(value):
+        with problems.check():
+            steps.append(parse_step(table, f"{where}[{i}]", types, depth))
+    problems.raise_any()
+    return tuple(steps)
 
 
 def walk(steps: Sequence[Step]) -> list[Step]:

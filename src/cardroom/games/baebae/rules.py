@@ -14,6 +14,7 @@ from cardroom.games.baebae.deck import (
     CardDef,
     Deck,
     DeckError,
+    cards_text,
     combine,
     find_deck,
     project_decks,
@@ -23,7 +24,7 @@ from cardroom.games.baebae.effects import MAX_OPTIONS
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState, Deal
 
-__all__ = ["Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of"]
+__all__ = ["Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of", "hand_size_for", "players_for"]
 
 MIN_PLAYERS = 2
 MAX_ROUNDS = 100
@@ -52,6 +53,29 @@ def _deck_of(spec: str) -> Deck:
     except OSError:
         mtime = 0.0
     return _load(spec, mtime)
+
+
+def hand_size_for(players: int, hand_size: int | None = None) -> int:
+    """Cards dealt to each player (E2): ``hand_size`` if given, else 7 each with two, else 5."""
+    if hand_size is not None:
+        return hand_size
+    return 7 if players == 2 else 5
+
+
+def players_for(deck_size: int, hand_size: int | None = None) -> range:
+    """The numbers of players a deck of ``deck_size`` cards is enough for (E2: every hand
+    dealt, plus a starter card), with ``hand_size`` cards each or the default; empty when it
+    is too small for any game.
+
+    >>> players_for(52), players_for(15), players_for(14), players_for(52, hand_size=10)
+    (range(2, 11), range(2, 3), range(2, 2), range(2, 6))
+    """
+    # Each player needs a hand, so a deck holds fewer players than cards; more players never
+    # need fewer cards, so the players that fit run from the least up to the first that does not.
+    most = MIN_PLAYERS - 1
+    while most + 1 < deck_size and (most + 1) * hand_size_for(most + 1, hand_size) + 1 <= deck_size:
+        most += 1
+    return range(MIN_PLAYERS, most + 1)
 
 
 def penalty_of(card: CardDef, ace_penalty: int) -> int:
@@ -128,10 +152,7 @@ class Rules(NamedOptions):
         if chosen_hand is not None:
             whole("hand_size", chosen_hand, 1, MAX_HAND)
 
-        def hand_of(count: int) -> int:  # E2: 7 each with two players, else 5
-            return chosen_hand if chosen_hand is not None else 7 if count == 2 else 5
-
-        hand = hand_of(players)
+        hand = hand_size_for(players, chosen_hand)
         object.__setattr__(self, "hand_size", hand)
         try:
             specs = [_resolved(p.strip()) for p in self.deck.split(",") if p.strip()]
@@ -142,12 +163,10 @@ class Rules(NamedOptions):
             raise RulesError(f"deck: {err}") from None
         need = players * hand + 1
         if deck.size < need:
-            # The hand size depends on the number of players, so count down to the most that fit.
-            most = next((p for p in range(min(players - 1, deck.size), MIN_PLAYERS - 1, -1)
-                         if p * hand_of(p) + 1 <= deck.size), None)
-            fits = f"at most {most} players" if most is not None else "too few cards for any game"
+            fitting = players_for(deck.size, chosen_hand)
+            fits = f"at most {fitting[-1]} players" if fitting else "too few cards for any game"
             raise RulesError(
-                f"players: {players} players with {hand} cards each need {need} cards; "
+                f"players: {players} players with {cards_text(hand)} each need {need} cards; "
                 f"the deck {deck.name!r} has {deck.size} ({fits}, or add decks)"
             )
         object.__setattr__(self, "deck_data", deck)

@@ -123,7 +123,7 @@ class Decision:
 class Frame:
     """A running list of steps: whose card it is, where it stands, the current step's progress."""
 
-    __slots__ = ("steps", "index", "actor", "card", "targets", "receiver", "chosen", "left", "started")
+    __slots__ = ("steps", "index", "actor", "card", "targets", "receiver", "left", "started")
 
     def __init__(self, steps: Sequence[Step], actor: int, card: int) -> None:
         self.steps = steps
@@ -132,7 +132,6 @@ class Frame:
         self.card = card
         self.targets: list[int] | None = None
         self.receiver: int | None = None
-        self.chosen: int | None = None
         self.left = 0
         self.started = False
 
@@ -144,7 +143,6 @@ class Frame:
         other.card = self.card
         other.targets = None if self.targets is None else self.targets[:]
         other.receiver = self.receiver
-        other.chosen = self.chosen
         other.left = self.left
         other.started = self.started
         return other
@@ -153,7 +151,6 @@ class Frame:
         self.index += 1
         self.targets = None
         self.receiver = None
-        self.chosen = None
         self.left = 0
         self.started = False
 
@@ -169,7 +166,7 @@ class BaebaeState:
         "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase",
         "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
         "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
-        "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
+        "chosen", "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
         "origin", "_legal", "_det_cache",
     )
 
@@ -198,6 +195,7 @@ class BaebaeState:
     frames: list[Frame]
     pending: Decision | None
     card_declared: bool         # whether the current card's action already named a suit
+    chosen: int | None          # the player chosen for the current card's action: chosen once
     chance: int                 # chance events so far this round (keys the generators)
     log: list[Event]
     history: list[tuple[int, Action]]
@@ -615,6 +613,7 @@ class BaebaeState:
         self.frames = []
         self.pending = None
         self.card_declared = False
+        self.chosen = None
         self.chance = 0
         self.round_start = len(self.log)
         self.log.append({
@@ -745,6 +744,7 @@ class BaebaeState:
         self.suit = card.suit
         self.declared = False
         self.card_declared = False
+        self.chosen = None
         self.log.append({"t": "play", "p": seat, "card": card.key, "under": False})
         if not self.hands[seat]:
             self._end_round(seat)  # E10: the last card has no effect at all
@@ -823,9 +823,9 @@ class BaebaeState:
             self._declare(seat, action - space.declare)
             frame.next_step()
         elif kind == "target":
-            frame.chosen = action - space.target
+            self.chosen = action - space.target
             self.log.append({"t": "effect", "p": seat, "op": "target", "card": self._text(decision.card),
-                             "who": frame.chosen})
+                             "who": self.chosen})
         elif kind == "option":
             number = action - space.option
             step = frame.steps[frame.index]
@@ -871,8 +871,10 @@ class BaebaeState:
         if kind == "previous":
             return [(actor - self.direction) % self.n]
         if kind == "chosen":
-            if frame.chosen is not None:
-                return [frame.chosen]
+            # Chosen once per action: the first step that needs the player asks, and every
+            # later step of the same card's action (in a coin or a choice too) means them.
+            if self.chosen is not None:
+                return [self.chosen]
             others = tuple(s for s in range(self.n) if s != actor)
             if len(others) == 1:
                 return [others[0]]
@@ -1171,7 +1173,7 @@ class BaebaeState:
 _SHARED = (
     "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase", "suit",
     "declared", "extra_turn", "drawn", "idle_passes", "turns", "pending", "card_declared",
-    "chance", "round_start", "ranking", "guard_rounds", "origin",
+    "chosen", "chance", "round_start", "ranking", "guard_rounds", "origin",
 )
 
 _HANDLERS = {

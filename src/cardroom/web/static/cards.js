@@ -252,9 +252,7 @@ export function baebaeSvg(text, designs) {
     svg.append(el("line", { x1: 8, x2: 112, y1: y - 3, y2: y - 3, stroke: suit.fill, "stroke-width": 0.8, opacity: 0.6 }));
     const lines = Math.max(1, Math.floor((150 - y) / (8.2 * 1.18)));
     textBlock(svg, wrapLines(d.text, 104, 8.2, lines), 8, y + 7, 8.2, { fill: "#222" });
-    const flags = [];
-    if (d.optional) flags.push("optional");
-    if (d.can_win === false) flags.push("can't win");
+    const flags = d.notes || [];  // the flags the card's text does not already say
     if (flags.length) svg.append(el("text", { x: 8, y: 160, "font-size": 7.5, "font-weight": 700, fill: "#8a4b00", "font-family": "inherit" }, flags.join(" \u00b7 ")));
   } else {
     svg.append(el("text", { x: 60, y: 124, "text-anchor": "middle", "font-size": 44, fill: suit.fill, opacity: 0.85, "font-family": "inherit" }, suit.symbol));

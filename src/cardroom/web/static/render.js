@@ -7,6 +7,13 @@ import {
 } from "./cards.js";
 import { h, seatName, describeEvent, gameTitle } from "./common.js";
 
+/** A BAEBAE card's notes (its flags that its text does not already say) as sentences. */
+const NOTE_WORDS = {
+  "optional": "The action is optional.",
+  "cannot win": "Cannot be used to win a round.",
+  "on start": "Carried out if turned up to start the round.",
+};
+
 /** A move's text split into its verb and argument: "play 9P" -> ["play", "9P"]. */
 export function splitMove(text) {
   const t = String(text || "").trim();
@@ -483,7 +490,7 @@ export class TableView {
         ...(d && d.marks ? d.marks.map((m) => h("span", { class: `mark mark-${m}`, text: m })) : [])),
       d && d.types && d.types.length ? h("div", { class: "detail-types", text: d.types.join(" \u00b7 ") }) : null,
       d && d.text ? h("p", { class: "detail-text", text: d.text }) : h("p", { class: "detail-text muted", text: "No action." }),
-      d && (d.optional || d.can_win === false) ? h("div", { class: "detail-flags muted", text: [d.optional ? "The action is optional." : "", d.can_win === false ? "Cannot be used to win a round." : ""].join(" ") }) : null,
+      d && d.notes && d.notes.length ? h("div", { class: "detail-flags muted", text: d.notes.map((n) => NOTE_WORDS[n] || n).join(" ") }) : null,
     ].filter(Boolean));
   }
 
