@@ -403,7 +403,8 @@ class TableManager:
         table = self.get(table_id)
         seat = table.seat_of(token)
         if seat is None:
-            raise TableError(403, f"that token holds no seat at table {table_id}: only a seated player may leave")
+            raise TableError(
+                403, f"that token holds no seat at table {table_id}: only a seated player may leave")
         if table.status == "over":
             raise TableError(409, f"table {table_id}'s game is over: there is nothing to leave")
         data = table.data
@@ -469,11 +470,13 @@ class TableManager:
             raise TableError(403, f"that token holds no seat at table {table_id}: a rematch is asked for "
                                   "by one of its players or its creator")
         if table.status != "over":
-            raise TableError(409, f"table {table_id}'s game is {table.status}: a rematch follows a finished game")
+            raise TableError(
+                409, f"table {table_id}'s game is {table.status}: a rematch follows a finished game")
         again = self.tables.get(old.rematch or "")
         if again is None:
             if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
-                raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
+                raise TableError(
+                    503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
             try:
                 rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
             except (RulesError, DeckError) as err:
