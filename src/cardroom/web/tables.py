@@ -718,7 +718,7 @@ class TableManager:
         self._broadcast(table)
 
     def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
-        seats = [
+        seats: list[dict[str, Any]] = [
             {"name": s.name or f"Seat {s.seat}", "agent": "human"} if s.kind == "human"
             else {"name": f"Seat {s.seat}", "agent": s.bot or "unknown"}
             for s in table.data.seats
