@@ -430,12 +430,14 @@ export class TableView {
     if (first) first.tabIndex = 0;
     // An update that changes nothing here (a same-seq update: someone connected) keeps the
     // cards in place, so a click pressed on a card is not lost to a redraw under the mouse.
+    // Whether the seat has moves changes with a decision answered by a button, when the cards
+    // themselves stay the same: set it before the early return below.
+    box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
     const html = buttons.map((b) => b.outerHTML).join("");
     if (html && html === this.handHtml && box.childElementCount === buttons.length) return;
     this.handHtml = html;
     box.replaceChildren(...buttons);
     box.dataset.count = String(buttons.length);
-    box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
     if (!buttons.length) {
       const spectating = state.spectator || state.seat === null || state.seat === undefined;
       box.append(h("div", { class: "hand-empty muted", text: spectating && !state.replay ? "You are watching: hands are hidden." : "No cards in hand." }));
