@@ -101,7 +101,8 @@ export class TableView {
     const game = view.game;
     this.game = game;
     const mine = state.seat !== null && state.seat !== undefined && state.seat === view.seat && !state.spectator;
-    const moves = mine ? state.moves || [] : [];
+    // While a hand's (or round's) result is shown, the next decision waits behind Continue.
+    const moves = mine && !state.result ? state.moves || [] : [];
     const hand = mine || state.replay ? view.hand || [] : [];
     const cls = classifyMoves(moves, hand, game);
     this.cls = cls;
@@ -195,7 +196,8 @@ export class TableView {
 
   renderCenter(view, state) {
     const c = this.els.center;
-    if (view.game === "baha") c.replaceChildren(...this.bahaCenter(view, state));
+    if (state.result) c.replaceChildren(this.resultPanel(state.result, view, state));
+    else if (view.game === "baha") c.replaceChildren(...this.bahaCenter(view, state));
     else c.replaceChildren(...this.baebaeCenter(view, state));
   }
 
@@ -244,6 +246,31 @@ export class TableView {
       out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
     }
     return out;
+  }
+
+  /** The result of the hand (Baha's `score` event) or round (BAEBAE's `round_end`) just ended. */
+  resultPanel(e, view, state) {
+    const baha = e.t === "score";
+    const you = (i) => (i === state.seat && !state.spectator ? "You" : this.names(i));
+    const n = (e.totals || []).length;
+    const head = baha ? ["", "Horns taken", "Points", "Total"] : ["", "Penalty", "Total"];
+    const rows = Array.from({ length: n }, (_, i) => h("tr", { "data-seat": i },
+      h("th", { scope: "row", text: you(i) }),
+      ...(baha ? [e.horns[i], e.points[i], e.totals[i]] : [e.penalties[i], e.totals[i]]).map((x) => h("td", { text: x }))));
+    let note = null;
+    if (baha && e.moon !== null && e.moon !== undefined) {
+      const each = Math.max(...(e.points || [0]));
+      note = h("p", { class: "moon", "data-testid": "hand-result-moon" },
+        `☾ ${you(e.moon)} shot the moon: ${you(e.moon) === "You" ? "you score" : "scores"} 0 and everyone else ${each}.`);
+    } else if (!baha) {
+      note = h("p", { class: "muted" }, e.out !== null && e.out !== undefined ? `${you(e.out)} went out.` : "Nobody went out: the round was blocked.");
+    }
+    return h("section", { class: "hand-result", "data-testid": "hand-result", "aria-labelledby": "hand-result-title" },
+      h("h2", { id: "hand-result-title", text: baha ? `Hand ${e.hand} is over` : `Round ${e.n} is over` }),
+      note,
+      h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col", text: x })))),
+        h("tbody", {}, rows)));
   }
 
   baebaeCenter(view, state) {
@@ -340,6 +367,13 @@ export class TableView {
     }
     const buttons = [];
     const busy = this.busy;
+    if (state.result) {
+      // Continue shows what was waiting behind the result (the pass, the next move).
+      const next = mine && (state.moves || []).length ? " (you are asked to choose next)" : "";
+      parts.push(h("div", { class: "pending-text", "data-testid": "pending" }, `Read the result, then continue${next}.`));
+      buttons.push(h("button", { type: "button", class: "move primary", "data-testid": "hand-result-continue",
+        onclick: () => this.hooks.onContinue && this.hooks.onContinue() }, "Continue"));
+    }
     const mk = (m, label, testid, extra = {}) => h("button", {
       type: "button", class: `move ${extra.cls || ""}`, "data-testid": testid, "data-action": m.action,
       "aria-label": extra.aria || label, disabled: busy, style: extra.style,

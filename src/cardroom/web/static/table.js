@@ -28,8 +28,10 @@ const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
 
 const state = {
   view: null, table: null, moves: [], events: [], designs: null, deadline: null,
-  seat: null, spectator: true, seq: -1, replay: false,
+  seat: null, spectator: true, seq: -1, replay: false, result: null,
 };
+// How many hand (or round) results this browser has seen and closed with Continue, per table.
+const SEEN_KEY = `cardroom.results.${id}`;
 
 let ws = null;
 let welcomed = false;
@@ -52,7 +54,27 @@ const view = new TableView({
     send(moves[0]);
   },
   passInFlight: () => passQueue.length > 0,
+  onContinue: () => {
+    localStorage.setItem(SEEN_KEY, String(resultEvents().length));
+    draw();
+    const first = document.querySelector("[data-testid=pass-confirm], [data-testid=hand] button.card.legal, [data-testid=moves] button");
+    if (first) first.focus({ preventScroll: true });
+  },
 });
+
+function resultEvents() {
+  return state.events.filter((e) => e.t === "score" || e.t === "round_end");
+}
+
+/** The latest result not yet closed with Continue; none once the game is over (the standings
+ * say it all). A first visit to a table does not show the results of earlier hands. */
+function pendingResult() {
+  const results = resultEvents();
+  if (localStorage.getItem(SEEN_KEY) === null) localStorage.setItem(SEEN_KEY, String(results.length));
+  const seen = Number(localStorage.getItem(SEEN_KEY)) || 0;
+  const over = state.view?.phase === "over" || state.table?.status === "over";
+  return results.length > seen && !over ? results[results.length - 1] : null;
+}
 handKeys($("hand"));
 
 function setConn(s, text) {
@@ -85,6 +107,7 @@ function draw() {
     drawHeader();
     return;
   }
+  state.result = pendingResult();
   view.render(state);
   drawHeader();
 }
