@@ -5,7 +5,7 @@ import {
   cardSvg, cardLabel, cardWords, sortKey, parseBaha, parseBaebae, designOf, hornsOf,
   BAHA_COLOURS, SUITS, rankName,
 } from "./cards.js";
-import { h, seatName, describeEvent, gameTitle } from "./common.js";
+import { h, seatName, describeEvent, gameTitle, botTitle } from "./common.js";
 
 /** A move's text split into its verb and argument: "play 9P" -> ["play", "9P"]. */
 export function splitMove(text) {
@@ -139,6 +139,25 @@ export class TableView {
       if (this.els[k]) this.els[k].replaceChildren();
     }
     this.els.turn.replaceChildren(h("span", { text: "Waiting for the game to start\u2026" }));
+  }
+
+  /** A table that waits for players: its seats (who sat down, which are free, the bots). */
+  renderWaiting(table, state) {
+    const seats = (table.seats || []).map((s) => {
+      const me = state.seat === s.seat && !state.spectator;
+      const kind = s.kind === "bot" ? "bot" : s.name ? "taken" : "free";
+      const chip = kind === "bot" ? seatChip(`bot \u00b7 ${botTitle(s.bot)}`, "chip-bot")
+        : kind === "free" ? seatChip("free seat", "chip-free")
+          : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
+      return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
+        h("div", { class: "seat-name" }, h("span", { text: kind === "free" ? `Seat ${s.seat + 1}` : seatName(table, s.seat) }),
+          me ? seatChip("you", "chip-you") : null),
+        h("div", { class: "seat-status" }, chip));
+    });
+    this.els.seats.replaceChildren(...seats);
+    const free = (table.seats || []).filter((s) => s.kind === "human" && !s.name).length;
+    this.els.center.replaceChildren(h("p", { class: "waiting-note", "data-testid": "waiting-note" },
+      `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
   }
 
   names(i) {
@@ -330,7 +349,8 @@ export class TableView {
     const parts = [];
     const over = view.phase === "over" || (!state.replay && state.table && state.table.status === "over");
     let text;
-    if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
+    if (over && !state.replay && state.table && state.table.closed) text = "Closed by its creator: the game ended unfinished";
+    else if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
     else if (!state.replay && state.table && state.table.status === "waiting") text = "Waiting for players to take their seats";
     else if (view.current_player === null || view.current_player === undefined) text = "\u2026";
     else if (mine && !state.replay && view.current_player === state.seat) text = "Your turn";
