@@ -654,7 +654,8 @@ class TableManager:
             )
         turn = state.current_player
         if turn != seat:
-            raise ProtocolError("not_your_turn", f"it is seat {turn}'s turn, not yours (seat {seat})")
+            # The page calls this seat "You" and the others by name: no seat numbers here.
+            raise ProtocolError("not_your_turn", "it is not your turn: wait until the game asks you to play")
         away = seat in table.away
         table.away.discard(seat)
         try:

@@ -14,6 +14,24 @@ export function splitMove(text) {
   return i < 0 ? [t, ""] : [t.slice(0, i), t.slice(i + 1).trim()];
 }
 
+/**
+ * An action's text in the words the page uses for its cards and seats: "play 9D" is
+ * "play 9♦", "pass 13R" is "pass 13 Red", "declare H" is "declare ♥ Hearts", "target 2" names
+ * seat 2. `seatName(i)` names a seat; "?" (a choice this seat could not see) is said in words.
+ */
+export function actionWords(game, text, designs, seatName) {
+  if (text === "?") return "a hidden choice";
+  const [verb, arg] = splitMove(text);
+  if (!arg) return verb;
+  if (verb === "declare" && SUITS[arg.toUpperCase()]) {
+    const s = SUITS[arg.toUpperCase()];
+    return `declare ${s.symbol} ${s.name}`;
+  }
+  if (verb === "target" && /^\d+$/.test(arg)) return `target ${seatName(Number(arg))}`;
+  const card = game === "baha" ? parseBaha(arg) : parseBaebae(arg);
+  return card ? `${verb} ${cardWords(game, arg, designs)}` : text;
+}
+
 /** Moves sorted into those that name a card in hand and those shown as buttons. */
 export function classifyMoves(moves, hand, game) {
   const inHand = new Set((hand || []).map((c) => String(c).toUpperCase()));
