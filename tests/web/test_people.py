@@ -210,6 +210,21 @@ def test_a_rematch_frees_the_seat_of_a_player_who_left(server: LiveServer) -> No
     assert server.join(str(new["id"]), "Cy")["seat"] == 1
 
 
+def test_a_rematch_closed_before_it_began_can_be_asked_for_again(server: LiveServer) -> None:
+    t = server.create(game="baha", players=2, rules={"target": 1}, name="Ada", seats=["human", "human"])
+    bo = server.join(t["id"], "Bo")
+    assert post(server, f"/api/tables/{t['id']}/leave", {"token": bo["token"]})[0] == 200
+    play_out([server.client(t["id"], t["token"])])
+    first = post(server, f"/api/tables/{t['id']}/rematch", {"token": t["token"]})[1]
+    assert first["status"] == "waiting"
+    assert post(server, f"/api/tables/{first['id']}/close", {"token": t["creator_token"]})[0] == 200
+    assert server.http.get(f"/api/tables/{t['id']}").json()["rematch"] is None
+    status, second = post(server, f"/api/tables/{t['id']}/rematch", {"token": t["token"]})
+    assert status == 200, second
+    assert second["id"] != first["id"]
+    assert server.http.get(f"/api/tables/{t['id']}").json()["rematch"] == second["id"]
+
+
 # -- bots passing --------------------------------------------------------------------------
 
 

@@ -208,7 +208,11 @@ class Store:
         """Store ``table`` as the rematch of the finished table ``old_id``, in one transaction."""
         with self._tx() as s:
             _add_table(s, table)
-            s.add(RematchRow(table_id=old_id, rematch_id=table.id))
+            row = s.get(RematchRow, old_id)
+            if row is None:
+                s.add(RematchRow(table_id=old_id, rematch_id=table.id))
+            else:  # the earlier rematch was closed before it began
+                row.rematch_id = table.id
 
     def free_seat(self, table_id: str, seat: int) -> None:
         """A player leaves a table that still waits: the seat is free again."""
