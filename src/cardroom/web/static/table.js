@@ -32,6 +32,7 @@ const state = {
 };
 // How many hand (or round) results this browser has seen and closed with Continue, per table.
 const SEEN_KEY = `cardroom.results.${id}`;
+let seenResults = null;
 
 let ws = null;
 let welcomed = false;
@@ -55,7 +56,8 @@ const view = new TableView({
   },
   passInFlight: () => passQueue.length > 0,
   onContinue: () => {
-    localStorage.setItem(SEEN_KEY, String(resultEvents().length));
+    seenResults = resultEvents().length;
+    if (!state.spectator) localStorage.setItem(SEEN_KEY, String(seenResults));
     draw();
     const first = document.querySelector("[data-testid=pass-confirm], [data-testid=hand] button.card.legal, [data-testid=moves] button");
     if (first) first.focus({ preventScroll: true });
@@ -70,10 +72,13 @@ function resultEvents() {
  * say it all). A first visit to a table does not show the results of earlier hands. */
 function pendingResult() {
   const results = resultEvents();
-  if (localStorage.getItem(SEEN_KEY) === null) localStorage.setItem(SEEN_KEY, String(results.length));
-  const seen = Number(localStorage.getItem(SEEN_KEY)) || 0;
+  if (seenResults === null) {
+    // A player's count is kept across reloads; a spectator's page writes nothing to storage.
+    const kept = localStorage.getItem(SEEN_KEY);
+    seenResults = kept === null ? results.length : Number(kept) || 0;
+  }
   const over = state.view?.phase === "over" || state.table?.status === "over";
-  return results.length > seen && !over ? results[results.length - 1] : null;
+  return results.length > seenResults && !over ? results[results.length - 1] : null;
 }
 handKeys($("hand"));
 
