@@ -253,3 +253,26 @@ def test_bots_choose_their_pass_cards_at_once(tmp_path: Path) -> None:
         assert time.monotonic() - start >= delay * 0.8
     finally:
         server.stop()
+
+
+def test_after_the_bots_last_picks_the_first_card_still_waits_the_delay(tmp_path: Path) -> None:
+    """Ada sits at seat 2: seat 1 picks, then Ada, then seats 3 and 0 together; then seat 1
+    leads, a move people watch, after the delay."""
+    delay = 0.5
+    server = LiveServer(tmp_path / "data", bot_delay=delay)
+    try:
+        t = server.create(game="baha", name="Ada", seats=["heuristic", "heuristic", "human", "heuristic"])
+        assert t["seat"] == 2
+        ada = server.client(t["id"], t["token"])
+        for _ in range(3):
+            u = ada.wait(lambda u: bool(u["moves"]))
+            ada.send({"type": "act", "action": u["moves"][0]["action"], "seq": u["seq"]})
+            ada.wait(lambda u, s=u["seq"]: u["seq"] > s)
+        sent = time.monotonic()
+        ada.wait(lambda u: u["seq"] == 12)
+        passed = time.monotonic()
+        assert passed - sent < 2.5 * delay, f"seats 3 and 0 took {passed - sent:.2f} s to pick"
+        assert ada.wait(lambda u: u["seq"] == 13)["view"]["trick"]
+        assert time.monotonic() - passed >= delay * 0.8, "the lead came without the delay"
+    finally:
+        server.stop()

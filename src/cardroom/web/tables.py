@@ -697,10 +697,9 @@ class TableManager:
         state = table.state
         assert state is not None and state.current_player == seat
         # The delay lets people follow the bots' moves; a move nobody else can see (a pass pick)
-        # has nothing to follow, so the bots' next move comes at once: one delay, then a bot's
-        # three picks and the next bots' picks together.
-        hidden = by != "human" and all(
-            state.public_action(action, other) == -1 for other in range(len(state.scores)) if other != seat)
+        # has nothing to follow, so the next bot moves at once: one delay, then a bot's three
+        # picks and the next bots' picks together (see _bot_turn).
+        hidden = by != "human" and self._hidden(state, seat, action)
         after = state.clone()
         after.apply(action)  # IllegalAction here leaves the table untouched
         seq = table.seq + 1
@@ -717,6 +716,12 @@ class TableManager:
             table.away.clear()
         self._kick(table, hurry=hidden)
         self._broadcast(table)
+
+    @staticmethod
+    def _hidden(state: State, seat: int, action: int) -> bool:
+        """Whether no other seat can tell which action ``seat`` takes (a pass pick)."""
+        others = (other for other in range(len(state.scores)) if other != seat)
+        return all(state.public_action(action, other) == -1 for other in others)
 
     def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
         seats: list[dict[str, Any]] = [
@@ -769,6 +774,9 @@ class TableManager:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
             action = state.legal_actions()[0]
+        if hurry and self.bot_delay > 0 and not self._hidden(state, seat, action):
+            # after hidden picks, a move people can see (the first card) still waits the delay
+            await asyncio.sleep(self.bot_delay)
         if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
         try:
