@@ -510,6 +510,7 @@ export class TableView {
     this.handHtml = html;
     box.replaceChildren(...buttons);
     box.dataset.count = String(buttons.length);
+    box.style.setProperty("--cards", String(Math.max(1, buttons.length)));
     if (!buttons.length) {
       const spectating = state.spectator || state.seat === null || state.seat === undefined;
       box.append(h("div", { class: "hand-empty muted", text: spectating && !state.replay ? "You are watching: hands are hidden." : "No cards in hand." }));
