@@ -145,6 +145,8 @@ def test_the_creator_closes_a_running_game_which_ends_abandoned(tmp_path: Path) 
         record = server.http.get(f"/api/tables/{t['id']}/record").json()
         assert record["abandoned"] == {"closed_after": 1} and record["result"]["over"] is False
         assert len(record["actions"]) == 1 and verify(record).ok
+        replay = server.http.get(f"/api/tables/{t['id']}/replay?seat=0")
+        assert replay.status_code == 200 and len(replay.json()["steps"]) == 2
         assert post(server, f"/api/tables/{t['id']}/close", {"token": t["creator_token"]})[0] == 409
     finally:
         server.stop()
