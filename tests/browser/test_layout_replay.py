@@ -74,7 +74,8 @@ def test_the_replay_of_a_finished_game_opens_and_steps(server: ServeProcess, con
     expect(page.locator("body")).to_have_attribute("data-step", "1")
     expect(page.get_by_test_id("replay-step")).to_have_text(f"Step 2 of {n}")
     first = steps[1]
-    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {first['seat'] + 1}: {first['action']}")
+    # In the words the page uses for cards ("pass 13 Red", not "pass 13R").
+    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {first['seat'] + 1}: {baha_words(first['action'])}")
     # The arrow keys, then End: the last step shows the result.
     page.keyboard.press("ArrowRight")
     expect(page.locator("body")).to_have_attribute("data-step", "2")
@@ -89,7 +90,7 @@ def test_the_replay_of_a_finished_game_opens_and_steps(server: ServeProcess, con
     expect(page.get_by_test_id("scores").locator("tbody tr").first.locator("th")).to_have_text("1")
     page.get_by_test_id("replay-prev").click()
     expect(page.locator("body")).to_have_attribute("data-step", str(n - 2))
-    expect(page.get_by_test_id("replay-action")).to_contain_text(f": {steps[n - 2]['action']}")
+    expect(page.get_by_test_id("replay-action")).to_contain_text(f": {baha_words(steps[n - 2]['action'])}")
     # The slider jumps; seen by seat 1, the other seats' pass picks are hidden.
     page.get_by_test_id("replay-seat").select_option("0")
     expect(page).to_have_url(re.compile(r"[?&]seat=0"))
@@ -101,14 +102,33 @@ def test_the_replay_of_a_finished_game_opens_and_steps(server: ServeProcess, con
     hidden = next(i for i, s in enumerate(seat0) if s["seat"] not in (None, 0) and s["action"] == "?")
     page.get_by_test_id("replay-slider").fill(str(hidden))
     expect(page.locator("body")).to_have_attribute("data-step", str(hidden))
-    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {seat0[hidden]['seat'] + 1}: ?")
+    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {seat0[hidden]['seat'] + 1}: a hidden choice")
     expect(page.get_by_test_id("record-link")).to_have_attribute("href", f"/api/tables/{table['id']}/record")
+
+
+def baha_words(action: str) -> str:
+    """A Baha action as the page says it: "play 9P" is "play 9 Purple"."""
+    verb, card = action.split()
+    colours = {"P": "Purple", "R": "Red", "T": "Turquoise", "O": "Orange"}
+    return f"{verb} {card[:-1]} {colours[card[-1]]}"
 
 
 def test_the_replay_of_a_baebae_game(server: ServeProcess, context: BrowserContext) -> None:
     table = server.create(game="baebae", rules={"rounds": 1}, seats=["heuristic"] * 3)
     server.wait_status(table["id"], "over")
-    n = len(server.get(f"/api/tables/{table['id']}/replay")["steps"])
+    steps = server.get(f"/api/tables/{table['id']}/replay")["steps"]
+    n = len(steps)
+    # A card in an action is written as the page draws it: its rank and suit symbol.
+    k, play = next((i, s) for i, s in enumerate(steps) if s["action"] and s["action"].startswith("play "))
+    page = context.new_page()
+    page.goto(f"{server.base}/replay/{table['id']}?step={k}")
+    expect(page.locator("body")).to_have_attribute("data-step", str(k))
+    card = play["action"].split()[1]
+    symbol = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}[card[-1]]
+    rank = {"A": "Ace", "J": "Jack", "Q": "Queen", "K": "King"}.get(card[:-1], card[:-1])
+    expect(page.get_by_test_id("replay-action")).to_contain_text(f"play {rank}{symbol}")
+    expect(page.get_by_test_id("replay-action")).not_to_contain_text(play["action"])
+    page.close()
     page = context.new_page()
     page.goto(f"{server.base}/replay/{table['id']}?step=1")
     expect(page.locator("body")).to_have_attribute("data-step", "1")

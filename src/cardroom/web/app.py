@@ -19,7 +19,7 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from cardroom.web.catalog import catalog
-from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, error
+from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import Connection, TableError, TableManager
 
@@ -152,9 +152,10 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
     async def create_table(body: CreateBody) -> dict[str, Any]:
         table, seat, token = manager.create(body)
         answer = manager.summary(table)
-        if token is not None:
+        if seat is not None:
             answer["seat"] = seat
             answer["token"] = token
+        answer["creator_token"] = token
         return answer
 
     @app.get("/api/tables")
@@ -171,6 +172,22 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
     async def join_table(table_id: str, body: JoinBody) -> dict[str, Any]:
         seat, token = manager.join(table_id, body.name, body.seat)
         return {"seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave")
+    async def leave_table(table_id: str, body: TokenBody) -> dict[str, Any]:
+        seat = manager.leave(table_id, body.token)
+        return {"seat": seat, "table": manager.summary(manager.get(table_id))}
+
+    @app.post("/api/tables/{table_id}/close")
+    async def close_table(table_id: str, body: TokenBody) -> dict[str, Any]:
+        manager.close(table_id, body.token)
+        table = manager.tables.get(table_id)
+        return {"closed": True, "table": None if table is None else manager.summary(table)}
+
+    @app.post("/api/tables/{table_id}/rematch")
+    async def rematch_table(table_id: str, body: TokenBody) -> dict[str, Any]:
+        table, seat = manager.rematch(table_id, body.token)
+        return {**manager.summary(table), "seat": seat}
 
     @app.get("/api/tables/{table_id}/deck")
     async def get_deck(table_id: str) -> Response:

@@ -32,7 +32,7 @@ _OPTIONS: dict[str, list[dict[str, Any]]] = {
         {"name": "target", "kind": "int", "min": 1, "max": MAX_TARGET,
          "text": "The game ends when a total reaches this many points; the lowest total wins."},
         {"name": "draw_pile", "kind": "bool",
-         "text": "Draw-pile variant for 2 or 3 players (null: on for 2 players)."},
+         "text": "Draw-pile variant for 2 or 3 players (by default on for 2 players, off for 3)."},
         {"name": "random_dealer", "kind": "bool", "text": "Choose the first dealer at random."},
     ],
     "baebae": [
@@ -41,7 +41,7 @@ _OPTIONS: dict[str, list[dict[str, Any]]] = {
          "text": "Penalty points of an ace left in hand."},
         {"name": "draw_when_able", "kind": "bool", "text": "A player who can play may draw instead."},
         {"name": "hand_size", "kind": "int", "min": 1, "max": MAX_HAND,
-         "text": "Cards dealt to each player (null: 7 with two players, else 5)."},
+         "text": "Cards dealt to each player (by default 7 with two players, else 5)."},
         {"name": "decks", "kind": "int", "min": 1, "max": 8, "text": "Copies of the deck shuffled together."},
         {"name": "turn_limit", "kind": "int", "min": 10, "max": MAX_TURN_LIMIT,
          "text": "Turns after which a round stops (a guard against endless rounds)."},

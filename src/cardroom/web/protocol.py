@@ -26,6 +26,7 @@ __all__ = [
     "parse_message",
     "CreateBody",
     "JoinBody",
+    "TokenBody",
     "clean_name",
     "error",
 ]
@@ -177,3 +178,9 @@ class JoinBody(_Body):
     @classmethod
     def _name(cls, value: str) -> str:
         return clean_name(value)
+
+
+class TokenBody(_Body):
+    """``POST /api/tables/{id}/leave``, ``/close`` and ``/rematch``: who asks, by their token."""
+
+    token: str = Field(min_length=1, max_length=200)

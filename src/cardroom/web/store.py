@@ -94,6 +94,47 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
+# What people did to a table besides playing: each in a table of its own, so a database made
+# before these existed gains them (``create_all`` adds missing tables, never columns).
+
+
+class CreatorRow(Base):
+    """Who created a table: the hash of the token that may close it."""
+
+    __tablename__ = "creators"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64))
+
+
+class DepartureRow(Base):
+    """A player who left a running game: a stand-in has played the seat since ``after`` actions."""
+
+    __tablename__ = "departures"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    after: Mapped[int] = mapped_column(Integer)
+
+
+class ClosureRow(Base):
+    """A running game its creator closed after ``after`` actions: it ended abandoned."""
+
+    __tablename__ = "closures"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    after: Mapped[int] = mapped_column(Integer)
+
+
+class RematchRow(Base):
+    """The table made as a finished table's rematch."""
+
+    __tablename__ = "rematches"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    rematch_id: Mapped[str] = mapped_column(String(32))
+
+
 @dataclass
 class SeatData:
     seat: int
@@ -121,6 +162,14 @@ class TableData:
     finished: float | None
     seats: list[SeatData]
     actions: list[int] = field(default_factory=list)
+    creator_hash: str | None = None
+    """The hash of the creator's token (the creator's seat token when the creator sat)."""
+    left: dict[int, int] = field(default_factory=dict)
+    """Seats whose player left the running game: the number of actions taken when they left."""
+    closed_after: int | None = None
+    """When the creator closed the running game: the number of actions taken by then."""
+    rematch: str | None = None
+    """The id of this finished table's rematch, once someone asked for it."""
 
 
 class Store:
@@ -153,19 +202,55 @@ class Store:
 
     def add_table(self, table: TableData) -> None:
         with self._tx() as s:
-            s.add(TableRow(
-                id=table.id, game=table.game, players=table.players, rules=table.rules,
-                deck=table.deck, upload=table.upload, deck_info=table.deck_info,
-                seed=table.seed, timer=table.timer, status=table.status, created=table.created,
-                seats=[SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
-                       for x in table.seats],
-            ))
+            _add_table(s, table)
+
+    def add_rematch(self, old_id: str, table: TableData) -> None:
+        """Store ``table`` as the rematch of the finished table ``old_id``, in one transaction."""
+        with self._tx() as s:
+            _add_table(s, table)
+            row = s.get(RematchRow, old_id)
+            if row is None:
+                s.add(RematchRow(table_id=old_id, rematch_id=table.id))
+            else:  # the earlier rematch was closed before it began
+                row.rematch_id = table.id
+
+    def free_seat(self, table_id: str, seat: int) -> None:
+        """A player leaves a table that still waits: the seat is free again."""
+        with self._tx() as s:
+            row = s.get(SeatRow, (table_id, seat))
+            assert row is not None
+            row.name = None
+            row.token_hash = None
+
+    def leave_seat(self, table_id: str, seat: int, after: int) -> None:
+        """A player leaves a running game after ``after`` actions: their token no longer holds
+        the seat, and a stand-in plays it to the end."""
+        with self._tx() as s:
+            row = s.get(SeatRow, (table_id, seat))
+            assert row is not None
+            row.token_hash = None
+            s.add(DepartureRow(table_id=table_id, seat=seat, after=after))
+
+    def close_table(self, table_id: str, after: int, now: float, record: dict[str, Any]) -> None:
+        """The creator closes a running game after ``after`` actions: it ends abandoned, its
+        record (the game so far) kept."""
+        with self._tx() as s:
+            table = s.get(TableRow, table_id)
+            assert table is not None
+            table.status = "over"
+            table.finished = now
+            table.record = json.dumps(record, separators=(",", ":"))
+            s.add(ClosureRow(table_id=table_id, after=after))
 
     def drop_waiting(self, table_id: str) -> None:
         """Forget a table that never started (it has no actions)."""
         with self._tx() as s:
             row = s.get(TableRow, table_id)
             if row is not None and row.status == "waiting":
+                creator = s.get(CreatorRow, table_id)
+                if creator is not None:
+                    s.delete(creator)
+                    s.flush()
                 s.delete(row)
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
@@ -205,6 +290,7 @@ class Store:
         with self._session() as s:
             rows = s.scalars(select(TableRow).order_by(TableRow.created)).all()
             out = [_data(r) for r in rows]
+            _add_people(s, {t.id: t for t in out})
             if with_actions:
                 for table in out:
                     if table.status != "over":
@@ -235,6 +321,35 @@ def _data(row: TableRow) -> TableData:
         status=row.status, created=row.created, finished=row.finished,
         seats=[SeatData(x.seat, x.kind, x.bot, x.name, x.token_hash) for x in row.seats],
     )
+
+
+def _add_table(session: Session, table: TableData) -> None:
+    session.add(TableRow(
+        id=table.id, game=table.game, players=table.players, rules=table.rules,
+        deck=table.deck, upload=table.upload, deck_info=table.deck_info,
+        seed=table.seed, timer=table.timer, status=table.status, created=table.created,
+        seats=[SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
+               for x in table.seats],
+    ))
+    if table.creator_hash is not None:
+        session.flush()  # the table row first: the creator row refers to it
+        session.add(CreatorRow(table_id=table.id, token_hash=table.creator_hash))
+
+
+def _add_people(session: Session, tables: dict[str, TableData]) -> None:
+    """Fill in what people did to each table: its creator, who left, a closure, a rematch."""
+    for creator in session.scalars(select(CreatorRow)):
+        if creator.table_id in tables:
+            tables[creator.table_id].creator_hash = creator.token_hash
+    for departure in session.scalars(select(DepartureRow)):
+        if departure.table_id in tables:
+            tables[departure.table_id].left[departure.seat] = departure.after
+    for closure in session.scalars(select(ClosureRow)):
+        if closure.table_id in tables:
+            tables[closure.table_id].closed_after = closure.after
+    for rematch in session.scalars(select(RematchRow)):
+        if rematch.table_id in tables:
+            tables[rematch.table_id].rematch = rematch.rematch_id
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

@@ -204,6 +204,7 @@ class TableManager:
                 state.apply(action)
             table.state = state
             table.seq = len(data.actions)
+            table.away.update(data.left)  # who left is played by a stand-in to the end
         return table
 
     def start(self) -> None:
@@ -287,12 +288,14 @@ class TableManager:
             deck_info = {"name": record["name"], "digest": record["digest"]}
 
         humans = [s.seat for s in seat_data if s.kind == "human"]
-        seat = token = None
+        seat = None
         if body.name is not None:
             if not humans:
                 raise TableError(400, "name is given but every seat is a bot: make a seat \"human\"")
             seat = humans[0]
-            token = secrets.token_urlsafe(24)
+        # The creator's token closes the table: their seat's token when they sit, else one of its own.
+        token = secrets.token_urlsafe(24)
+        if seat is not None:
             seat_data[seat].name = body.name
             seat_data[seat].token_hash = hash_token(token)
         free = [s for s in seat_data if s.kind == "human" and s.token_hash is None]
@@ -300,6 +303,7 @@ class TableManager:
             id=self._new_id(), game=game, players=players, rules=stored, deck=deck, upload=upload,
             deck_info=deck_info, seed=secrets.randbelow(2**31), timer=body.timer,
             status="waiting" if free else "running", created=time.time(), finished=None, seats=seat_data,
+            creator_hash=hash_token(token),
         )
         self.store.add_table(data)
         table = self._live(data, rules)
@@ -378,14 +382,122 @@ class TableManager:
             "deck": None if data.deck_info is None else dict(data.deck_info),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "connected": table.connected(s.seat), "away": s.seat in table.away}
+                 "connected": table.connected(s.seat), "away": s.seat in table.away,
+                 "left": s.seat in data.left}
                 for s in data.seats
             ],
             "status": data.status,
+            "closed": data.closed_after is not None,
+            "rematch": data.rematch if data.rematch in self.tables else None,
             "timer": data.timer,
             "created": data.created,
             "url": f"/table/{data.id}",
         }
+
+    # -- leaving, closing, rematches ------------------------------------------------------
+
+    def leave(self, table_id: str, token: str) -> int:
+        """The player holding ``token`` leaves; answers their seat. While the table waits the
+        seat is free again; during the game a heuristic stand-in plays it to the end (the record
+        says from when), and the token no longer holds it."""
+        table = self.get(table_id)
+        seat = table.seat_of(token)
+        if seat is None:
+            raise TableError(
+                403, f"that token holds no seat at table {table_id}: only a seated player may leave")
+        if table.status == "over":
+            raise TableError(409, f"table {table_id}'s game is over: there is nothing to leave")
+        data = table.data
+        if table.status == "waiting":
+            self.store.free_seat(table.id, seat)
+            data.seats[seat].name = None
+            data.seats[seat].token_hash = None
+        else:
+            self.store.leave_seat(table.id, seat, table.seq)
+            data.seats[seat].token_hash = None
+            data.left[seat] = table.seq
+            table.away.add(seat)
+            if table.state is not None and table.state.current_player == seat:
+                self._kick(table)  # the stand-in takes this turn now
+        for conn in table.conns:
+            if conn.seat == seat:
+                conn.seat = None  # still connected, as a spectator
+                conn.push(error("left", f"you left seat {seat}; you are watching now"))
+        self._broadcast(table)
+        return seat
+
+    def close(self, table_id: str, token: str) -> None:
+        """The creator closes the table: a waiting table is forgotten (no game was dealt); a
+        running game ends abandoned, its record (the game so far) kept."""
+        table = self.get(table_id)
+        data = table.data
+        if data.creator_hash is None or not hmac.compare_digest(data.creator_hash, hash_token(token)):
+            raise TableError(403, f"only the creator of table {table_id} may close it (with the token "
+                                  "the create call answered)")
+        if table.status == "over":
+            raise TableError(409, f"table {table_id}'s game is over already")
+        if table.status == "waiting":
+            self.store.drop_waiting(table.id)
+            del self.tables[table.id]
+            for conn in list(table.conns):
+                conn.push(error("closed", f"table {table_id} was closed by its creator"))
+                conn.close()
+            return
+        state = table.state
+        assert state is not None
+        data.closed_after = table.seq
+        record = views.without_paths(make_record(state, self._record_seats(table)))
+        record["abandoned"] = {"closed_after": table.seq}
+        now = time.time()
+        self.store.close_table(table.id, table.seq, now, record)
+        data.status = "over"
+        data.finished = now
+        table.away.clear()
+        self._kick(table)  # stops a bot's move or a timer
+        self._broadcast(table)
+
+    def rematch(self, table_id: str, token: str) -> tuple[LiveTable, int | None]:
+        """A new table for a finished game's players: the same game, rules, deck, timer and
+        seats, a fresh seed. Bots keep their specs; each person keeps their seat and their
+        token (so they can sit at once); the seat of a player who left is free. Asked again, it
+        answers the same new table. Answers it and the seat ``token`` holds there."""
+        table = self.get(table_id)
+        old = table.data
+        digest = hash_token(token)
+        holds = table.seat_of(token) is not None or (
+            old.creator_hash is not None and hmac.compare_digest(old.creator_hash, digest))
+        if not holds:
+            raise TableError(403, f"that token holds no seat at table {table_id}: a rematch is asked for "
+                                  "by one of its players or its creator")
+        if table.status != "over":
+            raise TableError(
+                409, f"table {table_id}'s game is {table.status}: a rematch follows a finished game")
+        again = self.tables.get(old.rematch or "")
+        if again is None:
+            if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
+                raise TableError(
+                    503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
+            try:
+                rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
+            except (RulesError, DeckError) as err:
+                raise TableError(409, f"table {table_id}'s game cannot be set up again here: {err}") from None
+            seats = [SeatData(s.seat, s.kind, s.bot, s.name if s.token_hash else None, s.token_hash)
+                     for s in old.seats]
+            free = [s for s in seats if s.kind == "human" and s.token_hash is None]
+            data = TableData(
+                id=self._new_id(), game=old.game, players=old.players, rules=dict(old.rules), deck=old.deck,
+                upload=old.upload, deck_info=old.deck_info, seed=secrets.randbelow(2**31), timer=old.timer,
+                status="waiting" if free else "running", created=time.time(), finished=None, seats=seats,
+                creator_hash=old.creator_hash,
+            )
+            self.store.add_rematch(table.id, data)
+            old.rematch = data.id
+            again = self._live(data, rules)
+            self.tables[data.id] = again
+            if data.status == "running":
+                self._begin(again)
+            self._broadcast(table)  # everyone at the finished table hears of the rematch
+        return again, again.seat_of(token)
 
     # -- finished games ----------------------------------------------------------------
 
@@ -542,7 +654,8 @@ class TableManager:
             )
         turn = state.current_player
         if turn != seat:
-            raise ProtocolError("not_your_turn", f"it is seat {turn}'s turn, not yours (seat {seat})")
+            # The page calls this seat "You" and the others by name: no seat numbers here.
+            raise ProtocolError("not_your_turn", "it is not your turn: wait until the game asks you to play")
         away = seat in table.away
         table.away.discard(seat)
         try:
@@ -583,6 +696,10 @@ class TableManager:
         """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone."""
         state = table.state
         assert state is not None and state.current_player == seat
+        # The delay lets people follow the bots' moves; a move nobody else can see (a pass pick)
+        # has nothing to follow, so the next bot moves at once: one delay, then a bot's three
+        # picks and the next bots' picks together (see _bot_turn).
+        hidden = by != "human" and self._hidden(state, seat, action)
         after = state.clone()
         after.apply(action)  # IllegalAction here leaves the table untouched
         seq = table.seq + 1
@@ -597,20 +714,32 @@ class TableManager:
             table.data.status = "over"
             table.data.finished = now
             table.away.clear()
-        self._kick(table)
+        self._kick(table, hurry=hidden)
         self._broadcast(table)
 
+    @staticmethod
+    def _hidden(state: State, seat: int, action: int) -> bool:
+        """Whether no other seat can tell which action ``seat`` takes (a pass pick)."""
+        others = (other for other in range(len(state.scores)) if other != seat)
+        return all(state.public_action(action, other) == -1 for other in others)
+
     def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
-        return [
+        seats: list[dict[str, Any]] = [
             {"name": s.name or f"Seat {s.seat}", "agent": "human"} if s.kind == "human"
             else {"name": f"Seat {s.seat}", "agent": s.bot or "unknown"}
             for s in table.data.seats
         ]
+        for seat, after in table.data.left.items():
+            # the player left: a heuristic stand-in took every action of the seat from then on
+            seats[seat]["left_after"] = after
+            seats[seat]["stand_in"] = "heuristic"
+        return seats
 
     # -- bots and timers ------------------------------------------------------------------
 
-    def _kick(self, table: LiveTable) -> None:
-        """Start what the position needs: a bot's move, a stand-in's move, or a turn timer."""
+    def _kick(self, table: LiveTable, hurry: bool = False) -> None:
+        """Start what the position needs: a bot's move, a stand-in's move, or a turn timer.
+        ``hurry``: the bot moves without the delay (see :meth:`_take`)."""
         old = table.task
         if old is not None and not old.done() and old is not asyncio.current_task():
             old.cancel()
@@ -623,13 +752,13 @@ class TableManager:
         if seat is None:
             return
         if seat in table.agents or seat in table.away:
-            table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq))
+            table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq, hurry))
         elif table.data.timer is not None:
             table.deadline = time.time() + table.data.timer
             table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.deadline))
 
-    async def _bot_turn(self, table: LiveTable, seat: int, seq: int) -> None:
-        if self.bot_delay > 0:
+    async def _bot_turn(self, table: LiveTable, seat: int, seq: int, hurry: bool = False) -> None:
+        if self.bot_delay > 0 and not hurry:
             await asyncio.sleep(self.bot_delay)
         state = table.state
         if table.seq != seq or state is None:
@@ -645,6 +774,9 @@ class TableManager:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
             action = state.legal_actions()[0]
+        if hurry and self.bot_delay > 0 and not self._hidden(state, seat, action):
+            # after hidden picks, a move people can see (the first card) still waits the delay
+            await asyncio.sleep(self.bot_delay)
         if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
         try:

@@ -4,6 +4,8 @@
 import { cardWords, SUITS, BAHA_COLOURS } from "./cards.js";
 
 export const TOKEN_KEY = (id) => `cardroom.token.${id}`;
+/** The creator's token of a table (it closes the table; the seat's token when the creator sat). */
+export const CREATOR_KEY = (id) => `cardroom.creator.${id}`;
 export const NAME_KEY = "cardroom.name";
 
 /** Shorthand for document.createElement with attributes and children. */

@@ -1,7 +1,7 @@
 // The lobby: the create-table form built from GET /api/catalog, and the list of tables
 // (GET /api/tables, refreshed every few seconds). See TESTHOOKS.md for the data-testids.
 
-import { api, h, notify, gameTitle, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY } from "./common.js";
+import { api, h, notify, gameTitle, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -176,6 +176,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   try {
     const res = await api("/api/tables", { json: body });
     if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
+    if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
     if (name) localStorage.setItem(NAME_KEY, name);
     location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);
   } catch (e) {
@@ -235,7 +236,7 @@ function tableItem(t) {
   return h("li", { class: "table-item", "data-testid": `table-${t.id}`, "data-status": t.status },
     h("div", { class: "row" },
       h("strong", { text: `${gameTitle(t.game)} \u00b7 ${t.players} players` }),
-      h("span", { class: `chip status-${t.status}`, text: t.status }),
+      h("span", { class: `chip status-${t.status}`, text: t.closed ? "closed unfinished" : t.status }),
       t.timer ? h("span", { class: "chip", text: `${t.timer}s timer` }) : null,
       t.deck && t.deck.name ? h("span", { class: "chip", text: t.deck.name }) : null,
       h("span", { class: "muted small", text: `table ${t.id}` }),

@@ -5,7 +5,7 @@ import {
   cardSvg, cardLabel, cardWords, sortKey, parseBaha, parseBaebae, designOf, hornsOf,
   BAHA_COLOURS, SUITS, rankName,
 } from "./cards.js";
-import { h, seatName, describeEvent, gameTitle } from "./common.js";
+import { h, seatName, describeEvent, gameTitle, botTitle } from "./common.js";
 
 /** A BAEBAE card's notes (its flags that its text does not already say) as sentences. */
 const NOTE_WORDS = {
@@ -19,6 +19,24 @@ export function splitMove(text) {
   const t = String(text || "").trim();
   const i = t.indexOf(" ");
   return i < 0 ? [t, ""] : [t.slice(0, i), t.slice(i + 1).trim()];
+}
+
+/**
+ * An action's text in the words the page uses for its cards and seats: "play 9D" is
+ * "play 9♦", "pass 13R" is "pass 13 Red", "declare H" is "declare ♥ Hearts", "target 2" names
+ * seat 2. `seatName(i)` names a seat; "?" (a choice this seat could not see) is said in words.
+ */
+export function actionWords(game, text, designs, seatName) {
+  if (text === "?") return "a hidden choice";
+  const [verb, arg] = splitMove(text);
+  if (!arg) return verb;
+  if (verb === "declare" && SUITS[arg.toUpperCase()]) {
+    const s = SUITS[arg.toUpperCase()];
+    return `declare ${s.symbol} ${s.name}`;
+  }
+  if (verb === "target" && /^\d+$/.test(arg)) return `target ${seatName(Number(arg))}`;
+  const card = game === "baha" ? parseBaha(arg) : parseBaebae(arg);
+  return card ? `${verb} ${cardWords(game, arg, designs)}` : text;
 }
 
 /** Moves sorted into those that name a card in hand and those shown as buttons. */
@@ -108,7 +126,8 @@ export class TableView {
     const game = view.game;
     this.game = game;
     const mine = state.seat !== null && state.seat !== undefined && state.seat === view.seat && !state.spectator;
-    const moves = mine ? state.moves || [] : [];
+    // While a hand's (or round's) result is shown, the next decision waits behind Continue.
+    const moves = mine && !state.result ? state.moves || [] : [];
     const hand = mine || state.replay ? view.hand || [] : [];
     const cls = classifyMoves(moves, hand, game);
     this.cls = cls;
@@ -145,6 +164,25 @@ export class TableView {
       if (this.els[k]) this.els[k].replaceChildren();
     }
     this.els.turn.replaceChildren(h("span", { text: "Waiting for the game to start\u2026" }));
+  }
+
+  /** A table that waits for players: its seats (who sat down, which are free, the bots). */
+  renderWaiting(table, state) {
+    const seats = (table.seats || []).map((s) => {
+      const me = state.seat === s.seat && !state.spectator;
+      const kind = s.kind === "bot" ? "bot" : s.name ? "taken" : "free";
+      const chip = kind === "bot" ? seatChip(`bot \u00b7 ${botTitle(s.bot)}`, "chip-bot")
+        : kind === "free" ? seatChip("free seat", "chip-free")
+          : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
+      return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
+        h("div", { class: "seat-name" }, h("span", { text: kind === "free" ? `Seat ${s.seat + 1}` : seatName(table, s.seat) }),
+          me ? seatChip("you", "chip-you") : null),
+        h("div", { class: "seat-status" }, chip));
+    });
+    this.els.seats.replaceChildren(...seats);
+    const free = (table.seats || []).filter((s) => s.kind === "human" && !s.name).length;
+    this.els.center.replaceChildren(h("p", { class: "waiting-note", "data-testid": "waiting-note" },
+      `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
   }
 
   names(i) {
@@ -202,7 +240,8 @@ export class TableView {
 
   renderCenter(view, state) {
     const c = this.els.center;
-    if (view.game === "baha") c.replaceChildren(...this.bahaCenter(view, state));
+    if (state.result) c.replaceChildren(this.resultPanel(state.result, view, state));
+    else if (view.game === "baha") c.replaceChildren(...this.bahaCenter(view, state));
     else c.replaceChildren(...this.baebaeCenter(view, state));
   }
 
@@ -251,6 +290,31 @@ export class TableView {
       out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
     }
     return out;
+  }
+
+  /** The result of the hand (Baha's `score` event) or round (BAEBAE's `round_end`) just ended. */
+  resultPanel(e, view, state) {
+    const baha = e.t === "score";
+    const you = (i) => (i === state.seat && !state.spectator ? "You" : this.names(i));
+    const n = (e.totals || []).length;
+    const head = baha ? ["", "Horns taken", "Points", "Total"] : ["", "Penalty", "Total"];
+    const rows = Array.from({ length: n }, (_, i) => h("tr", { "data-seat": i },
+      h("th", { scope: "row", text: you(i) }),
+      ...(baha ? [e.horns[i], e.points[i], e.totals[i]] : [e.penalties[i], e.totals[i]]).map((x) => h("td", { text: x }))));
+    let note = null;
+    if (baha && e.moon !== null && e.moon !== undefined) {
+      const each = Math.max(...(e.points || [0]));
+      note = h("p", { class: "moon", "data-testid": "hand-result-moon" },
+        `☾ ${you(e.moon)} shot the moon: ${you(e.moon) === "You" ? "you score" : "scores"} 0 and everyone else ${each}.`);
+    } else if (!baha) {
+      note = h("p", { class: "muted" }, e.out !== null && e.out !== undefined ? `${you(e.out)} went out.` : "Nobody went out: the round was blocked.");
+    }
+    return h("section", { class: "hand-result", "data-testid": "hand-result", "aria-labelledby": "hand-result-title" },
+      h("h2", { id: "hand-result-title", text: baha ? `Hand ${e.hand} is over` : `Round ${e.n} is over` }),
+      note,
+      h("table", { class: "score-table" },
+        h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col", text: x })))),
+        h("tbody", {}, rows)));
   }
 
   baebaeCenter(view, state) {
@@ -310,7 +374,8 @@ export class TableView {
     const parts = [];
     const over = view.phase === "over" || (!state.replay && state.table && state.table.status === "over");
     let text;
-    if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
+    if (over && !state.replay && state.table && state.table.closed) text = "Closed by its creator: the game ended unfinished";
+    else if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
     else if (!state.replay && state.table && state.table.status === "waiting") text = "Waiting for players to take their seats";
     else if (view.current_player === null || view.current_player === undefined) text = "\u2026";
     else if (mine && !state.replay && view.current_player === state.seat) text = "Your turn";
@@ -347,6 +412,13 @@ export class TableView {
     }
     const buttons = [];
     const busy = this.busy;
+    if (state.result) {
+      // Continue shows what was waiting behind the result (the pass, the next move).
+      const next = mine && (state.moves || []).length ? " (you are asked to choose next)" : "";
+      parts.push(h("div", { class: "pending-text", "data-testid": "pending" }, `Read the result, then continue${next}.`));
+      buttons.push(h("button", { type: "button", class: "move primary", "data-testid": "hand-result-continue",
+        onclick: () => this.hooks.onContinue && this.hooks.onContinue() }, "Continue"));
+    }
     const mk = (m, label, testid, extra = {}) => h("button", {
       type: "button", class: `move ${extra.cls || ""}`, "data-testid": testid, "data-action": m.action,
       "aria-label": extra.aria || label, disabled: busy, style: extra.style,
@@ -437,12 +509,15 @@ export class TableView {
     if (first) first.tabIndex = 0;
     // An update that changes nothing here (a same-seq update: someone connected) keeps the
     // cards in place, so a click pressed on a card is not lost to a redraw under the mouse.
+    // Whether the seat has moves changes with a decision answered by a button, when the cards
+    // themselves stay the same: set it before the early return below.
+    box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
     const html = buttons.map((b) => b.outerHTML).join("");
     if (html && html === this.handHtml && box.childElementCount === buttons.length) return;
     this.handHtml = html;
     box.replaceChildren(...buttons);
     box.dataset.count = String(buttons.length);
-    box.classList.toggle("has-moves", cls.byCard.size > 0 || cls.buttons.length > 0);
+    box.style.setProperty("--cards", String(Math.max(1, buttons.length)));
     if (!buttons.length) {
       const spectating = state.spectator || state.seat === null || state.seat === undefined;
       box.append(h("div", { class: "hand-empty muted", text: spectating && !state.replay ? "You are watching: hands are hidden." : "No cards in hand." }));

@@ -21,15 +21,18 @@
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
 import { TableView, handKeys, splitMove } from "./render.js";
-import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation, TOKEN_KEY, NAME_KEY } from "./common.js";
+import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
 const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
 
 const state = {
   view: null, table: null, moves: [], events: [], designs: null, deadline: null,
-  seat: null, spectator: true, seq: -1, replay: false,
+  seat: null, spectator: true, seq: -1, replay: false, result: null,
 };
+// How many hand (or round) results this browser has seen and closed with Continue, per table.
+const SEEN_KEY = `cardroom.results.${id}`;
+let seenResults = null;
 
 let ws = null;
 let welcomed = false;
@@ -52,7 +55,31 @@ const view = new TableView({
     send(moves[0]);
   },
   passInFlight: () => passQueue.length > 0,
+  onContinue: () => {
+    seenResults = resultEvents().length;
+    if (!state.spectator) localStorage.setItem(SEEN_KEY, String(seenResults));
+    draw();
+    const first = document.querySelector("[data-testid=pass-confirm], [data-testid=hand] button.card.legal, [data-testid=moves] button");
+    if (first) first.focus({ preventScroll: true });
+  },
 });
+
+function resultEvents() {
+  return state.events.filter((e) => e.t === "score" || e.t === "round_end");
+}
+
+/** The latest result not yet closed with Continue; none once the game is over (the standings
+ * say it all). A first visit to a table does not show the results of earlier hands. */
+function pendingResult() {
+  const results = resultEvents();
+  if (seenResults === null) {
+    // A player's count is kept across reloads; a spectator's page writes nothing to storage.
+    const kept = localStorage.getItem(SEEN_KEY);
+    seenResults = kept === null ? results.length : Number(kept) || 0;
+  }
+  const over = state.view?.phase === "over" || state.table?.status === "over";
+  return results.length > seenResults && !over ? results[results.length - 1] : null;
+}
 handKeys($("hand"));
 
 function setConn(s, text) {
@@ -82,9 +109,11 @@ function draw() {
   if (!state.view) {
     view.state = state;
     view.renderEmpty();
+    if (state.table && state.table.status === "waiting") view.renderWaiting(state.table, state);
     drawHeader();
     return;
   }
+  state.result = pendingResult();
   view.render(state);
   drawHeader();
 }
@@ -107,6 +136,80 @@ function drawHeader() {
   const waiting = t && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("share-bar").hidden = !waiting;
   if (waiting) $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+  drawTableActions(t);
+}
+
+/** Leave (a seated player), Close (the creator), Rematch (a finished game's players). */
+function drawTableActions(t) {
+  const open = t && !gone && t.status !== "over";
+  $("leave-button").hidden = !(open && !state.spectator);
+  $("close-button").hidden = !(open && localStorage.getItem(CREATOR_KEY(id)));
+  const mine = localStorage.getItem(TOKEN_KEY(id)) || localStorage.getItem(CREATOR_KEY(id));
+  const over = t && t.status === "over";
+  $("rematch-bar").hidden = !(over && (t.rematch || mine));
+  $("rematch-button").hidden = !!(t && t.rematch) || !mine;
+  $("rematch-link").hidden = !(t && t.rematch);
+  if (over) {
+    $("rematch-text").textContent = t.rematch ? "A rematch is set up at the same seats." : "Play again with the same seats and rules?";
+    if (t.rematch) $("rematch-link").href = `/table/${encodeURIComponent(t.rematch)}`;
+  }
+}
+
+/** Take this table's tokens to the rematch: the same tokens hold the same seats there. */
+function followRematch(newId) {
+  for (const key of [TOKEN_KEY, CREATOR_KEY]) {
+    const token = localStorage.getItem(key(id));
+    if (token) localStorage.setItem(key(newId), token);
+  }
+  location.href = `/table/${encodeURIComponent(newId)}`;
+}
+
+async function leaveTable() {
+  const token = localStorage.getItem(TOKEN_KEY(id));
+  if (!token) return;
+  const running = state.table && state.table.status === "running";
+  if (!confirm(running ? "Leave this game? A bot plays your seat to the end, and you cannot come back to it." : "Leave your seat? It becomes free for someone else.")) return;
+  try {
+    await api(`/api/tables/${encodeURIComponent(id)}/leave`, { json: { token } });
+    localStorage.removeItem(TOKEN_KEY(id));
+    notify(running ? "You left the game: a bot plays your seat. You are watching." : "You left your seat.", "info", 4000);
+  } catch (e) {
+    notify(e.message);
+  }
+}
+
+async function closeTable() {
+  const token = localStorage.getItem(CREATOR_KEY(id));
+  if (!token) return;
+  const running = state.table && state.table.status === "running";
+  if (!confirm(running ? "Close this table? The game ends unfinished for everyone (its record is kept)." : "Close this table? Nobody can join it any more.")) return;
+  try {
+    await api(`/api/tables/${encodeURIComponent(id)}/close`, { json: { token } });
+    localStorage.removeItem(CREATOR_KEY(id));
+    if (!running) tableClosed();
+  } catch (e) {
+    notify(e.message);
+  }
+}
+
+async function askRematch() {
+  const token = localStorage.getItem(TOKEN_KEY(id)) || localStorage.getItem(CREATOR_KEY(id));
+  if (!token) return;
+  try {
+    const res = await api(`/api/tables/${encodeURIComponent(id)}/rematch`, { json: { token } });
+    followRematch(res.id);
+  } catch (e) {
+    notify(e.message);
+  }
+}
+
+/** A waiting table its creator closed: it is gone; stop calling the server. */
+function tableClosed() {
+  gone = true;
+  localStorage.removeItem(TOKEN_KEY(id));
+  setConn("closed", "table closed");
+  notify("This table was closed by its creator. Back to the lobby to find another.", "error", 0);
+  drawHeader();
 }
 
 async function copyShareLink() {
@@ -175,6 +278,19 @@ function onUpdate(msg) {
 function onError(msg) {
   setBusy(false);
   passQueue = [];
+  if (msg.code === "closed") {
+    tableClosed();
+    return;
+  }
+  if (msg.code === "left") {
+    // This seat was given up (here or in another tab): watch from now on.
+    localStorage.removeItem(TOKEN_KEY(id));
+    state.seat = null;
+    state.spectator = true;
+    setConn("open", "watching");
+    draw();
+    return;
+  }
   if (!welcomed && sentToken && (msg.code === "not_seated" || msg.code === "bad_message")) {
     // The token we kept does not hold a seat here: forget it and watch instead.
     localStorage.removeItem(TOKEN_KEY(id));
@@ -224,7 +340,7 @@ function connect() {
     else if (msg.type === "error") onError(msg);
   });
   sock.addEventListener("close", (ev) => {
-    if (sock !== ws) return;
+    if (sock !== ws || gone) return;
     clearInterval(pingTimer);
     setBusy(false);
     passQueue = [];
@@ -256,6 +372,13 @@ async function scheduleReconnect() {
 }
 
 $("share-copy").addEventListener("click", copyShareLink);
+$("leave-button").addEventListener("click", leaveTable);
+$("close-button").addEventListener("click", closeTable);
+$("rematch-button").addEventListener("click", askRematch);
+$("rematch-link").addEventListener("click", (ev) => {
+  ev.preventDefault();
+  if (state.table && state.table.rematch) followRematch(state.table.rematch);
+});
 
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();

@@ -1,0 +1,60 @@
+"""Words on the pages: the lobby's rule options, the server's refusals shown as they are."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from browser_support import ServeProcess, open_table, wait_turn_or_over
+from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+
+
+def test_the_lobby_says_what_a_default_is_without_null(server: ServeProcess, page: Page) -> None:
+    page.goto(server.base + "/")
+    page.get_by_test_id("game-select").select_option("baha")
+    expect(page.get_by_test_id("rule-draw_pile")).to_be_visible()
+    text = page.get_by_test_id("create-form").inner_text()
+    assert "by default on for 2 players" in text
+    assert not re.search(r"\bnull\b", text), text
+    page.get_by_test_id("game-select").select_option("baebae")
+    expect(page.get_by_test_id("rule-hand_size")).to_be_visible()
+    assert not re.search(r"\bnull\b", page.get_by_test_id("create-form").inner_text())
+
+
+def test_a_refusal_is_shown_as_the_server_wrote_it(server: ServeProcess, context: BrowserContext) -> None:
+    """The page's click is changed on its way into an action the engine refuses; the notice
+    shows the server's message word for word (the page never rebuilds it)."""
+    refusals: list[str] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+
+        def to_server(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "act":
+                data["action"] += 52   # the same card as a pass pick: never allowed while playing
+            upstream.send(json.dumps(data))
+
+        def to_page(message: str | bytes) -> None:
+            data = json.loads(message)
+            if data.get("type") == "error":
+                refusals.append(data["message"])
+            ws.send(message)
+
+        ws.on_message(to_server)
+        upstream.on_message(to_page)
+
+    context.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+    table = server.create(game="baha", rules={"passing": False}, name="Ada",
+                          seats=["human", "heuristic", "heuristic", "heuristic"])
+    page = open_table(context, server, table["id"], table["token"])
+    assert wait_turn_or_over(page) == "turn"
+    hand = page.eval_on_selector_all("[data-testid=hand] button.card", "bs => bs.map(b => b.dataset.card)")
+    legal = page.eval_on_selector_all("[data-testid=hand] button.card[data-legal=true]",
+                                      "bs => bs.map(b => b.dataset.card)")
+    page.get_by_test_id(f"card-{legal[0]}").click()
+    toast = page.get_by_test_id("toast-error").last
+    expect(toast).to_be_visible()
+    assert refusals, "the server refused the changed action"
+    expect(toast.locator("span")).to_have_text(refusals[-1])
+    assert hand == page.eval_on_selector_all("[data-testid=hand] button.card", "bs => bs.map(b => b.dataset.card)")
