@@ -632,7 +632,7 @@ class SpyAgent:
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> Watch:
     watch = Watch()
-    monkeypatch.setitem(agents.AGENTS, "spy", lambda seed, **options: SpyAgent(seed, watch))
+    monkeypatch.setitem(agents.AGENTS, "spy", agents.AgentKind(lambda seed, **options: SpyAgent(seed, watch)))
     return watch
 
 

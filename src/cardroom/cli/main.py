@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from cardroom.agents import AgentError
+from cardroom.cli.consoles import make_console
 from cardroom.engine import RulesError
 from cardroom.games import GAMES, make_rules
 from cardroom.games.baebae.deck import DeckError
@@ -50,7 +50,7 @@ def guard() -> Iterator[None]:
     try:
         yield
     except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
-        Console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+        make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
         raise typer.Exit(2) from None
 
 
@@ -91,6 +91,19 @@ def with_think(bots: str, think: float | None) -> str:
     return f"{bots}:seconds={think:g}"
 
 
+def check_workers(workers: int) -> None:
+    """Refuse a ``--workers`` count no machine has (it would start that many processes)."""
+    import os
+
+    from cardroom.sim.tournament import MAX_WORKERS
+
+    if not 0 <= workers <= MAX_WORKERS:
+        raise UsageError(
+            f"--workers {workers}: give 0 (one per core; this machine has {os.cpu_count() or 1}) or a count "
+            f"up to {MAX_WORKERS}; Cardroom never starts more processes than cores or games"
+        )
+
+
 @app.command()
 def play(
     game: GameArg = "baha",
@@ -113,7 +126,7 @@ def play(
     with guard():
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         code = run_play(rules, seed=seed, bots=with_think(bots, think), name=name, record_path=record,
-                        console=Console())
+                        console=make_console())
     raise typer.Exit(code)
 
 
@@ -130,7 +143,9 @@ def simulate(
     rule: RuleOpt = None,
     deck: DeckOpt = None,
     records: Annotated[Path | None, typer.Option(help="Write one record per game into this folder.")] = None,
-    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", min=0)] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Processes to use (0: one per core); never more than the cores or the games.")
+    ] = 1,
     duplicate: Annotated[
         bool,
         typer.Option("--duplicate", help="Play each deal once per rotation of the agents over the seats."),
@@ -145,6 +160,7 @@ def simulate(
     from cardroom.cli.simulate import run_simulate
 
     with guard():
+        check_workers(workers)
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         run_simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
@@ -162,7 +178,7 @@ def replay(
     from cardroom.cli.replay import run_replay
 
     with guard():
-        code = run_replay(files, verify=verify, json_out=json_out, console=Console())
+        code = run_replay(files, verify=verify, json_out=json_out, console=make_console())
     raise typer.Exit(code)
 
 
@@ -183,7 +199,7 @@ def report(
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
-        print_summary(Console(), summary)
+        print_summary(make_console(), summary)
 
 
 @app.command()
@@ -204,7 +220,7 @@ def serve(
     from cardroom.cli.serve import run_serve
 
     with guard():
-        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=Console())
+        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=make_console())
     raise typer.Exit(code)
 
 
@@ -220,7 +236,7 @@ def deck_validate(
     """Check deck files: each one is valid, or every problem is named with its card and field."""
     from cardroom.cli.decks import run_validate
 
-    raise typer.Exit(run_validate(files, json_out=json_out, console=Console()))
+    raise typer.Exit(run_validate(files, json_out=json_out, console=make_console()))
 
 
 @deck_app.command("show")
@@ -232,7 +248,7 @@ def deck_show(
     from cardroom.cli.decks import run_show
 
     with guard():
-        run_show(file, json_out=json_out, console=Console())
+        run_show(file, json_out=json_out, console=make_console())
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import summarize
@@ -38,7 +39,7 @@ def run_simulate(
     """
     players = rules.to_dict()["players"]
     lineup = Lineup.parse(agents, players)
-    err = Console(stderr=True)
+    err = make_console(stderr=True)
     started = time.perf_counter()
     total = games * len(rotations(lineup)) if duplicate else games
 
@@ -62,7 +63,7 @@ def run_simulate(
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
-        print_summary(Console(), summary, records)
+        print_summary(make_console(), summary, records)
     return summary
 
 
