@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.games import make_rules
-from cardroom.record import RecordError, load
+from cardroom.record import RecordError, load, verify
 from cardroom.sim.duplicate import rotations, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import GameResult, Lineup, result_from_log
@@ -42,18 +42,21 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
     games: list[tuple[int, tuple[str, ...], GameResult]] = []
     for i, path in enumerate(files):
         record = load(path)
+        verdict = verify(record, str(path))
+        if not verdict.ok:
+            # The figures come from the log: only a log the actions reproduce is counted.
+            raise RecordError(f"{verdict.message}; a report counts only records that replay exactly")
         key = (record["game"], record["rules"], record.get("deck"))
         if first is None:
             first = record
         elif key != (first["game"], first["rules"], first.get("deck")):
             raise RecordError(f"{path}: another game, rules or deck than {files[0]}; report them apart")
-        specs = tuple(str(seat.get("agent", "unknown")) for seat in record.get("seats", []))
+        specs = tuple(seat["agent"] for seat in record["seats"])
         totals = [0] * len(specs)
-        for event in record.get("log", []):
+        for event in record["log"]:
             if "totals" in event:
                 totals = list(event["totals"])
-        games.append((record["seed"], specs, result_from_log(record.get("log", []), i, record["seed"],
-                                                                totals)))
+        games.append((record["seed"], specs, result_from_log(record["log"], i, record["seed"], totals)))
     assert first is not None
     rules = make_rules(first["game"], first["rules"])
     seeds = sorted({seed for seed, _, _ in games})
