@@ -24,7 +24,7 @@ from typing import Any
 
 from cardroom.engine import IllegalAction, RulesError, State
 from cardroom.games import GAMES, make_rules, start_game
-from cardroom.text import clean_name
+from cardroom.text import clean_name, plural
 
 __all__ = [
     "FORMAT",
@@ -286,11 +286,12 @@ def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:
             if mine != theirs:
                 return Verdict(False, f"{where}: event {i} differs: replay gives {mine}, record has {theirs}")
         return Verdict(
-            False, f"{where}: the replay has {len(replayed)} events, the record {len(log)}"
+            False, f"{where}: the replay has {plural(len(replayed), 'event')}, the record {len(log)}"
         )
     expected = json.loads(json.dumps(result_of(state)))
     if "result" in record and record["result"] != expected:
         return Verdict(
             False, f"{where}: result differs: replay gives {expected}, record has {record['result']}"
         )
-    return Verdict(True, f"{where}: replays exactly ({len(record['actions'])} actions, {len(log)} events)")
+    actions, events = plural(len(record["actions"]), "action"), plural(len(log), "event")
+    return Verdict(True, f"{where}: replays exactly ({actions}, {events})")

@@ -2,8 +2,8 @@
 
 >>> plural(1, "card"), plural(3, "card"), plural(0, "horn")
 ('1 card', '3 cards', '0 horns')
->>> plural(2, "penalty point"), plural(2, "match", "matches")
-('2 penalty points', '2 matches')
+>>> plural(2, "penalty point"), plural(2, "match", "matches"), plural(1, "card", one="a")
+('2 penalty points', '2 matches', 'a card')
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ MAX_NAME = 40
 """The longest player name, on every front (the web table's bound too)."""
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``count`` and the noun, singular for one: ``plural(1, "round")`` is ``"1 round"``."""
-    return f"{count} {noun if count == 1 else nouns or noun + 's'}"
+def plural(count: int, noun: str, nouns: str | None = None, *, one: str | None = None) -> str:
+    """``count`` and the noun, singular for one: ``plural(1, "round")`` is ``"1 round"``
+    (``one="a"`` writes one as ``a round``); ``nouns`` when adding an s is wrong."""
+    if count == 1:
+        return f"{one or 1} {noun}"
+    return f"{count} {nouns or noun + 's'}"
 
 
 def clean_name(name: str) -> str:

@@ -45,6 +45,7 @@ from cardroom.games.baebae import BaebaeState, CardDef
 from cardroom.games.baebae import Rules as BaebaeRules
 from cardroom.games.baebae.effects import RANKS, SUIT_NAMES, SUITS
 from cardroom.games.baebae.rules import penalty_of
+from cardroom.text import plural
 
 __all__ = ["run_play", "Session", "Screen", "Question", "HELP"]
 
@@ -265,7 +266,7 @@ class Session(TurnLoop):
             sizes = self.state.view(ME)["hand_sizes"]
             q = Question(
                 kind, Text("Choose a player:", style="bold"), f"Player ({choices}) › ", legal,
-                [Text(f"{screen.player(s)} ({_count(sizes[s], 'card')})") for s in seats],
+                [Text(f"{screen.player(s)} ({plural(sizes[s], 'card')})") for s in seats],
                 "type the number of a player on the list",
             )
             for action, seat in zip(legal, seats, strict=True):
@@ -504,7 +505,7 @@ class Screen:
         self.console.print(
             Text.assemble(
                 ("BAEBAE", "bold"),
-                f" · {self.players} players · {_count(self.rules.rounds, 'round')} · "
+                f" · {self.players} players · {plural(self.rules.rounds, 'round')} · "
                 f"deck {deck.name} ({deck.size} cards) · bots: {bots}",
             )
         )
@@ -540,7 +541,7 @@ class Screen:
         if seat == ME:
             self._line("You draw ", self.cards(cards, named=True), ".")
         else:
-            self._line(f"Seat {seat} draws {'a card' if len(cards) == 1 else f'{len(cards)} cards'}.")
+            self._line(f"Seat {seat} draws {plural(len(cards), 'card', one='a')}.")
 
     def _line(self, *parts: str | Text | tuple[str, str]) -> None:
         self.console.print(Text.assemble(*parts))
@@ -602,7 +603,7 @@ class Screen:
     def _on_reshuffle(self, event: Event) -> None:
         count = len(event["stock"])
         self._line(f"The stockpile is empty: the discard pile under the top card is shuffled into "
-                   f"a new stockpile of {_count(count, 'card')}.")
+                   f"a new stockpile of {plural(count, 'card')}.")
 
     def _on_coin(self, event: Event) -> None:
         self._line(f"{self.verb(event['p'], 'flip')} a coin. Coin: ", (event["result"], "bold"), ".")
@@ -631,9 +632,10 @@ class Screen:
             elif source == ME and shown:
                 self._line("You give ", self.cards(cards, named=True), f" to {self.obj(to)}.")
             else:
-                self._line(f"{self.verb(source, 'give')} {self.obj(to)} {_count(len(cards), 'card', 'a')}.")
+                given = plural(len(cards), "card", one="a")
+                self._line(f"{self.verb(source, 'give')} {self.obj(to)} {given}.")
         elif why == "take":
-            taken = _count(len(cards), "card", "a")
+            taken = plural(len(cards), "card", one="a")
             if source == ME and shown:
                 self._line(f"{self.verb(to, 'take')} {taken} from you: ", self.cards(cards, named=True), ".")
             elif to == ME and shown:
@@ -651,14 +653,15 @@ class Screen:
             elif to == ME:
                 self._line("You get ", self.cards(cards, named=True) if cards else "no cards", ".")
         else:
-            self._line(f"{self.verb(source, 'move')} {_count(len(cards), 'card', 'a')} to {self.obj(to)}.")
+            moved = plural(len(cards), "card", one="a")
+            self._line(f"{self.verb(source, 'move')} {moved} to {self.obj(to)}.")
 
     def _on_penalty(self, event: Event) -> None:
         seat, points = event["p"], event["points"]
         if points >= 0:
-            self._line(f"{self.verb(seat, 'get')} {_count(points, 'penalty point')} this round.")
+            self._line(f"{self.verb(seat, 'get')} {plural(points, 'penalty point')} this round.")
         else:
-            self._line(f"{self.verb(seat, 'take')} {_count(-points, 'point')} off "
+            self._line(f"{self.verb(seat, 'take')} {plural(-points, 'point')} off "
                        f"{'your' if seat == ME else 'their'} penalty this round.")
 
     def _on_effect(self, event: Event) -> None:
@@ -732,7 +735,7 @@ class Screen:
         totals: list[int] = event["totals"]
         ranking: list[dict[str, int]] = event["ranking"]
         shame: list[int] = event["shame"]
-        self.console.rule(f"[bold]Game over[/] after {_count(self.round, 'round')}")
+        self.console.rule(f"[bold]Game over[/] after {plural(self.round, 'round')}")
         table = Table(title="Final ranking", box=box.SIMPLE_HEAD)
         table.add_column("Place", justify="right")
         table.add_column("Player")
@@ -747,7 +750,7 @@ class Screen:
             )
         self.console.print(table)
         first = [r["seat"] for r in ranking if r["place"] == 1]
-        best = _count(totals[first[0]], "point")
+        best = plural(totals[first[0]], "point")
         if len(first) == self.players:
             self._line(("Everyone ties", "bold green"), f" with {best}.")
         elif len(first) == 1:
@@ -759,7 +762,7 @@ class Screen:
         if not shame:
             self._line("All totals are equal: nobody has to bury their head in shame.")
             return
-        worst = _count(totals[shame[0]], "point")
+        worst = plural(totals[shame[0]], "point")
         if ME in shame:
             others = [self.seat(s) for s in shame if s != ME]
             if others:
@@ -811,8 +814,8 @@ class Screen:
             suit.append(f" (named{by}: only {SUIT_NAMES[SUITS.index(view['suit'])]} or a wild card)",
                         style="")
         grid.add_row("Suit in play", suit)
-        grid.add_row("Stockpile", Text(f"{_count(view['stock_count'], 'card')} · discard pile "
-                                       f"{_count(len(view['discard']), 'card')}"))
+        grid.add_row("Stockpile", Text(f"{plural(view['stock_count'], 'card')} · discard pile "
+                                       f"{plural(len(view['discard']), 'card')}"))
         if view["drawn"]:
             grid.add_row("You drew", self.named(view["drawn"]))
         grid.add_row("Your hand", self._hand(view["hand"], question))
@@ -928,13 +931,6 @@ def _third_person(verb: str) -> str:
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
-
-
-def _count(number: int, noun: str, one: str | None = None) -> str:
-    """``3 cards``, ``1 card`` (or ``a card`` with ``one="a"``)."""
-    if number == 1:
-        return f"{one or 1} {noun}"
-    return f"{number} {noun}s"
 
 
 def _signed(number: int) -> str:

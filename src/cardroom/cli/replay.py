@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from cardroom.record import RecordError, load, replay, verify
+from cardroom.text import plural
 
 __all__ = ["run_replay"]
 
@@ -38,7 +39,7 @@ def run_replay(files: list[Path], *, verify: bool, json_out: bool, console: Cons
             else:
                 outcome += ", not finished"
             verdicts.append({"file": str(path), "ok": True, "message": f"{path}: {record['game']}, "
-                             f"{len(record['actions'])} actions, {outcome}"})
+                             f"{plural(len(record['actions']), 'action')}, {outcome}"})
     if json_out:
         sys.stdout.write(json.dumps(verdicts, indent=2) + "\n")
     else:

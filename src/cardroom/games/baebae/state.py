@@ -476,18 +476,18 @@ class BaebaeState:
         if self.phase is Phase.PLAY and 0 <= action < space.select:
             card = self.rules.cards[action]
             if not self._holds_design(seat, action):
-                why = f"seat {seat} does not hold {card.key}"
+                why = f"you do not hold {card.key}"
             elif self.hands[seat].bit_count() == 1 and not card.can_win and not card.optional:
-                why = f"{card.key} cannot win a round, and it is seat {seat}'s last card (E9)"
+                why = f"{card.key} cannot win a round, and it is your last card (E9)"
             else:
                 why = f"{card.key} does not match {self._top_text()}"
         elif self.phase is Phase.PLAY and action == space.draw:
             why = "a player who can play may not draw (option draw_when_able)"
         elif self.phase is Phase.DECIDE and self.pending is not None:
-            why = f"seat {seat} must answer: {self._decision_text(self.pending)}"
+            why = f"you must answer: {self._decision_text(self.pending)}"
         elif self.phase is Phase.DRAWN:
             why = "after drawing, a player may play only the card drawn, or pass"
-        return f"seat {seat} may not {what}: {why}; allowed: {allowed}"
+        return f"you may not {what}: {why}; allowed: {allowed}"
 
     def _top_text(self) -> str:
         top = self.rules.cards[self.rules.card_of[self.discard[-1]]]

@@ -341,24 +341,24 @@ class BahaState:
         if self.phase is Phase.PASS:
             if action < PASS_BASE:
                 return (
-                    f"seat {turn} must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
+                    f"you must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
                     f"not play; allowed: {self._allowed_text()}"
                 )
             card = action - PASS_BASE
             if not hand >> card & 1:
-                return f"seat {turn} does not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
+                return f"you do not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
             if self.picks[turn] >> card & 1:
-                return f"seat {turn} has already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
+                return f"you have already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
             return None
         if action >= PASS_BASE:
-            return f"this is not the passing time: seat {turn} must play; allowed: {self._allowed_text()}"
+            return f"this is not the passing time: you must play; allowed: {self._allowed_text()}"
         if not hand >> action & 1:
-            return f"seat {turn} does not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
+            return f"you do not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
         if self.trick:
             led = _COLOUR[self.trick[0]]
             if _COLOUR[action] != led and hand & COLOUR_MASK[led]:
                 return (
-                    f"seat {turn} must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
+                    f"you must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
                     f"and may not play {_TEXT[action]}; allowed: {self._allowed_text()}"
                 )
         return None
