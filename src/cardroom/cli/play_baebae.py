@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -71,7 +71,7 @@ player loses a turn, \\[reverse] play changes direction.
 [bold]Scoring[/]: cards left in hand cost penalty points (2-9 face value, 10 J Q K 10, A 1), \
 plus the points actions gave. Lowest total after the last round wins; the highest must \
 bury their head in shame.
-[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the table again · [bold]quit[/] end \
+[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the whole table, every card in full · [bold]quit[/] end \
 the game (a --record file is still written)."""
 
 
@@ -781,15 +781,85 @@ class Screen:
     # -- the person's turn -------------------------------------------------------------
 
     def show(self, view: Mapping[str, Any], question: Question, *, full: bool = False) -> None:
-        """The table as seat 0 sees it (shorter while an action asks), then the question."""
+        """The table as seat 0 sees it (shorter while an action asks), then the question.
+
+        A turn's screen fits the terminal: when the whole table and question would not
+        (an 80 x 24 terminal, a big hand), the table is drawn one line a card, its action text
+        cut short; ``show`` draws it whole.
+        """
         self.flush()
         if question.kind == "play" or full:
-            self._panel(view, question)
+            panel = self._panel(view, question)
+            room = self.console.height - 1 - len(self._moves_text(question).split())  # 1: the prompt
+            if not full and len(self.console.render_lines(panel, pad=False)) > room:
+                panel = self._compact_panel(view, question, room)
+            self.console.print(panel)
         else:
             self._context(view, question)
         self.moves(question)
 
-    def _panel(self, view: Mapping[str, Any], question: Question) -> None:
+    def _compact_panel(self, view: Mapping[str, Any], question: Question, room: int) -> Panel:
+        """The table in as few lines as it takes: one line a fact, one line a card."""
+        head = Table.grid(padding=(0, 2))
+        head.add_column(style="bold", no_wrap=True)
+        head.add_column(no_wrap=True, overflow="ellipsis")
+        dealer = self.verb(view["dealer"], "deal")
+        head.add_row("Round", Text(f"{view['round']} of {self.rules.rounds} · {dealer} · "
+                                   f"{self.way(view['direction'])}: {self.order(view['direction'])}"))
+        head.add_row("Cards held", self._per_seat(view["hand_sizes"], skips=view["skips"]))
+        head.add_row("Totals", self._per_seat(view["totals"]))
+        if any(view["round_penalties"]):
+            head.add_row("Action points", self._per_seat(view["round_penalties"], signed=True))
+        top = Text.assemble(self.named(view["top"]), " · ", self.suit(view["suit"]),
+                            " named" if view["declared"] else "", " in play")
+        head.add_row("Top card", top)
+        head.add_row("Stockpile", Text(f"{plural(view['stock_count'], 'card')} · discard pile "
+                                       f"{plural(len(view['discard']), 'card')}"))
+        if view["drawn"]:
+            head.add_row("You drew", self.named(view["drawn"]))
+        hand = Table.grid(padding=(0, 1), expand=True)
+        hand.add_column(justify="right", no_wrap=True)
+        hand.add_column(no_wrap=True)
+        hand.add_column(no_wrap=True, overflow="ellipsis", max_width=26)
+        hand.add_column(no_wrap=True)
+        hand.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        keys = self.sort(view["hand"])
+        lines = room - 2 - head.row_count - 1  # 2: the panel's edges; 1: the hand's heading
+        playable = [k for k in keys if k in question.numbers]
+        shown = keys if len(keys) <= lines else playable[:max(lines - 1, 1)]
+        for key in shown:
+            hand.add_row(*self._card_line(key, question))
+        rest = [k for k in keys if k not in shown]
+        heading = Text.assemble(("Your hand", "bold"), ("  (show: every card in full)", "dim"))
+        parts: list[Any] = [head, heading, hand]
+        if rest:
+            parts.append(Text.assemble(("  also held: ", "dim"), self.cards(rest), no_wrap=True,
+                                       overflow="ellipsis"))
+        title = {"play": "your turn", "drawn": "your turn: play it or pass"}.get(question.kind, "your answer")
+        return Panel(Group(*parts), title=f"Round {view['round']} · {title}", title_align="left",
+                     box=box.ROUNDED, width=self.console.width)
+
+    def _card_line(self, key: str, question: Question) -> list[Text]:
+        """One card of the hand on one line: its number if it may be played, the card, its
+        character and types, its marks, its action (cut short by the table)."""
+        number = question.numbers.get(key)
+        dim = number is None
+        design = self.design(key)
+        if design is None:
+            return [Text(""), self.card(key, dim=dim), Text(""), Text(""), Text("")]
+        character = Text(design.name, style="italic")
+        if design.types:
+            character.append(f" ({', '.join(sorted(design.types))})")
+        marks = " ".join(f"[{m}]" for m in MARKS_SHOWN if m in design.marks)
+        flags = [flag for flag, on in (("optional", design.optional), ("cannot win", not design.can_win))
+                 if on and design.effects]
+        action = Text(design.text + (f" ({', '.join(flags)})" if flags else ""))
+        style = "dim" if dim else ""
+        return [Text(f"{number})" if number else "", style="bold"), self.card(key, dim=dim),
+                Text.assemble(character, style=style), Text(marks, style="cyan"),
+                Text.assemble(action, style=style)]
+
+    def _panel(self, view: Mapping[str, Any], question: Question) -> Panel:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -821,8 +891,8 @@ class Screen:
         grid.add_row("Your hand", self._hand(view["hand"], question))
         title = {"play": "your turn", "drawn": "your turn: play it or pass"}.get(question.kind, "your answer")
         width = min(self.console.width, 110)
-        self.console.print(Panel(grid, title=f"Round {view['round']} · {title}", title_align="left",
-                                 box=box.ROUNDED, width=width))
+        return Panel(grid, title=f"Round {view['round']} · {title}", title_align="left", box=box.ROUNDED,
+                     width=width)
 
     def _context(self, view: Mapping[str, Any], question: Question) -> None:
         """What asks: the card, whose it is and its action; and the person's hand."""
@@ -848,7 +918,9 @@ class Screen:
 
     def moves(self, question: Question) -> None:
         """The heading and the numbered moves; a number never parts from its move at a line end."""
-        self.console.print(question.heading)
+        self.console.print(self._moves_text(question), no_wrap=True, crop=False)
+
+    def _moves_text(self, question: Question) -> Text:
         line = Text("  ")
         width = 2
         for i, label in enumerate(question.labels, 1):
@@ -861,7 +933,7 @@ class Screen:
                 width += 2
             line.append_text(item)
             width += len(item)
-        self.console.print(line, no_wrap=True, crop=False)
+        return Text.assemble(question.heading, "\n", line)
 
     def refuse(self, reason: str, question: Question) -> None:
         self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
