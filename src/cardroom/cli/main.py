@@ -279,12 +279,27 @@ def replay(
     files: Annotated[list[Path], typer.Argument(help="Record files.", metavar="FILE")],
     verify: Annotated[bool, typer.Option("--verify", help="Check each record replays exactly.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print verdicts as JSON.")] = False,
+    narrate: Annotated[
+        bool,
+        typer.Option("--narrate", help="Tell each game event by event: every card shown, or --seat's view."),
+    ] = False,
+    seat: Annotated[
+        int | None, typer.Option(help="With --narrate: tell the game as this seat saw it.", metavar="N")
+    ] = None,
 ) -> None:
-    """Replay game records; with --verify, say for each whether it reproduces its log."""
+    """Replay game records; with --verify, say for each whether it reproduces its log; with
+    --narrate, tell the game event by event."""
     from cardroom.cli.replay import run_replay
 
     with guard():
-        code = run_replay(files, verify=verify, json_out=json_out, console=make_console())
+        if seat is not None and not narrate:
+            raise UsageError("--seat chooses whose view --narrate tells: give --narrate too")
+        if narrate and (verify or json_out):
+            raise UsageError(
+                "--narrate tells a game; --verify and --json check records: give one or the other"
+            )
+        code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
+                          seat=seat)
     raise typer.Exit(code)
 
 

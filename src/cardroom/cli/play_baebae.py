@@ -71,8 +71,8 @@ player loses a turn, \\[reverse] play changes direction.
 [bold]Scoring[/]: cards left in hand cost penalty points (2-9 face value, 10 J Q K 10, A 1), \
 plus the points actions gave. Lowest total after the last round wins; the highest must \
 bury their head in shame.
-[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the whole table, every card in full · [bold]quit[/] end \
-the game (a --record file is still written)."""
+[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the whole table, every card in full · \
+[bold]quit[/] end the game (a --record file is still written)."""
 
 
 def run_play(
