@@ -118,3 +118,15 @@ def test_make_bots_refuses_a_wrong_count() -> None:
 
     with pytest.raises(AgentError, match="one for all"):
         make_bots("random,random", 1, 2)
+
+
+def test_the_servers_start_line_is_one_line_when_piped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self, sockets=None: None)  # start, do not serve
+    data = tmp_path / ("a-data-folder-with-a-long-name-" * 3)
+    result = runner.invoke(app, ["serve", "--port", "0", "--data", str(data)])
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("Cardroom web table: open http://127.0.0.1:")
+    assert first.endswith(f"(data in {data}; Ctrl-C stops)")
