@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -120,3 +121,41 @@ def test_a_good_record_passes_every_reader(tmp_path: Path) -> None:
     assert verify(load(path)).ok
     assert report_records([path])["games"] == 1
     assert runner.invoke(app, ["report", str(path)]).exit_code == 0
+
+
+def _baebae(rules: dict[str, Any]) -> dict[str, Any]:
+    return {"format": "cardroom-record/1", "game": "baebae", "rules": rules, "seed": 1,
+            "seats": [{"name": f"P{i}", "agent": "random"} for i in range(4)], "actions": [], "log": []}
+
+
+@pytest.mark.parametrize(("rules", "words"), [
+    ({"deck": "x" * 5000}, "rules option 'deck' is too long"),
+    ({"k" * 500: 1}, "is too long: an option's name is at most 40 characters"),
+    ({"deck": "x" * 300}, "cannot use the deck 'xxx"),
+    ({"deck": "x" * 300 + ".toml"}, "File name too long"),
+])
+def test_untrusted_rules_text_is_bounded(tmp_path: Path, rules: dict[str, Any], words: str) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(_baebae(rules)))
+    for read in (lambda: verify(json.loads(path.read_text()), str(path)).message,
+                 lambda: _refusal(lambda: report_records([path]))):
+        message = read()
+        assert words in message and len(message) < 400, message
+    for args in (["replay", str(path)], ["replay", "--verify", str(path)], ["report", str(path)]):
+        result = runner.invoke(app, args)
+        assert result.exit_code in (1, 2) and words in result.output, (args, result.output)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (args, result.exception)
+
+
+def _refusal(read: Any) -> str:
+    try:
+        read()
+    except RecordError as err:
+        return str(err)
+    raise AssertionError("not refused")
+
+
+def test_a_deck_name_the_system_refuses_is_an_error_not_a_traceback() -> None:
+    result = runner.invoke(app, ["play", "baebae", "--deck", "y" * 300], input="quit\n")
+    assert result.exit_code == 2 and "File name too long" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -24,7 +24,7 @@ from typing import Any
 
 from cardroom.engine import IllegalAction, RulesError, State
 from cardroom.games import GAMES, make_rules, start_game
-from cardroom.text import clean_name, plural
+from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
     "FORMAT",
@@ -127,9 +127,13 @@ def _find_deck_files_beside(record: dict[str, Any], folder: Path) -> None:
     parts = spec.split(",")
     for i, part in enumerate(parts):
         candidate = folder / part
-        if part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
-            candidate.is_file()
-        ):
+        try:
+            beside = part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
+                candidate.is_file()
+            )
+        except OSError:  # a name the system refuses: replaying the record says so
+            continue
+        if beside:
             parts[i] = str(candidate.resolve())
     rules["deck"] = ",".join(parts)  # type: ignore[index]
 
@@ -153,6 +157,8 @@ KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", 
 MAX_SEED = 2**63 - 1
 MAX_AGENT = 200  # an agent spec, as long as the web table allows a seat's
 MAX_ACTION_TEXT = 64  # far above any action's text ("play 10H", "choose 3", "declare S")
+MAX_RULE_KEY = 40
+MAX_RULE_TEXT = 4096  # a deck option names up to a few deck files by path
 
 
 def check_record(record: Any, where: str = "record") -> None:
@@ -169,6 +175,11 @@ def check_record(record: Any, where: str = "record") -> None:
         if key not in record:
             raise RecordError(f"{where}: the field {key!r} is missing")
         _check_kind(record[key], kind, where, repr(key))
+    for key, value in record["rules"].items():
+        if len(key) > MAX_RULE_KEY or (isinstance(value, str) and len(value) > MAX_RULE_TEXT):
+            raise RecordError(f"{where}: rules option {shorten(key, MAX_RULE_KEY)!r} is too long: an "
+                              f"option's name is at most {MAX_RULE_KEY} characters, its text at most "
+                              f"{MAX_RULE_TEXT}")
     if record["game"] not in GAMES:
         raise RecordError(f"{where}: unknown game {record['game']!r:.40}; the games are {', '.join(GAMES)}")
     if not -MAX_SEED <= record["seed"] <= MAX_SEED:
@@ -245,6 +256,9 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
         state = start_game(rules, record["seed"], record.get("start"))
     except (RulesError, TypeError) as err:
         raise RecordError(f"{where}: {err}") from None
+    except OSError as err:  # a deck path the system refuses (too long, not allowed)
+        path = shorten(str(err.filename))
+        raise RecordError(f"{where}: cannot use the deck {path!r}: {err.strerror or err}") from None
     if len(record["seats"]) != len(state.scores):
         raise RecordError(
             f"{where}: the rules seat {len(state.scores)} players, but 'seats' names {len(record['seats'])}"

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-__all__ = ["MAX_NAME", "plural", "clean_name"]
+__all__ = ["MAX_NAME", "plural", "shorten", "clean_name"]
 
 MAX_NAME = 40
 """The longest player name, on every front (the web table's bound too)."""
@@ -20,6 +20,12 @@ def plural(count: int, noun: str, nouns: str | None = None, *, one: str | None =
     if count == 1:
         return f"{one or 1} {noun}"
     return f"{count} {nouns or noun + 's'}"
+
+
+def shorten(text: str, most: int = 60) -> str:
+    """``text`` cut to ``most`` characters, an ellipsis marking the cut, for a message that
+    quotes untrusted text: ``shorten("x" * 100, 5)`` is ``"xxxx…"``."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def clean_name(name: str) -> str:

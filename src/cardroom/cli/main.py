@@ -21,7 +21,7 @@ from cardroom.engine import RulesError
 from cardroom.games import GAMES, make_rules
 from cardroom.games.baebae.deck import DeckError
 from cardroom.record import RecordError
-from cardroom.text import MAX_NAME, clean_name
+from cardroom.text import MAX_NAME, clean_name, shorten
 
 __all__ = ["app", "main", "parse_rule_options"]
 
@@ -131,6 +131,11 @@ def guard() -> Iterator[None]:
         yield
     except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
         make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+        raise typer.Exit(2) from None
+    except OSError as err:  # a path the system refuses (too long, not allowed) wherever it was met
+        where = f" {shorten(str(err.filename))!r}" if err.filename else ""
+        make_console(stderr=True).print(f"[bold red]error:[/] cannot use{escape(where)}: "
+                                        f"{escape(err.strerror or str(err))}", highlight=False)
         raise typer.Exit(2) from None
 
 
