@@ -130,3 +130,21 @@ def test_the_servers_start_line_is_one_line_when_piped(tmp_path: Path, monkeypat
     first = result.stdout.splitlines()[0]
     assert first.startswith("Cardroom web table: open http://127.0.0.1:")
     assert first.endswith(f"(data in {data}; Ctrl-C stops)")
+
+
+def test_one_of_a_thing_is_singular_in_game_and_deck_messages(tmp_path: Path) -> None:
+    from cardroom.engine import RulesError
+
+    rules = baha.Rules(players=4)
+    with pytest.raises(RulesError, match="deal has 1 hand;"):
+        rules.new_game(1, deal=baha.Deal(hands=[["1P"]]))
+    with pytest.raises(RulesError, match="deal, hand 0 has 1 card;"):
+        rules.new_game(1, deal=baha.Deal(hands=[["1P"], [], [], []]))
+    with pytest.raises(RulesError, match="60 players with 1 card each need 61 cards"):
+        baebae.Rules(players=60, hand_size=1)
+    deck = tmp_path / "one.toml"
+    deck.write_text('name = "One"\n[[card]]\nrank = "6"\nsuit = "C"\n')
+    checked = runner.invoke(app, ["deck", "validate", str(deck)])
+    assert "'One', 1 card," in checked.output, checked.output
+    shown = runner.invoke(app, ["deck", "show", str(deck)])
+    assert "One — 1 card" in shown.output

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from cardroom.games.baebae.deck import Deck, DeckError, find_deck
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
+from cardroom.text import plural
 
 __all__ = ["run_validate", "run_show", "deck_rows"]
 
@@ -30,7 +31,7 @@ def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
         verdicts.append({
             "file": name, "ok": True, "name": deck.name, "cards": deck.size, "designs": len(deck.cards),
             "actions": actions, "digest": deck.digest,
-            "message": f"{name}: {deck.name!r}, {deck.size} cards, {actions} with actions, "
+            "message": f"{name}: {deck.name!r}, {plural(deck.size, 'card')}, {actions} with actions, "
                        f"types {', '.join(sorted(deck.types)) or 'none'}",
         })
     if json_out:
@@ -63,7 +64,8 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=Text(f"{deck.name} — {deck.size} cards"), title_justify="left", show_lines=False)
+    title = Text(f"{deck.name} — {plural(deck.size, 'card')}")
+    table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)
     table.add_column("Types", ratio=1)

@@ -506,7 +506,7 @@ class Screen:
             Text.assemble(
                 ("BAEBAE", "bold"),
                 f" · {self.players} players · {plural(self.rules.rounds, 'round')} · "
-                f"deck {deck.name} ({deck.size} cards) · bots: {bots}",
+                f"deck {deck.name} ({plural(deck.size, 'card')}) · bots: {bots}",
             )
         )
         self.console.print(
@@ -557,8 +557,8 @@ class Screen:
         self.console.rule(
             f"[bold]Round {event['n']} of {self.rules.rounds}[/] · {self.verb(dealer, 'deal')}"
         )
-        hand = len(event["hands"][ME])
-        line = Text.assemble(f"Each player is dealt {hand} cards. The starter is ", self.named(starter))
+        hand = plural(len(event["hands"][ME]), "card")
+        line = Text.assemble(f"Each player is dealt {hand}. The starter is ", self.named(starter))
         design = self.design(starter)
         if design is not None and design.wild:
             line.append_text(Text.assemble(", a wild card: its own suit, ", self.suit(event["suit"]),

@@ -19,6 +19,7 @@ from cardroom.games.baebae.deck import (
     project_decks,
 )
 from cardroom.games.baebae.effects import MAX_OPTIONS
+from cardroom.text import plural
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState, Deal
@@ -147,7 +148,7 @@ class Rules(NamedOptions):
                          if p * hand_of(p) + 1 <= deck.size), None)
             fits = f"at most {most} players" if most is not None else "too few cards for any game"
             raise RulesError(
-                f"players: {players} players with {hand} cards each need {need} cards; "
+                f"players: {players} players with {plural(hand, 'card')} each need {need} cards; "
                 f"the deck {deck.name!r} has {deck.size} ({fits}, or add decks)"
             )
         object.__setattr__(self, "deck_data", deck)

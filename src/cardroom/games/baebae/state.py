@@ -24,6 +24,7 @@ from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS, CardFilter, Step, Target
 from cardroom.games.baebae.rules import Rules
+from cardroom.text import plural
 
 __all__ = ["BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace"]
 
@@ -1216,7 +1217,7 @@ def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     """The first round's deck in dealing order (hands, starter, stock top first)."""
     n = rules.players
     if len(deal.hands) != n:
-        raise RulesError(f"deal has {len(deal.hands)} hands; {n} players need {n}")
+        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
     size = rules.hand_size
     keys = {c.key.upper(): i for i, c in enumerate(rules.cards)}
     free: dict[int, list[int]] = {}
@@ -1234,7 +1235,7 @@ def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     order: list[int] = []
     for seat, hand in enumerate(deal.hands):
         if len(hand) != size:
-            raise RulesError(f"deal, hand {seat} has {len(hand)} cards; each hand needs {size}")
+            raise RulesError(f"deal, hand {seat} has {plural(len(hand), 'card')}; each hand needs {size}")
         order.extend(take(card, f"hand {seat}") for card in hand)
     order.append(take(deal.starter, "starter"))
     order.extend(take(card, "stock") for card in deal.stock)

@@ -36,6 +36,7 @@ from cardroom.cards import (
 )
 from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
+from cardroom.text import plural
 
 __all__ = ["BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
 
@@ -782,11 +783,12 @@ def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, lis
         return out
 
     if len(deal.hands) != n:
-        raise RulesError(f"deal has {len(deal.hands)} hands; {n} players need {n}")
+        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
     hands = [read(h, f"hand {s}") for s, h in enumerate(deal.hands)]
     for s, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
-            raise RulesError(f"deal, hand {s} has {len(hand)} cards; each hand needs {rules.hand_size}")
+            have = plural(len(hand), "card")
+            raise RulesError(f"deal, hand {s} has {have}; each hand needs {rules.hand_size}")
     leftover = read(deal.leftover, "leftover")
     pile = read(deal.draw_pile, "draw pile")
     if len(leftover) != rules.leftover_count:
