@@ -170,7 +170,7 @@ def check_record(record: Any, where: str = "record") -> None:
     if not isinstance(record, dict):
         raise RecordError(f"{where}: a record is a JSON object, not {_kind(record)}")
     if record.get("format") != FORMAT:
-        raise RecordError(f"{where}: format must be {FORMAT!r}, not {record.get('format')!r:.60}")
+        raise RecordError(f"{where}: format must be {FORMAT!r}, not {shorten(repr(record.get('format')))}")
     for key, kind in (("game", str), ("rules", dict), ("seed", int), ("seats", list), ("actions", list)):
         if key not in record:
             raise RecordError(f"{where}: the field {key!r} is missing")
@@ -181,7 +181,8 @@ def check_record(record: Any, where: str = "record") -> None:
                               f"option's name is at most {MAX_RULE_KEY} characters, its text at most "
                               f"{MAX_RULE_TEXT}")
     if record["game"] not in GAMES:
-        raise RecordError(f"{where}: unknown game {record['game']!r:.40}; the games are {', '.join(GAMES)}")
+        game = shorten(record["game"], 40)
+        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(GAMES)}")
     if not -MAX_SEED <= record["seed"] <= MAX_SEED:
         raise RecordError(f"{where}: 'seed' must be a whole number of at most 19 digits")
     _check_seats(record["seats"], where)
@@ -194,14 +195,14 @@ def check_record(record: Any, where: str = "record") -> None:
         ):
             raise RecordError(
                 f"{where}: action {i} must be [seat, text] with a seat from 0 to {players - 1} and "
-                f"text of at most {MAX_ACTION_TEXT} characters, not {entry!r:.60}"
+                f"text of at most {MAX_ACTION_TEXT} characters, not {shorten(repr(entry))}"
             )
     if "log" in record:
         _check_kind(record["log"], list, where, "'log'")
         for i, event in enumerate(record["log"]):
             if not isinstance(event, dict) or not isinstance(event.get("t"), str):
                 raise RecordError(f"{where}: event {i} of the log must be an object with a type 't', "
-                                  f"not {event!r:.60}")
+                                  f"not {shorten(repr(event))}")
     for key in ("start", "result", "deck"):
         if key in record:
             _check_kind(record[key], dict, where, repr(key))
@@ -213,7 +214,7 @@ def check_record(record: Any, where: str = "record") -> None:
             isinstance(t, int) and not isinstance(t, bool) for t in totals
         ):
             raise RecordError(f"{where}: 'result' 'totals' must be a list of {players} whole numbers, "
-                              f"one per seat, not {totals!r:.60}")
+                              f"one per seat, not {shorten(repr(totals))}")
 
 
 def _check_seats(seats: list[Any], where: str) -> None:
@@ -222,7 +223,7 @@ def _check_seats(seats: list[Any], where: str) -> None:
     for i, seat in enumerate(seats):
         if not isinstance(seat, dict):
             raise RecordError(f"{where}: seat {i} must be an object with a name and an agent, "
-                              f"not {_kind(seat)} {seat!r:.60}")
+                              f"not {_kind(seat)} {shorten(repr(seat))}")
         try:
             name = seat.get("name")
             if not isinstance(name, str):
@@ -233,12 +234,13 @@ def _check_seats(seats: list[Any], where: str) -> None:
         agent = seat.get("agent")
         if not isinstance(agent, str) or not 0 < len(agent) <= MAX_AGENT or not agent.isprintable():
             raise RecordError(f"{where}: seat {i}'s agent must be an agent's name or spec of 1 to "
-                              f"{MAX_AGENT} printable characters, not {agent!r:.60}")
+                              f"{MAX_AGENT} printable characters, not {shorten(repr(agent))}")
 
 
 def _check_kind(value: Any, kind: type, where: str, field: str) -> None:
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise RecordError(f"{where}: {field} must be {KINDS[kind]}, not {_kind(value)} {value!r:.60}")
+        shown = "null" if value is None else f"{_kind(value)} {shorten(repr(value))}"
+        raise RecordError(f"{where}: {field} must be {KINDS[kind]}, not {shown}")
 
 
 def _kind(value: Any) -> str:

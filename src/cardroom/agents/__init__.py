@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardroom.engine import Action, State
+from cardroom.text import shorten
 
 __all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec"]
 
@@ -120,17 +121,18 @@ def make(name: str, seed: int | None = None, **options: Any) -> Agent:
     """
     kind = AGENTS.get(name)
     if kind is None:
-        raise AgentError(f"unknown agent {name!r:.40}; the agents are {', '.join(AGENTS)}")
+        raise AgentError(f"unknown agent {shorten(name, 40)!r}; the agents are {', '.join(AGENTS)}")
     seat_seed = options.pop(SEAT_SEED, None)
     for key in options:
         if key not in kind.options:
-            raise AgentError(f"{name} has no option {key!r:.40}; its options: {kind.describe()}")
+            raise AgentError(f"{name} has no option {shorten(key, 40)!r}; its options: {kind.describe()}")
     if seat_seed is not None:
         if not kind.seeded:
             raise AgentError(f"{name} has no option {SEED_OPTION!r}; its options: {kind.describe()}")
         if isinstance(seat_seed, bool) or not isinstance(seat_seed, int) or not 0 <= seat_seed <= MAX_SEED:
             raise AgentError(
-                f"{name}: seed must be a whole number from 0 to {MAX_SEED}, not {seat_seed!r:.40}"
+                f"{name}: seed must be a whole number from 0 to {MAX_SEED}, "
+                f"not {shorten(repr(seat_seed), 40)}"
             )
         seed = _mixed_seed(seed, seat_seed)
     try:
