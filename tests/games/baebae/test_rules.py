@@ -727,13 +727,13 @@ def test_illegal_numbers_bools_and_other_types_are_refused():
 def test_illegal_wrong_decision_kind():
     rules = marked_rules(players=2, hand_size=3)
     state = start(rules, ["8S 2H 3H", "4D 4H 9S"], "6C", dealer=1)
-    refused(state, state.space.yes, "may not yes", "allowed: play 8S")
+    refused(state, state.space.yes, "you may not answer yes", "allowed: play 8S")
     act(state, "play 8S")
     space = state.space
     for action in (space.yes, space.no, space.done, space.pass_, space.draw, space.target + 1,
                    space.option, space.select + state.parse_action("play 2H"),
                    state.parse_action("play 2H")):
-        refused(state, action, "must answer: name a suit",
+        refused(state, action, "you must first name a suit",
                 "allowed: declare C, declare D, declare H, declare S")
 
 

@@ -485,9 +485,11 @@ class BaebaeState:
         elif self.phase is Phase.PLAY and action == space.draw:
             why = "a player who can play may not draw (option draw_when_able)"
         elif self.phase is Phase.DECIDE and self.pending is not None:
-            why = f"you must answer: {self._decision_text(self.pending)}"
+            why = f"you must first {self._decision_text(self.pending)}"
         elif self.phase is Phase.DRAWN:
             why = "after drawing, a player may play only the card drawn, or pass"
+        if what in ("yes", "no", "done"):  # an answer, not a verb: "you may not answer yes"
+            what = f"answer {what}"
         return f"you may not {what}: {why}; allowed: {allowed}"
 
     def _top_text(self) -> str:
