@@ -162,8 +162,9 @@ MAX_RULE_TEXT = 4096  # a deck option names up to a few deck files by path
 
 
 def check_record(record: Any, where: str = "record") -> None:
-    """Check a record's shape once, the same way for every reader (replay, verify, report,
-    the web): every field a reader uses is there, of its type, within its bounds. A
+    """Check a record's shape once, the same way for every reader (load, parse, replay,
+    verify, and through them report and the CLI): every field a reader uses is there, of its
+    type, within its bounds. A
     malformed record raises :class:`RecordError` naming the field, what it holds and what
     is allowed. Whether the actions are legal and the log true is :func:`verify`'s part.
     """
