@@ -105,5 +105,10 @@ def test_narrate_is_refused_in_words(tmp_path: Path) -> None:
     assert out_of_range.exit_code == 1 and "--seat 3: the seats are 0 to 2" in out_of_range.output
     alone = runner.invoke(app, ["replay", str(path), "--seat", "1"])
     assert alone.exit_code == 2 and "give --narrate too" in alone.output
+    for bad in ("x", "-1", "1.5"):
+        word = runner.invoke(app, ["replay", str(path), "--narrate", "--seat", bad])
+        assert word.exit_code == 2 and "--seat takes a seat's number (from 0) or all" in word.output
+    every = runner.invoke(app, ["replay", str(path), "--narrate", "--seat", "all"])
+    assert every.exit_code == 0 and "every card shown" in every.output
     both = runner.invoke(app, ["replay", str(path), "--narrate", "--verify"])
     assert both.exit_code == 2 and "give one or the other" in both.output

@@ -182,6 +182,15 @@ def with_think(bots: str, think: float | None) -> str:
     return ",".join(specs)
 
 
+def seat_number(seat: str | None) -> int | None:
+    """``--seat``: a seat's number, or ``None`` for ``all`` (every card shown)."""
+    if seat is None or seat.strip().lower() == "all":
+        return None
+    if not seat.strip().isdecimal():
+        raise UsageError(f"--seat takes a seat's number (from 0) or all, not {shorten(seat, 20)!r}")
+    return int(seat)
+
+
 def checked_name(name: str) -> str:
     """``--name`` as every front takes a player's name (trimmed, printable, bounded)."""
     try:
@@ -289,7 +298,8 @@ def replay(
         typer.Option("--narrate", help="Tell each game event by event: every card shown, or --seat's view."),
     ] = False,
     seat: Annotated[
-        int | None, typer.Option(help="With --narrate: tell the game as this seat saw it.", metavar="N")
+        str | None,
+        typer.Option(help="With --narrate: the game as this seat saw it (all: every card).", metavar="N|all"),
     ] = None,
 ) -> None:
     """Replay game records; with --verify, say for each whether it reproduces its log; with
@@ -304,7 +314,7 @@ def replay(
                 "--narrate tells a game; --verify and --json check records: give one or the other"
             )
         code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
-                          seat=seat)
+                          seat=seat_number(seat))
     raise typer.Exit(code)
 
 
