@@ -93,6 +93,7 @@ def test_tampered_actions_are_refused() -> None:
     bad["actions"][0][1] = "play 1P"  # a play during the passing time
     verdict = verify(bad)
     assert not verdict.ok and "action 0" in verdict.message and "illegal" in verdict.message
+    assert "action 0 (seat 1: 'play 1P') is illegal: you must choose cards to pass" in verdict.message
     bad = copy.deepcopy(record)
     bad["actions"][0][0] = 3  # the wrong seat
     assert "seat 1" in verify(bad).message

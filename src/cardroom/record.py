@@ -283,7 +283,7 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
         try:
             state.apply(state.parse_action(text))
         except IllegalAction as err:
-            raise RecordError(f"{where}: action {i} ({text!r}) is illegal: {err}") from None
+            raise RecordError(f"{where}: action {i} (seat {seat}: {text!r}) is illegal: {err}") from None
     return state
 
 
