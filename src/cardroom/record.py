@@ -154,7 +154,6 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
 
 KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", bool: "true or false"}
 """Each JSON type in words, for messages."""
-MAX_SEED = 2**63 - 1
 MAX_AGENT = 200  # an agent spec, as long as the web table allows a seat's
 MAX_ACTION_TEXT = 64  # far above any action's text ("play 10H", "choose 3", "declare S")
 MAX_RULE_KEY = 40
@@ -184,8 +183,6 @@ def check_record(record: Any, where: str = "record") -> None:
     if record["game"] not in GAMES:
         game = shorten(record["game"], 40)
         raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(GAMES)}")
-    if not -MAX_SEED <= record["seed"] <= MAX_SEED:
-        raise RecordError(f"{where}: 'seed' must be a whole number of at most 19 digits")
     _check_seats(record["seats"], where)
     players = len(record["seats"])
     for i, entry in enumerate(record["actions"]):
