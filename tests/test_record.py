@@ -12,6 +12,8 @@ import pytest
 from cardroom.games import baha
 from cardroom.record import FORMAT, RecordError, load, make_record, parse, replay, save, verify
 
+SEATS = [{"name": f"Seat {i}", "agent": "random"} for i in range(4)]
+
 
 def played(rules: baha.Rules, seed: int, moves: int | None = None) -> baha.BahaState:
     state = rules.new_game(seed)
@@ -91,6 +93,7 @@ def test_tampered_actions_are_refused() -> None:
     bad["actions"][0][1] = "play 1P"  # a play during the passing time
     verdict = verify(bad)
     assert not verdict.ok and "action 0" in verdict.message and "illegal" in verdict.message
+    assert "action 0 (seat 1: 'play 1P') is illegal: you must choose cards to pass" in verdict.message
     bad = copy.deepcopy(record)
     bad["actions"][0][0] = 3  # the wrong seat
     assert "seat 1" in verify(bad).message
@@ -109,11 +112,12 @@ def test_tampered_actions_are_refused() -> None:
         ("[1, 2]", "JSON object"),
         ('{"format": "x"}', "format must be"),
         (json.dumps({"format": FORMAT}), "'game' is missing"),
-        (json.dumps({"format": FORMAT, "game": "chess", "rules": {}, "seed": 1, "actions": []}), "unknown game"),
-        (json.dumps({"format": FORMAT, "game": "baha", "rules": [], "seed": 1, "actions": []}), "'rules' must be"),
-        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": "1", "actions": []}), "'seed' must be"),
-        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": 1, "actions": [["a"]]}), "action 0"),
-        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": 1, "actions": {}}), "'actions' must be"),
+        (json.dumps({"format": FORMAT, "game": "chess", "rules": {}, "seed": 1, "seats": SEATS, "actions": []}), "unknown game"),
+        (json.dumps({"format": FORMAT, "game": "baha", "rules": [], "seed": 1, "seats": SEATS, "actions": []}), "'rules' must be"),
+        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": "1", "seats": SEATS, "actions": []}),
+         "'seed' must be a whole number, not text '1'"),
+        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": 1, "seats": SEATS, "actions": [["a"]]}), "action 0"),
+        (json.dumps({"format": FORMAT, "game": "baha", "rules": {}, "seed": 1, "seats": SEATS, "actions": {}}), "'actions' must be"),
     ],
 )
 def test_malformed_records_get_clear_errors(text: str, expected: str) -> None:
@@ -122,7 +126,8 @@ def test_malformed_records_get_clear_errors(text: str, expected: str) -> None:
 
 
 def test_bad_rules_in_a_record_are_refused() -> None:
-    record = {"format": FORMAT, "game": "baha", "rules": {"players": 9}, "seed": 1, "actions": [], "log": []}
+    record = {"format": FORMAT, "game": "baha", "rules": {"players": 9}, "seed": 1, "seats": SEATS, "actions": [],
+              "log": []}
     with pytest.raises(RecordError, match="players"):
         replay(record)
     record["rules"] = {"bogus": 1}

@@ -24,11 +24,13 @@ from typing import Any
 
 from cardroom.engine import IllegalAction, RulesError, State
 from cardroom.games import GAMES, make_rules, start_game
+from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
     "FORMAT",
     "RecordError",
     "Verdict",
+    "check_record",
     "make_record",
     "result_of",
     "save",
@@ -125,9 +127,13 @@ def _find_deck_files_beside(record: dict[str, Any], folder: Path) -> None:
     parts = spec.split(",")
     for i, part in enumerate(parts):
         candidate = folder / part
-        if part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
-            candidate.is_file()
-        ):
+        try:
+            beside = part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
+                candidate.is_file()
+            )
+        except OSError:  # a name the system refuses: replaying the record says so
+            continue
+        if beside:
             parts[i] = str(candidate.resolve())
     rules["deck"] = ",".join(parts)  # type: ignore[index]
 
@@ -140,43 +146,123 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
         raise RecordError(f"{where}: not JSON ({err.msg} at line {err.lineno})") from None
     except RecursionError:
         raise RecordError(f"{where}: nested too deeply to be a record") from None
-    _check_shape(record, where)
+    except ValueError:  # Python refuses to read a number of thousands of digits
+        raise RecordError(f"{where}: a number in it has thousands of digits; no record holds one") from None
+    check_record(record, where)
     return record  # type: ignore[no-any-return]
 
 
-def _check_shape(record: Any, where: str) -> None:
+KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", bool: "true or false"}
+"""Each JSON type in words, for messages."""
+MAX_AGENT = 200  # an agent spec, as long as the web table allows a seat's
+MAX_ACTION_TEXT = 64  # far above any action's text ("play 10H", "choose 3", "declare S")
+MAX_RULE_KEY = 40
+MAX_RULE_TEXT = 4096  # a deck option names up to a few deck files by path
+
+
+def check_record(record: Any, where: str = "record") -> None:
+    """Check a record's shape once, the same way for every reader (load, parse, replay,
+    verify, and through them report and the CLI): every field a reader uses is there, of its
+    type, within its bounds. A
+    malformed record raises :class:`RecordError` naming the field, what it holds and what
+    is allowed. Whether the actions are legal and the log true is :func:`verify`'s part.
+    """
     if not isinstance(record, dict):
-        raise RecordError(f"{where}: a record is a JSON object, not {type(record).__name__}")
+        raise RecordError(f"{where}: a record is a JSON object, not {_kind(record)}")
     if record.get("format") != FORMAT:
-        raise RecordError(f"{where}: format must be {FORMAT!r}, not {record.get('format')!r}")
-    for key, kind in (("game", str), ("rules", dict), ("seed", int), ("actions", list)):
+        raise RecordError(f"{where}: format must be {FORMAT!r}, not {shorten(repr(record.get('format')))}")
+    for key, kind in (("game", str), ("rules", dict), ("seed", int), ("seats", list), ("actions", list)):
         if key not in record:
             raise RecordError(f"{where}: the field {key!r} is missing")
-        value = record[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
-            raise RecordError(f"{where}: {key!r} must be a {kind.__name__}, not {value!r:.60}")
+        _check_kind(record[key], kind, where, repr(key))
+    for key, value in record["rules"].items():
+        if len(key) > MAX_RULE_KEY or (isinstance(value, str) and len(value) > MAX_RULE_TEXT):
+            raise RecordError(f"{where}: rules option {shorten(key, MAX_RULE_KEY)!r} is too long: an "
+                              f"option's name is at most {MAX_RULE_KEY} characters, its text at most "
+                              f"{MAX_RULE_TEXT}")
     if record["game"] not in GAMES:
-        raise RecordError(f"{where}: unknown game {record['game']!r}; the games are {', '.join(GAMES)}")
+        game = shorten(record["game"], 40)
+        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(GAMES)}")
+    _check_seats(record["seats"], where)
+    players = len(record["seats"])
     for i, entry in enumerate(record["actions"]):
         if not (
             isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
             and not isinstance(entry[0], bool) and isinstance(entry[1], str)
+            and 0 <= entry[0] < players and len(entry[1]) <= MAX_ACTION_TEXT
         ):
-            raise RecordError(f"{where}: action {i} must be [seat, text], not {entry!r:.60}")
-    if "log" in record and not isinstance(record["log"], list):
-        raise RecordError(f"{where}: 'log' must be a list of events")
-    if "start" in record and not isinstance(record["start"], dict):
-        raise RecordError(f"{where}: 'start' must be an object")
+            raise RecordError(
+                f"{where}: action {i} must be [seat, text] with a seat from 0 to {players - 1} and "
+                f"text of at most {MAX_ACTION_TEXT} characters, not {shorten(repr(entry))}"
+            )
+    if "log" in record:
+        _check_kind(record["log"], list, where, "'log'")
+        for i, event in enumerate(record["log"]):
+            if not isinstance(event, dict) or not isinstance(event.get("t"), str):
+                raise RecordError(f"{where}: event {i} of the log must be an object with a type 't', "
+                                  f"not {shorten(repr(event))}")
+    for key in ("start", "result", "deck"):
+        if key in record:
+            _check_kind(record[key], dict, where, repr(key))
+    result = record.get("result")
+    if result is not None:
+        _check_kind(result.get("over"), bool, where, "'result' 'over'")
+        totals = result.get("totals")
+        if not isinstance(totals, list) or len(totals) != players or not all(
+            isinstance(t, int) and not isinstance(t, bool) for t in totals
+        ):
+            raise RecordError(f"{where}: 'result' 'totals' must be a list of {players} whole numbers, "
+                              f"one per seat, not {shorten(repr(totals))}")
+
+
+def _check_seats(seats: list[Any], where: str) -> None:
+    if not seats:
+        raise RecordError(f"{where}: 'seats' must name every seat, and it is empty")
+    for i, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise RecordError(f"{where}: seat {i} must be an object with a name and an agent, "
+                              f"not {_kind(seat)} {shorten(repr(seat))}")
+        try:
+            name = seat.get("name")
+            if not isinstance(name, str):
+                raise ValueError(f"a name is text, not {_kind(name)}")
+            clean_name(name)
+        except ValueError as err:
+            raise RecordError(f"{where}: seat {i}'s name: {err}") from None
+        agent = seat.get("agent")
+        if not isinstance(agent, str) or not 0 < len(agent) <= MAX_AGENT or not agent.isprintable():
+            raise RecordError(f"{where}: seat {i}'s agent must be an agent's name or spec of 1 to "
+                              f"{MAX_AGENT} printable characters, not {shorten(repr(agent))}")
+
+
+def _check_kind(value: Any, kind: type, where: str, field: str) -> None:
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        shown = "null" if value is None else f"{_kind(value)} {shorten(repr(value))}"
+        raise RecordError(f"{where}: {field} must be {KINDS[kind]}, not {shown}")
+
+
+def _kind(value: Any) -> str:
+    """A JSON value's type in words."""
+    if value is None:
+        return "null"
+    return KINDS.get(type(value), "a number" if isinstance(value, float) else type(value).__name__)
 
 
 def replay(record: Mapping[str, Any], where: str = "record") -> State:
     """Rebuild the game of ``record`` from its rules, seed, start and actions."""
-    _check_shape(record, where)
+    check_record(record, where)
     try:
         rules = make_rules(record["game"], record["rules"])
         state = start_game(rules, record["seed"], record.get("start"))
     except (RulesError, TypeError) as err:
         raise RecordError(f"{where}: {err}") from None
+    except OSError as err:  # a deck path the system refuses (too long, not allowed)
+        path = shorten(str(err.filename))
+        raise RecordError(f"{where}: cannot use the deck {path!r}: {err.strerror or err}") from None
+    if len(record["seats"]) != len(state.scores):
+        raise RecordError(
+            f"{where}: the rules seat {len(state.scores)} players, but 'seats' names {len(record['seats'])}"
+        )
     deck = record.get("deck")
     if deck is not None:
         have = rules.deck_record()  # type: ignore[attr-defined]
@@ -194,7 +280,7 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
         try:
             state.apply(state.parse_action(text))
         except IllegalAction as err:
-            raise RecordError(f"{where}: action {i} ({text!r}) is illegal: {err}") from None
+            raise RecordError(f"{where}: action {i} (seat {seat}: {text!r}) is illegal: {err}") from None
     return state
 
 
@@ -214,11 +300,12 @@ def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:
             if mine != theirs:
                 return Verdict(False, f"{where}: event {i} differs: replay gives {mine}, record has {theirs}")
         return Verdict(
-            False, f"{where}: the replay has {len(replayed)} events, the record {len(log)}"
+            False, f"{where}: the replay has {plural(len(replayed), 'event')}, the record {len(log)}"
         )
     expected = json.loads(json.dumps(result_of(state)))
     if "result" in record and record["result"] != expected:
         return Verdict(
             False, f"{where}: result differs: replay gives {expected}, record has {record['result']}"
         )
-    return Verdict(True, f"{where}: replays exactly ({len(record['actions'])} actions, {len(log)} events)")
+    actions, events = plural(len(record["actions"]), "action"), plural(len(log), "event")
+    return Verdict(True, f"{where}: replays exactly ({actions}, {events})")

@@ -106,8 +106,15 @@ def test_ismcts_is_seeded() -> None:
         ("ismcts:iterations=0", "iterations"),
         ("ismcts:seconds=-1", "seconds"),
         ("ismcts:rollout=smart", "rollout"),
-        ("ismcts:depth=3", "bad option"),
-        ("random:x=1", "bad option"),
+        ("ismcts:depth=3", "ismcts has no option 'depth'; its options: iterations .*seed"),
+        ("random:x=1", "random has no option 'x'; its options: seed"),
+        ("heuristic:seeds=1", "heuristic has no option 'seeds'; its options: seed"),
+        ("random:seed=abc", "seed must be a whole number from 0"),
+        ("random:seed=-1", "seed must be a whole number from 0"),
+        ("random:seed=1.5", "seed must be a whole number from 0"),
+        ("heuristic:seed=true", "seed must be a whole number from 0"),
+        ("human:seed=1", "human has no option 'seed'"),
+        ("ismcts:iterations=0", r"\(ismcts takes: iterations, seconds, .*seed\)"),
         ("ismcts:iterations", "key=value"),
     ],
 )
@@ -117,8 +124,32 @@ def test_bad_agent_specs(spec: str, message: str) -> None:
         make(name, seed=1, **options)
 
 
+@pytest.mark.parametrize(("spec", "rules"), [
+    ("random", baha.Rules(players=4, target=30)),
+    ("ismcts:iterations=20", baha.Rules(players=4, target=30)),
+    # Baha's heuristic rarely needs chance; BAEBAE's breaks every tie at random.
+    ("heuristic", baebae.Rules(players=4, rounds=1)),
+])
+def test_a_seat_seed_fixes_the_bots_own_choices(spec: str, rules: Any) -> None:
+    """``seed=N`` in a spec: the same front seed and seat seed give the same game; another seat
+    seed gives the bot other choices on the same deal."""
+
+    def game(seat_seed: int) -> list[Any]:
+        lineup = Lineup((f"{spec}:seed={seat_seed}",) + ("random",) * 3)
+        state = rules.new_game(5)
+        bots = [lineup.make(seat, 11) for seat in range(4)]
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            state.apply(bots[seat].act(state, seat))
+        return state.log
+
+    assert game(3) == game(3)
+    assert game(3) != game(4)
+
+
 def test_human_agent_needs_a_front() -> None:
-    with pytest.raises(AgentError, match="front"):
+    with pytest.raises(AgentError, match="not a bot: the bots are random, heuristic and ismcts"):
         make("human")
     state = midgame(1, 0)
     agent = make("human", ask=lambda s, seat: s.legal_actions()[-1])

@@ -71,7 +71,7 @@ class SpyAgent:
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> Watch:
     watch = Watch()
-    monkeypatch.setitem(agents.AGENTS, "spy", lambda seed, **options: SpyAgent(seed, watch))
+    monkeypatch.setitem(agents.AGENTS, "spy", agents.AgentKind(lambda seed, **options: SpyAgent(seed, watch)))
     return watch
 
 
@@ -230,7 +230,7 @@ def test_bad_entries_are_explained_then_asked_again_and_the_game_goes_on(spy: Wa
     assert set(replies) == {"not a card", "out of range", "not held", "empty", "not following"}
     assert "not a Baha card" in replies["not a card"]
     assert "not on the list: choose 1 to 13" in replies["out of range"]
-    assert "does not hold" in replies["not held"]
+    assert "Not allowed: you do not hold" in replies["not held"]
     assert "must follow" in replies["not following"]
     for reply in replies.values():
         assert "Moves:" in reply  # what is allowed comes with every refusal

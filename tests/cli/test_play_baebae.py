@@ -89,12 +89,13 @@ def run(
     bots: str = "random",
     record_path: Path | None = None,
     width: int = 120,
+    height: int = 60,  # a tall terminal: the whole table (80 x 24: test_baebae_screen_size.py)
     **options: Any,
 ) -> int:
     rules = state.rules if state is not None else Rules(**options)
     return run_play(
         rules, seed=seed, bots=bots, name="You", record_path=record_path,
-        console=Console(file=out, width=width), ask=ask, state=state,
+        console=Console(file=out, width=width, height=height), ask=ask, state=state,
     )
 
 
@@ -635,7 +636,7 @@ class SpyAgent:
 @pytest.fixture
 def spy(monkeypatch: pytest.MonkeyPatch) -> Watch:
     watch = Watch()
-    monkeypatch.setitem(agents.AGENTS, "spy", lambda seed, **options: SpyAgent(seed, watch))
+    monkeypatch.setitem(agents.AGENTS, "spy", agents.AgentKind(lambda seed, **options: SpyAgent(seed, watch)))
     return watch
 
 

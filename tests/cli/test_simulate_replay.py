@@ -67,6 +67,10 @@ def test_simulate_agents_by_seat() -> None:
         (["--rule", "moon=maybe"], "true or false"),
         (["--agents", "random,random"], "every seat"),
         (["--agents", "nosuch"], "unknown agent"),
+        (["--agents", "random:foo=1"], "random has no option 'foo'; its options: seed"),
+        (["--agents", "ismcts:seed=x"], "seed must be a whole number from 0"),
+        (["--workers", "99999"], "--workers 99999: give 0 (one per core"),
+        (["--workers", "-1"], "--workers -1: give 0 (one per core"),
         (["--players", "4", "--rule", "draw_pile=true"], "draw_pile"),
     ],
 )
@@ -75,6 +79,13 @@ def test_simulate_bad_arguments(args: list[str], message: str) -> None:
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("spec", ["random:seed=3", "heuristic:seed=1", "ismcts:seed=3:iterations=5"])
+def test_simulate_takes_a_seat_seed(spec: str) -> None:
+    result = runner.invoke(app, ["simulate", "baha", "--games", "2", "--agents", spec, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["agents"][0]["agent"] == spec
 
 
 def test_simulate_unknown_game_and_bad_count() -> None:
@@ -104,6 +115,18 @@ def test_replay_refuses_malformed_and_tampered(tmp_path: Path) -> None:
     as_json = runner.invoke(app, ["replay", "--verify", "--json", str(good), str(broken)])
     verdicts = json.loads(as_json.stdout)
     assert [v["ok"] for v in verdicts] == [True, False]
+
+
+def test_piped_lines_are_not_wrapped(tmp_path: Path) -> None:
+    """Output read by another program keeps one line per verdict, however long."""
+    records = tmp_path / ("a-folder-with-a-long-name-" * 4)
+    assert runner.invoke(app, ["simulate", "baha", "--games", "2", "--records", str(records)]).exit_code == 0
+    files = sorted(map(str, records.glob("*.json")))
+    result = runner.invoke(app, ["replay", "--verify", *files])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith("ok") and "replays exactly" in line for line in lines)
+    assert [line[len("ok"):].split(": replays")[0].strip() for line in lines] == files
 
 
 def test_replay_without_verify_summarizes(tmp_path: Path) -> None:

@@ -34,6 +34,7 @@ def test_markup_in_a_deck_is_printed_as_text(tmp_path: Path) -> None:
 
 def test_markup_in_a_record_action_is_printed_as_text(tmp_path: Path) -> None:
     record = {"format": "cardroom-record/1", "game": "baha", "rules": {}, "seed": 1,
+              "seats": [{"name": f"Seat {i}", "agent": "random"} for i in range(4)],
               "actions": [[1, "[/]"]], "log": []}
     path = tmp_path / "r.json"
     path.write_text(json.dumps(record))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -10,8 +12,11 @@ import pytest
 from cardroom.agents import AgentError
 from cardroom.games import baha
 from cardroom.record import load, verify
-from cardroom.sim import Lineup, mean_ci, run_games, wilson
+from cardroom.sim import Lineup, mean_ci, run_games, tournament, wilson
+from cardroom.sim import duplicate as duplicate_module
+from cardroom.sim.duplicate import run_duplicate
 from cardroom.sim.report import summarize
+from cardroom.sim.tournament import MAX_WORKERS, worker_count
 
 
 def test_results_do_not_depend_on_workers(tmp_path: Path) -> None:
@@ -23,6 +28,32 @@ def test_results_do_not_depend_on_workers(tmp_path: Path) -> None:
     files = sorted(tmp_path.glob("game-*.json"))
     assert len(files) == 12
     assert all(verify(load(f)).ok for f in files)
+
+
+@pytest.mark.parametrize("duplicate", [False, True])
+def test_workers_are_capped_by_cores_and_games(monkeypatch: pytest.MonkeyPatch, duplicate: bool) -> None:
+    """Asking for more processes than cores or games starts no more than either."""
+    started: list[int] = []
+
+    class Pool(ThreadPoolExecutor):
+        def __init__(self, max_workers: int) -> None:
+            started.append(max_workers)
+            super().__init__(max_workers)
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(tournament, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(duplicate_module, "ProcessPoolExecutor", Pool)
+    rules = baha.Rules(players=2, target=20)
+    lineup = Lineup.parse("random", 2)
+    if duplicate:
+        run_duplicate(rules, 3, 0, lineup, workers=500)
+    else:
+        run_games(rules, 3, 0, lineup, workers=500)
+    assert started == [2]
+    assert worker_count(0, 1) == 1 and worker_count(0, 10) == 2
+    for absurd in (-1, MAX_WORKERS + 1, 99999):
+        with pytest.raises(ValueError, match="from 0 \\(one per core\\) to 1024"):
+            worker_count(absurd, 10)
 
 
 def test_summary_counts_every_game_and_hand() -> None:
@@ -47,7 +78,7 @@ def test_lineup_checks_names_and_counts() -> None:
         Lineup.parse("random,random", 4)
     with pytest.raises(AgentError, match="unknown agent"):
         Lineup.parse("nosuch", 4)
-    with pytest.raises(AgentError, match="bad option"):
+    with pytest.raises(AgentError, match="random has no option .depth."):
         Lineup.parse("random:depth=3", 4)
 
 

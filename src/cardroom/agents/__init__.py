@@ -13,12 +13,15 @@ An agent may read only ``view(seat)``, ``legal_actions()``, ``determinize(seat, 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardroom.engine import Action, State
+from cardroom.text import shorten
 
-__all__ = ["Agent", "AgentError", "AGENTS", "make", "parse_spec"]
+__all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec"]
 
 
 class Agent(Protocol):
@@ -58,32 +61,105 @@ def _ismcts(seed: int | None, **options: Any) -> Agent:
     return ISMCTSAgent(seed=seed, **options)
 
 
-AGENTS: dict[str, Callable[..., Agent]] = {
-    "random": _random,
-    "heuristic": _heuristic,
-    "ismcts": _ismcts,
-    "human": _human,
+SEED_OPTION = "seed"
+"""The option every seeded agent takes in a spec (``random:seed=3``): it fixes that bot's own
+random choices together with the seed the front gives it (see :func:`make`)."""
+SEAT_SEED = "seat_seed"
+"""The keyword :func:`make` takes that option under, beside the front's own ``seed``."""
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """How to make one kind of agent, and the options it takes (name: what it allows)."""
+
+    factory: Callable[..., Agent]
+    options: Mapping[str, str] = field(default_factory=dict)
+    seeded: bool = True
+    """Whether it takes ``seed`` (every bot does; a person does not)."""
+
+    def option_names(self) -> list[str]:
+        return [*self.options, *([SEED_OPTION] if self.seeded else [])]
+
+    def describe(self) -> str:
+        """The options in words, for a message."""
+        described = [f"{key} ({what})" for key, what in self.options.items()]
+        if self.seeded:
+            described.append(f"{SEED_OPTION} (a whole number from 0: the bot's own random choices)")
+        return ", ".join(described) if described else "none"
+
+
+AGENTS: dict[str, AgentKind] = {
+    "random": AgentKind(_random),
+    "heuristic": AgentKind(_heuristic),
+    "ismcts": AgentKind(_ismcts, {
+        "iterations": "a whole number from 1, per move; default 1000",
+        "seconds": "a number above 0, per move; wins over iterations",
+        "exploration": "a number from 0; default the game's own",
+        "rollout": "heuristic or random",
+        "epsilon": "a number from 0 to 1",
+        "max_depth": "a whole number from 1",
+    }),
+    "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }
 
 
 def make(name: str, seed: int | None = None, **options: Any) -> Agent:
-    """The agent called ``name`` (see ``AGENTS``), seeded, with its options."""
-    factory = AGENTS.get(name)
-    if factory is None:
-        raise AgentError(f"unknown agent {name!r}; the agents are {', '.join(AGENTS)}")
+    """The agent called ``name`` (see ``AGENTS``), seeded, with its options.
+
+    ``seed`` is what the front gives the seat (a simulation: one per game and seat). A
+    ``seat_seed`` option (``seed=N`` in a spec) is mixed with it, so a bot's choices change
+    with its own seed and stay repeatable: the same two seeds give the same choices. An
+    unknown option or a bad value is an :class:`AgentError` naming the options the agent takes.
+
+    >>> make("random", seed=1, seat_seed=3).act is not None
+    True
+    >>> make("random", depth=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    cardroom.agents.AgentError: random has no option 'depth'; its options: seed (a whole number from 0: ...)
+    """
+    kind = AGENTS.get(name)
+    if kind is None:
+        raise AgentError(f"unknown agent {shorten(name, 40)!r}; the agents are {', '.join(AGENTS)}")
+    seat_seed = options.pop(SEAT_SEED, None)
+    for key in options:
+        if key not in kind.options:
+            raise AgentError(f"{name} has no option {shorten(key, 40)!r}; its options: {kind.describe()}")
+    if seat_seed is not None:
+        if not kind.seeded:
+            raise AgentError(f"{name} has no option {SEED_OPTION!r}; its options: {kind.describe()}")
+        if isinstance(seat_seed, bool) or not isinstance(seat_seed, int) or not 0 <= seat_seed <= MAX_SEED:
+            raise AgentError(
+                f"{name}: seed must be a whole number from 0 to {MAX_SEED}, "
+                f"not {shorten(repr(seat_seed), 40)}"
+            )
+        seed = _mixed_seed(seed, seat_seed)
     try:
-        return factory(seed, **options)
-    except TypeError as err:
-        raise AgentError(f"bad option for agent {name!r}: {err}") from None
+        return kind.factory(seed, **options)
+    except AgentError as err:
+        raise AgentError(f"{err} ({name} takes: {', '.join(kind.option_names()) or 'no options'})") from None
+
+
+def _mixed_seed(seed: int | None, seat_seed: int) -> int:
+    """One seed from the front's and the seat's: a hash, so that neighbouring seeds (game
+    ``i`` and ``i + 1`` of a simulation) do not give related choices."""
+    if seed is None:
+        return seat_seed
+    digest = hashlib.sha256(f"{seed}:{seat_seed}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
-    """Read ``"name"`` or ``"name:key=value:key=value"`` into a name and options.
+    """Read ``"name"`` or ``"name:key=value:key=value"`` into a name and options for :func:`make`.
 
-    Options are separated by colons, so a line-up can separate seats with commas.
+    Options are separated by colons, so a line-up can separate seats with commas. The seat's
+    own ``seed`` comes back as ``seat_seed``, since :func:`make` takes the front's as ``seed``.
 
     >>> parse_spec("ismcts:iterations=500:seconds=0.5")
     ('ismcts', {'iterations': 500, 'seconds': 0.5})
+    >>> parse_spec("random:seed=3")
+    ('random', {'seat_seed': 3})
     """
     name, *parts = text.strip().split(":")
     if not name:
@@ -93,7 +169,8 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise AgentError(f"agent option {part!r} in {text!r} must be key=value")
-        options[key.strip()] = _option_value(value.strip())
+        key = key.strip()
+        options[SEAT_SEED if key == SEED_OPTION else key] = _option_value(value.strip())
     return name, options
 
 

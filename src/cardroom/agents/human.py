@@ -18,7 +18,10 @@ class HumanAgent:
         if ask is None:
             from cardroom.agents import AgentError
 
-            raise AgentError("the human agent is driven by a front: give it ask=(state, seat) -> action")
+            raise AgentError(
+                "human is a person at a front (the terminal's seat 0, a web seat), not a bot: the bots are "
+                "random, heuristic and ismcts; a front gives it ask=(state, seat) -> action"
+            )
         self.ask = ask
 
     def act(self, state: State, seat: int) -> Action:

@@ -11,9 +11,10 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.games.baebae.deck import Deck, DeckError, cards_text, combine, find_deck
+from cardroom.games.baebae.deck import Deck, DeckError, combine, find_deck
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
 from cardroom.games.baebae.rules import MIN_PLAYERS, hand_size_for, players_for
+from cardroom.text import plural
 
 __all__ = ["run_validate", "run_show", "deck_rows"]
 
@@ -60,7 +61,7 @@ def _verdict(name: str) -> dict[str, Any]:
         "designs": len(deck.cards), "actions": actions, "digest": deck.digest,
         "players": {"min": players[0], "max": players[-1]} if players else None, "problems": [],
     }
-    figures = (f"{name}: {deck.name!r}, {cards_text(deck.size)}, {actions} with actions, "
+    figures = (f"{name}: {deck.name!r}, {plural(deck.size, 'card')}, {actions} with actions, "
                f"types {', '.join(sorted(deck.types)) or 'none'}")
     if players:
         many = f"{players[0]} players" if len(players) == 1 else f"{players[0]} to {players[-1]} players"
@@ -68,7 +69,7 @@ def _verdict(name: str) -> dict[str, Any]:
     else:
         verdict["message"] = figures
         verdict["problems"] = [
-            f"{name}: too few cards for any game ({cards_text(deck.size)}; {MIN_PLAYERS} players need "
+            f"{name}: too few cards for any game ({plural(deck.size, 'card')}; {MIN_PLAYERS} players need "
             f"{MIN_PLAYERS * hand_size_for(MIN_PLAYERS) + 1} with the default hand size: every hand "
             f"and a starter card); to add these cards to another deck, check them together: "
             f"base.toml,{name}"
@@ -97,7 +98,7 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=Text(f"{deck.name} — {cards_text(deck.size)}"), title_justify="left",
+    table = Table(title=Text(f"{deck.name} — {plural(deck.size, 'card')}"), title_justify="left",
                   show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)

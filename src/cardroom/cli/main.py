@@ -8,16 +8,74 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
+# Typer carries its own Click (pinned < 0.30); its help and usage are shaped through it.
+from typer._click.core import Context, Parameter
+from typer._click.exceptions import NoSuchOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
+
 from cardroom.agents import AgentError
+from cardroom.cli.consoles import make_console
 from cardroom.engine import RulesError
 from cardroom.games import GAMES, make_rules
 from cardroom.games.baebae.deck import DeckError
 from cardroom.record import RecordError
+from cardroom.text import MAX_NAME, clean_name, shorten
 
 __all__ = ["app", "main", "parse_rule_options"]
+
+
+class _NamedArgument(TyperArgument):
+    """An argument shown in help by its metavar alone (``FILE``), not its Python type."""
+
+    def display_type_rich(self, ctx: Context) -> str | None:
+        return None
+
+
+def _readable(params: list[Parameter]) -> list[Parameter]:
+    """Parameters as help shows them to people: a flag takes no value (no ``<bool>``), an
+    argument is its metavar (``FILE``), not its Python type."""
+    for param in params:
+        if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+            param.metavar = ""
+        elif isinstance(param, TyperArgument) and param.metavar is not None:
+            param.__class__ = _NamedArgument
+    return params
+
+
+class Group(TyperGroup):
+    """The ``cardroom`` command and its ``deck`` group, with readable help."""
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _readable(super().get_params(ctx))
+
+
+class Command(TyperCommand):
+    """Every ``cardroom`` command: help written for people (``cardroom replay [OPTIONS] FILE...``,
+    ``--seed N``, a flag with no type), and an unknown option named with the command's options."""
+
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _readable(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx: Context) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = param.metavar or (param.name or "").upper()
+                pieces.append((name if param.required else f"[{name}]") + ("..." if param.nargs != 1 else ""))
+        return pieces
+
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except NoSuchOption as err:
+            options = [o for p in self.get_params(ctx) if isinstance(p, TyperOption) for o in p.opts
+                       if o.startswith("--")]
+            guess = f" Did you mean {' or '.join(sorted(err.possibilities))}?" if err.possibilities else ""
+            ctx.fail(f"{err.option_name} is not an option of cardroom {ctx.info_name}.{guess} "
+                     f"Its options: {', '.join(options)}.")
+
 
 app = typer.Typer(
     name="cardroom",
@@ -25,18 +83,40 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=Group,
 )
 
-GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")]
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import version
+
+        make_console().print(f"cardroom {version('cardroom')}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def cardroom(
+    version: Annotated[
+        bool, typer.Option("--version", help="Print Cardroom's version and exit.", callback=_print_version,
+                           is_eager=True)
+    ] = False,
+) -> None:
+    """Play, simulate and replay the card games Baha and BAEBAE."""
+
+
+GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.", metavar="GAME")]
 RuleOpt = Annotated[
     list[str] | None,
-    typer.Option("--rule", "-r", help="A rules option KEY=VALUE (repeatable), e.g. target=50."),
+    typer.Option("--rule", "-r", help="A rules option KEY=VALUE (repeatable), e.g. target=50.",
+                 metavar="KEY=VALUE"),
 ]
 
 
 DeckOpt = Annotated[
     list[str] | None,
-    typer.Option("--deck", "-d", help="BAEBAE deck: a project deck's name or a deck file (repeatable)."),
+    typer.Option("--deck", "-d", help="BAEBAE deck: a project deck's name or a deck file (repeatable).",
+                 metavar="DECK"),
 ]
 
 
@@ -50,7 +130,12 @@ def guard() -> Iterator[None]:
     try:
         yield
     except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
-        Console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+        make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
+        raise typer.Exit(2) from None
+    except OSError as err:  # a path the system refuses (too long, not allowed) wherever it was met
+        where = f" {shorten(str(err.filename))!r}" if err.filename else ""
+        make_console(stderr=True).print(f"[bold red]error:[/] cannot use{escape(where)}: "
+                                        f"{escape(err.strerror or str(err))}", highlight=False)
         raise typer.Exit(2) from None
 
 
@@ -81,56 +166,106 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
 
 
 def with_think(bots: str, think: float | None) -> str:
-    """``--think S`` as the search budget of an ismcts bot (``ismcts:seconds=S``)."""
+    """``--think S`` as the search budget of every ismcts bot (``ismcts:seconds=S``)."""
     if think is None:
         return bots
-    if not bots.startswith("ismcts"):
-        raise UsageError(f"--think sets how long an ismcts bot thinks; the bots are {bots!r}")
-    if "seconds=" in bots or "iterations=" in bots:
-        raise UsageError("give the bots' budget once: --think SECONDS or ismcts:seconds=... / iterations=...")
-    return f"{bots}:seconds={think:g}"
+    specs = [spec.strip() for spec in bots.split(",")]
+    searchers = [i for i, spec in enumerate(specs) if spec.partition(":")[0] == "ismcts"]
+    if not searchers:
+        raise UsageError(f"--think sets how long an ismcts bot thinks; the bots are {bots!r:.80}")
+    for i in searchers:
+        if "seconds=" in specs[i] or "iterations=" in specs[i]:
+            raise UsageError(
+                "give the bots' budget once: --think SECONDS or ismcts:seconds=... / iterations=..."
+            )
+        specs[i] += f":seconds={think:g}"
+    return ",".join(specs)
 
 
-@app.command()
+def seat_number(seat: str | None) -> int | None:
+    """``--seat``: a seat's number, or ``None`` for ``all`` (every card shown)."""
+    if seat is None or seat.strip().lower() == "all":
+        return None
+    if not seat.strip().isdecimal():
+        raise UsageError(f"--seat takes a seat's number (from 0) or all, not {shorten(seat, 20)!r}")
+    return int(seat)
+
+
+def checked_name(name: str) -> str:
+    """``--name`` as every front takes a player's name (trimmed, printable, bounded)."""
+    try:
+        return clean_name(name)
+    except ValueError as err:
+        raise UsageError(f"--name: {err}") from None
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a ``--workers`` count no machine has (it would start that many processes)."""
+    import os
+
+    from cardroom.sim.tournament import MAX_WORKERS
+
+    if not 0 <= workers <= MAX_WORKERS:
+        raise UsageError(
+            f"--workers {workers}: give 0 (one per core; this machine has {os.cpu_count() or 1}) or a count "
+            f"up to {MAX_WORKERS}; Cardroom never starts more processes than cores or games"
+        )
+
+
+@app.command(cls=Command)
 def play(
     game: GameArg = "baha",
-    players: Annotated[int | None, typer.Option(help="Number of players, you included.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed of the shuffles (random if not given).")] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players, you included.", metavar="N")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the shuffles (random if not given).", metavar="N")
+    ] = None,
     rule: RuleOpt = None,
     deck: DeckOpt = None,
     bots: Annotated[
-        str, typer.Option(help="The computer opponents: random, heuristic or ismcts (options after colons).")
+        str,
+        typer.Option(help="The computer opponents: random, heuristic or ismcts (options after colons); "
+                          "one for every bot, or one per seat from seat 1, comma-separated.", metavar="BOTS"),
     ] = "random",
     think: Annotated[
-        float | None, typer.Option(help="Seconds an ismcts bot thinks per move.", min=0.01)
+        float | None, typer.Option(help="Seconds an ismcts bot thinks per move.", min=0.01, metavar="SECONDS")
     ] = None,
-    name: Annotated[str, typer.Option(help="Your name at the table.")] = "You",
-    record: Annotated[Path | None, typer.Option(help="Write the game's record to this file.")] = None,
+    name: Annotated[
+        str, typer.Option(help=f"Your name at the table (1 to {MAX_NAME} characters).", metavar="NAME")
+    ] = "You",
+    record: Annotated[
+        Path | None, typer.Option(help="Write the game's record to this file.", metavar="FILE")
+    ] = None,
 ) -> None:
     """Play at seat 0 against computer opponents in the terminal."""
     from cardroom.cli.play import run_play
 
     with guard():
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
-        code = run_play(rules, seed=seed, bots=with_think(bots, think), name=name, record_path=record,
-                        console=Console())
+        code = run_play(rules, seed=seed, bots=with_think(bots, think), name=checked_name(name),
+                        record_path=record, console=make_console())
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(cls=Command)
 def simulate(
     game: GameArg = "baha",
-    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
-    games: Annotated[int, typer.Option(help="How many games to play.", min=1)] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    games: Annotated[int, typer.Option(help="How many games to play.", min=1, metavar="N")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.", metavar="N")] = 0,
     agents: Annotated[
         str | None,
-        typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat)."),
+        typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat).",
+                     metavar="AGENTS"),
     ] = None,
     rule: RuleOpt = None,
     deck: DeckOpt = None,
-    records: Annotated[Path | None, typer.Option(help="Write one record per game into this folder.")] = None,
-    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", min=0)] = 1,
+    records: Annotated[
+        Path | None, typer.Option(help="Write one record per game into this folder.", metavar="FOLDER")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Processes to use (0: one per core); never more than the cores or the games.",
+                          metavar="N")
+    ] = 1,
     duplicate: Annotated[
         bool,
         typer.Option("--duplicate", help="Play each deal once per rotation of the agents over the seats."),
@@ -145,6 +280,7 @@ def simulate(
     from cardroom.cli.simulate import run_simulate
 
     with guard():
+        check_workers(workers)
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         run_simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
@@ -152,23 +288,39 @@ def simulate(
         )
 
 
-@app.command()
+@app.command(cls=Command)
 def replay(
-    files: Annotated[list[Path], typer.Argument(help="Record files.")],
+    files: Annotated[list[Path], typer.Argument(help="Record files.", metavar="FILE")],
     verify: Annotated[bool, typer.Option("--verify", help="Check each record replays exactly.")] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print verdicts as JSON.")] = False,
+    narrate: Annotated[
+        bool,
+        typer.Option("--narrate", help="Tell each game event by event: every card shown, or --seat's view."),
+    ] = False,
+    seat: Annotated[
+        str | None,
+        typer.Option(help="With --narrate: the game as this seat saw it (all: every card).", metavar="N|all"),
+    ] = None,
 ) -> None:
-    """Replay game records; with --verify, say for each whether it reproduces its log."""
+    """Replay game records; with --verify, say for each whether it reproduces its log; with
+    --narrate, tell the game event by event."""
     from cardroom.cli.replay import run_replay
 
     with guard():
-        code = run_replay(files, verify=verify, json_out=json_out, console=Console())
+        if seat is not None and not narrate:
+            raise UsageError("--seat chooses whose view --narrate tells: give --narrate too")
+        if narrate and (verify or json_out):
+            raise UsageError(
+                "--narrate tells a game; --verify and --json check records: give one or the other"
+            )
+        code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
+                          seat=seat_number(seat))
     raise typer.Exit(code)
 
 
-@app.command()
+@app.command(cls=Command)
 def report(
-    paths: Annotated[list[Path], typer.Argument(help="Record files or folders of records.")],
+    paths: Annotated[list[Path], typer.Argument(help="Record files or folders of records.", metavar="PATH")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
 ) -> None:
     """Summarize saved records (e.g. a long simulation run in parts), duplicate deals included."""
@@ -183,56 +335,62 @@ def report(
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
-        print_summary(Console(), summary)
+        print_summary(make_console(), summary)
 
 
-@app.command()
+@app.command(cls=Command)
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    host: Annotated[str, typer.Option(help="Address to listen on.", metavar="ADDRESS")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535, metavar="PORT")] = 8000,
     db: Annotated[
-        str | None, typer.Option(help="Database: any SQLAlchemy URL (default: cardroom.db in --data).")
+        str | None,
+        typer.Option(help="Database: any SQLAlchemy URL (default: cardroom.db in --data).", metavar="URL"),
     ] = None,
-    data: Annotated[Path, typer.Option(help="Data folder: the database and uploaded decks.")] = Path(
+    data: Annotated[
+        Path, typer.Option(help="Data folder: the database and uploaded decks.", metavar="FOLDER")
+    ] = Path(
         "cardroom-data"
     ),
     bot_delay: Annotated[
-        float, typer.Option(help="Seconds a bot waits before each move, so people can follow.", min=0, max=60)
+        float, typer.Option(help="Seconds a bot waits before each move, so people can follow.", min=0, max=60,
+                            metavar="SECONDS")
     ] = 0.6,
 ) -> None:
     """Start the web table: a lobby, tables of Baha and BAEBAE for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():
-        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=Console())
+        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=make_console())
     raise typer.Exit(code)
 
 
-deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True)
+deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True, cls=Group)
 app.add_typer(deck_app, name="deck")
 
 
-@deck_app.command("validate")
+@deck_app.command("validate", cls=Command)
 def deck_validate(
-    files: Annotated[list[str], typer.Argument(help="Deck files (or project deck names).")],
+    files: Annotated[list[str], typer.Argument(help="Deck files (or project deck names).", metavar="DECK")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
 ) -> None:
     """Check deck files: each one is valid, or every problem is named with its card and field."""
     from cardroom.cli.decks import run_validate
 
-    raise typer.Exit(run_validate(files, json_out=json_out, console=Console()))
+    raise typer.Exit(run_validate(files, json_out=json_out, console=make_console()))
 
 
-@deck_app.command("show")
+@deck_app.command("show", cls=Command)
 def deck_show(
-    file: Annotated[str, typer.Argument(help="A deck file or a project deck's name.")] = "sample",
+    file: Annotated[
+        str, typer.Argument(help="A deck file or a project deck's name.", metavar="DECK")
+    ] = "sample",
     json_out: Annotated[bool, typer.Option("--json", help="Print the cards as JSON.")] = False,
 ) -> None:
     """Show a deck's cards as a table: rank, suit, name, types, marks, action and flags."""
     from cardroom.cli.decks import run_show
 
     with guard():
-        run_show(file, json_out=json_out, console=Console())
+        run_show(file, json_out=json_out, console=make_console())
 
 
 def main() -> None:

@@ -33,6 +33,7 @@ from cardroom.cli.terminal import (
 )
 from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError
 from cardroom.games.baha.rules import PASS_COUNT
+from cardroom.text import plural
 
 __all__ = ["run_play", "Session", "Screen", "HELP"]
 
@@ -193,7 +194,7 @@ class Screen:
         """Points in words: "no horns", "1 horn", "8 horns" (or points, with face scoring)."""
         if not points:
             return f"no {self.unit}"
-        return f"{points} {self.unit if points != 1 else self.unit[:-1]}"
+        return plural(points, self.unit[:-1])
 
     def card(self, text: str, *, dim: bool = False) -> Text:
         """A card in its colour, its horns drawn after it; hidden cards stay ``?``."""
@@ -245,7 +246,7 @@ class Screen:
         if self.picking is not None:
             seat, picks = self.picking
             self.picking = None
-            self._line(f"{self.seat(seat)} chose {picks} card{'s' * (picks != 1)} to pass.")
+            self._line(f"{self.seat(seat)} chose {plural(picks, 'card')} to pass.")
 
     def _line(self, *parts: str | Text | tuple[str, str]) -> None:
         self.console.print(Text.assemble(*parts))
@@ -291,7 +292,7 @@ class Screen:
         if leftover and winner == ME:
             line.append_text(Text.assemble(" and the face-down leftovers ", self.cards(leftover)))
         elif leftover:
-            line.append(f" and {len(leftover)} face-down leftover card{'s' * (len(leftover) != 1)}")
+            line.append(f" and {plural(len(leftover), 'face-down leftover card')}")
         self.console.print(line)
         self.console.print()
 
@@ -303,7 +304,7 @@ class Screen:
 
     def _on_take(self, event: Event) -> None:
         cards = event["cards"]
-        rest = f"the last {len(cards)} card{'s' * (len(cards) != 1)} of the draw pile face down"
+        rest = f"the last {plural(len(cards), 'card')} of the draw pile face down"
         if event["p"] == ME:
             self._line(f"You take {rest}: ", self.cards(cards), ".")
         else:
@@ -341,7 +342,7 @@ class Screen:
         totals: list[int] = event["totals"]
         winner: int = event["winner"]
         hands = self.hands_played
-        self.console.rule(f"[bold]Game over[/] after {hands} hand{'s' * (hands != 1)}")
+        self.console.rule(f"[bold]Game over[/] after {plural(hands, 'hand')}")
         table = Table(title="Final standings", box=box.SIMPLE_HEAD)
         table.add_column("Place", justify="right")
         table.add_column("Player")
@@ -493,10 +494,10 @@ class Screen:
         parts = []
         if view.get("leftover_count"):
             count = view["leftover_count"]
-            parts.append(f"{count} leftover card{'s' * (count != 1)} (for the taker of trick 1)")
+            parts.append(f"{plural(count, 'leftover card')} (for the taker of trick 1)")
         if view.get("draw_pile_count"):
             count = view["draw_pile_count"]
-            parts.append(f"draw pile of {count} card{'s' * (count != 1)}")
+            parts.append(f"draw pile of {plural(count, 'card')}")
         mine = view.get("my_face_down") or []
         if mine:
             return Text.assemble(

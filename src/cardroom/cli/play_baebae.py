@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
@@ -45,6 +45,7 @@ from cardroom.games.baebae import BaebaeState, CardDef
 from cardroom.games.baebae import Rules as BaebaeRules
 from cardroom.games.baebae.effects import RANKS, SUIT_NAMES, SUITS
 from cardroom.games.baebae.rules import penalty_of
+from cardroom.text import plural
 
 __all__ = ["run_play", "Session", "Screen", "Question", "HELP"]
 
@@ -70,8 +71,8 @@ player loses a turn, \\[reverse] play changes direction.
 [bold]Scoring[/]: cards left in hand cost penalty points (2-9 face value, 10 J Q K 10, A 1), \
 plus the points actions gave. Lowest total after the last round wins; the highest must \
 bury their head in shame.
-[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the table again · [bold]quit[/] end \
-the game (a --record file is still written)."""
+[bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the whole table, every card in full · \
+[bold]quit[/] end the game (a --record file is still written)."""
 
 
 def run_play(
@@ -265,7 +266,7 @@ class Session(TurnLoop):
             sizes = self.state.view(ME)["hand_sizes"]
             q = Question(
                 kind, Text("Choose a player:", style="bold"), f"Player ({choices}) › ", legal,
-                [Text(f"{screen.player(s)} ({_count(sizes[s], 'card')})") for s in seats],
+                [Text(f"{screen.player(s)} ({plural(sizes[s], 'card')})") for s in seats],
                 "type the number of a player on the list",
             )
             for action, seat in zip(legal, seats, strict=True):
@@ -504,8 +505,8 @@ class Screen:
         self.console.print(
             Text.assemble(
                 ("BAEBAE", "bold"),
-                f" · {self.players} players · {_count(self.rules.rounds, 'round')} · "
-                f"deck {deck.name} ({deck.size} cards) · bots: {bots}",
+                f" · {self.players} players · {plural(self.rules.rounds, 'round')} · "
+                f"deck {deck.name} ({plural(deck.size, 'card')}) · bots: {bots}",
             )
         )
         self.console.print(
@@ -540,7 +541,7 @@ class Screen:
         if seat == ME:
             self._line("You draw ", self.cards(cards, named=True), ".")
         else:
-            self._line(f"Seat {seat} draws {'a card' if len(cards) == 1 else f'{len(cards)} cards'}.")
+            self._line(f"Seat {seat} draws {plural(len(cards), 'card', one='a')}.")
 
     def _line(self, *parts: str | Text | tuple[str, str]) -> None:
         self.console.print(Text.assemble(*parts))
@@ -556,8 +557,8 @@ class Screen:
         self.console.rule(
             f"[bold]Round {event['n']} of {self.rules.rounds}[/] · {self.verb(dealer, 'deal')}"
         )
-        hand = len(event["hands"][ME])
-        line = Text.assemble(f"Each player is dealt {hand} cards. The starter is ", self.named(starter))
+        hand = plural(len(event["hands"][ME]), "card")
+        line = Text.assemble(f"Each player is dealt {hand}. The starter is ", self.named(starter))
         design = self.design(starter)
         if design is not None and design.wild:
             line.append_text(Text.assemble(", a wild card: its own suit, ", self.suit(event["suit"]),
@@ -602,7 +603,7 @@ class Screen:
     def _on_reshuffle(self, event: Event) -> None:
         count = len(event["stock"])
         self._line(f"The stockpile is empty: the discard pile under the top card is shuffled into "
-                   f"a new stockpile of {_count(count, 'card')}.")
+                   f"a new stockpile of {plural(count, 'card')}.")
 
     def _on_coin(self, event: Event) -> None:
         self._line(f"{self.verb(event['p'], 'flip')} a coin. Coin: ", (event["result"], "bold"), ".")
@@ -631,9 +632,10 @@ class Screen:
             elif source == ME and shown:
                 self._line("You give ", self.cards(cards, named=True), f" to {self.obj(to)}.")
             else:
-                self._line(f"{self.verb(source, 'give')} {self.obj(to)} {_count(len(cards), 'card', 'a')}.")
+                given = plural(len(cards), "card", one="a")
+                self._line(f"{self.verb(source, 'give')} {self.obj(to)} {given}.")
         elif why == "take":
-            taken = _count(len(cards), "card", "a")
+            taken = plural(len(cards), "card", one="a")
             if source == ME and shown:
                 self._line(f"{self.verb(to, 'take')} {taken} from you: ", self.cards(cards, named=True), ".")
             elif to == ME and shown:
@@ -651,14 +653,15 @@ class Screen:
             elif to == ME:
                 self._line("You get ", self.cards(cards, named=True) if cards else "no cards", ".")
         else:
-            self._line(f"{self.verb(source, 'move')} {_count(len(cards), 'card', 'a')} to {self.obj(to)}.")
+            moved = plural(len(cards), "card", one="a")
+            self._line(f"{self.verb(source, 'move')} {moved} to {self.obj(to)}.")
 
     def _on_penalty(self, event: Event) -> None:
         seat, points = event["p"], event["points"]
         if points >= 0:
-            self._line(f"{self.verb(seat, 'get')} {_count(points, 'penalty point')} this round.")
+            self._line(f"{self.verb(seat, 'get')} {plural(points, 'penalty point')} this round.")
         else:
-            self._line(f"{self.verb(seat, 'take')} {_count(-points, 'point')} off "
+            self._line(f"{self.verb(seat, 'take')} {plural(-points, 'point')} off "
                        f"{'your' if seat == ME else 'their'} penalty this round.")
 
     def _on_effect(self, event: Event) -> None:
@@ -732,7 +735,7 @@ class Screen:
         totals: list[int] = event["totals"]
         ranking: list[dict[str, int]] = event["ranking"]
         shame: list[int] = event["shame"]
-        self.console.rule(f"[bold]Game over[/] after {_count(self.round, 'round')}")
+        self.console.rule(f"[bold]Game over[/] after {plural(self.round, 'round')}")
         table = Table(title="Final ranking", box=box.SIMPLE_HEAD)
         table.add_column("Place", justify="right")
         table.add_column("Player")
@@ -747,7 +750,7 @@ class Screen:
             )
         self.console.print(table)
         first = [r["seat"] for r in ranking if r["place"] == 1]
-        best = _count(totals[first[0]], "point")
+        best = plural(totals[first[0]], "point")
         if len(first) == self.players:
             self._line(("Everyone ties", "bold green"), f" with {best}.")
         elif len(first) == 1:
@@ -759,7 +762,7 @@ class Screen:
         if not shame:
             self._line("All totals are equal: nobody has to bury their head in shame.")
             return
-        worst = _count(totals[shame[0]], "point")
+        worst = plural(totals[shame[0]], "point")
         if ME in shame:
             others = [self.seat(s) for s in shame if s != ME]
             if others:
@@ -778,15 +781,85 @@ class Screen:
     # -- the person's turn -------------------------------------------------------------
 
     def show(self, view: Mapping[str, Any], question: Question, *, full: bool = False) -> None:
-        """The table as seat 0 sees it (shorter while an action asks), then the question."""
+        """The table as seat 0 sees it (shorter while an action asks), then the question.
+
+        A turn's screen fits the terminal: when the whole table and question would not
+        (an 80 x 24 terminal, a big hand), the table is drawn one line a card, its action text
+        cut short; ``show`` draws it whole.
+        """
         self.flush()
         if question.kind == "play" or full:
-            self._panel(view, question)
+            panel = self._panel(view, question)
+            room = self.console.height - 1 - len(self._moves_text(question).split())  # 1: the prompt
+            if not full and len(self.console.render_lines(panel, pad=False)) > room:
+                panel = self._compact_panel(view, question, room)
+            self.console.print(panel)
         else:
             self._context(view, question)
         self.moves(question)
 
-    def _panel(self, view: Mapping[str, Any], question: Question) -> None:
+    def _compact_panel(self, view: Mapping[str, Any], question: Question, room: int) -> Panel:
+        """The table in as few lines as it takes: one line a fact, one line a card."""
+        head = Table.grid(padding=(0, 2))
+        head.add_column(style="bold", no_wrap=True)
+        head.add_column(no_wrap=True, overflow="ellipsis")
+        dealer = self.verb(view["dealer"], "deal")
+        head.add_row("Round", Text(f"{view['round']} of {self.rules.rounds} · {dealer} · "
+                                   f"{self.way(view['direction'])}: {self.order(view['direction'])}"))
+        head.add_row("Cards held", self._per_seat(view["hand_sizes"], skips=view["skips"]))
+        head.add_row("Totals", self._per_seat(view["totals"]))
+        if any(view["round_penalties"]):
+            head.add_row("Action points", self._per_seat(view["round_penalties"], signed=True))
+        top = Text.assemble(self.named(view["top"]), " · ", self.suit(view["suit"]),
+                            " named" if view["declared"] else "", " in play")
+        head.add_row("Top card", top)
+        head.add_row("Stockpile", Text(f"{plural(view['stock_count'], 'card')} · discard pile "
+                                       f"{plural(len(view['discard']), 'card')}"))
+        if view["drawn"]:
+            head.add_row("You drew", self.named(view["drawn"]))
+        hand = Table.grid(padding=(0, 1), expand=True)
+        hand.add_column(justify="right", no_wrap=True)
+        hand.add_column(no_wrap=True)
+        hand.add_column(no_wrap=True, overflow="ellipsis", max_width=26)
+        hand.add_column(no_wrap=True)
+        hand.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        keys = self.sort(view["hand"])
+        lines = room - 2 - head.row_count - 1  # 2: the panel's edges; 1: the hand's heading
+        playable = [k for k in keys if k in question.numbers]
+        shown = keys if len(keys) <= lines else playable[:max(lines - 1, 1)]
+        for key in shown:
+            hand.add_row(*self._card_line(key, question))
+        rest = [k for k in keys if k not in shown]
+        heading = Text.assemble(("Your hand", "bold"), ("  (show: every card in full)", "dim"))
+        parts: list[Any] = [head, heading, hand]
+        if rest:
+            parts.append(Text.assemble(("  also held: ", "dim"), self.cards(rest), no_wrap=True,
+                                       overflow="ellipsis"))
+        title = {"play": "your turn", "drawn": "your turn: play it or pass"}.get(question.kind, "your answer")
+        return Panel(Group(*parts), title=f"Round {view['round']} · {title}", title_align="left",
+                     box=box.ROUNDED, width=self.console.width)
+
+    def _card_line(self, key: str, question: Question) -> list[Text]:
+        """One card of the hand on one line: its number if it may be played, the card, its
+        character and types, its marks, its action (cut short by the table)."""
+        number = question.numbers.get(key)
+        dim = number is None
+        design = self.design(key)
+        if design is None:
+            return [Text(""), self.card(key, dim=dim), Text(""), Text(""), Text("")]
+        character = Text(design.name, style="italic")
+        if design.types:
+            character.append(f" ({', '.join(sorted(design.types))})")
+        marks = " ".join(f"[{m}]" for m in MARKS_SHOWN if m in design.marks)
+        flags = [flag for flag, on in (("optional", design.optional), ("cannot win", not design.can_win))
+                 if on and design.effects]
+        action = Text(design.text + (f" ({', '.join(flags)})" if flags else ""))
+        style = "dim" if dim else ""
+        return [Text(f"{number})" if number else "", style="bold"), self.card(key, dim=dim),
+                Text.assemble(character, style=style), Text(marks, style="cyan"),
+                Text.assemble(action, style=style)]
+
+    def _panel(self, view: Mapping[str, Any], question: Question) -> Panel:
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -811,15 +884,15 @@ class Screen:
             suit.append(f" (named{by}: only {SUIT_NAMES[SUITS.index(view['suit'])]} or a wild card)",
                         style="")
         grid.add_row("Suit in play", suit)
-        grid.add_row("Stockpile", Text(f"{_count(view['stock_count'], 'card')} · discard pile "
-                                       f"{_count(len(view['discard']), 'card')}"))
+        grid.add_row("Stockpile", Text(f"{plural(view['stock_count'], 'card')} · discard pile "
+                                       f"{plural(len(view['discard']), 'card')}"))
         if view["drawn"]:
             grid.add_row("You drew", self.named(view["drawn"]))
         grid.add_row("Your hand", self._hand(view["hand"], question))
         title = {"play": "your turn", "drawn": "your turn: play it or pass"}.get(question.kind, "your answer")
         width = min(self.console.width, 110)
-        self.console.print(Panel(grid, title=f"Round {view['round']} · {title}", title_align="left",
-                                 box=box.ROUNDED, width=width))
+        return Panel(grid, title=f"Round {view['round']} · {title}", title_align="left", box=box.ROUNDED,
+                     width=width)
 
     def _context(self, view: Mapping[str, Any], question: Question) -> None:
         """What asks: the card, whose it is and its action; and the person's hand."""
@@ -845,7 +918,9 @@ class Screen:
 
     def moves(self, question: Question) -> None:
         """The heading and the numbered moves; a number never parts from its move at a line end."""
-        self.console.print(question.heading)
+        self.console.print(self._moves_text(question), no_wrap=True, crop=False)
+
+    def _moves_text(self, question: Question) -> Text:
         line = Text("  ")
         width = 2
         for i, label in enumerate(question.labels, 1):
@@ -858,7 +933,7 @@ class Screen:
                 width += 2
             line.append_text(item)
             width += len(item)
-        self.console.print(line, no_wrap=True, crop=False)
+        return Text.assemble(question.heading, "\n", line)
 
     def refuse(self, reason: str, question: Question) -> None:
         self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
@@ -926,13 +1001,6 @@ def _third_person(verb: str) -> str:
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
-
-
-def _count(number: int, noun: str, one: str | None = None) -> str:
-    """``3 cards``, ``1 card`` (or ``a card`` with ``one="a"``)."""
-    if number == 1:
-        return f"{one or 1} {noun}"
-    return f"{number} {noun}s"
 
 
 def _signed(number: int) -> str:

@@ -1,21 +1,74 @@
-"""``cardroom replay``: rebuild games from records; ``--verify`` checks they replay exactly."""
+"""``cardroom replay``: rebuild games from records; ``--verify`` checks they replay exactly;
+``--narrate`` tells a game event by event, from one seat's view or with every card shown."""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
+from cardroom.engine import Event
+from cardroom.games.baebae.narrate import narrate as narrate_baebae
+from cardroom.games.baha.narrate import narrate as narrate_baha
 from cardroom.record import RecordError, load, replay, verify
+from cardroom.text import plural
 
-__all__ = ["run_replay"]
+__all__ = ["run_replay", "NARRATORS", "narration"]
+
+NARRATORS: dict[str, Callable[[Event, Sequence[str], Any], str | None]] = {
+    "baha": narrate_baha,
+    "baebae": narrate_baebae,
+}
+"""Each game's narration of its events, by the game a record names (the one place that picks)."""
 
 
-def run_replay(files: list[Path], *, verify: bool, json_out: bool, console: Console) -> int:
-    """Return 0 when every record loads (and, with ``verify``, replays exactly), else 1."""
+def narration(record: dict[str, Any], seat: int | None, where: str = "record") -> list[str]:
+    """The game of ``record`` told one line an event: as ``seat`` saw it, or every card shown
+    when ``seat`` is ``None``. The events come from replaying the record, not from its log."""
+    state = replay(record, where)
+    names = [s["name"] for s in record["seats"]]
+    if seat is not None and not 0 <= seat < len(names):
+        raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
+    tell = NARRATORS[record["game"]]
+    log = state.log if seat is None else state.view_log(seat)
+    return [line for event in log if (line := tell(event, names, state.rules)) is not None]  # type: ignore[attr-defined]
+
+
+def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
+    code = 0
+    for path in files:
+        try:
+            record = load(path)
+            lines = narration(record, seat, str(path))
+        except RecordError as err:
+            console.print(Text.assemble(("FAIL ", "bold red"), str(err)))
+            code = 1
+            continue
+        seats = ", ".join(f"{s['name']} ({s['agent']})" for s in record["seats"])
+        view = "every card shown"
+        if seat is not None:
+            view = f"as {record['seats'][seat]['name']} (seat {seat}) saw it"
+        heading = f": {record['game']}, seed {record['seed']}, {view}; seats {seats}"
+        console.print(Text.assemble((str(path), "bold"), heading))
+        for line in lines:
+            console.print(Text(line))
+    return code
+
+
+def run_replay(
+    files: list[Path], *, verify: bool, json_out: bool, console: Console, narrate: bool = False,
+    seat: int | None = None,
+) -> int:
+    """Return 0 when every record loads (and, with ``verify``, replays exactly), else 1.
+    With ``narrate``, print each game one line an event (as ``seat`` saw it, if given)."""
+    if narrate:
+        return _narrate(files, seat, console)
     verdicts = []
     for path in files:
         try:
@@ -38,7 +91,7 @@ def run_replay(files: list[Path], *, verify: bool, json_out: bool, console: Cons
             else:
                 outcome += ", not finished"
             verdicts.append({"file": str(path), "ok": True, "message": f"{path}: {record['game']}, "
-                             f"{len(record['actions'])} actions, {outcome}"})
+                             f"{plural(len(record['actions']), 'action')}, {outcome}"})
     if json_out:
         sys.stdout.write(json.dumps(verdicts, indent=2) + "\n")
     else:

@@ -13,10 +13,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import Lineup, run_games
+from cardroom.text import plural
 
 __all__ = ["run_simulate", "print_summary"]
 
@@ -38,7 +40,7 @@ def run_simulate(
     """
     players = rules.to_dict()["players"]
     lineup = Lineup.parse(agents, players)
-    err = Console(stderr=True)
+    err = make_console(stderr=True)
     started = time.perf_counter()
     total = games * len(rotations(lineup)) if duplicate else games
 
@@ -62,7 +64,7 @@ def run_simulate(
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
-        print_summary(Console(), summary, records)
+        print_summary(make_console(), summary, records)
     return summary
 
 
@@ -77,15 +79,14 @@ def print_summary(console: Console, summary: dict[str, Any], records: Path | Non
 def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | None) -> None:
     rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
     console.print(
-        f"[bold]{summary['game']}[/], duplicate: {summary['deals']} deals x "
-        f"{len(summary['rotations'])} rotations = {summary['games']} games, "
-        f"seeds {_seeds(summary, 'deals')}, "
-        f"{summary['seconds']:.1f} s\nrules: {rules}",
+        f"[bold]{summary['game']}[/], duplicate: {plural(summary['deals'], 'deal')} x "
+        f"{plural(len(summary['rotations']), 'rotation')} = {plural(summary['games'], 'game')}, "
+        f"seeds {_seeds(summary, 'deals')}{_took(summary)}\nrules: {rules}",
         highlight=False,
     )
     if summary.get("incomplete_deals_left_out"):
-        console.print(f"left out: {summary['incomplete_deals_left_out']} deals not played in every rotation "
-                      f"({summary['games_left_out']} games)", highlight=False)
+        console.print(f"left out: {plural(summary['incomplete_deals_left_out'], 'deal')} not played in every "
+                      f"rotation ({plural(summary['games_left_out'], 'game')})", highlight=False)
     unit = summary["unit"].capitalize()
     table = Table(title="Per agent, every seat of every deal (95% intervals)", title_justify="left")
     for column, justify in (("Agent", "left"), (unit, "right"), ("Wins", "right"), ("Win rate", "right")):
@@ -102,9 +103,14 @@ def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | 
             pairs.add_row(pair["agent"], pair["versus"], _ci(pair["difference"]))
         console.print(pairs)
     if summary["guard_stopped"]:
-        console.print(f"[bold red]{summary['guard_stopped']} games stopped by the action guard[/]")
+        console.print(f"[bold red]{plural(summary['guard_stopped'], 'game')} stopped by the action guard[/]")
     if records is not None:
         console.print(f"records written to {records}/")
+
+
+def _took(summary: dict[str, Any]) -> str:
+    """How long the run took; a report of saved records does not know, and says nothing."""
+    return f", {summary['seconds']:.1f} s" if "seconds" in summary else ""
 
 
 def _seeds(summary: dict[str, Any], count: str) -> str:
@@ -127,9 +133,8 @@ def _print_tables(console: Console, summary: dict[str, Any], records: Path | Non
     rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
     deal = summary["deal"]
     console.print(
-        f"[bold]{summary['game']}[/]: {summary['games']} games, {summary['deals']} {deal}s "
-        f"({summary['deals_per_game']:.2f} a game), seeds {_seeds(summary, 'games')}, "
-        f"{summary['seconds']:.1f} s\n"
+        f"[bold]{summary['game']}[/]: {plural(summary['games'], 'game')}, {plural(summary['deals'], deal)} "
+        f"({summary['deals_per_game']:.2f} a game), seeds {_seeds(summary, 'games')}{_took(summary)}\n"
         f"rules: {rules}", highlight=False,
     )
     if "deck" in summary:
@@ -156,9 +161,9 @@ def _print_tables(console: Console, summary: dict[str, Any], records: Path | Non
     if "blocked_rounds" in summary:
         notes.append(f"blocked rounds: {summary['blocked_rounds']}")
     if summary.get("guard_rounds"):
-        notes.append(f"[bold red]{summary['guard_rounds']} rounds stopped by the turn limit[/]")
+        notes.append(f"[bold red]{plural(summary['guard_rounds'], 'round')} stopped by the turn limit[/]")
     if summary["guard_stopped"]:
-        notes.append(f"[bold red]{summary['guard_stopped']} games stopped by the action guard[/]")
+        notes.append(f"[bold red]{plural(summary['guard_stopped'], 'game')} stopped by the action guard[/]")
     if notes:
         console.print("; ".join(notes))
     if records is not None:

@@ -39,6 +39,7 @@ __all__ = [
     "GameScreen",
     "TurnLoop",
     "choose_seed",
+    "bot_specs",
     "make_bots",
     "seats_of",
     "save_record",
@@ -82,17 +83,34 @@ def choose_seed(seed: int | None) -> int:
     return secrets.randbelow(2**31) if seed is None else seed
 
 
+def bot_specs(bots: str, players: int) -> dict[int, str]:
+    """The spec of the bot at each seat but seat 0, from ``--bots``: one spec for every bot, or
+    one per seat from seat 1, comma-separated (``heuristic,random,ismcts``)."""
+    specs = [spec.strip() for spec in bots.split(",")]
+    if len(specs) == 1:
+        specs *= players - 1
+    if len(specs) != players - 1 or not all(specs):
+        raise AgentError(
+            f"--bots needs one bot for every seat from seat 1 ({players - 1}) or one for all, "
+            f"got {len(specs)}: {bots!r:.80}"
+        )
+    return dict(enumerate(specs, 1))
+
+
 def make_bots(bots: str, seed: int, players: int) -> dict[int, Agent]:
-    """A bot of the ``bots`` spec (``name`` or ``name:key=value:...``) at every seat but seat 0;
-    the bot at seat ``s`` is seeded with ``seed + s``."""
-    bot_name, bot_options = parse_spec(bots)
-    return {seat: make(bot_name, seed=seed + seat, **bot_options) for seat in range(1, players)}
+    """The bots of ``--bots`` (see :func:`bot_specs`; each ``name`` or ``name:key=value:...``)
+    at every seat but seat 0; the bot at seat ``s`` is seeded with ``seed + s``."""
+    agents = {}
+    for seat, spec in bot_specs(bots, players).items():
+        bot_name, bot_options = parse_spec(spec)
+        agents[seat] = make(bot_name, seed=seed + seat, **bot_options)
+    return agents
 
 
 def seats_of(name: str, bots: str, players: int) -> list[dict[str, Any]]:
     """Who sits where, as a record names them."""
     return [{"name": name, "agent": "human"}] + [
-        {"name": f"Seat {seat}", "agent": bots} for seat in range(1, players)
+        {"name": f"Seat {seat}", "agent": spec} for seat, spec in bot_specs(bots, players).items()
     ]
 
 
@@ -178,6 +196,8 @@ def pick_number(word: str, legal: Sequence[Action]) -> Action:
     number = int(word)
     if 1 <= number <= len(legal):
         return legal[number - 1]
+    if len(legal) == 1:
+        raise Refusal(f"{word} is not on the list: type 1, the only move.")
     raise Refusal(f"{word} is not on the list: choose 1 to {len(legal)}.")
 
 

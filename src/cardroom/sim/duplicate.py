@@ -16,7 +16,6 @@ Figures (each with a 95% interval over deals):
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -25,7 +24,7 @@ from typing import Any
 from cardroom.engine import Rules
 from cardroom.sim.report import UNITS
 from cardroom.sim.stats import mean_ci, wilson
-from cardroom.sim.tournament import GameResult, Lineup, _records_folder, play_game
+from cardroom.sim.tournament import GameResult, Lineup, _records_folder, play_game, worker_count
 
 __all__ = ["rotations", "run_duplicate", "summarize_duplicate"]
 
@@ -67,7 +66,7 @@ def run_duplicate(
     lineups = rotations(lineup)
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]
-    workers = workers or os.cpu_count() or 1
+    workers = worker_count(workers, len(jobs))
     if workers == 1:
         chunks: Iterator[list[tuple[int, int, GameResult]]] = (
             _play((rules, [job], lineups, records)) for job in jobs

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.games import make_rules
-from cardroom.record import RecordError, load
+from cardroom.record import RecordError, load, verify
 from cardroom.sim.duplicate import rotations, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import GameResult, Lineup, result_from_log
@@ -42,18 +42,21 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
     games: list[tuple[int, tuple[str, ...], GameResult]] = []
     for i, path in enumerate(files):
         record = load(path)
+        verdict = verify(record, str(path))
+        if not verdict.ok:
+            # The figures come from the log: only a log the actions reproduce is counted.
+            raise RecordError(f"{verdict.message}; a report counts only records that replay exactly")
         key = (record["game"], record["rules"], record.get("deck"))
         if first is None:
             first = record
         elif key != (first["game"], first["rules"], first.get("deck")):
             raise RecordError(f"{path}: another game, rules or deck than {files[0]}; report them apart")
-        specs = tuple(str(seat.get("agent", "unknown")) for seat in record.get("seats", []))
+        specs = tuple(seat["agent"] for seat in record["seats"])
         totals = [0] * len(specs)
-        for event in record.get("log", []):
+        for event in record["log"]:
             if "totals" in event:
                 totals = list(event["totals"])
-        games.append((record["seed"], specs, result_from_log(record.get("log", []), i, record["seed"],
-                                                                totals)))
+        games.append((record["seed"], specs, result_from_log(record["log"], i, record["seed"], totals)))
     assert first is not None
     rules = make_rules(first["game"], first["rules"])
     seeds = sorted({seed for seed, _, _ in games})
@@ -80,6 +83,7 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
         if any(specs != lineup.specs for _, specs, _ in games):
             raise RecordError("the records seat different line-ups and hold no complete duplicate deal")
         summary = summarize(rules, lineup, [r for _, _, r in games], seeds[0], 0.0)
+    del summary["seconds"]  # the run's time is not in its records; the report's own is no figure
     summary["records"] = len(files)
     summary["seeds"] = [seeds[0], seeds[-1]]
     summary["seed_ranges"] = _ranges(seeds)

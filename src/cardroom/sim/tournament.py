@@ -13,7 +13,13 @@ from cardroom import agents as agent_registry
 from cardroom.engine import Rules
 from cardroom.record import RecordError, make_record, save
 
-__all__ = ["Lineup", "GameResult", "play_game", "run_games", "result_from_log", "MAX_ACTIONS"]
+__all__ = [
+    "Lineup", "GameResult", "play_game", "run_games", "result_from_log", "worker_count", "MAX_ACTIONS",
+    "MAX_WORKERS",
+]
+
+MAX_WORKERS = 1024
+"""The most worker processes one may ask for; more is a typing slip, not a machine."""
 
 MAX_ACTIONS = 200_000
 """A guard far above any real game: a game still running after this many actions is stopped
@@ -162,7 +168,7 @@ def run_games(
     if records is not None:
         _records_folder(records)
     jobs = [(i, seed + i) for i in range(games)]
-    workers = workers or os.cpu_count() or 1
+    workers = worker_count(workers, len(jobs))
     results: list[GameResult] = []
     if workers == 1 or games == 1:
         for i, game_seed in jobs:
@@ -176,6 +182,23 @@ def run_games(
             if progress:
                 progress(len(chunk))
     return results
+
+
+def worker_count(workers: int, jobs: int) -> int:
+    """The processes to start for ``jobs`` games when ``workers`` are asked for (0: one per
+    core): never more than the cores, since games are pure computation, nor than the games.
+
+    >>> worker_count(1, 100)
+    1
+    >>> worker_count(8, 3) <= 3
+    True
+    """
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
+        raise ValueError(
+            f"workers must be a whole number from 0 (one per core) to {MAX_WORKERS}, not {workers!r}"
+        )
+    cores = os.cpu_count() or 1
+    return max(1, min(workers or cores, cores, jobs))
 
 
 def _chunks(

@@ -232,7 +232,7 @@ def test_e4_match_by_rank_or_suit():
     rules = marked_rules(players=2, hand_size=4)
     state = start(rules, ["6D 9C 2H 3S", "4D 4H 4S 7H"], "6C", dealer=1)
     assert sorted(legal_texts(state)) == ["play 6D", "play 9C"]
-    message = refused(state, state.parse_action("play 2H"), "seat 0 may not play 2H", "2H does not match",
+    message = refused(state, state.parse_action("play 2H"), "you may not play 2H", "2H does not match",
                       "the top card 6C (rank 6 or Clubs)", "allowed: ")
     assert "play 6D" in message and "play 9C" in message
 
@@ -708,7 +708,7 @@ def test_e14_views_show_the_public_and_own_hand_only():
 def test_illegal_not_a_card_held():
     rules = marked_rules(players=2, hand_size=2)
     state = start(rules, ["9C 2H", "4D 4S"], "6C", dealer=1)
-    refused(state, state.parse_action("play 7C"), "seat 0 may not play 7C", "does not hold 7C",
+    refused(state, state.parse_action("play 7C"), "you may not play 7C", "you do not hold 7C",
             "allowed: play 9C")
 
 
@@ -727,13 +727,13 @@ def test_illegal_numbers_bools_and_other_types_are_refused():
 def test_illegal_wrong_decision_kind():
     rules = marked_rules(players=2, hand_size=3)
     state = start(rules, ["8S 2H 3H", "4D 4H 9S"], "6C", dealer=1)
-    refused(state, state.space.yes, "may not yes", "allowed: play 8S")
+    refused(state, state.space.yes, "you may not answer yes", "allowed: play 8S")
     act(state, "play 8S")
     space = state.space
     for action in (space.yes, space.no, space.done, space.pass_, space.draw, space.target + 1,
                    space.option, space.select + state.parse_action("play 2H"),
                    state.parse_action("play 2H")):
-        refused(state, action, "must answer: name a suit",
+        refused(state, action, "you must first name a suit",
                 "allowed: declare C, declare D, declare H, declare S")
 
 

@@ -459,7 +459,7 @@ def test_b5_passing_is_simultaneous():
         giver = (seat - 1) % 4
         for card in chosen[giver]:
             assert card not in legal
-            with pytest.raises(IllegalAction, match="does not hold"):
+            with pytest.raises(IllegalAction, match="you do not hold"):
                 state.apply(state.parse_action(f"pass {card}"))
         for s in range(4):
             assert state.view(s)["hand"] == dealt[s]
@@ -1094,7 +1094,7 @@ def allowed_text(state) -> str:
 def test_illegal_playing_a_card_not_held():
     state = example_game()
     play(state, "6T", "11T", "13R")  # seat 0 to play; seat 1 holds 1P
-    refused(state, parse_baha_card("1P"), "seat 0 does not hold 1P", "allowed: " + allowed_text(state))
+    refused(state, parse_baha_card("1P"), "you do not hold 1P", "allowed: " + allowed_text(state))
 
 
 def test_illegal_not_following_colour():
@@ -1109,7 +1109,7 @@ def test_illegal_not_following_colour():
 def test_illegal_playing_during_the_pass():
     rules = Rules(players=4)
     state = rules.new_game(0, deal=make_deal(rules))
-    refused(state, parse_baha_card("1R"), "seat 1 must choose cards to pass right", "not play",
+    refused(state, parse_baha_card("1R"), "you must choose cards to pass right", "not play",
             "allowed: " + allowed_text(state))
     assert "pass 1R" in allowed_text(state)
 
@@ -1123,7 +1123,7 @@ def test_illegal_passing_during_play():
 def test_illegal_passing_a_card_not_held_or_already_chosen():
     rules = Rules(players=4)
     state = rules.new_game(0, deal=make_deal(rules))
-    refused(state, PASS_BASE + parse_baha_card("1P"), "does not hold 1P", "allowed: pass 1R")
+    refused(state, PASS_BASE + parse_baha_card("1P"), "you do not hold 1P", "allowed: pass 1R")
     state.apply(state.parse_action("pass 5R"))
     message = refused(state, state.parse_action("pass 5R"), "already chosen 5R",
                       "allowed: " + allowed_text(state))

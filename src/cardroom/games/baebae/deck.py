@@ -69,7 +69,6 @@ __all__ = [
     "MAX_CARD_NAME",
     "MAX_TEXT",
     "MAX_PROBLEMS",
-    "cards_text",
 ]
 
 DECKS_DIR = Path(__file__).parent / "decks"
@@ -95,11 +94,6 @@ _FLAG_PHRASES = {
     "cannot win": ("cannot win", "can't win", "can not win", "cannot be used to win"),
     "on start": ("on start", "starter", "start the round", "starts the round"),
 }
-
-
-def cards_text(count: int) -> str:
-    """``1 card``, ``52 cards``."""
-    return f"{count} card" if count == 1 else f"{count} cards"
 
 
 @dataclass(frozen=True)

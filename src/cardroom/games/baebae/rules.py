@@ -14,12 +14,12 @@ from cardroom.games.baebae.deck import (
     CardDef,
     Deck,
     DeckError,
-    cards_text,
     combine,
     find_deck,
     project_decks,
 )
 from cardroom.games.baebae.effects import MAX_OPTIONS
+from cardroom.text import plural
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState, Deal
@@ -166,7 +166,7 @@ class Rules(NamedOptions):
             fitting = players_for(deck.size, chosen_hand)
             fits = f"at most {fitting[-1]} players" if fitting else "too few cards for any game"
             raise RulesError(
-                f"players: {players} players with {cards_text(hand)} each need {need} cards; "
+                f"players: {players} players with {plural(hand, 'card')} each need {need} cards; "
                 f"the deck {deck.name!r} has {deck.size} ({fits}, or add decks)"
             )
         object.__setattr__(self, "deck_data", deck)

@@ -24,6 +24,7 @@ from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS, CardFilter, Step, Target
 from cardroom.games.baebae.rules import Rules
+from cardroom.text import plural
 
 __all__ = ["BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace"]
 
@@ -474,18 +475,20 @@ class BaebaeState:
         if self.phase is Phase.PLAY and 0 <= action < space.select:
             card = self.rules.cards[action]
             if not self._holds_design(seat, action):
-                why = f"seat {seat} does not hold {card.key}"
+                why = f"you do not hold {card.key}"
             elif self.hands[seat].bit_count() == 1 and not card.can_win and not card.optional:
-                why = f"{card.key} cannot win a round, and it is seat {seat}'s last card (E9)"
+                why = f"{card.key} cannot win a round, and it is your last card (E9)"
             else:
                 why = f"{card.key} does not match {self._top_text()}"
         elif self.phase is Phase.PLAY and action == space.draw:
             why = "a player who can play may not draw (option draw_when_able)"
         elif self.phase is Phase.DECIDE and self.pending is not None:
-            why = f"seat {seat} must answer: {self._decision_text(self.pending)}"
+            why = f"you must first {self._decision_text(self.pending)}"
         elif self.phase is Phase.DRAWN:
             why = "after drawing, a player may play only the card drawn, or pass"
-        return f"seat {seat} may not {what}: {why}; allowed: {allowed}"
+        if what in ("yes", "no", "done"):  # an answer, not a verb: "you may not answer yes"
+            what = f"answer {what}"
+        return f"you may not {what}: {why}; allowed: {allowed}"
 
     def _top_text(self) -> str:
         top = self.rules.cards[self.rules.card_of[self.discard[-1]]]
@@ -1218,7 +1221,7 @@ def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     """The first round's deck in dealing order (hands, starter, stock top first)."""
     n = rules.players
     if len(deal.hands) != n:
-        raise RulesError(f"deal has {len(deal.hands)} hands; {n} players need {n}")
+        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
     size = rules.hand_size
     keys = {c.key.upper(): i for i, c in enumerate(rules.cards)}
     free: dict[int, list[int]] = {}
@@ -1236,7 +1239,7 @@ def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     order: list[int] = []
     for seat, hand in enumerate(deal.hands):
         if len(hand) != size:
-            raise RulesError(f"deal, hand {seat} has {len(hand)} cards; each hand needs {size}")
+            raise RulesError(f"deal, hand {seat} has {plural(len(hand), 'card')}; each hand needs {size}")
         order.extend(take(card, f"hand {seat}") for card in hand)
     order.append(take(deal.starter, "starter"))
     order.extend(take(card, "stock") for card in deal.stock)

@@ -36,6 +36,7 @@ from cardroom.cards import (
 )
 from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
+from cardroom.text import plural
 
 __all__ = ["BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
 
@@ -341,24 +342,24 @@ class BahaState:
         if self.phase is Phase.PASS:
             if action < PASS_BASE:
                 return (
-                    f"seat {turn} must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
+                    f"you must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
                     f"not play; allowed: {self._allowed_text()}"
                 )
             card = action - PASS_BASE
             if not hand >> card & 1:
-                return f"seat {turn} does not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
+                return f"you do not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
             if self.picks[turn] >> card & 1:
-                return f"seat {turn} has already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
+                return f"you have already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
             return None
         if action >= PASS_BASE:
-            return f"this is not the passing time: seat {turn} must play; allowed: {self._allowed_text()}"
+            return f"this is not the passing time: you must play; allowed: {self._allowed_text()}"
         if not hand >> action & 1:
-            return f"seat {turn} does not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
+            return f"you do not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
         if self.trick:
             led = _COLOUR[self.trick[0]]
             if _COLOUR[action] != led and hand & COLOUR_MASK[led]:
                 return (
-                    f"seat {turn} must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
+                    f"you must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
                     f"and may not play {_TEXT[action]}; allowed: {self._allowed_text()}"
                 )
         return None
@@ -782,11 +783,12 @@ def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, lis
         return out
 
     if len(deal.hands) != n:
-        raise RulesError(f"deal has {len(deal.hands)} hands; {n} players need {n}")
+        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
     hands = [read(h, f"hand {s}") for s, h in enumerate(deal.hands)]
     for s, hand in enumerate(hands):
         if len(hand) != rules.hand_size:
-            raise RulesError(f"deal, hand {s} has {len(hand)} cards; each hand needs {rules.hand_size}")
+            have = plural(len(hand), "card")
+            raise RulesError(f"deal, hand {s} has {have}; each hand needs {rules.hand_size}")
     leftover = read(deal.leftover, "leftover")
     pile = read(deal.draw_pile, "draw pile")
     if len(leftover) != rules.leftover_count:
