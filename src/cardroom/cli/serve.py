@@ -22,9 +22,12 @@ def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: fl
 
     from cardroom.cli.main import UsageError
     from cardroom.web.app import create_app
+    from cardroom.web.store import DatabaseInUse
 
     try:
         app = create_app(db, data, bot_delay=bot_delay)
+    except DatabaseInUse as err:
+        raise UsageError(str(err)) from None
     except SQLAlchemyError as err:
         raise UsageError(f"--db {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
                          f"{str(err).splitlines()[0]})") from None

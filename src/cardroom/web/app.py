@@ -17,6 +17,7 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.web.catalog import catalog
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, error
@@ -59,31 +60,39 @@ class BodyLimit:
                 if too_big:
                     await self._refuse(scope, receive, send)
                     return
+        # The whole body is read here, up to the limit, and handed on in one piece: a body too
+        # large (a chunked one has no content-length) is refused with 413 before the app sees
+        # it, rather than surfacing inside FastAPI as a parse failure.
+        chunks: list[bytes] = []
         received = 0
-
-        async def limited() -> Message:
-            nonlocal received
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client left
+                return
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if received > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        whole: Message | None = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send)
+        async def replay() -> Message:
+            nonlocal whole
+            if whole is not None:
+                first, whole = whole, None
+                return first
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = JSONResponse(
             {"detail": f"the request body may be at most {self.limit // 1024} KiB"}, status_code=413
         )
         await response(scope, receive, send)
-
-
-class _TooLarge(Exception):
-    pass
 
 
 def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY) -> FastAPI:
@@ -114,6 +123,15 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
         return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
+        log.error("the database refused a change (%s %s): %s", request.method, request.url.path,
+                  str(err).splitlines()[0])
+        return JSONResponse(
+            {"detail": "the database could not store that; nothing changed, try again later"},
+            status_code=500,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:

@@ -7,10 +7,14 @@ rebuilt by replaying them from its seed. A finished game's record is stored as J
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -26,9 +30,12 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
-__all__ = ["Store", "TableData", "SeatData", "Base"]
+__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "ServerLock"]
+
+log = logging.getLogger("cardroom.web")
 
 
 class Base(DeclarativeBase):
@@ -123,26 +130,79 @@ class TableData:
     actions: list[int] = field(default_factory=list)
 
 
+class DatabaseInUse(Exception):
+    """Another server holds the database: two would grant the same seat twice."""
+
+
+class ServerLock:
+    """The lock that makes a SQLite database one server's: ``flock`` on a file beside it,
+    held for the life of the process (the system lets it go when the process ends, even by
+    SIGKILL), with the holder's pid written in it for the message to a second server."""
+
+    def __init__(self, database: str) -> None:
+        self.path = database + ".lock"
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self._fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(self._fd)
+            by = f" (pid {holder})" if holder.isdigit() else ""
+            raise DatabaseInUse(
+                f"the database {database} is in use by another Cardroom server{by}; one server "
+                "serves a database: stop that one, or give this one another --db or --data"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode("ascii"), 0)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the file lets the lock go
+            self._fd = -1
+
+
 class Store:
-    """The database of one server."""
+    """The database of one server.
+
+    A SQLite file is locked for the life of the store (:class:`ServerLock`): a second server
+    on it raises :class:`DatabaseInUse` before touching it. Other databases are not locked:
+    running one server per database is then up to whoever starts them (docs/web.md).
+    """
 
     def __init__(self, url: str) -> None:
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(url, connect_args=connect_args)
+        self._lock: ServerLock | None = None
+        database = self.engine.url.database
         if self.engine.dialect.name == "sqlite":
+            if database and database != ":memory:" and not database.startswith("file:"):
+                self._lock = ServerLock(str(Path(database).resolve()))
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        try:
+            Base.metadata.create_all(self.engine)
+        except BaseException:
+            self.close()
+            raise
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with self._session() as session, session.begin():
-            yield session
+        try:
+            with self._session() as session, session.begin():
+                yield session
+        except DBAPIError:
+            # A connection that failed may stay broken once the cause is gone (SQLite opens a
+            # read-only file read-only for the connection's life): the next write opens anew.
+            self.engine.dispose()
+            raise
 
     # -- writing -----------------------------------------------------------------------
 
@@ -203,8 +263,17 @@ class Store:
     def tables(self, with_actions: bool = False) -> list[TableData]:
         """Every table, oldest first; the actions of the unfinished ones when asked."""
         with self._session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.created)).all()
-            out = [_data(r) for r in rows]
+            ids = s.scalars(select(TableRow.id).order_by(TableRow.created)).all()
+            out = []
+            for table_id in ids:
+                # One by one: a row that cannot be read (bad JSON in it, say) is left out with a
+                # log line instead of keeping the server from starting.
+                try:
+                    out.append(_data(s.get_one(TableRow, table_id)))
+                except (ValueError, TypeError, DBAPIError) as err:
+                    s.rollback()
+                    log.error("table %s cannot be read from the database and is left out: %s",
+                              table_id, err)
             if with_actions:
                 for table in out:
                     if table.status != "over":
