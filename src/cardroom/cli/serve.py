@@ -15,7 +15,10 @@ WS_MAX_BYTES = 64 * 1024
 protocol's 4 KiB is answered with an error (docs/web.md)."""
 
 
-def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console) -> int:
+def run_serve(
+    *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
+    bot_workers: int = 1,
+) -> int:
     """Serve until interrupted; 0 on a clean stop."""
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
@@ -25,7 +28,7 @@ def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: fl
     from cardroom.web.store import DatabaseInUse
 
     try:
-        app = create_app(db, data, bot_delay=bot_delay)
+        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers)
     except DatabaseInUse as err:
         raise UsageError(str(err)) from None
     except SQLAlchemyError as err:

@@ -95,16 +95,19 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY) -> FastAPI:
+def create_app(
+    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1
+) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
-    ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play.
+    ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play;
+    ``bot_workers`` the number of processes the search bots think in.
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     url = db_url or f"sqlite:///{(data_dir / 'cardroom.db').resolve()}"
     store = Store(url)
-    manager = TableManager(store, data_dir, bot_delay)
+    manager = TableManager(store, data_dir, bot_delay, bot_workers)
     manager.load()
 
     @contextlib.asynccontextmanager

@@ -40,6 +40,7 @@ from cardroom.web.protocol import (
     parse_message,
 )
 from cardroom.web.store import SeatData, Store, TableData
+from cardroom.web.thinking import BotPool, is_search_bot
 
 __all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS"]
 
@@ -169,10 +170,12 @@ class LiveTable:
 class TableManager:
     """Every table of one server, in memory, backed by the store."""
 
-    def __init__(self, store: Store, data_dir: Path, bot_delay: float) -> None:
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1) -> None:
         self.store = store
         self.data_dir = data_dir
         self.bot_delay = bot_delay
+        self.bot_pool = BotPool(bot_workers)
+        """Where search bots think: worker processes, off the event loop."""
         self.tables: dict[str, LiveTable] = {}
         self._replays: dict[tuple[str, int | None], list[dict[str, Any]]] = {}
 
@@ -221,6 +224,7 @@ class TableManager:
         for table in self.tables.values():
             for conn in table.conns:
                 conn.close()
+        self.bot_pool.close()
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -640,7 +644,7 @@ class TableManager:
             agent = make("heuristic", seed=table.data.seed + seq)
             by = "heuristic (stand-in)"
         try:
-            action = await asyncio.to_thread(agent.act, state.clone(), seat)
+            action = await self._think(table, seat, seq, agent, by, state)
         except Exception:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
@@ -659,6 +663,16 @@ class TableManager:
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
+
+    async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
+        """A bot's choice: a search bot's from the worker pool (people's tables first), a quick
+        bot's from a thread (it holds the interpreter lock only for a moment)."""
+        spec = table.data.seats[seat].bot
+        if spec is not None and spec == by and is_search_bot(spec):
+            people = any(s.kind == "human" for s in table.data.seats)
+            seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
+            return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
+        return await asyncio.to_thread(agent.act, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
