@@ -11,9 +11,16 @@ The run stops after ``--seconds`` and prints actions per second and the p50, p99
 latency; ``--json`` prints the same as JSON.
 
     python benchmarks/web_load.py --tables 50 --clients 4 --seconds 30
+    python benchmarks/web_load.py --tables 200 --think 0.5 --seconds 30
+    python benchmarks/web_load.py --tables 1 --think 0.5 --search-tables 50 --seconds 30
+
+``--search-tables N`` adds N tables of ISMCTS bots only (``--search-bot``), searching all the
+while in the background; they are not measured, but the actions they took are counted.
 
 The clients share the machine with the server: on a 2-core machine the load generator
-itself takes part of the CPU, so the figures are an upper bound on latency.
+itself takes part of the CPU, so the figures are an upper bound on latency. The run reports
+the CPU seconds the server (with its bot workers) and the clients used, and the load average
+before and after, so a figure can be read against what else the machine was doing.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -54,10 +62,35 @@ def http(base: str, method: str, path: str, body: dict[str, Any] | None = None) 
         return json.loads(answer.read())
 
 
-def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) used so far by ``pid`` and every process below it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for proc, seconds in used.items():
+        up = proc
+        while up not in (pid, 0, 1) and up in parents:
+            up = parents[up]
+        if up == pid:
+            total += seconds
+    return total
+
+
+def start_server(port: int, data: Path, bot_workers: int) -> subprocess.Popen[bytes]:
     cardroom = Path(sys.executable).with_name("cardroom")
     server = subprocess.Popen(
-        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
+         "--bot-workers", str(bot_workers)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
@@ -128,8 +161,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="cardroom-load-") as tmp:
-        server = start_server(port, Path(tmp))
+        server = start_server(port, Path(tmp), args.bot_workers)
         try:
+            searching = [
+                http(base, "POST", "/api/tables", {
+                    "game": args.game, "players": args.players, "rules": LONG_GAME[args.game],
+                    "seats": [args.search_bot] * args.players,
+                })["id"]
+                for _ in range(args.search_tables)
+            ]
             seats = ["human"] * args.clients + ["heuristic"] * (args.players - args.clients)
             tables = []
             for _ in range(args.tables):
@@ -149,10 +189,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                                            args.think))
                 for t, tokens in tables for k, token in enumerate(tokens)
             ]
+            load_before = os.getloadavg()
             start = time.perf_counter()
+            server_cpu = cpu_seconds(server.pid)
+            client_cpu = time.process_time()
             done, _ = await asyncio.wait(tasks, timeout=args.seconds)
             stop.set()
             elapsed = time.perf_counter() - start
+            server_cpu = cpu_seconds(server.pid) - server_cpu
+            client_cpu = time.process_time() - client_cpu
+            load_after = os.getloadavg()
             await asyncio.wait(tasks, timeout=5)
             for task in tasks:
                 task.cancel()
@@ -163,6 +209,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+        search_actions = 0
+        if searching:
+            with sqlite3.connect(Path(tmp) / "cardroom.db") as db:
+                marks = ",".join("?" * len(searching))
+                search_actions = db.execute(
+                    f"SELECT COUNT(*) FROM actions WHERE table_id IN ({marks})", searching
+                ).fetchone()[0]
     ms = sorted(x * 1000 for x in latencies)
 
     def pct(p: float) -> float:
@@ -179,6 +232,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_failures": [repr(f) for f in failures][:5],
         "games_over": counts["games_over"], "goal_p99_ms": GOAL_P99_MS,
         "goal_met": bool(ms) and pct(99) < GOAL_P99_MS, "cpus": os.cpu_count(),
+        "search_tables": args.search_tables, "search_bot": args.search_bot,
+        "search_actions": search_actions, "bot_workers": args.bot_workers,
+        "server_cpu_s": round(server_cpu, 1), "client_cpu_s": round(client_cpu, 1),
+        "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
     }
 
 
@@ -192,6 +249,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a client waits before its move (0: at once, the hardest load)")
+    parser.add_argument("--search-tables", type=int, default=0,
+                        help="tables of search bots only, searching in the background (not measured)")
+    parser.add_argument("--search-bot", default="ismcts", help="the bot spec at every seat of those tables")
+    parser.add_argument("--bot-workers", type=int, default=1, help="the server's --bot-workers")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.clients <= args.players:
@@ -209,6 +270,12 @@ def main() -> int:
         print(f"latency action -> other clients: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms (goal p99 < {GOAL_P99_MS:.0f} ms: "
               f"{'met' if result['goal_met'] else 'NOT met'})")
+        if result["search_tables"]:
+            print(f"background: {result['search_tables']} tables of {result['search_bot']} only, "
+                  f"{result['search_actions']} actions taken there, bot workers {result['bot_workers']}")
+        print(f"CPU seconds over the run: server (with bot workers) {result['server_cpu_s']}, "
+              f"clients {result['client_cpu_s']}; load average before {result['load_before']}, "
+              f"after {result['load_after']}")
         if result["client_failures"]:
             print("client failures:", *result["client_failures"], sep="\n  ")
     return 0

@@ -52,7 +52,8 @@ def run_serve(
         f"(data in {escape(str(data))}; Ctrl-C stops)",
         highlight=False,
     )
-    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
+    # Messages are small and many: compressing each cost more CPU than the rest of sending it.
+    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=False, log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
