@@ -25,6 +25,7 @@ def run_serve(
 
     from cardroom.cli.main import UsageError
     from cardroom.web.app import create_app
+    from cardroom.web.guard import server_config
     from cardroom.web.store import DatabaseInUse
 
     try:
@@ -52,8 +53,7 @@ def run_serve(
         f"(data in {escape(str(data))}; Ctrl-C stops)",
         highlight=False,
     )
-    # Messages are small and many: compressing each cost more CPU than the rest of sending it.
-    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=False, log_level="warning")
+    config = server_config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

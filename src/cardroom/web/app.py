@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,6 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.web.catalog import catalog
+from cardroom.web.guard import ConnectionGate, TableQuota
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import Connection, TableError, TableManager
@@ -121,6 +124,9 @@ def create_app(
 
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.gate = ConnectionGate()
+    """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
+    quota = TableQuota()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.exception_handler(TableError)
@@ -169,9 +175,17 @@ def create_app(
     async def get_catalog() -> dict[str, Any]:
         return catalog()
 
-    @app.post("/api/tables")
-    async def create_table(body: CreateBody) -> dict[str, Any]:
+    @app.post("/api/tables", response_model=None)
+    async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
+        address = request.client.host if request.client else ""
+        now = time.time()
+        refused = quota.refusal(address, manager.unfinished, now)
+        if refused is not None:
+            reason, wait = refused
+            return JSONResponse({"detail": reason}, status_code=429,
+                                headers={"Retry-After": str(math.ceil(wait))})
         table, seat, token = manager.create(body)
+        quota.created(address, table.id, now)
         answer = manager.summary(table)
         if token is not None:
             answer["seat"] = seat
@@ -262,7 +276,9 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-            if reader not in done:  # the server ended it: closing, or the client read too slowly
+            if conn.dropped:  # it read too slowly: it would not read a close either
+                app.state.gate.abort(websocket.client)
+            elif reader not in done:  # the server ended it (closing)
                 with contextlib.suppress(Exception):
                     await websocket.close()
 

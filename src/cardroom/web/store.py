@@ -266,6 +266,13 @@ class Store:
                 c.execute(_FINISH_TABLE.where(TableRow.id == table_id),
                           {"status": "over", "finished": now, "record": text})
 
+    def finish(self, table_id: str, now: float, record: dict[str, Any]) -> None:
+        """End a table's game where it stands (nobody plays it any more), keeping its record."""
+        text = json.dumps(record, separators=(",", ":"))
+        with self._write() as c:
+            c.execute(_FINISH_TABLE.where(TableRow.id == table_id),
+                      {"status": "over", "finished": now, "record": text})
+
     # -- reading -----------------------------------------------------------------------
 
     def deck_text(self, digest: str) -> str | None:

@@ -53,6 +53,10 @@ WAITING_TTL = 3600.0
 """A table still waiting for players this long, with nobody connected, may be forgotten to
 make room when the server holds ``MAX_OPEN_TABLES`` unfinished tables."""
 """Unfinished tables a server holds; creating more is refused until some finish."""
+ABANDON_AFTER = 3600.0
+"""A running game that no player has been connected to for this long ends as abandoned."""
+SWEEP_EVERY = 60.0
+"""Seconds between two looks for abandoned games."""
 MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
@@ -86,6 +90,8 @@ class Connection:
         self.queued = 0
         """Bytes of the messages in the queue."""
         self.closed = False
+        self.dropped = False
+        """Closed at once (it fell too far behind): its socket is to be dropped, not closed politely."""
         self.writer: asyncio.Task[None] | None = None
         """The task running :meth:`write`, once it runs."""
 
@@ -117,6 +123,7 @@ class Connection:
     def abort(self) -> None:
         """Close now: drop what is queued and stop a send that waits on the client."""
         self.closed = True
+        self.dropped = True
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queued = 0
@@ -147,6 +154,8 @@ class LiveTable:
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     cards: list[dict[str, Any]] | None = None
+    seen: float = field(default_factory=time.time)
+    """When a player was last connected (or the table was made or loaded): see ``ABANDON_AFTER``."""
 
     @property
     def id(self) -> str:
@@ -166,6 +175,10 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.greeted and c.seat == seat for c in self.conns)
 
+    def people(self) -> bool:
+        """Whether a player (a connection holding a seat, not a watcher) is here."""
+        return any(c.greeted and c.seat is not None for c in self.conns)
+
 
 class TableManager:
     """Every table of one server, in memory, backed by the store."""
@@ -176,6 +189,7 @@ class TableManager:
         self.bot_delay = bot_delay
         self.bot_pool = BotPool(bot_workers)
         """Where search bots think: worker processes, off the event loop."""
+        self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
         self._replays: dict[tuple[str, int | None], list[dict[str, Any]]] = {}
 
@@ -213,9 +227,12 @@ class TableManager:
         """Set the bots and timers of every running table going (on the event loop)."""
         for table in self.tables.values():
             self._kick(table)
+        self._sweeper = asyncio.create_task(self._sweep_every())
 
     async def stop(self) -> None:
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -314,13 +331,53 @@ class TableManager:
 
     def _drop_abandoned(self, now: float) -> None:
         """Make room: forget the tables still waiting for players after ``WAITING_TTL``
-        seconds that nobody is connected to (no game was dealt at them, so nothing is lost)."""
+        seconds that no player is connected to (no game was dealt at them, so nothing is lost;
+        watchers do not keep a table)."""
         for table in list(self.tables.values()):
-            if table.status == "waiting" and not table.conns and now - table.data.created > WAITING_TTL:
+            if table.status == "waiting" and not table.people() and now - table.data.created > WAITING_TTL:
                 self.store.drop_waiting(table.id)
                 del self.tables[table.id]
+                for conn in table.conns:
+                    conn.push(error("not_found", f"table {table.id} was forgotten: nobody took its seats"))
+                    conn.close()
                 log.info("forgot table %s: waiting since %.0f s with nobody there", table.id,
                          now - table.data.created)
+
+    def unfinished(self, table_id: str) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and table.status != "over"
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep(time.time())
+            except Exception:  # a failed sweep is tried again next time; the tables play on
+                log.exception("looking for abandoned games failed")
+
+    def sweep(self, now: float) -> None:
+        """End the running games that no player has been connected to for ``ABANDON_AFTER``
+        seconds (bots and watchers do not keep a game going)."""
+        for table in list(self.tables.values()):
+            if table.people():
+                table.seen = now
+            elif table.status == "running" and now - table.seen > ABANDON_AFTER:
+                self._abandon(table, now)
+
+    def _abandon(self, table: LiveTable, now: float) -> None:
+        """The game ends where it stands; its record (the game so far) is kept like a finished one's."""
+        state = table.state
+        if state is None:
+            return
+        record = views.without_paths(make_record(state, self._record_seats(table)))
+        self.store.finish(table.id, now, record)
+        table.data.status = "over"
+        table.data.finished = now
+        table.away.clear()
+        log.info("table %s: abandoned after %.0f s with no player connected; its game ends here",
+                 table.id, now - table.seen)
+        self._kick(table)
+        self._broadcast(table)
 
     def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
         """A person takes a free human seat; answers the seat and its token."""
@@ -473,6 +530,8 @@ class TableManager:
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         conn.close()
+        if conn.seat is not None:
+            table.seen = time.time()
         if conn in table.conns:
             table.conns.remove(conn)
             if conn.greeted and conn.seat is not None and not table.connected(conn.seat):
