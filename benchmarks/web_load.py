@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
@@ -37,7 +38,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -54,12 +54,26 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def http(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
+def address_of(k: int) -> str:
+    """The loopback address table ``k``'s people connect from: the server limits what one
+    address may do (tables it creates, connections it holds), as it would for real people."""
+    return f"127.1.{k // 200}.{k % 200 + 1}"
+
+
+def api(base: str, method: str, path: str, body: dict[str, Any] | None = None,
+        source: str = "127.0.0.1") -> Any:
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read()
+        if answer.status != 200:
+            raise SystemExit(f"{method} {path}: {answer.status} {text.decode(errors='replace')}")
+        return json.loads(text)
+    finally:
+        connection.close()
 
 
 def cpu_seconds(pid: int) -> float:
@@ -99,7 +113,7 @@ def start_server(port: int, data: Path, bot_workers: int) -> subprocess.Popen[by
         if server.poll() is not None:
             raise SystemExit(f"the server stopped: {server.stderr.read().decode() if server.stderr else ''}")
         try:
-            http(base, "GET", "/api/catalog")
+            api(base, "GET", "/api/catalog")
             return server
         except OSError:
             time.sleep(0.1)
@@ -119,9 +133,10 @@ class Table:
 
 
 async def client(url: str, token: str, index: int, table: Table, rng: random.Random,
-                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float) -> None:
+                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float,
+                 source: str) -> None:
     acted = -1  # the seq last acted on: a repeated update (a seat connecting) is not a new turn
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(url, max_size=2**22, local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while not stop.is_set():
             try:
@@ -164,20 +179,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         server = start_server(port, Path(tmp), args.bot_workers)
         try:
             searching = [
-                http(base, "POST", "/api/tables", {
+                api(base, "POST", "/api/tables", {
                     "game": args.game, "players": args.players, "rules": LONG_GAME[args.game],
                     "seats": [args.search_bot] * args.players,
-                })["id"]
-                for _ in range(args.search_tables)
+                }, source=address_of(args.tables + k))["id"]
+                for k in range(args.search_tables)
             ]
             seats = ["human"] * args.clients + ["heuristic"] * (args.players - args.clients)
             tables = []
-            for _ in range(args.tables):
-                summary = http(base, "POST", "/api/tables", {
+            for n in range(args.tables):
+                summary = api(base, "POST", "/api/tables", {
                     "game": args.game, "players": args.players, "rules": LONG_GAME[args.game], "seats": seats,
-                })
-                tokens = [http(base, "POST", f"/api/tables/{summary['id']}/join",
-                               {"name": f"P{k}"})["token"] for k in range(args.clients)]
+                }, source=address_of(n))
+                tokens = [api(base, "POST", f"/api/tables/{summary['id']}/join",
+                              {"name": f"P{k}"}, source=address_of(n))["token"] for k in range(args.clients)]
                 tables.append((Table(summary["id"], args.clients), tokens))
             stop = asyncio.Event()
             latencies: list[float] = []
@@ -186,8 +201,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tasks = [
                 asyncio.create_task(client(f"ws://127.0.0.1:{port}/ws/tables/{t.id}", token, k, t,
                                            random.Random(rng.random()), stop, latencies, counts,
-                                           args.think))
-                for t, tokens in tables for k, token in enumerate(tokens)
+                                           args.think, address_of(n)))
+                for n, (t, tokens) in enumerate(tables) for k, token in enumerate(tokens)
             ]
             load_before = os.getloadavg()
             start = time.perf_counter()

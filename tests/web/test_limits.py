@@ -206,3 +206,43 @@ def test_a_client_that_stops_reading_is_disconnected(server: LiveServer, monkeyp
         time.sleep(0.05)
     assert server_side_open(server, "127.0.0.10") == 0  # its socket is gone, not only forgotten
     sock.close()
+
+
+def test_every_text_of_a_create_request_is_bounded(server: LiveServer) -> None:
+    cases = [
+        ({"game": "b" * 300}, "at most 40 characters"),
+        ({"game": "baha", "rules": {f"r{k}": 1 for k in range(21)}}, "at most 20 rule options"),
+        ({"game": "baha", "rules": {"x" * 41: 1}}, "at most 40 characters"),
+        ({"game": "baha", "rules": {"scoring": "face" * 5000}}, "at most 40 characters"),
+        ({"game": "baha", "rules": {"target": [100] * 10000}}, "not a list"),
+        ({"game": "baha", "rules": {"target": {"a": {"b": 1}}}}, "not a list or an object"),
+        ({"game": "baha", "name": "A" * 41}, "at most 40 characters"),
+        ({"game": "baha", "players": 2, "seats": ["human", "r" * 201]}, "at most 200 characters"),
+    ]
+    for body, words in cases:
+        r = server.http.post("/api/tables", json=body)
+        assert r.status_code == 400, (str(body)[:80], r.text[:200])
+        detail = r.json()["detail"]
+        assert words in detail and len(detail) < 400, detail[:500]
+    # a bot spec is kept in its shortest form: a padded one costs every summary nothing
+    padded = "ismcts" + ":" * 150 + ":iterations=5"
+    t = server.create(game="baha", players=2, seats=["human", padded])
+    assert t["seats"][1]["bot"] == "ismcts:iterations=5"
+    assert server.http.get("/api/tables").json()[0]["seats"][1]["bot"] == "ismcts:iterations=5"
+
+
+def test_a_replay_is_answered_a_window_at_a_time(server: LiveServer) -> None:
+    from cardroom.web.tables import MAX_REPLAY_STEPS
+
+    table = server.create(game="baha", players=3, rules={"target": 1}, seats=["random"] * 3)
+    server.client(table["id"]).wait(is_over)
+    url = f"/api/tables/{table['id']}/replay"
+    whole = server.http.get(url).json()
+    total = whole["total"]
+    assert whole["start"] == 0 and len(whole["steps"]) == total > 10
+    part = server.http.get(url, params={"start": 3, "count": 5}).json()
+    assert part["steps"] == whole["steps"][3:8] and part["total"] == total and part["start"] == 3
+    assert server.http.get(url, params={"start": total, "count": 5}).json()["steps"] == []
+    for params in ({"count": MAX_REPLAY_STEPS + 1}, {"count": 0}, {"start": -1}):
+        r = server.http.get(url, params=params)
+        assert r.status_code == 400, params

@@ -25,7 +25,7 @@ from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, TableQuota
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, error
 from cardroom.web.store import Store
-from cardroom.web.tables import Connection, TableError, TableManager
+from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
 
@@ -226,7 +226,10 @@ def create_app(
         )
 
     @app.get("/api/tables/{table_id}/replay")
-    async def get_replay(table_id: str, seat: str = "all") -> dict[str, Any]:
+    async def get_replay(
+        table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        count: Annotated[int, Query(ge=1, le=MAX_REPLAY_STEPS)] = MAX_REPLAY_STEPS,
+    ) -> dict[str, Any]:
         if seat == "all":
             which = None
         else:
@@ -234,8 +237,8 @@ def create_app(
                 which = int(seat)
             except ValueError:
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
-        steps = await manager.replay(table_id, which)
-        return {"steps": steps, "cards": manager.get(table_id).cards}
+        steps, total = await manager.replay(table_id, which, start, count)
+        return {"steps": steps, "cards": manager.get(table_id).cards, "start": start, "total": total}
 
     # -- the WebSocket -----------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from cardroom.web.protocol import (
 from cardroom.web.store import SeatData, Store, TableData
 from cardroom.web.thinking import BotPool, is_search_bot
 
-__all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS"]
+__all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS", "MAX_REPLAY_STEPS"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -61,6 +61,8 @@ MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
 """Bytes of messages waiting to be sent to one connection; one that falls further behind is closed."""
+MAX_REPLAY_STEPS = 2000
+"""The most steps one replay answer carries (a long game is fetched a window at a time)."""
 BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
 """The largest search budgets a web table grants a bot per move."""
 
@@ -191,7 +193,7 @@ class TableManager:
         """Where search bots think: worker processes, off the event loop."""
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
-        self._replays: dict[tuple[str, int | None], list[dict[str, Any]]] = {}
+        self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
 
     # -- starting and stopping -------------------------------------------------------
 
@@ -479,8 +481,11 @@ class TableManager:
             raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
         return path.read_text(encoding="utf-8"), path.name
 
-    async def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
-        """A finished game step by step from ``seat``'s point of view (``None``: every seat's).
+    async def replay(
+        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS
+    ) -> tuple[list[dict[str, Any]], int]:
+        """A finished game step by step from ``seat``'s point of view (``None``: every seat's):
+        the steps ``start`` to ``start + count - 1`` (0 is the deal), and how many there are.
 
         The steps are worked out in a worker thread; the cache is kept on the event loop only.
         """
@@ -491,24 +496,28 @@ class TableManager:
             )
         if seat is not None and not 0 <= seat < table.data.players:
             raise TableError(400, f"seat must be 0 to {table.data.players - 1} or all, not {seat}")
-        key = (table_id, seat)
+        key = (table_id, seat, start, count)
         cached = self._replays.get(key)
         if cached is not None:
             return cached
-        rules, steps = await asyncio.to_thread(self._replay_steps, table, seat)
+        rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
         if table.cards is None and table.data.game == "baebae":  # a finished game after a restart
             table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
-        self._replays[key] = steps
-        return steps
+        self._replays[key] = steps, total
+        return steps, total
 
-    def _replay_steps(self, table: LiveTable, seat: int | None) -> tuple[Rules, list[dict[str, Any]]]:
+    def _replay_steps(
+        self, table: LiveTable, seat: int | None, start: int, count: int
+    ) -> tuple[Rules, list[dict[str, Any]], int]:
         data = table.data
         try:
             rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
             state = start_game(rules, data.seed)
-            return rules, views.replay_steps(state, self.store.actions(data.id), seat)
+            actions = self.store.actions(data.id)
+            window = views.replay_steps(state, actions[:start + count - 1], seat, first=start)
+            return rules, window, len(actions) + 1
         except (RulesError, DeckError, IllegalAction) as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
 
@@ -804,7 +813,8 @@ class TableManager:
                 400, f"seat {seat}: {err} (a seat is \"human\" or a bot: {', '.join(BOTS)}, with options "
                      "after colons, e.g. ismcts:iterations=300)"
             ) from None
-        return SeatData(seat, "bot", bot=text)
+        # Kept in its shortest form: every summary repeats it, so padding must not be stored.
+        return SeatData(seat, "bot", bot=":".join([name, *(f"{k}={v}" for k, v in options.items())]))
 
     def _upload(self, text: str) -> str:
         """Validate an uploaded deck file; keep it (database and data folder); its digest."""
