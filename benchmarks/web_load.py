@@ -103,8 +103,8 @@ def cpu_seconds(pid: int) -> float:
 def start_server(port: int, data: Path, bot_workers: int) -> subprocess.Popen[bytes]:
     cardroom = Path(sys.executable).with_name("cardroom")
     server = subprocess.Popen(
-        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
-         "--bot-workers", str(bot_workers)],
+        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+        + (["--bot-workers", str(bot_workers)] if bot_workers != 1 else []),  # so older servers run too
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
