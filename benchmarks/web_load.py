@@ -134,7 +134,9 @@ class Table:
 
 async def client(url: str, token: str, index: int, table: Table, rng: random.Random,
                  stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float,
-                 source: str) -> None:
+                 source: str, window: list[float]) -> None:
+    """One person at a table; actions sent before ``window[0]`` (the end of the warm-up) are
+    played but not timed or counted."""
     acted = -1  # the seq last acted on: a repeated update (a seat connecting) is not a new turn
     async with websockets.connect(url, max_size=2**22, local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
@@ -151,11 +153,13 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
                 code = str(message.get("code"))
                 counts["error:" + code] = counts.get("error:" + code, 0) + 1
                 continue
+            if kind == "welcome":
+                counts["welcomed"] += 1
             if kind != "update":
                 continue
             seq = message["seq"]
             sent = table.sent.get(seq)
-            if sent is not None and table.actor.get(seq) != index:
+            if sent is not None and sent >= window[0] and table.actor.get(seq) != index:
                 latencies.append(now - sent)
             if message["view"].get("phase") == "over" or message["table"].get("status") == "over":
                 counts["games_over"] += index == 0
@@ -168,7 +172,7 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 table.sent[seq + 1] = time.perf_counter()
                 table.actor[seq + 1] = index
-                counts["actions"] += 1
+                counts["actions"] += table.sent[seq + 1] >= window[0]
                 await ws.send(json.dumps({"type": "act", "action": move["action"], "seq": seq}))
 
 
@@ -196,16 +200,23 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 tables.append((Table(summary["id"], args.clients), tokens))
             stop = asyncio.Event()
             latencies: list[float] = []
-            counts = {"actions": 0, "errors": 0, "games_over": 0}
+            counts = {"actions": 0, "errors": 0, "games_over": 0, "welcomed": 0}
+            window = [float("inf")]
             rng = random.Random(args.seed)
             tasks = [
                 asyncio.create_task(client(f"ws://127.0.0.1:{port}/ws/tables/{t.id}", token, k, t,
                                            random.Random(rng.random()), stop, latencies, counts,
-                                           args.think, address_of(n)))
+                                           args.think, address_of(n), window))
                 for n, (t, tokens) in enumerate(tables) for k, token in enumerate(tokens)
             ]
+            # The clock starts once every client is seated and the warm-up has passed: the
+            # figures are of play, not of hundreds of clients connecting at once.
+            ready_by = time.perf_counter() + 120
+            while counts["welcomed"] < len(tasks) and time.perf_counter() < ready_by:
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(args.warmup)
             load_before = os.getloadavg()
-            start = time.perf_counter()
+            start = window[0] = time.perf_counter()
             server_cpu = cpu_seconds(server.pid)
             client_cpu = time.process_time()
             done, _ = await asyncio.wait(tasks, timeout=args.seconds)
@@ -238,7 +249,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "game": args.game, "tables": args.tables, "think": args.think, "clients_per_table": args.clients,
-        "players": args.players, "seconds": round(elapsed, 2), "actions": counts["actions"],
+        "players": args.players, "warmup": args.warmup, "seconds": round(elapsed, 2),
+        "actions": counts["actions"],
         "actions_per_second": round(counts["actions"] / elapsed, 1),
         "deliveries": len(ms), "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2),
         "max_ms": round(ms[-1], 2) if ms else None, "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
@@ -268,6 +280,8 @@ def main() -> int:
                         help="tables of search bots only, searching in the background (not measured)")
     parser.add_argument("--search-bot", default="ismcts", help="the bot spec at every seat of those tables")
     parser.add_argument("--bot-workers", type=int, default=1, help="the server's --bot-workers")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of play after every client is seated before the clock starts")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.clients <= args.players:
@@ -277,8 +291,8 @@ def main() -> int:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tables']} {result['game']} tables x {result['clients_per_table']} clients, "
-              f"think {result['think']} s, "
-              f"{result['seconds']} s on {result['cpus']} cores")
+              f"think {result['think']} s, measured {result['seconds']} s after a {result['warmup']} s "
+              f"warm-up, on {result['cpus']} cores")
         print(f"actions: {result['actions']} ({result['actions_per_second']}/s), "
               f"updates timed: {result['deliveries']}, "
               f"errors: {result['errors']} {result['error_codes'] or ''}")
