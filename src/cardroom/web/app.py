@@ -279,9 +279,10 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-            if conn.dropped:  # it read too slowly: it would not read a close either
-                app.state.gate.abort(websocket.client)
-            elif reader not in done:  # the server ended it (closing)
+            # A client that read too slowly would not read a close either: its socket is dropped
+            # (unless the gate does not know it: then a polite close is all there is).
+            dropped = conn.dropped and app.state.gate.abort(websocket.client)
+            if not dropped and reader not in done:  # the server ended it (closing, or too slow)
                 with contextlib.suppress(Exception):
                     await websocket.close()
 

@@ -64,6 +64,7 @@ class ConnectionGate:
         self._open: dict[str, dict[int, asyncio.Transport]] = {}
         """Per address, per client port: the transport (a closed one is pruned when counted)."""
         self._count = 0
+        self._admitted = 0
 
     def admit(self, address: str, port: int, transport: asyncio.Transport) -> str | None:
         """Count a new connection; ``None`` if it may stay, else why it may not."""
@@ -78,15 +79,22 @@ class ConnectionGate:
                 return f"the server holds {self.total} connections, its most; try again later"
         mine[port] = transport
         self._count += 1
+        self._admitted += 1
+        if self._admitted % 1000 == 0:  # now and then, let go of every closed connection
+            for other in list(self._open):
+                self._prune(self._open[other])
+                if not self._open[other]:
+                    del self._open[other]
         return None
 
-    def abort(self, client: Any) -> None:
-        """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it."""
-        if not client:
-            return
-        transport = self._open.get(client[0], {}).get(client[1])
-        if transport is not None:
-            transport.abort()
+    def abort(self, client: Any) -> bool:
+        """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it;
+        ``False`` if it is not one of this gate's."""
+        transport = self._open.get(client[0], {}).get(client[1]) if client else None
+        if transport is None:
+            return False
+        transport.abort()
+        return True
 
     def open_from(self, address: str) -> int:
         mine = self._open.get(address, {})
