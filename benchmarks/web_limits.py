@@ -10,7 +10,9 @@ address each, tries what issue 9 reported:
    after the request timeout;
 3. a WebSocket watcher of a busy table that stops reading: when the server's side of its
    socket is gone;
-4. a second ``cardroom serve`` on the same data folder: its exit status and its message.
+4. a second ``cardroom serve`` on the same data folder: its exit status and its message;
+5. big texts in a create request: the size of the refusal, and of a summary whose bot seats
+   were padded to their 200 characters.
 
     python benchmarks/web_limits.py
 """
@@ -168,6 +170,17 @@ def second_server(data: Path) -> None:
         print("4. a second server on the same database: still serving after 15 s (stopped)")
 
 
+def texts(port: int) -> None:
+    status, answer = call(port, "POST", "/api/tables", {"game": "baha", "rules": {"scoring": "face" * 60000}},
+                          source="127.0.0.7")
+    refusal = len(json.dumps(answer))
+    padded = "heuristic" + ":" * 191
+    body = {"game": "baha", "players": 6, "seats": ["human"] + [padded] * 5}
+    made, summary = call(port, "POST", "/api/tables", body, source="127.0.0.7")
+    print(f"5. a 240,000-character rule value: {status}, the refusal {refusal} bytes; six seats padded "
+          f"to 200 characters: {made}, the summary {len(json.dumps(summary))} bytes")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--creates", type=int, default=1000)
@@ -182,6 +195,7 @@ def main() -> int:
             half_open(port, server.pid, args.half_open)
             slow_reader(port)
             second_server(Path(tmp))
+            texts(port)
         finally:
             server.terminate()
             server.wait(10)
