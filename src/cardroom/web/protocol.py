@@ -12,6 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cardroom.text import MAX_NAME, clean_name
+
 __all__ = [
     "MAX_MESSAGE_BYTES",
     "MAX_DECK_BYTES",
@@ -33,7 +35,6 @@ __all__ = [
 
 MAX_MESSAGE_BYTES = 4096
 MAX_DECK_BYTES = 256 * 1024
-MAX_NAME = 40
 MAX_TIMER = 3600.0
 MAX_PLAYERS = 100
 """The most seats a table may have (a game's own rules usually allow far fewer)."""
@@ -119,18 +120,6 @@ def parse_message(data: str | bytes) -> Message:
 def error(code: str, message: str) -> dict[str, Any]:
     """The ``error`` message."""
     return {"type": "error", "code": code, "message": message}
-
-
-def clean_name(name: str) -> str:
-    """A player's name: trimmed, printable, 1 to MAX_NAME characters; else ``ValueError``."""
-    text = " ".join(name.split())
-    if not text:
-        raise ValueError("a name needs at least one visible character")
-    if len(text) > MAX_NAME:
-        raise ValueError(f"a name is at most {MAX_NAME} characters, not {len(text)}")
-    if not text.isprintable():
-        raise ValueError("a name may not hold control characters")
-    return text
 
 
 class _Body(BaseModel):

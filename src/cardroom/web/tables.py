@@ -27,6 +27,7 @@ from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import GAMES, make_rules, start_game
 from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
 from cardroom.record import make_record
+from cardroom.text import plural
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, card_rows, option_names
 from cardroom.web.protocol import (
@@ -280,7 +281,7 @@ class TableManager:
         seats = body.seats if body.seats is not None else ["human"] + ["heuristic"] * (players - 1)
         if len(seats) != players:
             raise TableError(
-                400, f"seats lists {len(seats)} seats; a table of {players} players needs {players}"
+                400, f"seats lists {plural(len(seats), 'seat')}; a table of {players} players needs {players}"
             )
         seat_data = [self._seat(k, spec) for k, spec in enumerate(seats)]
 
