@@ -22,8 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cardroom import games
 from cardroom.engine import IllegalAction, RulesError, State
-from cardroom.games import GAMES, make_rules, start_game
+from cardroom.games import make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
@@ -70,7 +71,7 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
 
     ``seats`` defaults to anonymous seats ``{"name": "Seat N", "agent": "unknown"}``.
     """
-    rules = state.rules  # type: ignore[attr-defined]
+    rules = state.rules
     players = len(state.scores)
     if seats is None:
         seats = [{"name": f"Seat {i}", "agent": "unknown"} for i in range(players)]
@@ -80,7 +81,7 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
         "format": FORMAT,
         "game": rules.game,
         "rules": rules.to_dict(),
-        "seed": state.seed,  # type: ignore[attr-defined]
+        "seed": state.seed,
     }
     if hasattr(rules, "deck_record"):
         record["deck"] = rules.deck_record()
@@ -180,9 +181,9 @@ def check_record(record: Any, where: str = "record") -> None:
             raise RecordError(f"{where}: rules option {shorten(key, MAX_RULE_KEY)!r} is too long: an "
                               f"option's name is at most {MAX_RULE_KEY} characters, its text at most "
                               f"{MAX_RULE_TEXT}")
-    if record["game"] not in GAMES:
+    if record["game"] not in games.names():
         game = shorten(record["game"], 40)
-        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(GAMES)}")
+        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(games.names())}")
     _check_seats(record["seats"], where)
     players = len(record["seats"])
     for i, entry in enumerate(record["actions"]):

@@ -20,7 +20,7 @@ class HeuristicAgent:
         self._players: dict[str, Any] = {}
 
     def act(self, state: State, seat: int) -> Action:
-        game = state.rules.game  # type: ignore[attr-defined]
+        game = state.rules.game
         player = self._players.get(game)
         if player is None:
             if game == "baha":

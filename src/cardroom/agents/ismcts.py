@@ -234,7 +234,7 @@ class ISMCTSAgent:
         return legal[self.rng.randrange(len(legal))]
 
     def _heuristic(self, world: State) -> Any:
-        game = world.rules.game  # type: ignore[attr-defined]
+        game = world.rules.game
         agent = self._heuristics.get(game)
         if agent is None:
             from cardroom.agents import make

@@ -15,10 +15,11 @@ from typer._click.core import Context, Parameter
 from typer._click.exceptions import NoSuchOption
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from cardroom import games
 from cardroom.agents import AgentError
 from cardroom.cli.consoles import make_console
 from cardroom.engine import RulesError
-from cardroom.games import GAMES, make_rules
+from cardroom.games import make_rules
 from cardroom.games.baebae.deck import DeckError
 from cardroom.record import RecordError
 from cardroom.text import MAX_NAME, clean_name, shorten
@@ -105,7 +106,7 @@ def cardroom(
     """Play, simulate and replay the card games Baha and BAEBAE."""
 
 
-GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.", metavar="GAME")]
+GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(games.names())}.", metavar="GAME")]
 RuleOpt = Annotated[
     list[str] | None,
     typer.Option("--rule", "-r", help="A rules option KEY=VALUE (repeatable), e.g. target=50.",

@@ -37,7 +37,7 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
         raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
     tell = NARRATORS[record["game"]]
     log = state.log if seat is None else state.view_log(seat)
-    return [line for event in log if (line := tell(event, names, state.rules)) is not None]  # type: ignore[attr-defined]
+    return [line for event in log if (line := tell(event, names, state.rules)) is not None]
 
 
 def _narrate(files: list[Path], seat: int | None, console: Console) -> int:

@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardroom import games
 from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import IllegalAction, Rules, RulesError, State
-from cardroom.games import GAMES, make_rules, start_game
+from cardroom.games import make_rules, start_game
 from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
 from cardroom.record import make_record
 from cardroom.web import views
@@ -232,8 +233,8 @@ class TableManager:
         if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
             raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
         game = body.game
-        if game not in GAMES:
-            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(GAMES)}")
+        if game not in games.names():
+            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
         options = dict(body.rules)
         allowed = option_names(game)
         for name in options:

@@ -8,18 +8,14 @@ listed here (a test checks that every key of ``view`` is listed as public or pri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import PurePath
 from typing import Any
 
 from cardroom.engine import Event, State
-from cardroom.games.baebae.state import visible_event as baebae_visible
-from cardroom.games.baha.state import visible_event as baha_visible
 
 __all__ = [
     "SPECTATOR",
-    "PUBLIC_KEYS",
-    "PRIVATE_KEYS",
     "game_of",
     "seat_view",
     "public_view",
@@ -31,36 +27,9 @@ __all__ = [
 SPECTATOR = -1
 """The seat number a spectator's events are filtered for: no seat, so every hand is hidden."""
 
-_VISIBLE: dict[str, Callable[[Event, int], Event]] = {"baha": baha_visible, "baebae": baebae_visible}
-
-PUBLIC_KEYS: dict[str, frozenset[str]] = {
-    "baha": frozenset({
-        "game", "players", "rules", "phase", "hand_number", "dealer", "pass_direction",
-        "current_player", "hand_sizes", "picks_made", "trick", "leader", "led", "last_trick",
-        "pass_count", "tricks_done", "played", "taken_shown", "horns_shown", "face_down_counts",
-        "leftover_count", "draw_pile_count", "voids", "totals", "winner",
-    }),
-    "baebae": frozenset({
-        "game", "players", "rules", "deck", "phase", "round", "dealer", "direction",
-        "current_player", "hand_sizes", "top", "discard", "suit", "declared", "stock_count",
-        "skips", "round_penalties", "totals", "ranking", "shame",
-    }),
-}
-"""Keys of ``view(seat)`` that are the same for every seat: copied into the public view."""
-
-PRIVATE_KEYS: dict[str, dict[str, Any]] = {
-    "baha": {
-        "seat": None, "hand": [], "my_picks": [], "passed": None, "received": None,
-        "my_face_down": [], "legal_actions": [],
-    },
-    "baebae": {"seat": None, "hand": [], "drawn": None, "pending": None, "legal_actions": []},
-}
-"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
-
-
 def game_of(state: State) -> str:
-    """The game's name (``baha``, ``baebae``)."""
-    return str(state.rules.game)  # type: ignore[attr-defined]
+    """The game's name (its registry key)."""
+    return str(state.rules.game)
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
@@ -90,17 +59,8 @@ def without_paths(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def public_view(state: State) -> dict[str, Any]:
-    """What anyone watching the table may know: the public keys of a seat's view, the
-    private ones emptied (``seat`` null, no hand, no legal actions)."""
-    game = game_of(state)
-    base = without_paths(state.view(0))
-    view = {key: value for key, value in base.items() if key in PUBLIC_KEYS[game]}
-    view.update({key: _copy(value) for key, value in PRIVATE_KEYS[game].items()})
-    if game == "baebae":
-        pending = base.get("pending")
-        if pending is not None:  # who must decide, on which card: public (E14)
-            view["pending"] = {"kind": pending["kind"], "seat": pending["seat"], "card": pending["card"]}
-    return view
+    """What anyone watching the table may know: the game's public view (no seat's own)."""
+    return without_paths(state.public_view())
 
 
 def omniscient_view(state: State) -> dict[str, Any]:
@@ -112,8 +72,8 @@ def omniscient_view(state: State) -> dict[str, Any]:
 
 def visible_events(state: State, seat: int, start: int = 0) -> list[Event]:
     """Events ``start``... of the log as ``seat`` saw them (a spectator: ``seat`` < 0)."""
-    visible = _VISIBLE[game_of(state)]
-    return [visible(event, seat if seat >= 0 else SPECTATOR) for event in state.log[start:]]
+    watcher = seat if seat >= 0 else SPECTATOR
+    return [state.visible_event(event, watcher) for event in state.log[start:]]
 
 
 def replay_steps(
@@ -125,10 +85,8 @@ def replay_steps(
     the action's text (``"?"`` where ``seat`` could not tell which it was), the seat that took
     it, the view after it and the events it caused, filtered for ``seat``.
     """
-    visible = _VISIBLE[game_of(state)]
-
     def events(evs: Sequence[Event]) -> list[Event]:
-        return list(evs) if seat is None else [visible(e, seat) for e in evs]
+        return list(evs) if seat is None else [state.visible_event(e, seat) for e in evs]
 
     def view() -> dict[str, Any]:
         return omniscient_view(state) if seat is None else without_paths(state.view(seat))
@@ -143,7 +101,3 @@ def replay_steps(
         caused = state.apply(action)
         steps.append({"action": text, "seat": actor, "view": view(), "events": events(caused)})
     return steps
-
-
-def _copy(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value

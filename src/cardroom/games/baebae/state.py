@@ -20,13 +20,25 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
+from cardroom.engine import (
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    chance_rng,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS, CardFilter, Step, Target
 from cardroom.games.baebae.rules import Rules
 from cardroom.text import plural
 
-__all__ = ["BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace"]
+__all__ = [
+    "BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace", "PUBLIC_KEYS", "PRIVATE_KEYS",
+    "visible_event",
+]
 
 HIDDEN = "?"
 _DECLARE = Step("declare_suit")
@@ -405,6 +417,34 @@ class BaebaeState:
         if space.option <= action < space.size:
             return f"option {action - space.option + 1}"
         raise IllegalAction(f"{action!r} is not a BAEBAE action: actions are 0 to {space.size - 1}")
+
+    def decode(self, action: Action) -> ActionInfo:
+        """The kind (``play``, ``select``, ``draw``, ``pass``, ``done``, ``declare``, ``yes``,
+        ``no``, ``target``, ``option``) and what it names: a card, a suit, a player, an option."""
+        space = self.space
+        cards = self.rules.cards
+        if 0 <= action < space.select:
+            return ActionInfo("play", card=cards[action].key)
+        if space.select <= action < space.draw:
+            return ActionInfo("select", card=cards[action - space.select].key)
+        if space.declare <= action < space.declare + 4:
+            return ActionInfo("declare", suit=SUITS[action - space.declare])
+        if space.target <= action < space.option:
+            return ActionInfo("target", seat=action - space.target)
+        if space.option <= action < space.size:
+            return ActionInfo("option", option=action - space.option + 1)
+        for kind in ("draw", "pass", "done", "yes", "no"):
+            if action == getattr(space, "pass_" if kind == "pass" else kind):
+                return ActionInfo(kind)
+        raise IllegalAction(f"{action!r} is not a BAEBAE action: actions are 0 to {space.size - 1}")
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
+        legal = self.legal_actions()
+        if type(action) is not int:
+            return (f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
+                    f"allowed: {self._allowed_text(legal)}")
+        return None if action in legal else self._refusal(action, legal)
 
     def parse_action(self, text: str) -> Action:
         """The action named by text: ``play 6C``, ``select 6C`` (or just ``6C``), ``draw``,
@@ -1108,6 +1148,22 @@ class BaebaeState:
     def view_log(self, seat: int) -> list[Event]:
         return [visible_event(e, seat) for e in self.log]
 
+    def visible_event(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` saw it: others' hands, draws and the stock hidden."""
+        return visible_event(event, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        """What anyone watching may know: the keys of a seat's view that are the same for every
+        seat (:data:`PUBLIC_KEYS`), the seat's own keys emptied (:data:`PRIVATE_KEYS`), and of
+        a pending decision only who must decide on which card (E14)."""
+        base = self.view(0)
+        view = {key: value for key, value in base.items() if key in PUBLIC_KEYS}
+        view.update({key: list(v) if isinstance(v, list) else v for key, v in PRIVATE_KEYS.items()})
+        pending = base["pending"]
+        if pending is not None:
+            view["pending"] = {"kind": pending["kind"], "seat": pending["seat"], "card": pending["card"]}
+        return view
+
     def view(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` may know now (RULINGS E14), JSON-ready."""
         if not 0 <= seat < self.n:
@@ -1197,6 +1253,19 @@ _HANDLERS = {
     "_optional": BaebaeState._step_optional,
     "_end_turn": BaebaeState._step_end_turn,
 }
+
+
+PUBLIC_KEYS = frozenset({
+    "game", "players", "rules", "deck", "phase", "round", "dealer", "direction",
+    "current_player", "hand_sizes", "top", "discard", "suit", "declared", "stock_count",
+    "skips", "round_penalties", "totals", "ranking", "shame",
+})
+"""Keys of ``view(seat)`` that are the same for every seat: the public view keeps them. A key
+added to the view later stays out of the public view until it is listed here or below (a
+test checks that every key is one or the other)."""
+
+PRIVATE_KEYS: dict[str, Any] = {"seat": None, "hand": [], "drawn": None, "pending": None, "legal_actions": []}
+"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
 
 
 def visible_event(event: Event, seat: int) -> Event:
