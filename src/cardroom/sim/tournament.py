@@ -11,6 +11,7 @@ from typing import Any
 
 from cardroom import agents as agent_registry
 from cardroom.engine import Rules
+from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
 
 __all__ = [
@@ -94,15 +95,10 @@ def play_game(
     """Play one game; write its record into ``records`` if given."""
     state = rules.new_game(seed)
     players = len(state.scores)
-    seats = [lineup.make(s, seed * 1000 + s) for s in range(players)]
-    actions = 0
-    while not state.is_over and actions < max_actions:
-        seat = state.current_player
-        assert seat is not None
-        state.apply(seats[seat].act(state, seat))
-        actions += 1
+    match = Match(state, [lineup.make(s, seed * 1000 + s) for s in range(players)], max_actions=max_actions)
+    match.run()
     result = result_from_log(state.log, index, seed, state.scores)
-    result.actions = actions
+    result.actions = match.actions
     result.guard_stopped = not state.is_over
     if records is not None:
         seat_info = [{"name": f"Seat {s}", "agent": lineup.specs[s]} for s in range(players)]
