@@ -11,25 +11,33 @@ The run stops after ``--seconds`` and prints actions per second and the p50, p99
 latency; ``--json`` prints the same as JSON.
 
     python benchmarks/web_load.py --tables 50 --clients 4 --seconds 30
+    python benchmarks/web_load.py --tables 200 --think 0.5 --seconds 30
+    python benchmarks/web_load.py --tables 1 --think 0.5 --search-tables 50 --seconds 30
+
+``--search-tables N`` adds N tables of ISMCTS bots only (``--search-bot``), searching all the
+while in the background; they are not measured, but the actions they took are counted.
 
 The clients share the machine with the server: on a 2-core machine the load generator
-itself takes part of the CPU, so the figures are an upper bound on latency.
+itself takes part of the CPU, so the figures are an upper bound on latency. The run reports
+the CPU seconds the server (with its bot workers) and the clients used, and the load average
+before and after, so a figure can be read against what else the machine was doing.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import http.client
 import json
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +54,57 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def http(base: str, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read())
+def address_of(k: int) -> str:
+    """The loopback address table ``k``'s people connect from: the server limits what one
+    address may do (tables it creates, connections it holds), as it would for real people."""
+    return f"127.1.{k // 200}.{k % 200 + 1}"
 
 
-def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
+def api(base: str, method: str, path: str, body: dict[str, Any] | None = None,
+        source: str = "127.0.0.1") -> Any:
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30, source_address=(source, 0))
+    try:
+        data = None if body is None else json.dumps(body).encode()
+        connection.request(method, path, body=data, headers={"Content-Type": "application/json"})
+        answer = connection.getresponse()
+        text = answer.read()
+        if answer.status != 200:
+            raise SystemExit(f"{method} {path}: {answer.status} {text.decode(errors='replace')}")
+        return json.loads(text)
+    finally:
+        connection.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user and system) used so far by ``pid`` and every process below it."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    total = 0.0
+    for proc, seconds in used.items():
+        up = proc
+        while up not in (pid, 0, 1) and up in parents:
+            up = parents[up]
+        if up == pid:
+            total += seconds
+    return total
+
+
+def start_server(port: int, data: Path, bot_workers: int) -> subprocess.Popen[bytes]:
     cardroom = Path(sys.executable).with_name("cardroom")
     server = subprocess.Popen(
-        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)],
+        [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data)]
+        + (["--bot-workers", str(bot_workers)] if bot_workers != 1 else []),  # so older servers run too
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
@@ -66,7 +113,7 @@ def start_server(port: int, data: Path) -> subprocess.Popen[bytes]:
         if server.poll() is not None:
             raise SystemExit(f"the server stopped: {server.stderr.read().decode() if server.stderr else ''}")
         try:
-            http(base, "GET", "/api/catalog")
+            api(base, "GET", "/api/catalog")
             return server
         except OSError:
             time.sleep(0.1)
@@ -86,9 +133,12 @@ class Table:
 
 
 async def client(url: str, token: str, index: int, table: Table, rng: random.Random,
-                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float) -> None:
+                 stop: asyncio.Event, latencies: list[float], counts: dict[str, int], think: float,
+                 source: str, window: list[float]) -> None:
+    """One person at a table; actions sent before ``window[0]`` (the end of the warm-up) are
+    played but not timed or counted."""
     acted = -1  # the seq last acted on: a repeated update (a seat connecting) is not a new turn
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(url, max_size=2**22, local_addr=(source, 0)) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         while not stop.is_set():
             try:
@@ -103,11 +153,13 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
                 code = str(message.get("code"))
                 counts["error:" + code] = counts.get("error:" + code, 0) + 1
                 continue
+            if kind == "welcome":
+                counts["welcomed"] += 1
             if kind != "update":
                 continue
             seq = message["seq"]
             sent = table.sent.get(seq)
-            if sent is not None and table.actor.get(seq) != index:
+            if sent is not None and sent >= window[0] and table.actor.get(seq) != index:
                 latencies.append(now - sent)
             if message["view"].get("phase") == "over" or message["table"].get("status") == "over":
                 counts["games_over"] += index == 0
@@ -120,7 +172,7 @@ async def client(url: str, token: str, index: int, table: Table, rng: random.Ran
                     await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                 table.sent[seq + 1] = time.perf_counter()
                 table.actor[seq + 1] = index
-                counts["actions"] += 1
+                counts["actions"] += table.sent[seq + 1] >= window[0]
                 await ws.send(json.dumps({"type": "act", "action": move["action"], "seq": seq}))
 
 
@@ -128,31 +180,51 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory(prefix="cardroom-load-") as tmp:
-        server = start_server(port, Path(tmp))
+        server = start_server(port, Path(tmp), args.bot_workers)
         try:
+            searching = [
+                api(base, "POST", "/api/tables", {
+                    "game": args.game, "players": args.players, "rules": LONG_GAME[args.game],
+                    "seats": [args.search_bot] * args.players,
+                }, source=address_of(args.tables + k))["id"]
+                for k in range(args.search_tables)
+            ]
             seats = ["human"] * args.clients + ["heuristic"] * (args.players - args.clients)
             tables = []
-            for _ in range(args.tables):
-                summary = http(base, "POST", "/api/tables", {
+            for n in range(args.tables):
+                summary = api(base, "POST", "/api/tables", {
                     "game": args.game, "players": args.players, "rules": LONG_GAME[args.game], "seats": seats,
-                })
-                tokens = [http(base, "POST", f"/api/tables/{summary['id']}/join",
-                               {"name": f"P{k}"})["token"] for k in range(args.clients)]
+                }, source=address_of(n))
+                tokens = [api(base, "POST", f"/api/tables/{summary['id']}/join",
+                              {"name": f"P{k}"}, source=address_of(n))["token"] for k in range(args.clients)]
                 tables.append((Table(summary["id"], args.clients), tokens))
             stop = asyncio.Event()
             latencies: list[float] = []
-            counts = {"actions": 0, "errors": 0, "games_over": 0}
+            counts = {"actions": 0, "errors": 0, "games_over": 0, "welcomed": 0}
+            window = [float("inf")]
             rng = random.Random(args.seed)
             tasks = [
                 asyncio.create_task(client(f"ws://127.0.0.1:{port}/ws/tables/{t.id}", token, k, t,
                                            random.Random(rng.random()), stop, latencies, counts,
-                                           args.think))
-                for t, tokens in tables for k, token in enumerate(tokens)
+                                           args.think, address_of(n), window))
+                for n, (t, tokens) in enumerate(tables) for k, token in enumerate(tokens)
             ]
-            start = time.perf_counter()
+            # The clock starts once every client is seated and the warm-up has passed: the
+            # figures are of play, not of hundreds of clients connecting at once.
+            ready_by = time.perf_counter() + 120
+            while counts["welcomed"] < len(tasks) and time.perf_counter() < ready_by:
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(args.warmup)
+            load_before = os.getloadavg()
+            start = window[0] = time.perf_counter()
+            server_cpu = cpu_seconds(server.pid)
+            client_cpu = time.process_time()
             done, _ = await asyncio.wait(tasks, timeout=args.seconds)
             stop.set()
             elapsed = time.perf_counter() - start
+            server_cpu = cpu_seconds(server.pid) - server_cpu
+            client_cpu = time.process_time() - client_cpu
+            load_after = os.getloadavg()
             await asyncio.wait(tasks, timeout=5)
             for task in tasks:
                 task.cancel()
@@ -163,6 +235,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 server.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 server.kill()
+        search_actions = 0
+        if searching:
+            with sqlite3.connect(Path(tmp) / "cardroom.db") as db:
+                marks = ",".join("?" * len(searching))
+                search_actions = db.execute(
+                    f"SELECT COUNT(*) FROM actions WHERE table_id IN ({marks})", searching
+                ).fetchone()[0]
     ms = sorted(x * 1000 for x in latencies)
 
     def pct(p: float) -> float:
@@ -170,7 +249,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     return {
         "game": args.game, "tables": args.tables, "think": args.think, "clients_per_table": args.clients,
-        "players": args.players, "seconds": round(elapsed, 2), "actions": counts["actions"],
+        "players": args.players, "warmup": args.warmup, "seconds": round(elapsed, 2),
+        "actions": counts["actions"],
         "actions_per_second": round(counts["actions"] / elapsed, 1),
         "deliveries": len(ms), "p50_ms": round(pct(50), 2), "p99_ms": round(pct(99), 2),
         "max_ms": round(ms[-1], 2) if ms else None, "mean_ms": round(statistics.fmean(ms), 2) if ms else None,
@@ -179,6 +259,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "client_failures": [repr(f) for f in failures][:5],
         "games_over": counts["games_over"], "goal_p99_ms": GOAL_P99_MS,
         "goal_met": bool(ms) and pct(99) < GOAL_P99_MS, "cpus": os.cpu_count(),
+        "search_tables": args.search_tables, "search_bot": args.search_bot,
+        "search_actions": search_actions, "bot_workers": args.bot_workers,
+        "server_cpu_s": round(server_cpu, 1), "client_cpu_s": round(client_cpu, 1),
+        "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
     }
 
 
@@ -192,6 +276,12 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean seconds a client waits before its move (0: at once, the hardest load)")
+    parser.add_argument("--search-tables", type=int, default=0,
+                        help="tables of search bots only, searching in the background (not measured)")
+    parser.add_argument("--search-bot", default="ismcts", help="the bot spec at every seat of those tables")
+    parser.add_argument("--bot-workers", type=int, default=1, help="the server's --bot-workers")
+    parser.add_argument("--warmup", type=float, default=5.0,
+                        help="seconds of play after every client is seated before the clock starts")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if not 1 <= args.clients <= args.players:
@@ -201,14 +291,20 @@ def main() -> int:
         print(json.dumps(result, indent=2))
     else:
         print(f"{result['tables']} {result['game']} tables x {result['clients_per_table']} clients, "
-              f"think {result['think']} s, "
-              f"{result['seconds']} s on {result['cpus']} cores")
+              f"think {result['think']} s, measured {result['seconds']} s after a {result['warmup']} s "
+              f"warm-up, on {result['cpus']} cores")
         print(f"actions: {result['actions']} ({result['actions_per_second']}/s), "
               f"updates timed: {result['deliveries']}, "
               f"errors: {result['errors']} {result['error_codes'] or ''}")
         print(f"latency action -> other clients: p50 {result['p50_ms']} ms, p99 {result['p99_ms']} ms, "
               f"max {result['max_ms']} ms (goal p99 < {GOAL_P99_MS:.0f} ms: "
               f"{'met' if result['goal_met'] else 'NOT met'})")
+        if result["search_tables"]:
+            print(f"background: {result['search_tables']} tables of {result['search_bot']} only, "
+                  f"{result['search_actions']} actions taken there, bot workers {result['bot_workers']}")
+        print(f"CPU seconds over the run: server (with bot workers) {result['server_cpu_s']}, "
+              f"clients {result['client_cpu_s']}; load average before {result['load_before']}, "
+              f"after {result['load_after']}")
         if result["client_failures"]:
             print("client failures:", *result["client_failures"], sep="\n  ")
     return 0

@@ -155,18 +155,23 @@ def test_pages_and_static(server: LiveServer) -> None:
 def test_a_full_server_forgets_abandoned_waiting_tables(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     from cardroom.web import tables
 
-    monkeypatch.setattr(tables, "MAX_OPEN_TABLES", 3)
+    monkeypatch.setattr(tables, "MAX_OPEN_TABLES", 4)
     old = server.create(game="baha", seats=["human", "human", "random", "random"])
     watched = server.create(game="baha", seats=["human", "human", "random", "random"])
-    running = server.create(game="baha", seats=["human", "random", "random", "random"], name="Ada")
-    watcher = server.client(watched["id"])  # somebody is at this one
-    assert watcher.welcome is not None
+    sat = server.create(game="baha", seats=["human", "human", "random", "random"], name="Ada")
+    running = server.create(game="baha", seats=["human", "random", "random", "random"], name="Bo")
+    watcher = server.client(watched["id"])  # only a watcher is at this one: it does not keep it
+    player = server.client(sat["id"], sat["token"])  # a player waits at this one
+    assert watcher.welcome is not None and player.welcome is not None
     assert server.http.post("/api/tables", json={"game": "baha"}).status_code == 503  # nothing is old yet
-    for table in (old, watched, running):
+    for table in (old, watched, sat, running):
         server.manager.tables[table["id"]].data.created -= tables.WAITING_TTL + 1
-    fresh = server.create(game="baha")  # room made by forgetting the abandoned waiting table
-    assert server.http.get(f"/api/tables/{old['id']}").status_code == 404
+    fresh = server.create(game="baha")  # room made by forgetting the abandoned waiting tables
+    for gone in (old, watched):
+        assert server.http.get(f"/api/tables/{gone['id']}").status_code == 404
+    assert watcher.expect("error")["code"] == "not_found"  # the watcher is told and let go
     kept = {t["id"] for t in server.http.get("/api/tables").json()}
-    assert {watched["id"], running["id"], fresh["id"]} <= kept and old["id"] not in kept
+    assert {sat["id"], running["id"], fresh["id"]} <= kept and not {old["id"], watched["id"]} & kept
     assert old["id"] not in {t.id for t in server.manager.store.tables()}  # gone from the database too
     watcher.close()
+    player.close()

@@ -20,6 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 from cardroom.engine import State
 from cardroom.record import replay
 from cardroom.web.app import create_app
+from cardroom.web.guard import server_config
 
 TIMEOUT = 20.0
 
@@ -30,8 +31,8 @@ class LiveServer:
     def __init__(self, data_dir: Path, bot_delay: float = 0.0, db_url: str | None = None) -> None:
         self.data_dir = data_dir
         self.app = create_app(db_url, data_dir, bot_delay=bot_delay)
-        config = uvicorn.Config(self.app, host="127.0.0.1", port=0, log_level="warning",
-                                ws_max_size=64 * 1024, lifespan="on")
+        config = server_config(self.app, host="127.0.0.1", port=0, log_level="warning",
+                               ws_max_size=64 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

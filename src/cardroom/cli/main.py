@@ -356,12 +356,16 @@ def serve(
         float, typer.Option(help="Seconds a bot waits before each move, so people can follow.", min=0, max=60,
                             metavar="SECONDS")
     ] = 0.6,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
+    ] = 1,
 ) -> None:
     """Start the web table: a lobby, tables of Baha and BAEBAE for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():
-        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, console=make_console())
+        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
+                         console=make_console())
     raise typer.Exit(code)
 
 

@@ -15,16 +15,23 @@ WS_MAX_BYTES = 64 * 1024
 protocol's 4 KiB is answered with an error (docs/web.md)."""
 
 
-def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console) -> int:
+def run_serve(
+    *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
+    bot_workers: int = 1,
+) -> int:
     """Serve until interrupted; 0 on a clean stop."""
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
     from cardroom.cli.main import UsageError
     from cardroom.web.app import create_app
+    from cardroom.web.guard import server_config
+    from cardroom.web.store import DatabaseInUse
 
     try:
-        app = create_app(db, data, bot_delay=bot_delay)
+        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers)
+    except DatabaseInUse as err:
+        raise UsageError(str(err)) from None
     except SQLAlchemyError as err:
         raise UsageError(f"--db {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
                          f"{str(err).splitlines()[0]})") from None
@@ -46,7 +53,7 @@ def run_serve(*, host: str, port: int, db: str | None, data: Path, bot_delay: fl
         f"(data in {escape(str(data))}; Ctrl-C stops)",
         highlight=False,
     )
-    config = uvicorn.Config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
+    config = server_config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

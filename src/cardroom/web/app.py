@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -17,11 +19,13 @@ from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.web.catalog import catalog
+from cardroom.web.guard import ConnectionGate, TableQuota
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
-from cardroom.web.tables import Connection, TableError, TableManager
+from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
 
@@ -59,21 +63,33 @@ class BodyLimit:
                 if too_big:
                     await self._refuse(scope, receive, send)
                     return
+        # The whole body is read here, up to the limit, and handed on in one piece: a body too
+        # large (a chunked one has no content-length) is refused with 413 before the app sees
+        # it, rather than surfacing inside FastAPI as a parse failure.
+        chunks: list[bytes] = []
         received = 0
-
-        async def limited() -> Message:
-            nonlocal received
+        more = True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.limit:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client left
+                return
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if received > self.limit:
+                await self._refuse(scope, receive, send)
+                return
+            chunks.append(chunk)
+            more = bool(message.get("more_body", False))
+        whole: Message | None = {"type": "http.request", "body": b"".join(chunks), "more_body": False}
 
-        try:
-            await self.app(scope, limited, send)
-        except _TooLarge:
-            await self._refuse(scope, receive, send)
+        async def replay() -> Message:
+            nonlocal whole
+            if whole is not None:
+                first, whole = whole, None
+                return first
+            return await receive()
+
+        await self.app(scope, replay, send)
 
     async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = JSONResponse(
@@ -82,20 +98,19 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
-class _TooLarge(Exception):
-    pass
-
-
-def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY) -> FastAPI:
+def create_app(
+    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1
+) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
-    ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play.
+    ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play;
+    ``bot_workers`` the number of processes the search bots think in.
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     url = db_url or f"sqlite:///{(data_dir / 'cardroom.db').resolve()}"
     store = Store(url)
-    manager = TableManager(store, data_dir, bot_delay)
+    manager = TableManager(store, data_dir, bot_delay, bot_workers)
     manager.load()
 
     @contextlib.asynccontextmanager
@@ -109,11 +124,23 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
 
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.gate = ConnectionGate()
+    """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
+    quota = TableQuota()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
         return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
+        log.error("the database refused a change (%s %s): %s", request.method, request.url.path,
+                  str(err).splitlines()[0])
+        return JSONResponse(
+            {"detail": "the database could not store that; nothing changed, try again later"},
+            status_code=500,
+        )
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
@@ -148,9 +175,17 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
     async def get_catalog() -> dict[str, Any]:
         return catalog()
 
-    @app.post("/api/tables")
-    async def create_table(body: CreateBody) -> dict[str, Any]:
+    @app.post("/api/tables", response_model=None)
+    async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
+        address = request.client.host if request.client else ""
+        now = time.time()
+        refused = quota.refusal(address, manager.unfinished, now)
+        if refused is not None:
+            reason, wait = refused
+            return JSONResponse({"detail": reason}, status_code=429,
+                                headers={"Retry-After": str(math.ceil(wait))})
         table, seat, token = manager.create(body)
+        quota.created(address, table.id, now)
         answer = manager.summary(table)
         if seat is not None:
             answer["seat"] = seat
@@ -208,7 +243,10 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
         )
 
     @app.get("/api/tables/{table_id}/replay")
-    async def get_replay(table_id: str, seat: str = "all") -> dict[str, Any]:
+    async def get_replay(
+        table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        count: Annotated[int, Query(ge=1, le=MAX_REPLAY_STEPS)] = MAX_REPLAY_STEPS,
+    ) -> dict[str, Any]:
         if seat == "all":
             which = None
         else:
@@ -216,8 +254,8 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
                 which = int(seat)
             except ValueError:
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
-        steps = await manager.replay(table_id, which)
-        return {"steps": steps, "cards": manager.get(table_id).cards}
+        steps, total = await manager.replay(table_id, which, start, count)
+        return {"steps": steps, "cards": manager.get(table_id).cards, "start": start, "total": total}
 
     # -- the WebSocket -----------------------------------------------------------------
 
@@ -258,7 +296,10 @@ def create_app(db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BO
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
-            if reader not in done:  # the server ended it: closing, or the client read too slowly
+            # A client that read too slowly would not read a close either: its socket is dropped
+            # (unless the gate does not know it: then a polite close is all there is).
+            dropped = conn.dropped and app.state.gate.abort(websocket.client)
+            if not dropped and reader not in done:  # the server ended it (closing, or too slow)
                 with contextlib.suppress(Exception):
                     await websocket.close()
 

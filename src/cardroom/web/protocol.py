@@ -38,6 +38,10 @@ MAX_TIMER = 3600.0
 MAX_PLAYERS = 100
 """The most seats a table may have (a game's own rules usually allow far fewer)."""
 MAX_SEAT_SPEC = 200
+MAX_RULES = 20
+"""Rule options one create request may set (each game has fewer)."""
+MAX_RULE_TEXT = 40
+"""The longest game name, rule option name or text value a create request may give."""
 
 
 class ProtocolError(ValueError):
@@ -136,7 +140,7 @@ class _Body(BaseModel):
 class CreateBody(_Body):
     """``POST /api/tables``."""
 
-    game: str
+    game: str = Field(max_length=MAX_RULE_TEXT)
     players: int | None = Field(default=None, ge=2, le=MAX_PLAYERS)
     rules: dict[str, Any] = Field(default_factory=dict)
     deck: str | None = Field(default=None, max_length=100)
@@ -154,6 +158,23 @@ class CreateBody(_Body):
                 or not 1 <= value <= MAX_TIMER:
             raise ValueError(f"a number of seconds from 1 to {MAX_TIMER:g}, or null for no timer")
         return float(value)
+
+    @field_validator("rules")
+    @classmethod
+    def _rules(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if len(value) > MAX_RULES:
+            raise ValueError(f"at most {MAX_RULES} rule options, not {len(value)}")
+        for name, option in value.items():
+            if len(name) > MAX_RULE_TEXT:
+                raise ValueError(f"a rule option's name is at most {MAX_RULE_TEXT} characters")
+            if isinstance(option, str) and len(option) > MAX_RULE_TEXT:
+                raise ValueError(
+                    f"{name[:MAX_RULE_TEXT]}: a text value is at most {MAX_RULE_TEXT} characters"
+                )
+            if isinstance(option, list | dict):
+                raise ValueError(f"{name[:MAX_RULE_TEXT]}: a rule value is a number, true, false, a text "
+                                 "or null, not a list or an object")
+        return value
 
     @field_validator("seats")
     @classmethod

@@ -7,10 +7,14 @@ rebuilt by replaying them from its seed. A finished game's record is stored as J
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
+import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -23,12 +27,17 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
-__all__ = ["Store", "TableData", "SeatData", "Base"]
+__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "ServerLock"]
+
+log = logging.getLogger("cardroom.web")
 
 
 class Base(DeclarativeBase):
@@ -172,26 +181,89 @@ class TableData:
     """The id of this finished table's rematch, once someone asked for it."""
 
 
+class DatabaseInUse(Exception):
+    """Another server holds the database: two would grant the same seat twice."""
+
+
+class ServerLock:
+    """The lock that makes a SQLite database one server's: ``flock`` on a file beside it,
+    held for the life of the process (the system lets it go when the process ends, even by
+    SIGKILL), with the holder's pid written in it for the message to a second server."""
+
+    def __init__(self, database: str) -> None:
+        self.path = database + ".lock"
+        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(self._fd, 32, 0).decode("ascii", "replace").strip()
+            os.close(self._fd)
+            by = f" (pid {holder})" if holder.isdigit() else ""
+            raise DatabaseInUse(
+                f"the database {database} is in use by another Cardroom server{by}; one server "
+                "serves a database: stop that one, or give this one another --db or --data"
+            ) from None
+        os.ftruncate(self._fd, 0)
+        os.pwrite(self._fd, f"{os.getpid()}\n".encode("ascii"), 0)
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)  # closing the file lets the lock go
+            self._fd = -1
+
+
 class Store:
-    """The database of one server."""
+    """The database of one server.
+
+    A SQLite file is locked for the life of the store (:class:`ServerLock`): a second server
+    on it raises :class:`DatabaseInUse` before touching it. Other databases are not locked:
+    running one server per database is then up to whoever starts them (docs/web.md).
+    """
 
     def __init__(self, url: str) -> None:
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(url, connect_args=connect_args)
+        self._lock: ServerLock | None = None
+        database = self.engine.url.database
         if self.engine.dialect.name == "sqlite":
+            if database and database != ":memory:" and not database.startswith("file:"):
+                self._lock = ServerLock(str(Path(database).resolve()))
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        try:
+            Base.metadata.create_all(self.engine)
+        except BaseException:
+            self.close()
+            raise
         self._session = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
-        with self._session() as session, session.begin():
-            yield session
+        try:
+            with self._session() as session, session.begin():
+                yield session
+        except DBAPIError:
+            # A connection that failed may stay broken once the cause is gone (SQLite opens a
+            # read-only file read-only for the connection's life): the next write opens anew.
+            self.engine.dispose()
+            raise
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A transaction in Core statements, committed on leaving, failing as :meth:`_tx` does."""
+        try:
+            with self.engine.begin() as c:
+                yield c
+        except DBAPIError:
+            self.engine.dispose()
+            raise
 
     # -- writing -----------------------------------------------------------------------
 
@@ -269,14 +341,22 @@ class Store:
         record: dict[str, Any] | None = None,
     ) -> None:
         """Write one action (and, when it ended the game, the record), committed on return."""
-        with self._tx() as s:
-            s.add(ActionRow(table_id=table_id, seq=seq, seat=seat, action=action, text=text, by=by, at=now))
+        # Core statements, not the ORM: this runs on the event loop for every action of every
+        # table, and the ORM's unit of work cost more than the rest of an action together.
+        with self._write() as c:
+            c.execute(_INSERT_ACTION, {"table_id": table_id, "seq": seq, "seat": seat, "action": action,
+                                       "text": text, "by": by, "at": now})
             if record is not None:
-                table = s.get(TableRow, table_id)
-                assert table is not None
-                table.status = "over"
-                table.finished = now
-                table.record = json.dumps(record, separators=(",", ":"))
+                text = json.dumps(record, separators=(",", ":"))
+                c.execute(_FINISH_TABLE.where(TableRow.id == table_id),
+                          {"status": "over", "finished": now, "record": text})
+
+    def finish(self, table_id: str, now: float, record: dict[str, Any]) -> None:
+        """End a table's game where it stands (nobody plays it any more), keeping its record."""
+        text = json.dumps(record, separators=(",", ":"))
+        with self._write() as c:
+            c.execute(_FINISH_TABLE.where(TableRow.id == table_id),
+                      {"status": "over", "finished": now, "record": text})
 
     # -- reading -----------------------------------------------------------------------
 
@@ -288,8 +368,17 @@ class Store:
     def tables(self, with_actions: bool = False) -> list[TableData]:
         """Every table, oldest first; the actions of the unfinished ones when asked."""
         with self._session() as s:
-            rows = s.scalars(select(TableRow).order_by(TableRow.created)).all()
-            out = [_data(r) for r in rows]
+            ids = s.scalars(select(TableRow.id).order_by(TableRow.created)).all()
+            out = []
+            for table_id in ids:
+                # One by one: a row that cannot be read (bad JSON in it, say) is left out with a
+                # log line instead of keeping the server from starting.
+                try:
+                    out.append(_data(s.get_one(TableRow, table_id)))
+                except (ValueError, TypeError, DBAPIError) as err:
+                    s.rollback()
+                    log.error("table %s cannot be read from the database and is left out: %s",
+                              table_id, err)
             _add_people(s, {t.id: t for t in out})
             if with_actions:
                 for table in out:
@@ -311,6 +400,10 @@ class Store:
         """A finished game's record as JSON text."""
         with self._session() as s:
             return s.scalar(select(TableRow.record).where(TableRow.id == table_id))
+
+
+_INSERT_ACTION = insert(ActionRow)
+_FINISH_TABLE = update(TableRow)
 
 
 def _data(row: TableRow) -> TableData:
@@ -356,5 +449,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=FULL")
+    # NORMAL in WAL mode: a commit survives the process dying (SIGKILL, a crash) without an
+    # fsync each; only a power cut or a system crash can lose the last commits (docs/web.md).
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()

@@ -41,8 +41,9 @@ from cardroom.web.protocol import (
     parse_message,
 )
 from cardroom.web.store import SeatData, Store, TableData
+from cardroom.web.thinking import BotPool, is_search_bot
 
-__all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS"]
+__all__ = ["TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS", "MAX_REPLAY_STEPS"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -53,10 +54,16 @@ WAITING_TTL = 3600.0
 """A table still waiting for players this long, with nobody connected, may be forgotten to
 make room when the server holds ``MAX_OPEN_TABLES`` unfinished tables."""
 """Unfinished tables a server holds; creating more is refused until some finish."""
+ABANDON_AFTER = 3600.0
+"""A running game that no player has been connected to for this long ends as abandoned."""
+SWEEP_EVERY = 60.0
+"""Seconds between two looks for abandoned games."""
 MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
 """Bytes of messages waiting to be sent to one connection; one that falls further behind is closed."""
+MAX_REPLAY_STEPS = 2000
+"""The most steps one replay answer carries (a long game is fetched a window at a time)."""
 BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
 """The largest search budgets a web table grants a bot per move."""
 
@@ -86,6 +93,8 @@ class Connection:
         self.queued = 0
         """Bytes of the messages in the queue."""
         self.closed = False
+        self.dropped = False
+        """Closed at once (it fell too far behind): its socket is to be dropped, not closed politely."""
         self.writer: asyncio.Task[None] | None = None
         """The task running :meth:`write`, once it runs."""
 
@@ -117,6 +126,7 @@ class Connection:
     def abort(self) -> None:
         """Close now: drop what is queued and stop a send that waits on the client."""
         self.closed = True
+        self.dropped = True
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queued = 0
@@ -147,6 +157,8 @@ class LiveTable:
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     cards: list[dict[str, Any]] | None = None
+    seen: float = field(default_factory=time.time)
+    """When a player was last connected (or the table was made or loaded): see ``ABANDON_AFTER``."""
 
     @property
     def id(self) -> str:
@@ -166,16 +178,23 @@ class LiveTable:
     def connected(self, seat: int) -> bool:
         return any(c.greeted and c.seat == seat for c in self.conns)
 
+    def people(self) -> bool:
+        """Whether a player (a connection holding a seat, not a watcher) is here."""
+        return any(c.greeted and c.seat is not None for c in self.conns)
+
 
 class TableManager:
     """Every table of one server, in memory, backed by the store."""
 
-    def __init__(self, store: Store, data_dir: Path, bot_delay: float) -> None:
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1) -> None:
         self.store = store
         self.data_dir = data_dir
         self.bot_delay = bot_delay
+        self.bot_pool = BotPool(bot_workers)
+        """Where search bots think: worker processes, off the event loop."""
+        self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
-        self._replays: dict[tuple[str, int | None], list[dict[str, Any]]] = {}
+        self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
 
     # -- starting and stopping -------------------------------------------------------
 
@@ -212,9 +231,12 @@ class TableManager:
         """Set the bots and timers of every running table going (on the event loop)."""
         for table in self.tables.values():
             self._kick(table)
+        self._sweeper = asyncio.create_task(self._sweep_every())
 
     async def stop(self) -> None:
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -223,6 +245,7 @@ class TableManager:
         for table in self.tables.values():
             for conn in table.conns:
                 conn.close()
+        self.bot_pool.close()
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -315,13 +338,53 @@ class TableManager:
 
     def _drop_abandoned(self, now: float) -> None:
         """Make room: forget the tables still waiting for players after ``WAITING_TTL``
-        seconds that nobody is connected to (no game was dealt at them, so nothing is lost)."""
+        seconds that no player is connected to (no game was dealt at them, so nothing is lost;
+        watchers do not keep a table)."""
         for table in list(self.tables.values()):
-            if table.status == "waiting" and not table.conns and now - table.data.created > WAITING_TTL:
+            if table.status == "waiting" and not table.people() and now - table.data.created > WAITING_TTL:
                 self.store.drop_waiting(table.id)
                 del self.tables[table.id]
+                for conn in table.conns:
+                    conn.push(error("not_found", f"table {table.id} was forgotten: nobody took its seats"))
+                    conn.close()
                 log.info("forgot table %s: waiting since %.0f s with nobody there", table.id,
                          now - table.data.created)
+
+    def unfinished(self, table_id: str) -> bool:
+        table = self.tables.get(table_id)
+        return table is not None and table.status != "over"
+
+    async def _sweep_every(self) -> None:
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            try:
+                self.sweep(time.time())
+            except Exception:  # a failed sweep is tried again next time; the tables play on
+                log.exception("looking for abandoned games failed")
+
+    def sweep(self, now: float) -> None:
+        """End the running games that no player has been connected to for ``ABANDON_AFTER``
+        seconds (bots and watchers do not keep a game going)."""
+        for table in list(self.tables.values()):
+            if table.people():
+                table.seen = now
+            elif table.status == "running" and now - table.seen > ABANDON_AFTER:
+                self._abandon(table, now)
+
+    def _abandon(self, table: LiveTable, now: float) -> None:
+        """The game ends where it stands; its record (the game so far) is kept like a finished one's."""
+        state = table.state
+        if state is None:
+            return
+        record = views.without_paths(make_record(state, self._record_seats(table)))
+        self.store.finish(table.id, now, record)
+        table.data.status = "over"
+        table.data.finished = now
+        table.away.clear()
+        log.info("table %s: abandoned after %.0f s with no player connected; its game ends here",
+                 table.id, now - table.seen)
+        self._kick(table)
+        self._broadcast(table)
 
     def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
         """A person takes a free human seat; answers the seat and its token."""
@@ -531,8 +594,11 @@ class TableManager:
             raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
         return path.read_text(encoding="utf-8"), path.name
 
-    async def replay(self, table_id: str, seat: int | None) -> list[dict[str, Any]]:
-        """A finished game step by step from ``seat``'s point of view (``None``: every seat's).
+    async def replay(
+        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS
+    ) -> tuple[list[dict[str, Any]], int]:
+        """A finished game step by step from ``seat``'s point of view (``None``: every seat's):
+        the steps ``start`` to ``start + count - 1`` (0 is the deal), and how many there are.
 
         The steps are worked out in a worker thread; the cache is kept on the event loop only.
         """
@@ -543,24 +609,28 @@ class TableManager:
             )
         if seat is not None and not 0 <= seat < table.data.players:
             raise TableError(400, f"seat must be 0 to {table.data.players - 1} or all, not {seat}")
-        key = (table_id, seat)
+        key = (table_id, seat, start, count)
         cached = self._replays.get(key)
         if cached is not None:
             return cached
-        rules, steps = await asyncio.to_thread(self._replay_steps, table, seat)
+        rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
         if table.cards is None and table.data.game == "baebae":  # a finished game after a restart
             table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
-        self._replays[key] = steps
-        return steps
+        self._replays[key] = steps, total
+        return steps, total
 
-    def _replay_steps(self, table: LiveTable, seat: int | None) -> tuple[Rules, list[dict[str, Any]]]:
+    def _replay_steps(
+        self, table: LiveTable, seat: int | None, start: int, count: int
+    ) -> tuple[Rules, list[dict[str, Any]], int]:
         data = table.data
         try:
             rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
             state = start_game(rules, data.seed)
-            return rules, views.replay_steps(state, self.store.actions(data.id), seat)
+            actions = self.store.actions(data.id)
+            window = views.replay_steps(state, actions[:start + count - 1], seat, first=start)
+            return rules, window, len(actions) + 1
         except (RulesError, DeckError, IllegalAction) as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
 
@@ -582,6 +652,8 @@ class TableManager:
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         conn.close()
+        if conn.seat is not None:
+            table.seen = time.time()
         if conn in table.conns:
             table.conns.remove(conn)
             if conn.greeted and conn.seat is not None and not table.connected(conn.seat):
@@ -770,7 +842,7 @@ class TableManager:
             agent = make("heuristic", seed=table.data.seed + seq)
             by = "heuristic (stand-in)"
         try:
-            action = await asyncio.to_thread(agent.act, state.clone(), seat)
+            action = await self._think(table, seat, seq, agent, by, state)
         except Exception:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
@@ -792,6 +864,16 @@ class TableManager:
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
+
+    async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
+        """A bot's choice: a search bot's from the worker pool (people's tables first), a quick
+        bot's from a thread (it holds the interpreter lock only for a moment)."""
+        spec = table.data.seats[seat].bot
+        if spec is not None and spec == by and is_search_bot(spec):
+            people = any(s.kind == "human" for s in table.data.seats)
+            seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
+            return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
+        return await asyncio.to_thread(agent.act, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -864,7 +946,8 @@ class TableManager:
                 400, f"seat {seat}: {err} (a seat is \"human\" or a bot: {', '.join(BOTS)}, with options "
                      "after colons, e.g. ismcts:iterations=300)"
             ) from None
-        return SeatData(seat, "bot", bot=text)
+        # Kept in its shortest form: every summary repeats it, so padding must not be stored.
+        return SeatData(seat, "bot", bot=":".join([name, *(f"{k}={v}" for k, v in options.items())]))
 
     def _upload(self, text: str) -> str:
         """Validate an uploaded deck file; keep it (database and data folder); its digest."""

@@ -125,9 +125,16 @@ function designsFromWelcome() {
 async function load(seat) {
   stop();
   try {
-    const res = await api(`/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`);
+    const base = `/api/tables/${encodeURIComponent(id)}/replay?seat=${encodeURIComponent(seat)}`;
+    const res = await api(base);
     steps = Array.isArray(res) ? res : res.steps || [];
     if (Array.isArray(res.cards)) designs = new Map(res.cards.map((c) => [String(c.key).toUpperCase(), c]));
+    // the server answers a long game a window at a time: fetch the rest
+    while (!Array.isArray(res) && res.total > steps.length) {
+      const more = await api(`${base}&start=${steps.length}`);
+      if (!more.steps || !more.steps.length) break;
+      steps = steps.concat(more.steps);
+    }
   } catch (e) {
     notify(e.status === 409 ? "This game is not over yet: its replay opens when it ends." : `Cannot load the replay: ${e.message}`, "error", 0);
     $("turn-indicator").textContent = "No replay";

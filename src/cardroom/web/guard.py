@@ -1,0 +1,212 @@
+"""Connections to the web table, bounded: per address, server-wide, and in time.
+
+Uvicorn accepts every TCP connection and waits for ever on a request that never finishes, so
+one address could hold every file descriptor of the server with half-sent requests. The
+HTTP protocol here (Uvicorn's httptools protocol, guarded) refuses a connection past
+``MAX_CONNECTIONS_PER_ADDRESS`` from one address or past the server's total, and closes a
+connection whose request (headers and body) has not arrived within ``REQUEST_TIMEOUT``
+seconds. WebSockets start as HTTP requests, so they are counted too, for their whole life.
+The gate also lets the application drop a WebSocket's connection outright (``abort``): a
+client that stops reading cannot be closed politely, since it never reads the close either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import resource
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+__all__ = [
+    "ConnectionGate",
+    "TableQuota",
+    "server_config",
+    "MAX_TABLES_PER_ADDRESS",
+    "CREATES_PER_MINUTE",
+    "MAX_CONNECTIONS_PER_ADDRESS",
+    "MAX_SERVER_CONNECTIONS",
+    "REQUEST_TIMEOUT",
+    "guarded_http",
+]
+
+log = logging.getLogger("cardroom.web")
+
+MAX_CONNECTIONS_PER_ADDRESS = 100
+"""Open connections (HTTP and WebSocket) one client address may hold."""
+MAX_SERVER_CONNECTIONS = 10_000
+"""Open connections the whole server holds (less when the open-file limit is lower)."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a request's headers and body may take to arrive; a connection that opens and
+sends nothing is closed after the same time."""
+
+_REFUSED = (
+    b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
+    b"content-length: %d\r\n\r\n%s"
+)
+
+
+def _server_limit() -> int:
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return MAX_SERVER_CONNECTIONS
+    return max(16, min(MAX_SERVER_CONNECTIONS, soft // 2))  # the other half: database, decks, workers
+
+
+class ConnectionGate:
+    """The open connections of one server, by client address."""
+
+    def __init__(self, per_address: int | None = None, total: int | None = None) -> None:
+        self.per_address = per_address or MAX_CONNECTIONS_PER_ADDRESS
+        self.total = total or _server_limit()
+        self._open: dict[str, dict[int, asyncio.Transport]] = {}
+        """Per address, per client port: the transport (a closed one is pruned when counted)."""
+        self._count = 0
+        self._admitted = 0
+
+    def admit(self, address: str, port: int, transport: asyncio.Transport) -> str | None:
+        """Count a new connection; ``None`` if it may stay, else why it may not."""
+        mine = self._open.setdefault(address, {})
+        self._prune(mine)
+        if len(mine) >= self.per_address:
+            return f"this address already has {self.per_address} connections open; close some first"
+        if self._count >= self.total:
+            for each in self._open.values():
+                self._prune(each)
+            if self._count >= self.total:
+                return f"the server holds {self.total} connections, its most; try again later"
+        mine[port] = transport
+        self._count += 1
+        self._admitted += 1
+        if self._admitted % 1000 == 0:  # now and then, let go of every closed connection
+            for other in list(self._open):
+                self._prune(self._open[other])
+                if not self._open[other]:
+                    del self._open[other]
+        return None
+
+    def abort(self, client: Any) -> bool:
+        """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it;
+        ``False`` if it is not one of this gate's."""
+        transport = self._open.get(client[0], {}).get(client[1]) if client else None
+        if transport is None:
+            return False
+        transport.abort()
+        return True
+
+    def open_from(self, address: str) -> int:
+        mine = self._open.get(address, {})
+        self._prune(mine)
+        return len(mine)
+
+    def _prune(self, mine: dict[int, asyncio.Transport]) -> None:
+        for port in [p for p, t in mine.items() if t.is_closing()]:
+            del mine[port]
+            self._count -= 1
+
+
+def guarded_http(gate: ConnectionGate) -> type[asyncio.Protocol]:
+    """Uvicorn's httptools protocol, admitting connections through ``gate`` and timing requests."""
+
+    class GuardedHttp(HttpToolsProtocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            address, port = self.client or ("", 0)
+            refused = gate.admit(address, port, transport)
+            if refused is not None:
+                body = json.dumps({"detail": refused}).encode()
+                transport.write(_REFUSED % (len(body), body))
+                transport.close()
+                return
+            self._start_clock()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_clock()
+            super().connection_lost(exc)
+
+        def on_message_begin(self) -> None:
+            super().on_message_begin()
+            self._start_clock()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self._stop_clock()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._stop_clock()
+            super().handle_websocket_upgrade()
+
+        def _start_clock(self) -> None:
+            if self._deadline is None:
+                self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
+
+        def _stop_clock(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                log.info("closing a connection from %s: its request did not arrive within %g s",
+                         self.client[0] if self.client else "?", REQUEST_TIMEOUT)
+                self.transport.abort()
+
+    return GuardedHttp
+
+
+MAX_TABLES_PER_ADDRESS = 20
+"""Unfinished tables one client address may have created."""
+CREATES_PER_MINUTE = 10
+"""Tables one address may create a minute (at once, then one every few seconds)."""
+
+
+class TableQuota:
+    """How many tables each client address may create: a rate and a cap on unfinished ones."""
+
+    def __init__(self) -> None:
+        self._budget: dict[str, tuple[float, float]] = {}
+        """Per address: creates it may still make, and when that was counted."""
+        self._tables: dict[str, set[str]] = {}
+        """Per address: the tables it created that were unfinished when last counted."""
+
+    def refusal(self, address: str, unfinished: Any, now: float) -> tuple[str, float] | None:
+        """Why ``address`` may not create a table now and in how many seconds to try again,
+        or ``None``; ``unfinished(table_id)`` says whether a table still counts."""
+        mine = self._tables.get(address, set())
+        mine -= {t for t in mine if not unfinished(t)}
+        if len(mine) >= MAX_TABLES_PER_ADDRESS:
+            return (f"this address has {len(mine)} unfinished tables, the most it may have; "
+                    "finish or leave one before creating another", 60.0)
+        left = self._left(address, now)
+        if left < 1:
+            wait = (1 - left) * 60 / CREATES_PER_MINUTE
+            return (f"this address may create {CREATES_PER_MINUTE} tables a minute; "
+                    f"try again in {wait:.0f} s", wait)
+        return None
+
+    def created(self, address: str, table_id: str, now: float) -> None:
+        self._budget[address] = (self._left(address, now) - 1, now)
+        self._tables.setdefault(address, set()).add(table_id)
+        if len(self._budget) > 10_000:  # forget addresses whose budget is whole again
+            for other in [a for a in self._budget if self._left(a, now) >= CREATES_PER_MINUTE]:
+                del self._budget[other]
+                if not self._tables.get(other):
+                    self._tables.pop(other, None)
+
+    def _left(self, address: str, now: float) -> float:
+        left, then = self._budget.get(address, (float(CREATES_PER_MINUTE), now))
+        return min(float(CREATES_PER_MINUTE), left + (now - then) * CREATES_PER_MINUTE / 60)
+
+
+def server_config(app: Any, **options: Any) -> Any:
+    """Uvicorn's settings for the web table ``app`` (made by ``create_app``): the guarded HTTP
+    protocol, no compression of WebSocket messages (many and small: compressing each cost more
+    CPU than the rest of sending it), and ``options`` (host, port, ws_max_size...)."""
+    import uvicorn
+
+    return uvicorn.Config(app, http=guarded_http(app.state.gate), ws_per_message_deflate=False, **options)
