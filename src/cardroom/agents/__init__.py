@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from cardroom.engine import Action, State
 from cardroom.text import shorten
 
-__all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec"]
+__all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec", "format_spec"]
 
 
 class Agent(Protocol):
@@ -172,6 +172,16 @@ def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
         key = key.strip()
         options[SEAT_SEED if key == SEED_OPTION else key] = _option_value(value.strip())
     return name, options
+
+
+def format_spec(name: str, options: dict[str, Any]) -> str:
+    """The spec text :func:`parse_spec` reads back as ``name`` and ``options``, in its
+    shortest form (the seat's ``seat_seed`` written as ``seed`` again).
+
+    >>> format_spec(*parse_spec("random:seed=3"))
+    'random:seed=3'
+    """
+    return ":".join([name, *(f"{SEED_OPTION if k == SEAT_SEED else k}={v}" for k, v in options.items())])
 
 
 def _option_value(text: str) -> Any:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import games
-from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.agents import Agent, AgentError, format_spec, make, parse_spec
 from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
@@ -947,7 +947,7 @@ class TableManager:
                      "after colons, e.g. ismcts:iterations=300)"
             ) from None
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
-        return SeatData(seat, "bot", bot=":".join([name, *(f"{k}={v}" for k, v in options.items())]))
+        return SeatData(seat, "bot", bot=format_spec(name, options))
 
     def _upload(self, text: str) -> str:
         """Validate an uploaded deck file; keep it (database and data folder); its digest."""
