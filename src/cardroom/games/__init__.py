@@ -122,6 +122,9 @@ class GameSpec:
     """The game's terminal front, as ``"module:attribute"`` (a ``run_play`` function)."""
     decks: bool = False
     """Whether the game's rules take deck files (a ``deck`` option: a project deck or a file)."""
+    errors: tuple[type[Exception], ...] = ()
+    """What the game raises for bad input besides ``RulesError`` (a deck file's mistakes): the
+    fronts tell these to people as they tell a bad option, never as a crash."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -1,4 +1,4 @@
-"""``cardroom play baebae``: a person at seat 0 against bots, in the terminal, drawn with Rich.
+"""BAEBAE's terminal renderer: its table, its events and its questions, drawn with Rich.
 
 Everything on the screen comes from ``state.view(0)`` and ``state.view_log(0)`` and from the
 deck (every card's design is public: its name, types, marks and action text), so the screen
@@ -7,8 +7,8 @@ a legal answer is explained from what the person can see and never changes the g
 
 The person answers every question the same way: the number of a listed move, or the move in
 words: a card (``6c``, ``6♣``, ``play 6C``), ``draw``, ``pass``, a suit (``h``, ``hearts``),
-``y``/``n``, ``done``. The loop, the records and the ways to stop are shared with Baha
-(:mod:`cardroom.cli.terminal`).
+``y``/``n``, ``done``. Moves are read through ``state.decode``, never from their text. The loop,
+the records and the ways to stop are shared (:mod:`cardroom.cli.play.session`).
 """
 
 from __future__ import annotations
@@ -25,21 +25,20 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.cli.terminal import (
+from cardroom.cli.play.session import (
     HELP_WORDS,
     ME,
     Refusal,
+    TableScreen,
     TurnLoop,
-    check_record_path,
     choose_seed,
     line_reader,
-    make_bots,
     pick_number,
-    play_session,
+    play_game,
     read_answer,
-    seats_of,
+    signed_number,
 )
-from cardroom.engine import Action, Event, IllegalAction, RulesError
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.engine import Rules as AnyRules
 from cardroom.games.baebae import BaebaeState, CardDef
 from cardroom.games.baebae import Rules as BaebaeRules
@@ -108,15 +107,9 @@ def run_play(
         state = rules.new_game(seed)
     else:
         seed = state.seed
-    agents = make_bots(bots, seed, state.n)
-    seats = seats_of(name, bots, state.n)
-    if record_path is not None:
-        check_record_path(record_path)  # fails before play, writes nothing yet
-    ask = line_reader(console, ask, markup=False)
-    screen = Screen(console, name, state.rules)
-    return play_session(
-        Session(state, agents, screen, ask), seats=seats, record_path=record_path, console=console,
-        intro=lambda: screen.intro(seed, bots),
+    return play_game(
+        Session, state, Screen(console, name, state.rules), seed=seed, bots=bots, name=name,
+        record_path=record_path, console=console, ask=line_reader(console, ask, markup=False),
     )
 
 
@@ -185,11 +178,11 @@ class Session(TurnLoop):
         # Cards are listed in the hand's order (suit, then rank); draw, pass and done come last.
         rank = {key: i for i, key in enumerate(screen.sort(view["hand"] + [view["drawn"] or ""]))}
         moves = sorted(
-            ((a, state.action_to_string(a)) for a in view["legal_actions"]),
-            key=lambda move: rank.get(move[1].partition(" ")[2], len(rank)),
+            ((a, state.decode(a)) for a in view["legal_actions"]),
+            key=lambda move: rank.get(move[1].card or "", len(rank)),
         )
         legal = [a for a, _ in moves]
-        texts = [text for _, text in moves]
+        infos = [info for _, info in moves]
         choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
         pending = view["pending"]
         phase = view["phase"]
@@ -211,29 +204,28 @@ class Session(TurnLoop):
             q.words.update({"play": legal[0], "play it": legal[0], "pass": legal[1]})
         elif pending is None:
             q = Question(
-                "play", Text("Your move:", style="bold"), f"Play {choices}, a card or {texts[-1]} › "
-                if texts[-1] in ("draw", "pass") else f"Play {choices} or a card › ",
+                "play", Text("Your move:", style="bold"), f"Play {choices}, a card or {infos[-1].kind} › "
+                if infos[-1].kind in ("draw", "pass") else f"Play {choices} or a card › ",
                 legal, [], "type a move's number, a card such as 6c, or draw",
             )
-            for text in texts:
-                if text == "draw":
+            for info in infos:
+                if info.kind == "draw":
                     q.labels.append(Text("draw a card"))
-                elif text == "pass":
+                elif info.kind == "pass":
                     q.labels.append(Text("pass (nothing left to draw)"))
                 else:
-                    q.labels.append(screen.card(text.split(" ", 1)[1]))
+                    q.labels.append(screen.card(str(info.card)))
         else:
-            q = self._decision(pending, legal, texts, choices)
-        for number, (action, text) in enumerate(zip(legal, texts, strict=True), 1):
-            q.words.setdefault(normalise(text), action)
-            verb, _, key = text.partition(" ")
-            if verb in ("play", "select"):
-                q.words.setdefault(normalise(key), action)
-                q.numbers[key] = number
+            q = self._decision(pending, legal, infos, choices)
+        for number, (action, info) in enumerate(zip(legal, infos, strict=True), 1):
+            q.words.setdefault(normalise(state.action_to_string(action)), action)
+            if info.kind in ("play", "select") and info.card is not None:
+                q.words.setdefault(normalise(info.card), action)
+                q.numbers[info.card] = number
         return q
 
     def _decision(
-        self, pending: Mapping[str, Any], legal: list[Action], texts: list[str], choices: str
+        self, pending: Mapping[str, Any], legal: list[Action], infos: list[ActionInfo], choices: str
     ) -> Question:
         screen = self.screen
         kind = pending["kind"]
@@ -252,17 +244,17 @@ class Session(TurnLoop):
         if kind == "declare":
             q = Question(
                 kind, Text("Name the suit in play:", style="bold"), "Name a suit: C D H S › ", legal,
-                [screen.suit(text.split()[1]) for text in texts],
+                [screen.suit(str(info.suit)) for info in infos],
                 "type C, D, H or S, or the suit's name (clubs, diamonds, hearts, spades)",
             )
-            for action, text in zip(legal, texts, strict=True):
-                letter = text.split()[1]
+            for action, info in zip(legal, infos, strict=True):
+                letter = str(info.suit)
                 name = SUIT_NAMES[SUITS.index(letter)].lower()
                 for word in (letter.lower(), name, name[:-1]):
                     q.words[word] = action
             return q
         if kind == "target":
-            seats = [int(text.split()[1]) for text in texts]
+            seats = [info.seat for info in infos if info.seat is not None]
             sizes = self.state.view(ME)["hand_sizes"]
             q = Question(
                 kind, Text("Choose a player:", style="bold"), f"Player ({choices}) › ", legal,
@@ -275,7 +267,7 @@ class Session(TurnLoop):
             return q
         if kind == "option":
             labels: list[str] = list(pending.get("options") or [])
-            numbers = [int(text.split()[1]) for text in texts]
+            numbers = [info.option for info in infos if info.option is not None]
             q = Question(
                 kind, Text("Choose an option:", style="bold"), f"Option ({choices}) › ", legal,
                 [Text(labels[n - 1]) for n in numbers], "type the number of an option on the list",
@@ -285,7 +277,7 @@ class Session(TurnLoop):
             return q
         # select: a card to give, to put under the action card, or (discard_under) stop
         purpose = pending.get("purpose", "")
-        stop = "done" in texts
+        stop = any(info.kind == "done" for info in infos)
         if purpose == "give":
             heading = Text("Choose a card to give:", style="bold")
             prompt = f"Card to give ({choices}) › "
@@ -300,18 +292,17 @@ class Session(TurnLoop):
             prompt = f"Card to put under it ({choices}) › "
         q = Question(
             kind, heading, prompt, legal,
-            [screen.named(text.split(" ", 1)[1]) if text != "done" else Text("done: stop here")
-             for text in texts],
+            [screen.named(info.card) if info.card is not None else Text("done: stop here")
+             for info in infos],
             "type the number or the card of one on the list" + (", or done to stop" if stop else ""),
         )
         if stop:
             for word in ("done", "stop", "no", "n"):
                 q.words[word] = legal[-1]
         verb = {"give": "give", "discard_under": "put", "discard": "put"}.get(purpose, "select")
-        for action, text in zip(legal, texts, strict=True):
-            if text != "done":
-                key = normalise(text.split(" ", 1)[1])
-                q.words[f"{verb} {key}"] = action
+        for action, info in zip(legal, infos, strict=True):
+            if info.card is not None:
+                q.words[f"{verb} {normalise(info.card)}"] = action
         return q
 
     # -- reading the answer ------------------------------------------------------------
@@ -336,8 +327,8 @@ class Session(TurnLoop):
 
     def _why_not(self, action: Action, view: Mapping[str, Any], question: Question) -> str:
         """Why a well-formed move is not allowed now, from what the person can see."""
-        text = self.state.action_to_string(action)
-        verb, _, key = text.partition(" ")
+        info = self.state.decode(action)
+        verb, key = info.kind, str(info.card)
         screen = self.screen
         kind = question.kind
         if kind == "play":
@@ -361,22 +352,21 @@ class Session(TurnLoop):
         return f"Not now: {question.hint}."
 
 
-class Screen:
+class Screen(TableScreen):
     """Draws the table for seat 0 from views and view-filtered events, with Rich."""
 
+    help_text = HELP
+
     def __init__(self, console: Console, name: str, rules: BaebaeRules) -> None:
-        self.console = console
-        self.name = name
+        super().__init__(console, name, rules.players)
         self.rules = rules
-        self.players = rules.players
         self.designs: dict[str, CardDef] = rules.deck_data.by_key()
         self.direction = 1
         self.round = 0
         self.declarer: int | None = None  # who named the suit in play
         self.action_card: tuple[int, str] | None = None  # (player, card) of the card acting now
         self.drawing: tuple[int, list[str], bool] | None = None  # draws held back for one line
-        self.previous: Event | None = None
-        self.handlers: dict[str, Callable[[Event], None]] = {
+        self.handlers = {
             "round": self._on_round,
             "play": self._on_play,
             "declare": self._on_declare,
@@ -395,10 +385,6 @@ class Screen:
 
     # -- words and cards ---------------------------------------------------------------
 
-    def seat(self, seat: int) -> str:
-        """A seat in running text: "You" for the person, "Seat 2" for a bot."""
-        return "You" if seat == ME else f"Seat {seat}"
-
     def verb(self, seat: int, verb: str) -> str:
         """``seat`` and a verb that agrees: "You play", "Seat 2 plays"."""
         if seat == ME:
@@ -411,10 +397,6 @@ class Screen:
 
     def whose(self, seat: int) -> str:
         return "your" if seat == ME else f"Seat {seat}'s"
-
-    def player(self, seat: int) -> str:
-        """A seat in tables: the person's name, "Seat 2" for a bot."""
-        return self.name if seat == ME else f"Seat {seat}"
 
     def design(self, key: str) -> CardDef | None:
         return self.designs.get(key)
@@ -500,32 +482,16 @@ class Screen:
 
     # -- what happened -------------------------------------------------------------------
 
-    def intro(self, seed: int, bots: str) -> None:
+    def heading(self, bots: str) -> Text:
         deck = self.rules.deck_data
-        self.console.print(
-            Text.assemble(
-                ("BAEBAE", "bold"),
-                f" · {self.players} players · {plural(self.rules.rounds, 'round')} · "
-                f"deck {deck.name} ({plural(deck.size, 'card')}) · bots: {bots}",
-            )
-        )
-        self.console.print(
-            Text.assemble(
-                (f"Seed {seed}", "bold"),
-                f": play this game again with --seed {seed}. Type help for help.",
-            )
+        return Text.assemble(
+            ("BAEBAE", "bold"),
+            f" · {self.players} players · {plural(self.rules.rounds, 'round')} · "
+            f"deck {deck.name} ({plural(deck.size, 'card')}) · bots: {bots}",
         )
 
-    def narrate(self, events: Sequence[Event]) -> None:
-        for event in events:
-            if not self._continues_drawing(event):
-                self.flush()
-            handler = self.handlers.get(event["t"])
-            if handler is not None:  # events added to the game later are simply not told
-                handler(event)
-            self.previous = event
-
-    def _continues_drawing(self, event: Event) -> bool:
+    def continues(self, event: Event) -> bool:
+        """One player's draws in a row are held back to be told as one line (:meth:`flush`)."""
         held = self.drawing
         return (
             held is not None and event["t"] == "draw" and event["p"] == held[0]
@@ -542,9 +508,6 @@ class Screen:
             self._line("You draw ", self.cards(cards, named=True), ".")
         else:
             self._line(f"Seat {seat} draws {plural(len(cards), 'card', one='a')}.")
-
-    def _line(self, *parts: str | Text | tuple[str, str]) -> None:
-        self.console.print(Text.assemble(*parts))
 
     def _on_round(self, event: Event) -> None:
         self.round = event["n"]
@@ -722,7 +685,7 @@ class Screen:
             table.add_row(
                 Text(self.player(seat)),  # a Text: the person's name is not Rich markup
                 self.cards(cards) if cards else Text("—", style="dim"),
-                str(points), _signed(penalties[seat] - points), str(penalties[seat]), str(totals[seat]),
+                str(points), signed_number(penalties[seat] - points), str(penalties[seat]), str(totals[seat]),
                 style="bold green" if seat == out else None,
             )
         self.console.print(table)
@@ -735,20 +698,13 @@ class Screen:
         totals: list[int] = event["totals"]
         ranking: list[dict[str, int]] = event["ranking"]
         shame: list[int] = event["shame"]
-        self.console.rule(f"[bold]Game over[/] after {plural(self.round, 'round')}")
-        table = Table(title="Final ranking", box=box.SIMPLE_HEAD)
-        table.add_column("Place", justify="right")
-        table.add_column("Player")
-        table.add_column("Total", justify="right")
+        self.game_over(self.round, "round")
         places = [r["place"] for r in ranking]
-        for entry in ranking:
-            place, seat = entry["place"], entry["seat"]
-            shared = places.count(place) > 1
-            table.add_row(
-                f"{place}{'=' if shared else ''}", Text(self.player(seat)), str(entry["total"]),
-                style="bold green" if place == 1 else ("red" if seat in shame else None),
-            )
-        self.console.print(table)
+        self.standings("Final ranking", [
+            (f"{r['place']}{'=' if places.count(r['place']) > 1 else ''}", r["seat"], r["total"],
+             "bold green" if r["place"] == 1 else ("red" if r["seat"] in shame else None))
+            for r in ranking
+        ])
         first = [r["seat"] for r in ranking if r["place"] == 1]
         best = plural(totals[first[0]], "point")
         if len(first) == self.players:
@@ -806,10 +762,10 @@ class Screen:
         dealer = self.verb(view["dealer"], "deal")
         head.add_row("Round", Text(f"{view['round']} of {self.rules.rounds} · {dealer} · "
                                    f"{self.way(view['direction'])}: {self.order(view['direction'])}"))
-        head.add_row("Cards held", self._per_seat(view["hand_sizes"], skips=view["skips"]))
-        head.add_row("Totals", self._per_seat(view["totals"]))
+        head.add_row("Cards held", self.per_seat(view["hand_sizes"], skips=view["skips"]))
+        head.add_row("Totals", self.per_seat(view["totals"]))
         if any(view["round_penalties"]):
-            head.add_row("Action points", self._per_seat(view["round_penalties"], signed=True))
+            head.add_row("Action points", self.per_seat(view["round_penalties"], signed=True))
         top = Text.assemble(self.named(view["top"]), " · ", self.suit(view["suit"]),
                             " named" if view["declared"] else "", " in play")
         head.add_row("Top card", top)
@@ -867,10 +823,10 @@ class Screen:
         grid.add_row("Round", Text(f"{view['round']} of {self.rules.rounds} · {dealer}"))
         grid.add_row("Direction", Text(f"play goes {self.way(view['direction'])}: "
                                        f"{self.order(view['direction'])}"))
-        grid.add_row("Cards held", self._per_seat(view["hand_sizes"], skips=view["skips"]))
-        grid.add_row("Totals", self._per_seat(view["totals"]))
+        grid.add_row("Cards held", self.per_seat(view["hand_sizes"], skips=view["skips"]))
+        grid.add_row("Totals", self.per_seat(view["totals"]))
         if any(view["round_penalties"]):
-            grid.add_row("Action points", self._per_seat(view["round_penalties"], signed=True))
+            grid.add_row("Action points", self.per_seat(view["round_penalties"], signed=True))
         top = Text.assemble(self.named(view["top"]))
         design = self.design(view["top"])
         if design is not None:
@@ -936,27 +892,8 @@ class Screen:
         return Text.assemble(question.heading, "\n", line)
 
     def refuse(self, reason: str, question: Question) -> None:
-        self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
+        self.say_refused(reason)
         self.moves(question)
-
-    def help(self) -> None:
-        self.console.print(HELP)
-
-    def stopped(self, message: str) -> None:
-        self.flush()
-        self.console.print()
-        self.console.print(message, highlight=False)
-
-    def _per_seat(self, numbers: Sequence[int], *, signed: bool = False, skips: Sequence[int] = ()) -> Text:
-        out = Text()
-        for seat, number in enumerate(numbers):
-            if seat:
-                out.append("   ")
-            out.append(f"{self.player(seat)} ", style="bold" if seat == ME else "")
-            out.append(_signed(number) if signed else str(number))
-            if skips and skips[seat]:
-                out.append(" (loses next turn)", style="dim")
-        return out
 
     def _hand(self, hand: Sequence[str], question: Question) -> Table:
         """The person's cards by suit then rank: character, types, marks and action; the cards
@@ -1001,10 +938,6 @@ def _third_person(verb: str) -> str:
     if verb.endswith("y") and verb[-2:-1] not in "aeiou":
         return verb[:-1] + "ies"
     return verb + "s"
-
-
-def _signed(number: int) -> str:
-    return f"{number:+d}" if number else "0"
 
 
 def _and(words: Sequence[str]) -> str:
