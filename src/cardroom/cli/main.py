@@ -360,7 +360,8 @@ def report(
         print_summary(make_console(), summary)
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, help=f"Start the web table: a lobby, tables of {_titles()} for people and bots, "
+                                "replays.")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.", metavar="ADDRESS")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535, metavar="PORT")] = 8000,
@@ -381,7 +382,7 @@ def serve(
         int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
     ] = 1,
 ) -> None:
-    """Start the web table: a lobby, tables of Baha and BAEBAE for people and bots, replays."""
+    """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():

@@ -119,7 +119,8 @@ class GameSpec:
     heuristic: str | None = None
     """The game's rule-of-thumb bot, as ``"module:attribute"`` (loaded when first asked for)."""
     terminal: str | None = None
-    """The game's terminal front, as ``"module:attribute"`` (a ``run_play`` function)."""
+    """The game's terminal renderer, as ``"module:attribute"``: a function with the arguments
+    and result of :func:`cardroom.cli.play.run_play`, which ``cardroom play`` calls."""
     decks: bool = False
     """Whether the game's rules take deck files (a ``deck`` option: a project deck or a file)."""
     errors: tuple[type[Exception], ...] = ()
