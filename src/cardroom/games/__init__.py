@@ -119,9 +119,13 @@ class GameSpec:
     heuristic: str | None = None
     """The game's rule-of-thumb bot, as ``"module:attribute"`` (loaded when first asked for)."""
     terminal: str | None = None
-    """The game's terminal front, as ``"module:attribute"`` (a ``run_play`` function)."""
+    """The game's terminal renderer, as ``"module:attribute"``: a function with the arguments
+    and result of :func:`cardroom.cli.play.run_play`, which ``cardroom play`` calls."""
     decks: bool = False
     """Whether the game's rules take deck files (a ``deck`` option: a project deck or a file)."""
+    errors: tuple[type[Exception], ...] = ()
+    """What the game raises for bad input besides ``RulesError`` (a deck file's mistakes): the
+    fronts tell these to people as they tell a bad option, never as a crash."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from cardroom.engine import Event, Rules, RulesError, State
 from cardroom.games import GameSpec, OptionSpec
-from cardroom.games.baebae.deck import find_deck
+from cardroom.games.baebae.deck import DeckError, find_deck
 from cardroom.games.baebae.narrate import narrate
 from cardroom.games.baebae.rules import MAX_HAND, MAX_ROUNDS, MAX_TURN_LIMIT, MIN_PLAYERS, players_for
 from cardroom.games.baebae.rules import Rules as BaebaeRules
@@ -76,6 +76,7 @@ SPEC = GameSpec(
     result_extras=_extras,
     exploration=4.0,
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
-    terminal="cardroom.cli.play_baebae:run_play",
+    terminal="cardroom.cli.play.baebae:run_play",
     decks=True,
+    errors=(DeckError,),
 )

@@ -68,5 +68,5 @@ SPEC = GameSpec(
     result_extras=_extras,
     exploration=0.7,
     heuristic="cardroom.agents.baha_heuristic:BahaHeuristic",
-    terminal="cardroom.cli.play:run_play",
+    terminal="cardroom.cli.play.baha:run_play",
 )
