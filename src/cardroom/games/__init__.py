@@ -122,6 +122,9 @@ class GameSpec:
     """The game's terminal front, as ``"module:attribute"`` (a ``run_play`` function)."""
     decks: bool = False
     """Whether the game's rules take deck files (a ``deck`` option: a project deck or a file)."""
+    web_renderer: str | None = None
+    """The game's renderer for the web table: a JavaScript module under the web's static
+    folder (``games/baha.js``), loaded by the pages the catalog names it to."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -77,5 +77,6 @@ SPEC = GameSpec(
     exploration=4.0,
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
     terminal="cardroom.cli.play_baebae:run_play",
+    web_renderer="games/baebae.js",
     decks=True,
 )
