@@ -99,8 +99,10 @@ export function replayUrl(id) {
  *   center(view, state, tv)     the table's middle (nodes); tv is the TableView (names,
  *                               cardFace, showDetail)
  *   isResult(event)             whether the event ends a deal: its result panel opens
- *   resultPanel(event, view, state, tv)   {title, note, head, rows} of that panel
- *   scores(view, state, tv)     {unit, rows, target}: the score table's deal rows
+ *   resultPanel(event, view, state, tv)   that panel: {title, note (a node or null), head
+ *                               (column titles), rows (one per seat: [its name, ...cells])}
+ *   scores(view, state, tv)     the score table: {unit (its first column's title), rows (<tr>
+ *                               nodes, one per deal), target (how the game is won, in words)}
  *   winners(view)               the winning seats of a finished game ([] to rank by totals)
  *   eventWords(event, say)      an event in words, or null; say: {name, card, cards, list,
  *                               plural}
