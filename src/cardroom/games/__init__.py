@@ -126,6 +126,9 @@ class GameSpec:
     errors: tuple[type[Exception], ...] = ()
     """What the game raises for bad input besides ``RulesError`` (a deck file's mistakes): the
     fronts tell these to people as they tell a bad option, never as a crash."""
+    web_renderer: str | None = None
+    """The game's renderer for the web table: a JavaScript module under the web's static
+    folder (``games/baha.js``), loaded by the pages the catalog names it to."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -1,5 +1,8 @@
 """What a web table may be created with: games, their rule options, project decks, bots.
 
+Each game comes with its title, whether it takes decks, and its renderer: the JavaScript
+module the pages load to draw it, so the common pages name no game.
+
 Rule options are described for people here (name, default, kind, bounds, a line of text);
 the games' ``Rules`` classes stay the authority on what is valid.
 """
@@ -38,10 +41,15 @@ def catalog() -> dict[str, Any]:
     """The answer of ``GET /api/catalog``."""
     described: dict[str, Any] = {}
     for game in games.names():
+        spec = games.get(game)
         defaults = _defaults(game)
         described[game] = {
-            "options": [{**o.describe(), "default": defaults[o.name]} for o in games.get(game).options],
+            "title": spec.title,
+            "options": [{**o.describe(), "default": defaults[o.name]} for o in spec.options],
             "players": list(players_range(game)),
+            "decks": spec.decks,
+            # The pages import this module to draw the game (static/games/*.js).
+            "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
         }
     decks = []
     for name in project_decks():

@@ -77,6 +77,7 @@ SPEC = GameSpec(
     exploration=4.0,
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
     terminal="cardroom.cli.play.baebae:run_play",
+    web_renderer="games/baebae.js",
     decks=True,
     errors=(DeckError,),
 )

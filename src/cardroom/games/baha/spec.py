@@ -69,4 +69,5 @@ SPEC = GameSpec(
     exploration=0.7,
     heuristic="cardroom.agents.baha_heuristic:BahaHeuristic",
     terminal="cardroom.cli.play.baha:run_play",
+    web_renderer="games/baha.js",
 )
