@@ -89,7 +89,7 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
     if origin is not None:
         record["start"] = origin
     record["seats"] = [dict(s) for s in seats]
-    record["actions"] = [[seat, state.action_to_string(a)] for seat, a in state.history]  # type: ignore[attr-defined]
+    record["actions"] = [[seat, state.action_to_string(a)] for seat, a in state.history]
     record["log"] = state.log
     record["result"] = result_of(state)
     return record
