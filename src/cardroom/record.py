@@ -266,12 +266,13 @@ def rebuild(
     A bad start, an action taken by a seat that was not to act, or one that is not legal is a
     :class:`RecordError` naming the action by its number, seat and text.
 
-    >>> state = rebuild("baha", 7, ["pass 13P", "pass 9R"])
+    >>> from cardroom.games import baha
+    >>> state = rebuild(baha.Rules(), 7, ["pass 13P", "pass 9R"])
     >>> [(seat, state.action_to_string(action)) for seat, action in state.history]
     [(1, 'pass 13P'), (1, 'pass 9R')]
-    >>> rebuild("baha", 7, [action for _, action in state.history]).log == state.log
+    >>> rebuild(baha.Rules(), 7, [action for _, action in state.history]).log == state.log
     True
-    >>> rebuild("baha", 7, ["pass 13P"], seats=[2])
+    >>> rebuild(baha.Rules(), 7, ["pass 13P"], seats=[2])
     Traceback (most recent call last):
     ...
     cardroom.record.RecordError: action 0 ('pass 13P') is by seat 2, but seat 1 is to act
