@@ -12,9 +12,9 @@ sampled by the rollout policy.
 Selection is UCB1 with availability counts (an action's count of the times it was legal,
 not its parent's visits), since different worlds allow different actions. The UCB constant is
 by default the game's own (its spec's ``exploration``, scaled to the spread of its
-``returns()``: the reasons for each figure are beside it, in the game's ``spec.py``). Rollouts play the
-world to the end of the current deal (a Baha hand, a BAEBAE round) with the heuristic
-player (epsilon-greedy) or at random; the result is ``returns()`` then. Heuristic rollouts
+``returns()``: the reasons for each figure are beside it, in the game's ``spec.py``).
+Rollouts play the world to the end of the current deal (a Baha hand, a BAEBAE round) with the
+game's heuristic player (epsilon-greedy) or at random; the result is ``returns()`` then. Heuristic rollouts
 are slower but far better judges of a position (see ``docs/strength.md``). Budgets are iterations
 or seconds per move; everything random comes from the agent's seed.
 
