@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
 from cardroom import games
 from cardroom.engine import Action, QuietPlayout, State
@@ -205,9 +205,9 @@ class ISMCTSAgent:
         if self.rollout == "random":
             # The hot loop of the search: bound methods and one float draw per move.
             rand = self.rng.random
-            if isinstance(world, QuietPlayout):
+            if _quiet(world):
                 # the game's own quiet playout: the same moves, without events
-                world.random_playout(rand)
+                cast(QuietPlayout, world).random_playout(rand)
                 return
             legal_actions = world.legal_actions
             apply = world.apply
@@ -235,6 +235,20 @@ class ISMCTSAgent:
             agent = make("heuristic", seed=self.rng.randrange(1 << 30))
             self._heuristics[game] = agent
         return agent
+
+
+_QUIET: dict[type, bool] = {}
+"""Whether each class of state is a :class:`QuietPlayout`."""
+
+
+def _quiet(world: State) -> bool:
+    """Whether ``world`` offers a quiet playout. Asked once per class: ``isinstance`` against a
+    runtime protocol costs about 5 µs, a tenth of a Baha rollout, and the answer is the class's."""
+    kind = type(world)
+    quiet = _QUIET.get(kind)
+    if quiet is None:
+        quiet = _QUIET[kind] = isinstance(world, QuietPlayout)
+    return quiet
 
 
 def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:
