@@ -29,6 +29,7 @@ __all__ = [
     "NamedOptions",
     "Action",
     "ActionInfo",
+    "DeckRules",
     "Event",
     "QuietPlayout",
     "IllegalAction",
@@ -119,6 +120,15 @@ class State(Protocol):
     def log(self) -> list[Event]:
         """Every event so far, omniscient."""
 
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """``(seat, action)`` of every action taken so far, in order: what a record keeps."""
+
+    @property
+    def origin(self) -> dict[str, Any] | None:
+        """How a hand-made game began (a record's ``start``), or ``None`` for one dealt from
+        its seed."""
+
     def legal_actions(self) -> list[Action]:
         """The only actions the current seat may take now (empty when the game is over)."""
 
@@ -177,6 +187,14 @@ class QuietPlayout(Protocol):
 
     def random_playout(self, random: Callable[[], float]) -> None:
         """Finish the current deal with random legal moves; the next deal is not dealt."""
+
+
+@runtime_checkable
+class DeckRules(Protocol):
+    """Rules played with a deck of designed cards, which records and reports name."""
+
+    def deck_record(self) -> dict[str, Any]:
+        """The deck as a record names it: its name and content digest (``name``, ``digest``)."""
 
 
 class Rules(Protocol):

@@ -24,10 +24,11 @@ from typing import Any
 
 from cardroom import games
 from cardroom.agents import Agent, AgentError, format_spec, make, parse_spec
-from cardroom.engine import IllegalAction, Rules, RulesError, State
+from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
-from cardroom.record import make_record
+from cardroom.match import choose
+from cardroom.record import RecordError, make_record, rebuild
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, card_rows, option_names
 from cardroom.web.protocol import (
@@ -214,15 +215,12 @@ class TableManager:
     def _rebuild(self, data: TableData) -> LiveTable:
         rules = self._rules(data.game, data.rules, data.deck, data.upload)
         if data.deck_info is not None:
-            have = rules.deck_record()  # type: ignore[attr-defined]
-            if have["digest"] != data.deck_info.get("digest"):
+            have = rules.deck_record() if isinstance(rules, DeckRules) else {}
+            if have.get("digest") != data.deck_info.get("digest"):
                 raise RulesError(f"its deck {data.deck_info.get('name')!r} has changed since the game began")
         table = self._live(data, rules)
         if data.status == "running":
-            state = start_game(rules, data.seed)
-            for action in data.actions:
-                state.apply(action)
-            table.state = state
+            table.state = rebuild(rules, data.seed, data.actions)
             table.seq = len(data.actions)
             table.away.update(data.left)  # who left is played by a stand-in to the end
         return table
@@ -627,11 +625,13 @@ class TableManager:
         data = table.data
         try:
             rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
-            state = start_game(rules, data.seed)
             actions = self.store.actions(data.id)
-            window = views.replay_steps(state, actions[:start + count - 1], seat, first=start)
+            # Step k is the game after its k-th action (0: the deal): rebuilt up to the window.
+            before = max(start - 1, 0)
+            state = rebuild(rules, data.seed, actions[:before])
+            window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
             return rules, window, len(actions) + 1
-        except (RulesError, DeckError, IllegalAction) as err:
+        except (RulesError, DeckError, RecordError, IllegalAction) as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
 
     # -- connections -------------------------------------------------------------------
@@ -750,11 +750,9 @@ class TableManager:
         data = table.data
         try:
             rules = self._rules(data.game, data.rules, data.deck, data.upload)
-            state = start_game(rules, data.seed)
             actions = self.store.actions(data.id)
-            for action in actions:
-                state.apply(action)
-        except (RulesError, DeckError, IllegalAction) as err:
+            state = rebuild(rules, data.seed, actions)
+        except (RulesError, DeckError, RecordError) as err:
             log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
             return
         table.rules = rules
@@ -843,6 +841,9 @@ class TableManager:
             by = "heuristic (stand-in)"
         try:
             action = await self._think(table, seat, seq, agent, by, state)
+        except AgentError as err:  # an illegal choice: match.choose says whose and why
+            log.error("table %s: %s; it plays its first legal move", table.id, err)
+            action = state.legal_actions()[0]
         except Exception:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
@@ -853,27 +854,23 @@ class TableManager:
         if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
         try:
-            try:
-                self._take(table, seat, action, by)
-            except IllegalAction as err:
-                log.error("table %s: the bot at seat %d chose an illegal move (%s); it plays its first "
-                          "legal move", table.id, seat, err)
-                self._take(table, seat, state.legal_actions()[0], by)
-        except Exception:  # storing either move failed: try again, or the table would wait for ever
+            self._take(table, seat, action, by)  # checked by choose on this very position
+        except Exception:  # storing the move failed: try again, or the table would wait for ever
             log.exception("table %s: storing a bot's action failed; retrying", table.id)
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
 
     async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
-        """A bot's choice: a search bot's from the worker pool (people's tables first), a quick
-        bot's from a thread (it holds the interpreter lock only for a moment)."""
+        """A bot's choice, taken as every front takes an agent's turn (``match.choose``: an
+        illegal choice is an ``AgentError``): a search bot's in the worker pool (people's tables
+        first), a quick bot's in a thread (it holds the interpreter lock only for a moment)."""
         spec = table.data.seats[seat].bot
         if spec is not None and spec == by and is_search_bot(spec):
             people = any(s.kind == "human" for s in table.data.seats)
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
             return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
-        return await asyncio.to_thread(agent.act, state.clone(), seat)
+        return await asyncio.to_thread(choose, agent, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))

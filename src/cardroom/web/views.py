@@ -77,15 +77,15 @@ def visible_events(state: State, seat: int, start: int = 0) -> list[Event]:
 
 
 def replay_steps(
-    state: State, actions: Sequence[int], seat: int | None, first: int = 0
+    state: State, actions: Sequence[int], seat: int | None, deal: bool = True
 ) -> list[dict[str, Any]]:
     """A game step by step from ``seat``'s point of view (``None``: every seat's).
 
-    ``state`` is the game's start; ``actions`` are applied to it in order. Each step carries
-    the action's text (``"?"`` where ``seat`` could not tell which it was), the seat that took
-    it, the view after it and the events it caused, filtered for ``seat``. Steps before
-    ``first`` (step 0 is the deal) are played but not kept, so a window of a long game costs
-    only its own views.
+    ``actions`` are applied to ``state`` in order. Each step carries the action's text
+    (``"?"`` where ``seat`` could not tell which it was), the seat that took it, the view after
+    it and the events it caused, filtered for ``seat``. With ``deal``, ``state`` is the game's
+    start and the deal comes first, as step 0; a window of a long game starts from the game
+    rebuilt up to it (``record.rebuild``), so it costs only its own views.
     """
     def events(evs: Sequence[Event]) -> list[Event]:
         return list(evs) if seat is None else [state.visible_event(e, seat) for e in evs]
@@ -94,12 +94,9 @@ def replay_steps(
         return omniscient_view(state) if seat is None else without_paths(state.view(seat))
 
     steps: list[dict[str, Any]] = []
-    if first == 0:
+    if deal:
         steps.append({"action": None, "seat": None, "view": view(), "events": events(state.log)})
-    for n, action in enumerate(actions, 1):
-        if n < first:
-            state.apply(action)
-            continue
+    for action in actions:
         actor = state.current_player
         shown = action if seat is None else state.public_action(action, seat)
         text = state.action_to_string(action) if shown == action else "?"

@@ -30,7 +30,8 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.agents import Agent, AgentError, make, parse_spec
-from cardroom.engine import Action, Event, IllegalAction, State
+from cardroom.engine import Action, Event, State
+from cardroom.match import Match, Stop
 from cardroom.record import RecordError, make_record, save
 from cardroom.text import plural
 
@@ -331,7 +332,8 @@ def pick_number(word: str, legal: Sequence[Action]) -> Action:
 
 
 class TurnLoop:
-    """Runs a game: bots act through ``agent.act``, the person through :meth:`person_move`."""
+    """Runs a game through :class:`~cardroom.match.Match`, as every front does: bots act through
+    ``agent.act``, the person is a ``human`` agent that asks through :meth:`person_move`."""
 
     def __init__(
         self,
@@ -348,21 +350,19 @@ class TurnLoop:
 
     def run(self) -> int:
         """Play until the game is over or the person stops; returns the exit status."""
-        state = self.state
+        person = make("human", ask=self._ask_person)
+        seats = [person if seat == ME else self.agents[seat] for seat in range(len(self.state.scores))]
+        match = Match(self.state, seats, on_events=lambda seat, action, events: self._narrate())
         self._narrate()
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None  # a game not over always has a seat to act
-            if seat == ME:
-                action = self.person_move()
-                if action is None:
-                    return 0
-                state.apply(action)  # legal: checked against legal_actions() first
-            else:
-                self._bot_move(seat)
-            self._narrate()
-        self.screen.flush()
+        if match.run():
+            self.screen.flush()
         return 0
+
+    def _ask_person(self, state: State, seat: int) -> Action:
+        action = self.person_move()
+        if action is None:
+            raise Stop  # they quit or input ended: the match ends here, status 0
+        return action
 
     def person_move(self) -> Action | None:
         """The person's next legal action, or ``None`` if they quit or input ended."""
@@ -372,14 +372,6 @@ class TurnLoop:
         log = self.state.view_log(ME)
         self.screen.narrate(log[self.events_shown:])
         self.events_shown = len(log)
-
-    def _bot_move(self, seat: int) -> None:
-        agent = self.agents[seat]
-        action = agent.act(self.state, seat)
-        try:
-            self.state.apply(action)
-        except IllegalAction as err:
-            raise AgentError(f"the {agent.name} bot at seat {seat} chose an illegal move: {err}") from None
 
 
 def play_session(

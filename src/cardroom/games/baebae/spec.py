@@ -74,6 +74,11 @@ SPEC = GameSpec(
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_extras,
+    # The UCB constant is scaled to the spread of returns(): about 0.86 tens of points here
+    # (the standard deviation of returns() over heuristic rollouts from positions of play),
+    # against 0.15 moons for Baha. At Baha's 0.7, this search settled on noise (an option left
+    # after 3 to 8 visits); at 4.0 it beat the heuristic by 1.82 penalty points a round against
+    # 0.58 (docs/strength.md).
     exploration=4.0,
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
     terminal="cardroom.cli.play.baebae:run_play",
