@@ -28,7 +28,7 @@ from cardroom import games
 from cardroom.engine import ActionInfo, IllegalAction, State
 from cardroom.record import make_record, replay, verify
 
-SETTINGS = settings(max_examples=12, deadline=None)
+SETTINGS = settings(max_examples=20, deadline=None)
 CHECK = 0.04
 """The share of moments at which a costly property is checked (the end always is)."""
 SPECTATOR = -1
@@ -88,7 +88,7 @@ def test_legal_actions_are_legal_and_an_illegal_one_changes_nothing(name, data, 
                 with pytest.raises(IllegalAction) as refusal:
                     state.apply(wrong)
                 assert str(refusal.value) == reason  # the engine's own words, said once
-                assert snapshot(state) == before
+            assert snapshot(state) == before
     over = snapshot(state)
     for wrong in range(size):
         assert state.illegal_reason(wrong)
