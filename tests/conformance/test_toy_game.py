@@ -20,7 +20,7 @@ from cardroom.record import make_record, save, verify
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "web"))
 
-from web_support import LiveServer, is_over  # noqa: E402
+from web_support import LiveServer, card_texts, is_over, states_of  # noqa: E402
 
 runner = CliRunner()
 NAME = toy_game.SPEC.name
@@ -123,6 +123,16 @@ def test_the_web_table_plays_the_toy_game_with_bots(server: LiveServer) -> None:
     verdict = verify(record)
     assert verdict.ok, verdict.message
     watcher.close()
+    # The watcher was never sent a card that sat in a hand without having been played.
+    cards = {toy_game.text(c) for c in range(toy_game.DECK)}
+    states = states_of(record)
+    updates = [m for m in watcher.messages if m["type"] == "update" and m["view"] is not None]
+    assert updates and all(m["view"]["hand"] == [] for m in updates)
+    for message in updates:
+        state = states[message["seq"]]
+        held = set().union(*(state.view(s)["hand"] for s in range(len(state.scores))))
+        shown = {e["card"] for e in state.log if e["t"] == "play"}  # the toy shows a card only played
+        assert not card_texts(message, cards) & (held - shown), message["seq"]
 
 
 def test_the_terminal_says_the_toy_game_has_no_screen() -> None:
