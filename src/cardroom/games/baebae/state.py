@@ -4,8 +4,10 @@ A physical card is an int (an index into ``rules.card_of``); hands are bitmasks 
 cards. Actions name card *designs*, so two copies of the same design are the same action;
 their layout and text forms are in :mod:`~cardroom.games.baebae.actions`. Playing a card
 with an action or marks runs a small program of steps in the one interpreter of the
-card-action language, :mod:`~cardroom.games.baebae.interpreter`. Chance (shuffles, coins,
-random takes) comes from ``chance_rng(seed, ...)`` and is written to the log.
+card-action language, :mod:`~cardroom.games.baebae.interpreter`. What a seat may know is
+in :mod:`~cardroom.games.baebae.views`, a hand-made first round in
+:mod:`~cardroom.games.baebae.deal`. Chance (shuffles, coins, random takes) comes from
+``chance_rng(seed, ...)`` and is written to the log.
 """
 
 from __future__ import annotations
@@ -14,20 +16,19 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cardroom.engine import (
     Action,
     Event,
     IllegalAction,
-    RulesError,
     chance_rng,
     check_seed,
     check_totals,
 )
-from cardroom.games.baebae import actions, interpreter
+from cardroom.games.baebae import actions, interpreter, views
 from cardroom.games.baebae.actions import ActionSpace
+from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import (
@@ -40,28 +41,12 @@ from cardroom.games.baebae.interpreter import (
     program_marks,
 )
 from cardroom.games.baebae.rules import Rules
-from cardroom.text import plural
+from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
 
 __all__ = [
     "BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace", "PUBLIC_KEYS", "PRIVATE_KEYS",
     "visible_event",
 ]
-
-HIDDEN = "?"
-
-
-@dataclass(frozen=True)
-class Deal:
-    """A hand-made first round, e.g. for a test: cards by their text forms (``6C``).
-
-    ``stock`` lists the top of the stockpile, top first; the cards not named anywhere lie
-    under it in an order shuffled from the seed.
-    """
-
-    hands: Sequence[Sequence[str]]
-    starter: str
-    stock: Sequence[str] = ()
-    dealer: int = 0
 
 
 class BaebaeState:
@@ -144,7 +129,7 @@ class BaebaeState:
         if totals is not None:
             self.totals = check_totals(totals, self.n)  # bonuses can take a total below 0
         if deal is not None:
-            first = _check_deal(rules, deal, seed)
+            first = check_deal(rules, deal, seed)
             self.dealer = deal.dealer
         if deal is not None or totals is not None:
             self.origin = {"totals": self.totals[:]}
@@ -568,73 +553,15 @@ class BaebaeState:
             nxt = self._next(nxt)
         self._start_turn(nxt)
 
-    # -- what a seat may know ----------------------------------------------------------
+    # -- what a seat may know (views.py) ---------------------------------------------
 
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
+    view = views.view
+    public_view = views.public_view
+    view_log = views.view_log
 
     def visible_event(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` saw it: others' hands, draws and the stock hidden."""
         return visible_event(event, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        """What anyone watching may know: the keys of a seat's view that are the same for every
-        seat (:data:`PUBLIC_KEYS`), the seat's own keys emptied (:data:`PRIVATE_KEYS`), and of
-        a pending decision only who must decide on which card (E14)."""
-        base = self.view(0)
-        view = {key: value for key, value in base.items() if key in PUBLIC_KEYS}
-        view.update({key: list(v) if isinstance(v, list) else v for key, v in PRIVATE_KEYS.items()})
-        pending = base["pending"]
-        if pending is not None:
-            view["pending"] = {"kind": pending["kind"], "seat": pending["seat"], "card": pending["card"]}
-        return view
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know now (RULINGS E14), JSON-ready."""
-        if not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-        rules = self.rules
-        texts = rules.card_texts
-        top = self._def(self.discard[-1])
-        pending: dict[str, Any] | None = None
-        d = self.pending
-        if d is not None and d.seat == seat:
-            pending = {
-                "kind": d.kind, "seat": seat, "card": self._text(d.card),
-                "text": self._decision_text(d), "purpose": d.purpose,
-            }
-            if d.kind == "option":
-                step = self.frames[-1].steps[self.frames[-1].index]
-                pending["options"] = [o.label for o in step.options]
-        elif d is not None:
-            pending = {"kind": d.kind, "seat": d.seat, "card": self._text(d.card)}
-        return {
-            "game": "baebae",
-            "seat": seat,
-            "players": self.n,
-            "rules": rules.to_dict(),
-            "deck": rules.deck_record(),
-            "phase": self.phase.value,
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "direction": self.direction,
-            "current_player": self.turn,
-            "hand": self._texts(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "top": top.key,
-            "discard": [texts[p] for p in self.discard],
-            "suit": SUITS[self.suit],
-            "declared": self.declared,
-            "stock_count": len(self.stock),
-            "drawn": self._text(self.drawn) if self.drawn is not None and self.turn == seat else None,
-            "pending": pending,
-            "skips": self.skips[:],
-            "round_penalties": self.round_penalties[:],
-            "totals": self.totals[:],
-            "ranking": None if self.ranking is None else [dict(r) for r in self.ranking],
-            "shame": self.shame[:],
-            "legal_actions": self.legal_actions() if self.turn == seat else [],
-        }
 
     def determinize(self, seat: int, rng: random.Random) -> BaebaeState:
         """A full state agreeing with what ``seat`` knows; hidden cards dealt again at random.
@@ -659,66 +586,3 @@ _SHARED = (
     "declared", "extra_turn", "drawn", "idle_passes", "turns", "pending", "card_declared",
     "chosen", "chance", "round_start", "ranking", "guard_rounds", "origin",
 )
-
-PUBLIC_KEYS = frozenset({
-    "game", "players", "rules", "deck", "phase", "round", "dealer", "direction",
-    "current_player", "hand_sizes", "top", "discard", "suit", "declared", "stock_count",
-    "skips", "round_penalties", "totals", "ranking", "shame",
-})
-"""Keys of ``view(seat)`` that are the same for every seat: the public view keeps them. A key
-added to the view later stays out of the public view until it is listed here or below (a
-test checks that every key is one or the other)."""
-
-PRIVATE_KEYS: dict[str, Any] = {"seat": None, "hand": [], "drawn": None, "pending": None, "legal_actions": []}
-"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
-
-
-def visible_event(event: Event, seat: int) -> Event:
-    """``event`` as ``seat`` saw it (RULINGS E14): others' hands, draws and the stock hidden."""
-    t = event["t"]
-    if t == "round":
-        return {**event,
-                "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
-                "stock": [HIDDEN] * len(event["stock"])}
-    if t == "draw" and event["p"] != seat:
-        return {**event, "card": HIDDEN}
-    if t == "reshuffle":
-        return {**event, "stock": [HIDDEN] * len(event["stock"])}
-    if t == "move" and event["to"] != "discard" and seat not in (event["from"], event["to"]):
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    if t == "effect" and event.get("op") == "peek" and event["p"] != seat:
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    return event
-
-
-def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
-    """The first round's deck in dealing order (hands, starter, stock top first)."""
-    n = rules.players
-    if len(deal.hands) != n:
-        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
-    size = rules.hand_size
-    keys = {c.key.upper(): i for i, c in enumerate(rules.cards)}
-    free: dict[int, list[int]] = {}
-    for pid, design in enumerate(rules.card_of):
-        free.setdefault(design, []).append(pid)
-
-    def take(text: object, where: str) -> int:
-        design = keys.get(str(text).strip().upper()) if isinstance(text, str) else None
-        if design is None:
-            raise RulesError(f"deal, {where}: {text!r} is not a card of the deck {rules.deck_data.name!r}")
-        if not free[design]:
-            raise RulesError(f"deal, {where}: no copy of {text} is left")
-        return free[design].pop(0)
-
-    order: list[int] = []
-    for seat, hand in enumerate(deal.hands):
-        if len(hand) != size:
-            raise RulesError(f"deal, hand {seat} has {plural(len(hand), 'card')}; each hand needs {size}")
-        order.extend(take(card, f"hand {seat}") for card in hand)
-    order.append(take(deal.starter, "starter"))
-    order.extend(take(card, "stock") for card in deal.stock)
-    rest = sorted(pid for pids in free.values() for pid in pids)
-    chance_rng(seed, "deal-rest").shuffle(rest)
-    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
-        raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
-    return order + rest
