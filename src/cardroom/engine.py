@@ -31,6 +31,7 @@ __all__ = [
     "ActionInfo",
     "Event",
     "QuietPlayout",
+    "WithDeck",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -177,6 +178,14 @@ class QuietPlayout(Protocol):
 
     def random_playout(self, random: Callable[[], float]) -> None:
         """Finish the current deal with random legal moves; the next deal is not dealt."""
+
+
+@runtime_checkable
+class WithDeck(Protocol):
+    """Rules played with a deck (an optional capability): the deck as a record names it."""
+
+    def deck_record(self) -> dict[str, Any]:
+        """``{"name", "digest", "spec"}``: the deck's name, its content hash, the deck option."""
 
 
 class Rules(Protocol):

@@ -86,7 +86,8 @@ def view(state: BaebaeState, seat: int) -> dict[str, Any]:
         "game": "baebae",
         "seat": seat,
         "players": state.n,
-        "rules": rules.to_dict(),
+        # A deck file's text travels in records, not in every view (a seat may fetch the deck).
+        "rules": {k: v for k, v in rules.to_dict().items() if k != "deck_files"},
         "deck": rules.deck_record(),
         "phase": state.phase.value,
         "round": state.round_no,
