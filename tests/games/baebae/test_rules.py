@@ -777,6 +777,8 @@ def test_parse_action_errors_say_what_is_allowed():
     ({"deck": ""}, "deck must be a deck name"),
     ({"deck": "no-such-deck"}, "no deck 'no-such-deck'"),
     ({"deck": "/no/such/file.toml"}, "give a deck file or one of the project's decks: sample"),
+    ({"deck_files": 5}, "deck_files must be a list of deck files' texts"),
+    ({"deck": "sample", "deck_files": ["name = 'X'"]}, "deck: deck file: the deck has no cards"),
 ])
 def test_options_are_validated_with_clear_messages(options, fragment):
     with pytest.raises(RulesError) as info:

@@ -447,7 +447,7 @@ def _step_end_turn(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.frames.clear()
     state.pending = None
     state._advance(frame.actor)
-    return False  # the program is over; _run stops
+    return False  # the program is over; run stops
 
 
 _HANDLERS: dict[str, Callable[[BaebaeState, Frame, Step], bool]] = {

@@ -199,7 +199,8 @@ class Rules(NamedOptions):
         if not isinstance(self.deck, str) or not self.deck.strip():
             raise RulesError(f"deck must be a deck name (e.g. sample) or a deck file's digest, "
                              f"not {self.deck!r}")
-        if isinstance(self.deck_files, str) or not all(isinstance(t, str) for t in self.deck_files):
+        files = self.deck_files
+        if not isinstance(files, list | tuple) or not all(isinstance(t, str) for t in files):
             raise RulesError("deck_files must be a list of deck files' texts")
         object.__setattr__(self, "deck_files", tuple(self.deck_files))
         players = self.players
