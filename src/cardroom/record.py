@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import games
-from cardroom.engine import IllegalAction, State
+from cardroom.engine import IllegalAction, State, WithDeck
 from cardroom.games import make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
@@ -84,7 +84,7 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
         "rules": rules.to_dict(),
         "seed": state.seed,
     }
-    if hasattr(rules, "deck_record"):
+    if isinstance(rules, WithDeck):
         record["deck"] = rules.deck_record()
     origin = getattr(state, "origin", None)
     if origin is not None:
@@ -261,8 +261,8 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
             f"{where}: the rules seat {len(state.scores)} players, but 'seats' names {len(record['seats'])}"
         )
     deck = record.get("deck")
-    if deck is not None:
-        have = rules.deck_record()  # type: ignore[attr-defined]
+    if deck is not None and isinstance(rules, WithDeck):
+        have = rules.deck_record()
         if not isinstance(deck, Mapping) or deck.get("digest") != have["digest"]:
             raise RecordError(
                 f"{where}: the record was played with the deck {deck!r:.120}, but {have['spec']!r} "
