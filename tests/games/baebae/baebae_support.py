@@ -583,6 +583,7 @@ EXTRAS = deck_text(
 )
 EXTRAS_PATH = write_deck(EXTRAS, "extras")
 DECKS = ["sample", f"sample,{EXTRAS_PATH}"]
+DECK_OPTIONS = {deck: read_decks(deck) for deck in DECKS}  # files read once, not per example
 TURN_LIMITS = st.sampled_from([2000, 2000, 2000, 10, 25])  # mostly no guard, sometimes a tight one
 
 
@@ -601,7 +602,7 @@ def rule_sets(draw, turn_limits=TURN_LIMITS):
     if players * (hand or default) + 1 > size:
         decks = 2
     return Rules(
-        players=players, decks=decks, **read_decks(deck), hand_size=hand,
+        players=players, decks=decks, **DECK_OPTIONS[deck], hand_size=hand,
         rounds=draw(st.integers(min_value=1, max_value=3)),
         ace_penalty=draw(st.sampled_from([0, 1, 1, 5])),
         draw_when_able=draw(st.booleans()),
