@@ -194,7 +194,11 @@ class DeckRules(Protocol):
     """Rules played with a deck of designed cards, which records and reports name."""
 
     def deck_record(self) -> dict[str, Any]:
-        """The deck as a record names it: its name and content digest (``name``, ``digest``)."""
+        """``{"name", "digest", "spec"}``: the deck's name, its content hash, the deck option."""
+
+    @property
+    def cards(self) -> Sequence[Any]:
+        """The deck's card designs (what a front shows of each card)."""
 
 
 class Rules(Protocol):

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -114,30 +115,23 @@ def load(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(f"{path}: cannot read the file ({err})") from None
     record = parse(text, where=str(path))
-    _find_deck_files_beside(record, path.parent)
+    with contextlib.suppress(ValueError, OSError):  # a deck file missing or bad: replay says which
+        _read_old_decks(record, path.parent)
     return record
 
 
-def _find_deck_files_beside(record: dict[str, Any], folder: Path) -> None:
-    """A deck file a record names by a relative path is looked for beside the record too
-    (a record downloaded from the web table names an uploaded deck ``<digest>.toml``).
-    The deck's digest is still checked when the record is replayed."""
+def _read_old_decks(record: dict[str, Any], folder: Path | None) -> None:
+    """A record written before records carried their decks names deck files by path (one
+    downloaded from the web table by ``<digest>.toml``, kept beside it): their content is read
+    into the rules, a file beside the record (in ``folder``) first. The decks' digest is still
+    checked when the record is replayed."""
     rules = record.get("rules")
-    spec = rules.get("deck") if isinstance(rules, dict) else None
-    if not isinstance(spec, str):
+    game = record.get("game")
+    if not isinstance(rules, dict) or "deck_files" in rules or not isinstance(rules.get("deck"), str):
         return
-    parts = spec.split(",")
-    for i, part in enumerate(parts):
-        candidate = folder / part
-        try:
-            beside = part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
-                candidate.is_file()
-            )
-        except OSError:  # a name the system refuses: replaying the record says so
-            continue
-        if beside:
-            parts[i] = str(candidate.resolve())
-    rules["deck"] = ",".join(parts)  # type: ignore[index]
+    read_decks = games.get(game).read_decks if game in games.names() else None
+    if read_decks is not None:
+        rules.update(read_decks(rules["deck"], folder))
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:
@@ -160,7 +154,7 @@ KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", 
 MAX_AGENT = 200  # an agent spec, as long as the web table allows a seat's
 MAX_ACTION_TEXT = 64  # far above any action's text ("play 10H", "choose 3", "declare S")
 MAX_RULE_KEY = 40
-MAX_RULE_TEXT = 4096  # a deck option names up to a few deck files by path
+MAX_RULE_TEXT = 4096  # an option's text (deck_files is a list: a deck's text may be longer)
 
 
 def check_record(record: Any, where: str = "record") -> None:
@@ -308,8 +302,10 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
     """Rebuild the game of ``record`` from its rules, seed, start and actions."""
     check_record(record, where)
     try:
-        rules = make_rules(record["game"], record["rules"])
-    except (RulesError, TypeError) as err:
+        options = dict(record["rules"])
+        _read_old_decks({"game": record["game"], "rules": options}, None)
+        rules = make_rules(record["game"], options)
+    except (ValueError, TypeError) as err:  # bad rules, or a deck file an old record names
         raise RecordError(f"{where}: {err}") from None
     except OSError as err:  # a deck path the system refuses (too long, not allowed)
         path = shorten(str(err.filename))

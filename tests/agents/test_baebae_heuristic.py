@@ -16,6 +16,7 @@ from cardroom.agents.baebae_heuristic import BaebaeHeuristic
 from cardroom.engine import ActionInfo
 from cardroom.games import baebae
 from cardroom.games.baebae.effects import RANKS, SUITS
+from cardroom.games.baebae.rules import read_decks
 from cardroom.sim import Lineup, run_games
 
 # -- hand-made decks and deals --------------------------------------------------------------
@@ -43,7 +44,7 @@ def _rules(tmp_path: Path, *cards: str, **options: Any) -> baebae.Rules:
     text = 'name = "Heuristic Test Deck"\ntypes = ["Rogue"]\n\n' + "\n\n".join([*cards, *plain]) + "\n"
     path = tmp_path / f"deck-{abs(hash(text))}.toml"
     path.write_text(text, encoding="utf-8")
-    return baebae.Rules(deck=str(path), **options)
+    return baebae.Rules(**read_decks(str(path)), **options)
 
 
 def _deal(rules: baebae.Rules, hands: list[str], starter: str, stock: str = "",

@@ -171,6 +171,10 @@ def parse_rule_options(game: str, players: int | None, rules: list[str] | None) 
         if "players" in options:
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
+    read_decks = games.get(game).read_decks
+    if read_decks is not None and "deck" in options:
+        # The command line may read files: deck files become their content, as rules hold them.
+        options.update(read_decks(options["deck"], None))
     return make_rules(game, options)
 
 
@@ -178,10 +182,9 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
     """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
     if not decks:
         return rules
-    spec = games.get(game)
-    if not spec.decks:
-        titles = ", ".join(games.get(g).title for g in DECK_GAMES) or "no game"
-        raise UsageError(f"--deck is for {titles}; {game} has no deck files")
+    if not games.get(game).decks:
+        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
+        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
     return [*(rules or []), "deck=" + ",".join(decks)]

@@ -27,6 +27,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import Any
 
 from cardroom.engine import Event, Rules, RulesError, State
@@ -122,7 +123,13 @@ class GameSpec:
     """The game's terminal renderer, as ``"module:attribute"``: a function with the arguments
     and result of :func:`cardroom.cli.play.run_play`, which ``cardroom play`` calls."""
     decks: bool = False
-    """Whether the game's rules take deck files (a ``deck`` option: a project deck or a file)."""
+    """Whether the game's rules take decks (a ``deck`` option: project decks, or the content of
+    deck files in a ``deck_files`` option)."""
+    read_decks: Callable[[str, Path | None], dict[str, Any]] | None = None
+    """For a game that takes decks: the rule options (``deck``, ``deck_files``) for project
+    deck names and deck files as people write them, the files read relative to the folder
+    given (else the working folder). Only the edges that may read files call it: the command
+    line, and loading a record written before records carried their decks."""
     errors: tuple[type[Exception], ...] = ()
     """What the game raises for bad input besides ``RulesError`` (a deck file's mistakes): the
     fronts tell these to people as they tell a bad option, never as a crash."""

@@ -10,6 +10,7 @@ the games' ``Rules`` classes stay the authority on what is valid.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
 from cardroom import games
@@ -58,7 +59,7 @@ def catalog() -> dict[str, Any]:
     return {"games": described, "decks": decks, "bots": list(BOTS)}
 
 
-def card_rows(cards: tuple[CardDef, ...]) -> list[dict[str, Any]]:
+def card_rows(cards: Sequence[CardDef]) -> list[dict[str, Any]]:
     """A BAEBAE deck's designs for the ``welcome`` message."""
     return [
         {

@@ -285,7 +285,7 @@ class TableManager:
 
         deck: str | None = None
         upload: str | None = None
-        if game == "baebae":
+        if games.get(game).decks:
             if body.deck is not None and body.deck_toml is not None:
                 raise TableError(
                     400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
@@ -303,10 +303,11 @@ class TableManager:
             rules = self._rules(game, options, deck, upload)
         except (RulesError, DeckError) as err:
             raise TableError(400, str(err)) from None
-        stored = {k: v for k, v in rules.to_dict().items() if k != "deck"}
+        # The deck is kept apart (a project deck's name, or the upload's digest and text).
+        stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
         deck_info = None
-        if game == "baebae":
-            record = rules.deck_record()  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            record = rules.deck_record()
             deck_info = {"name": record["name"], "digest": record["digest"]}
 
         humans = [s.seat for s in seat_data if s.kind == "human"]
@@ -374,7 +375,7 @@ class TableManager:
         state = table.state
         if state is None:
             return
-        record = views.without_paths(make_record(state, self._record_seats(table)))
+        record = make_record(state, self._record_seats(table))
         self.store.finish(table.id, now, record)
         table.data.status = "over"
         table.data.finished = now
@@ -508,7 +509,7 @@ class TableManager:
         state = table.state
         assert state is not None
         data.closed_after = table.seq
-        record = views.without_paths(make_record(state, self._record_seats(table)))
+        record = make_record(state, self._record_seats(table))
         record["abandoned"] = {"closed_after": table.seq}
         now = time.time()
         self.store.close_table(table.id, table.seq, now, record)
@@ -575,18 +576,18 @@ class TableManager:
         return text
 
     def deck_text(self, table_id: str) -> tuple[str, str]:
-        """The deck file of a BAEBAE table and the name a record gives it: an uploaded deck is
-        ``<digest>.toml`` (save it under that name beside the record to replay the record), a
-        project deck its own file's name."""
+        """The deck file of a table played with a deck, and a file name for it: an uploaded deck
+        is ``<digest>.toml``, a project deck its own file's name. (A record carries its decks'
+        content; the file is for people who want the deck itself.)"""
         table = self.get(table_id)
         data = table.data
-        if data.game != "baebae":
+        if not games.get(data.game).decks:
             raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
         if data.upload is not None:
             text = self.store.deck_text(data.upload)
             if text is None:
                 raise TableError(404, f"the deck of table {table_id} is missing from the database")
-            return text, views.deck_label(str(self._deck_file(data.upload, text)))
+            return text, data.upload.removeprefix("sha256:") + ".toml"
         path = project_decks().get(data.deck or "")
         if path is None:
             raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
@@ -612,8 +613,8 @@ class TableManager:
         if cached is not None:
             return cached
         rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
-        if table.cards is None and table.data.game == "baebae":  # a finished game after a restart
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if table.cards is None and isinstance(rules, DeckRules):  # a finished game after a restart
+            table.cards = card_rows(rules.cards)
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
         self._replays[key] = steps, total
@@ -758,8 +759,8 @@ class TableManager:
         table.rules = rules
         table.state = state
         table.seq = len(actions)
-        if data.game == "baebae":
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -775,9 +776,7 @@ class TableManager:
         after.apply(action)  # IllegalAction here leaves the table untouched
         seq = table.seq + 1
         now = time.time()
-        # A record names an uploaded deck by its file name (``<digest>.toml``), not the path
-        # it has on this server: keep the deck file under that name beside the record to replay it.
-        record = views.without_paths(make_record(after, self._record_seats(table))) if after.is_over else None
+        record = make_record(after, self._record_seats(table)) if after.is_over else None
         self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
         table.state = after
         table.seq = seq
@@ -921,8 +920,8 @@ class TableManager:
             if s.kind == "bot" and s.bot is not None:
                 name, options = parse_spec(s.bot)
                 table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
-        if data.game == "baebae":
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
         return table
 
     def _seat(self, seat: int, spec: str) -> SeatData:
@@ -947,33 +946,23 @@ class TableManager:
         return SeatData(seat, "bot", bot=format_spec(name, options))
 
     def _upload(self, text: str) -> str:
-        """Validate an uploaded deck file; keep it (database and data folder); its digest."""
+        """Validate an uploaded deck file and keep it in the database; its digest."""
         try:
             deck = parse_deck(text, "deck_toml")
         except DeckError as err:
             raise TableError(400, str(err)) from None
         self.store.add_deck(deck.digest, deck.name, text, time.time())
-        self._deck_file(deck.digest, text)
         return deck.digest
-
-    def _deck_file(self, digest: str, text: str | None = None) -> Path:
-        """The file an uploaded deck is played from, written again from the database if missing."""
-        path = (self.data_dir / "decks" / (digest.removeprefix("sha256:") + ".toml")).resolve()
-        if not path.exists():
-            if text is None:
-                text = self.store.deck_text(digest)
-                if text is None:
-                    raise DeckError(f"the uploaded deck {digest} is missing from the database")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(".part")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(path)
-        return path
 
     def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
         options = dict(options)
-        if game == "baebae":
-            options["deck"] = str(self._deck_file(upload)) if upload is not None else (deck or "sample")
+        if upload is not None:  # the rules hold the deck's content, read from the database
+            text = self.store.deck_text(upload)
+            if text is None:
+                raise DeckError(f"the uploaded deck {upload} is missing from the database")
+            options["deck"], options["deck_files"] = upload, [text]
+        elif deck is not None:
+            options["deck"] = deck
         try:
             return make_rules(game, options)
         except (TypeError, ValueError) as err:

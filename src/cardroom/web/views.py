@@ -9,7 +9,6 @@ listed here (a test checks that every key of ``view`` is listed as public or pri
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import PurePath
 from typing import Any
 
 from cardroom.engine import Event, State
@@ -34,33 +33,12 @@ def game_of(state: State) -> str:
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
     """``view(seat)`` for a seat, the public view for a spectator (``seat`` < 0)."""
-    return without_paths(state.view(seat)) if seat >= 0 else public_view(state)
-
-
-def deck_label(spec: str) -> str:
-    """A deck option as clients may see it: a project deck's name as it is, a deck file by its
-    file name only (an uploaded deck is ``<digest>.toml``), never the server's folders."""
-    return ",".join(part if not _is_path(part) else PurePath(part).name for part in spec.split(","))
-
-
-def _is_path(spec: str) -> bool:
-    return "/" in spec or "\\" in spec or spec.endswith(".toml")
-
-
-def without_paths(doc: dict[str, Any]) -> dict[str, Any]:
-    """``doc`` (a view or a record) with its BAEBAE deck named by :func:`deck_label`."""
-    rules = doc.get("rules")
-    if isinstance(rules, dict) and isinstance(rules.get("deck"), str):
-        doc["rules"] = {**rules, "deck": deck_label(rules["deck"])}
-    deck = doc.get("deck")
-    if isinstance(deck, dict) and isinstance(deck.get("spec"), str):
-        doc["deck"] = {**deck, "spec": deck_label(deck["spec"])}
-    return doc
+    return state.view(seat) if seat >= 0 else public_view(state)
 
 
 def public_view(state: State) -> dict[str, Any]:
     """What anyone watching the table may know: the game's public view (no seat's own)."""
-    return without_paths(state.public_view())
+    return state.public_view()
 
 
 def omniscient_view(state: State) -> dict[str, Any]:
@@ -91,7 +69,7 @@ def replay_steps(
         return list(evs) if seat is None else [state.visible_event(e, seat) for e in evs]
 
     def view() -> dict[str, Any]:
-        return omniscient_view(state) if seat is None else without_paths(state.view(seat))
+        return omniscient_view(state) if seat is None else state.view(seat)
 
     steps: list[dict[str, Any]] = []
     if deal:

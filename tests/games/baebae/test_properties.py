@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from cardroom.engine import IllegalAction
 from cardroom.games.baebae import Deal, Phase, Rules
+from cardroom.games.baebae.rules import read_decks
 from cardroom.record import make_record, verify
 
 seeds = st.integers(min_value=-(2**63), max_value=2**63)
@@ -205,7 +206,7 @@ def test_the_seed_decides_the_deal_and_every_coin(seed):
 @given(text=random_decks(), players=st.integers(2, 5), seed=seeds, move_seed=seeds,
        draw_when_able=st.booleans())
 def test_any_valid_deck_plays_by_the_rules(text, players, seed, move_seed, draw_when_able):
-    rules = Rules(players=players, deck=str(write_deck(text, "random")), rounds=2, turn_limit=150,
+    rules = Rules(players=players, **read_decks(str(write_deck(text, "random"))), rounds=2, turn_limit=150,
                   draw_when_able=draw_when_able)
     moves = random.Random(move_seed)
     state = rules.new_game(seed)

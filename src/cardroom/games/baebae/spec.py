@@ -9,7 +9,14 @@ from cardroom.engine import Event, Rules, RulesError, State
 from cardroom.games import GameSpec, OptionSpec
 from cardroom.games.baebae.deck import DeckError, find_deck
 from cardroom.games.baebae.narrate import narrate
-from cardroom.games.baebae.rules import MAX_HAND, MAX_ROUNDS, MAX_TURN_LIMIT, MIN_PLAYERS, players_for
+from cardroom.games.baebae.rules import (
+    MAX_HAND,
+    MAX_ROUNDS,
+    MAX_TURN_LIMIT,
+    MIN_PLAYERS,
+    players_for,
+    read_decks,
+)
 from cardroom.games.baebae.rules import Rules as BaebaeRules
 from cardroom.games.baebae.state import Deal
 
@@ -85,4 +92,5 @@ SPEC = GameSpec(
     web_renderer="games/baebae.js",
     decks=True,
     errors=(DeckError,),
+    read_decks=read_decks,
 )
