@@ -140,3 +140,38 @@ def test_load_unreadable_file(tmp_path: Path) -> None:
     (tmp_path / "bin.json").write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RecordError):
         load(tmp_path / "bin.json")
+
+
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_rebuild_from_ints_or_text_gives_the_same_game(game: str) -> None:
+    from cardroom.games import make_rules
+    from cardroom.record import rebuild
+
+    rules = make_rules(game, {"players": 3})
+    state = rules.new_game(5)
+    rng = random.Random(5)
+    for _ in range(60):
+        state.apply(rng.choice(state.legal_actions()))
+    numbers = [a for _, a in state.history]
+    texts = [state.action_to_string(a) for a in numbers]
+    mixed = [a if k % 2 else texts[k] for k, a in enumerate(numbers)]
+    for actions in (numbers, texts, mixed):
+        again = rebuild(rules, 5, actions, seats=[s for s, _ in state.history])
+        assert again.log == state.log and again.history == state.history
+    assert rebuild(game, 5, []).log == make_rules(game).new_game(5).log  # a name: its default rules
+
+
+def test_rebuild_names_the_action_that_fails() -> None:
+    from cardroom.record import rebuild
+
+    state = played(baha.Rules(players=4), seed=3, moves=14)  # the pass is over: a card is led
+    numbers = [a for _, a in state.history]
+    seat = state.current_player
+    with pytest.raises(RecordError, match=rf"^action 14 \(seat {seat}: 'pass 2P'\) is illegal: "):
+        rebuild(state.rules, 3, [*numbers, "pass 2P"])
+    with pytest.raises(RecordError, match=rf"^action 14 \(seat {seat}: '9999'\) is illegal: "):
+        rebuild(state.rules, 3, [*numbers, 9999])
+    with pytest.raises(RecordError, match=r"^action 1 \('pass 9R'\) is by seat 3, but seat 1 is to act"):
+        rebuild(state.rules, 7, ["pass 13P", "pass 9R"], seats=[1, 3])
+    with pytest.raises(RecordError, match="unknown game 'chess'; the games are baha, baebae"):
+        rebuild("chess", 1, [])

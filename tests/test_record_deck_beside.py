@@ -1,4 +1,6 @@
-"""A record that names its deck file by a relative name finds the file beside the record."""
+"""Records and the decks they were played with: a record carries a deck that is not built in,
+so it replays anywhere; an old record that names its deck file by a relative name finds the
+file beside the record."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typer.testing import CliRunner
 from cardroom.cli.main import app
 from cardroom.games.baebae import Rules
 from cardroom.games.baebae.deck import SAMPLE_DECK
+from cardroom.games.baebae.rules import read_decks
 from cardroom.record import load, make_record, replay
 
 
@@ -19,11 +22,13 @@ def test_a_downloaded_record_replays_with_its_deck_beside_it(tmp_path: Path, mon
     played = tmp_path / "server" / "decks" / "abc.toml"
     played.parent.mkdir(parents=True)
     played.write_text(text)
-    state = Rules(players=3, rounds=1, deck=str(played)).new_game(5)
+    state = Rules(players=3, rounds=1, **read_decks(str(played))).new_game(5)
     while not state.is_over:
         state.apply(state.legal_actions()[0])
     record = make_record(state, [{"name": f"P{i}", "agent": "random"} for i in range(3)])
-    record["rules"]["deck"] = record["deck"]["spec"] = "abc.toml"  # as the web table names it
+    # A record as the web table wrote them before records carried their decks.
+    del record["rules"]["deck_files"]
+    record["rules"]["deck"] = record["deck"]["spec"] = "abc.toml"
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     (downloads / "game.json").write_text(json.dumps(record))
@@ -35,7 +40,7 @@ def test_a_downloaded_record_replays_with_its_deck_beside_it(tmp_path: Path, mon
     assert result.exit_code != 0 and "abc.toml" in result.output
     (downloads / "abc.toml").write_text(text)
     loaded = load(downloads / "game.json")
-    assert Path(loaded["rules"]["deck"]) == (downloads / "abc.toml").resolve()
+    assert loaded["rules"]["deck"] == record["deck"]["digest"] and loaded["rules"]["deck_files"] == [text]
     assert replay(loaded).is_over
     result = CliRunner().invoke(app, ["replay", "--verify", str(downloads / "game.json")])
     assert result.exit_code == 0, result.output
@@ -43,3 +48,40 @@ def test_a_downloaded_record_replays_with_its_deck_beside_it(tmp_path: Path, mon
     (downloads / "abc.toml").write_text(text.replace('name = "Beside"', 'name = "Other"', 1))
     result = CliRunner().invoke(app, ["replay", "--verify", str(downloads / "game.json")])
     assert result.exit_code != 0
+
+
+OLD = Path(__file__).parent / "data" / "old-records"
+
+
+def test_an_old_record_file_naming_its_deck_file_still_replays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Written by the code before records carried their decks (see data/old-records/README.md).
+    monkeypatch.chdir(tmp_path)
+    old = json.loads((OLD / "baebae-uploaded-deck.json").read_text())
+    assert "deck_files" not in old["rules"] and old["rules"]["deck"].endswith(".toml")
+    result = CliRunner().invoke(app, ["replay", "--verify", str(OLD / "baebae-uploaded-deck.json")])
+    assert result.exit_code == 0, result.output
+    # Loaded and written again, it carries its deck and needs no file beside it.
+    loaded = load(OLD / "baebae-uploaded-deck.json")
+    assert loaded["rules"]["deck_files"] == [(OLD / old["rules"]["deck"]).read_text()]
+    (tmp_path / "again.json").write_text(json.dumps(loaded))
+    result = CliRunner().invoke(app, ["replay", "--verify", str(tmp_path / "again.json")])
+    assert result.exit_code == 0, result.output
+
+
+def test_a_record_with_a_deck_not_built_in_replays_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = SAMPLE_DECK.read_text().replace('name = "Cardroom Sample Deck"', 'name = "Travels"', 1)
+    played = tmp_path / "mine.toml"
+    played.write_text(text)
+    state = Rules(players=2, rounds=1, **read_decks(str(played))).new_game(3)
+    while not state.is_over:
+        state.apply(state.legal_actions()[-1])
+    record = make_record(state)
+    assert record["rules"]["deck_files"] == [text] and str(tmp_path) not in json.dumps(record)
+    played.unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    (elsewhere / "game.json").write_text(json.dumps(record))
+    result = CliRunner().invoke(app, ["replay", "--verify", "game.json"])
+    assert result.exit_code == 0, result.output
+    assert replay(load(elsewhere / "game.json")).log == state.log

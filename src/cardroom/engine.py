@@ -21,13 +21,17 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, Self, TypeAlias, runtime_checkable
 
 __all__ = [
     "NamedOptions",
     "Action",
+    "ActionInfo",
+    "DeckRules",
     "Event",
+    "QuietPlayout",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -56,9 +60,49 @@ class RulesError(ValueError):
     """A rules option is unknown or out of range; the message names it and what is allowed."""
 
 
+@dataclass(frozen=True, slots=True)
+class ActionInfo:
+    """An action decoded, so that no front or bot reads action text: its ``kind`` (a verb of
+    the game: ``"play"``, ``"pass"``, ``"draw"``, ``"declare"``, ``"target"``...) and the
+    arguments that kind takes. ``str(info)`` is the action's text form.
+
+    >>> from cardroom.games import baha
+    >>> state = baha.Rules().new_game(seed=7)
+    >>> info = state.decode(state.legal_actions()[0])
+    >>> info.kind, info.card, str(info)
+    ('pass', '10P', 'pass 10P')
+    """
+
+    kind: str
+    card: str | None = None
+    """The card the action names (text form), for plays, passes and selections."""
+    suit: str | None = None
+    """The suit a declaration names (its letter)."""
+    seat: int | None = None
+    """The player an action chooses (a target)."""
+    option: int | None = None
+    """Which of a card's options is chosen, from 1."""
+
+    def __str__(self) -> str:
+        arg = next((a for a in (self.card, self.suit, self.seat, self.option) if a is not None), None)
+        return self.kind if arg is None else f"{self.kind} {arg}"
+
+
 @runtime_checkable
 class State(Protocol):
     """What every game state offers to bots, fronts, records and learning environments."""
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played by."""
+
+    @property
+    def seed(self) -> int:
+        """The seed every chance outcome of the game comes from."""
+
+    @property
+    def winner(self) -> int | None:
+        """The seat that won, once the game is over and if one seat alone did."""
 
     @property
     def current_player(self) -> int | None:
@@ -75,6 +119,15 @@ class State(Protocol):
     @property
     def log(self) -> list[Event]:
         """Every event so far, omniscient."""
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        """``(seat, action)`` of every action taken so far, in order: what a record keeps."""
+
+    @property
+    def origin(self) -> dict[str, Any] | None:
+        """How a hand-made game began (a record's ``start``), or ``None`` for one dealt from
+        its seed."""
 
     def legal_actions(self) -> list[Action]:
         """The only actions the current seat may take now (empty when the game is over)."""
@@ -111,12 +164,52 @@ class State(Protocol):
         """``action`` as ``seat`` would see it taken: the action, or -1 if ``seat`` cannot
         tell which of the legal actions it was (another seat's pass pick, say)."""
 
+    def public_view(self) -> dict[str, Any]:
+        """What anyone watching may know now: a seat's view without anything of a seat's own
+        (``seat`` null, no hand, no legal actions)."""
+
+    def visible_event(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` saw it (``seat`` < 0: a spectator, who sees no hand)."""
+
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` may not be taken now, in the engine's own words (what
+        :meth:`apply` would raise), or ``None`` if it may."""
+
+    def decode(self, action: Action) -> ActionInfo:
+        """``action`` as a value: its kind and arguments; raises :class:`IllegalAction` for
+        a number outside the game's action space."""
+
+
+@runtime_checkable
+class QuietPlayout(Protocol):
+    """A state that can finish its deal quietly (no events), for a search's throwaway worlds:
+    the same moves as a loop of ``legal_actions()`` and ``apply()`` with the same numbers."""
+
+    def random_playout(self, random: Callable[[], float]) -> None:
+        """Finish the current deal with random legal moves; the next deal is not dealt."""
+
+
+@runtime_checkable
+class DeckRules(Protocol):
+    """Rules played with a deck of designed cards, which records and reports name."""
+
+    def deck_record(self) -> dict[str, Any]:
+        """``{"name", "digest", "spec"}``: the deck's name, its content hash, the deck option."""
+
+    @property
+    def cards(self) -> Sequence[Any]:
+        """The deck's card designs (what a front shows of each card)."""
+
 
 class Rules(Protocol):
     """A game's frozen, validated options; a factory of states."""
 
     game: ClassVar[str]
     """The game's name, e.g. ``"baha"``."""
+
+    @property
+    def players(self) -> int:
+        """How many seats the game has."""
 
     def to_dict(self) -> dict[str, Any]:
         """Every option with its value, JSON-ready."""

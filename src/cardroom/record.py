@@ -3,7 +3,9 @@
 A record holds what is needed to rebuild the game (game, every rules option, seed, how a
 hand-made game began, the actions in text form with the seat that took each) and what came
 of it (the omniscient log and the result). ``replay`` rebuilds the game from the first part;
-``verify`` checks that it reproduces the second. See ``docs/records.md``.
+``verify`` checks that it reproduces the second. See ``docs/records.md``. :func:`rebuild` is
+the one way every front rebuilds a game from its seed and actions (records, and the web
+table's restart, finished games and replays).
 
 >>> from cardroom.games import baha
 >>> state = baha.Rules(players=3).new_game(seed=5)
@@ -16,14 +18,16 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardroom.engine import IllegalAction, RulesError, State
-from cardroom.games import GAMES, make_rules, start_game
+from cardroom import games
+from cardroom.engine import Action, DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.games import make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
@@ -36,6 +40,7 @@ __all__ = [
     "save",
     "load",
     "parse",
+    "rebuild",
     "replay",
     "verify",
 ]
@@ -59,9 +64,8 @@ class Verdict:
 def result_of(state: State) -> dict[str, Any]:
     """The result part of a record: totals, and the winner once the game is over."""
     result: dict[str, Any] = {"over": state.is_over, "totals": state.scores}
-    winner = getattr(state, "winner", None)
     if state.is_over:
-        result["winner"] = winner
+        result["winner"] = state.winner
     return result
 
 
@@ -70,7 +74,7 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
 
     ``seats`` defaults to anonymous seats ``{"name": "Seat N", "agent": "unknown"}``.
     """
-    rules = state.rules  # type: ignore[attr-defined]
+    rules = state.rules
     players = len(state.scores)
     if seats is None:
         seats = [{"name": f"Seat {i}", "agent": "unknown"} for i in range(players)]
@@ -80,15 +84,14 @@ def make_record(state: State, seats: Sequence[Mapping[str, Any]] | None = None) 
         "format": FORMAT,
         "game": rules.game,
         "rules": rules.to_dict(),
-        "seed": state.seed,  # type: ignore[attr-defined]
+        "seed": state.seed,
     }
-    if hasattr(rules, "deck_record"):
+    if isinstance(rules, DeckRules):
         record["deck"] = rules.deck_record()
-    origin = getattr(state, "origin", None)
-    if origin is not None:
-        record["start"] = origin
+    if state.origin is not None:
+        record["start"] = state.origin
     record["seats"] = [dict(s) for s in seats]
-    record["actions"] = [[seat, state.action_to_string(a)] for seat, a in state.history]  # type: ignore[attr-defined]
+    record["actions"] = [[seat, state.action_to_string(a)] for seat, a in state.history]
     record["log"] = state.log
     record["result"] = result_of(state)
     return record
@@ -112,30 +115,23 @@ def load(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(f"{path}: cannot read the file ({err})") from None
     record = parse(text, where=str(path))
-    _find_deck_files_beside(record, path.parent)
+    with contextlib.suppress(ValueError, OSError):  # a deck file missing or bad: replay says which
+        _read_old_decks(record, path.parent)
     return record
 
 
-def _find_deck_files_beside(record: dict[str, Any], folder: Path) -> None:
-    """A deck file a record names by a relative path is looked for beside the record too
-    (a record downloaded from the web table names an uploaded deck ``<digest>.toml``).
-    The deck's digest is still checked when the record is replayed."""
+def _read_old_decks(record: dict[str, Any], folder: Path | None) -> None:
+    """A record written before records carried their decks names deck files by path (one
+    downloaded from the web table by ``<digest>.toml``, kept beside it): their content is read
+    into the rules, a file beside the record (in ``folder``) first. The decks' digest is still
+    checked when the record is replayed."""
     rules = record.get("rules")
-    spec = rules.get("deck") if isinstance(rules, dict) else None
-    if not isinstance(spec, str):
+    game = record.get("game")
+    if not isinstance(rules, dict) or "deck_files" in rules or not isinstance(rules.get("deck"), str):
         return
-    parts = spec.split(",")
-    for i, part in enumerate(parts):
-        candidate = folder / part
-        try:
-            beside = part.endswith(".toml") and not Path(part).is_absolute() and not Path(part).exists() and (
-                candidate.is_file()
-            )
-        except OSError:  # a name the system refuses: replaying the record says so
-            continue
-        if beside:
-            parts[i] = str(candidate.resolve())
-    rules["deck"] = ",".join(parts)  # type: ignore[index]
+    read_decks = games.get(game).read_decks if game in games.names() else None
+    if read_decks is not None:
+        rules.update(read_decks(rules["deck"], folder))
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:
@@ -149,7 +145,8 @@ def parse(text: str, where: str = "record") -> dict[str, Any]:
     except ValueError:  # Python refuses to read a number of thousands of digits
         raise RecordError(f"{where}: a number in it has thousands of digits; no record holds one") from None
     check_record(record, where)
-    return record  # type: ignore[no-any-return]
+    checked: dict[str, Any] = record
+    return checked
 
 
 KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", bool: "true or false"}
@@ -157,7 +154,7 @@ KINDS = {str: "text", dict: "an object", int: "a whole number", list: "a list", 
 MAX_AGENT = 200  # an agent spec, as long as the web table allows a seat's
 MAX_ACTION_TEXT = 64  # far above any action's text ("play 10H", "choose 3", "declare S")
 MAX_RULE_KEY = 40
-MAX_RULE_TEXT = 4096  # a deck option names up to a few deck files by path
+MAX_RULE_TEXT = 4096  # an option's text (deck_files is a list: a deck's text may be longer)
 
 
 def check_record(record: Any, where: str = "record") -> None:
@@ -180,9 +177,9 @@ def check_record(record: Any, where: str = "record") -> None:
             raise RecordError(f"{where}: rules option {shorten(key, MAX_RULE_KEY)!r} is too long: an "
                               f"option's name is at most {MAX_RULE_KEY} characters, its text at most "
                               f"{MAX_RULE_TEXT}")
-    if record["game"] not in GAMES:
+    if record["game"] not in games.names():
         game = shorten(record["game"], 40)
-        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(GAMES)}")
+        raise RecordError(f"{where}: unknown game {game!r}; the games are {', '.join(games.names())}")
     _check_seats(record["seats"], where)
     players = len(record["seats"])
     for i, entry in enumerate(record["actions"]):
@@ -248,40 +245,91 @@ def _kind(value: Any) -> str:
     return KINDS.get(type(value), "a number" if isinstance(value, float) else type(value).__name__)
 
 
+def rebuild(
+    game: str | Rules,
+    seed: int,
+    actions: Sequence[Action | str],
+    start: Mapping[str, Any] | None = None,
+    *,
+    seats: Sequence[int] | None = None,
+) -> State:
+    """The game of ``game`` (a game's name, for its default rules, or the rules) dealt from
+    ``seed`` (or begun as a record's ``start`` says), after ``actions``: ints, or the text
+    forms a record keeps. ``seats``, if given, names the seat that took each action.
+
+    A bad start, an action taken by a seat that was not to act, or one that is not legal is a
+    :class:`RecordError` naming the action by its number, seat and text.
+
+    >>> from cardroom.games import baha
+    >>> state = rebuild(baha.Rules(), 7, ["pass 13P", "pass 9R"])
+    >>> [(seat, state.action_to_string(action)) for seat, action in state.history]
+    [(1, 'pass 13P'), (1, 'pass 9R')]
+    >>> rebuild(baha.Rules(), 7, [action for _, action in state.history]).log == state.log
+    True
+    >>> rebuild(baha.Rules(), 7, ["pass 13P"], seats=[2])
+    Traceback (most recent call last):
+    ...
+    cardroom.record.RecordError: action 0 ('pass 13P') is by seat 2, but seat 1 is to act
+    """
+    try:
+        rules = make_rules(game) if isinstance(game, str) else game
+        state = start_game(rules, seed, start)
+    except (RulesError, TypeError) as err:
+        raise RecordError(str(err)) from None
+    for i, action in enumerate(actions):
+        seat = state.current_player if seats is None else seats[i]
+        text = action if isinstance(action, str) else _text(state, action)
+        if state.current_player != seat:
+            raise RecordError(
+                f"action {i} ({text!r}) is by seat {seat}, but seat {state.current_player} is to act"
+            )
+        try:
+            state.apply(state.parse_action(action) if isinstance(action, str) else action)
+        except IllegalAction as err:
+            raise RecordError(f"action {i} (seat {seat}: {text!r}) is illegal: {err}") from None
+    return state
+
+
+def _text(state: State, action: Action) -> str:
+    """An action's text form for a message; the number itself if the game has no such action."""
+    try:
+        return state.action_to_string(action)
+    except IllegalAction:
+        return str(action)
+
+
 def replay(record: Mapping[str, Any], where: str = "record") -> State:
     """Rebuild the game of ``record`` from its rules, seed, start and actions."""
     check_record(record, where)
     try:
-        rules = make_rules(record["game"], record["rules"])
-        state = start_game(rules, record["seed"], record.get("start"))
-    except (RulesError, TypeError) as err:
+        options = dict(record["rules"])
+        _read_old_decks({"game": record["game"], "rules": options}, None)
+        rules = make_rules(record["game"], options)
+    except (ValueError, TypeError) as err:  # bad rules, or a deck file an old record names
         raise RecordError(f"{where}: {err}") from None
     except OSError as err:  # a deck path the system refuses (too long, not allowed)
         path = shorten(str(err.filename))
         raise RecordError(f"{where}: cannot use the deck {path!r}: {err.strerror or err}") from None
-    if len(record["seats"]) != len(state.scores):
+    if len(record["seats"]) != rules.players:
         raise RecordError(
-            f"{where}: the rules seat {len(state.scores)} players, but 'seats' names {len(record['seats'])}"
+            f"{where}: the rules seat {rules.players} players, but 'seats' names {len(record['seats'])}"
         )
     deck = record.get("deck")
     if deck is not None:
-        have = rules.deck_record()  # type: ignore[attr-defined]
+        if not isinstance(rules, DeckRules):
+            raise RecordError(f"{where}: the record names a deck, but {rules.game} is played without one")
+        have = rules.deck_record()
         if not isinstance(deck, Mapping) or deck.get("digest") != have["digest"]:
             raise RecordError(
                 f"{where}: the record was played with the deck {deck!r:.120}, but {have['spec']!r} "
                 f"is now {have['name']!r} ({have['digest'][:19]}...): the deck has changed"
             )
-    for i, (seat, text) in enumerate(record["actions"]):
-        if state.current_player != seat:
-            raise RecordError(
-                f"{where}: action {i} ({text!r}) is by seat {seat}, but seat "
-                f"{state.current_player} is to act"
-            )
-        try:
-            state.apply(state.parse_action(text))
-        except IllegalAction as err:
-            raise RecordError(f"{where}: action {i} (seat {seat}: {text!r}) is illegal: {err}") from None
-    return state
+    actions = record["actions"]
+    try:
+        return rebuild(rules, record["seed"], [text for _, text in actions], record.get("start"),
+                       seats=[seat for seat, _ in actions])
+    except RecordError as err:
+        raise RecordError(f"{where}: {err}") from None
 
 
 def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:

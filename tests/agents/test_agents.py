@@ -154,3 +154,19 @@ def test_human_agent_needs_a_front() -> None:
     state = midgame(1, 0)
     agent = make("human", ask=lambda s, seat: s.legal_actions()[-1])
     assert agent.act(state, 1) == state.legal_actions()[-1]
+
+
+def test_the_heuristic_is_found_through_the_games_spec(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The heuristic plays each game with the bot its spec names; a game whose spec names
+    none is refused in words that name the game."""
+    from dataclasses import replace
+
+    from cardroom import games
+
+    state = baha.Rules().new_game(1)
+    seat = state.current_player
+    assert seat is not None
+    assert make("heuristic", seed=2).act(state, seat) in state.legal_actions()
+    monkeypatch.setitem(games._GAMES, "baha", replace(games.get("baha"), heuristic=None))
+    with pytest.raises(AgentError, match="baha has no heuristic bot"):
+        make("heuristic", seed=2).act(state, seat)

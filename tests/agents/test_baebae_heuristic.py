@@ -13,8 +13,10 @@ import pytest
 
 from cardroom.agents import make
 from cardroom.agents.baebae_heuristic import BaebaeHeuristic
+from cardroom.engine import ActionInfo
 from cardroom.games import baebae
 from cardroom.games.baebae.effects import RANKS, SUITS
+from cardroom.games.baebae.rules import read_decks
 from cardroom.sim import Lineup, run_games
 
 # -- hand-made decks and deals --------------------------------------------------------------
@@ -42,7 +44,7 @@ def _rules(tmp_path: Path, *cards: str, **options: Any) -> baebae.Rules:
     text = 'name = "Heuristic Test Deck"\ntypes = ["Rogue"]\n\n' + "\n\n".join([*cards, *plain]) + "\n"
     path = tmp_path / f"deck-{abs(hash(text))}.toml"
     path.write_text(text, encoding="utf-8")
-    return baebae.Rules(deck=str(path), **options)
+    return baebae.Rules(**read_decks(str(path)), **options)
 
 
 def _deal(rules: baebae.Rules, hands: list[str], starter: str, stock: str = "",
@@ -169,11 +171,11 @@ def test_blind_to_hidden_cards(kind: str) -> None:
 
 class _OnlyPublic:
     """A state that lets through only what the heuristic may read: its view, the legal actions,
-    their texts, and the public card definitions."""
+    what they are (decoded), and the rules (public: the options and the deck's card definitions)."""
 
     def __init__(self, state: baebae.BaebaeState) -> None:
         self._state = state
-        self.rules = _PublicRules(state.rules)
+        self.rules = state.rules
 
     def view(self, seat: int) -> dict[str, Any]:
         return self._state.view(seat)
@@ -181,18 +183,8 @@ class _OnlyPublic:
     def legal_actions(self) -> list[int]:
         return self._state.legal_actions()
 
-    def action_to_string(self, action: int) -> str:
-        return self._state.action_to_string(action)
-
-    def card(self, text: str) -> baebae.CardDef:
-        return self._state.card(text)
-
-
-class _PublicRules:
-    def __init__(self, rules: baebae.Rules) -> None:
-        self.cards = rules.cards
-        self.design_of_key = rules.design_of_key  # the public deck's key index
-        self.game = rules.game
+    def decode(self, action: int) -> ActionInfo:
+        return self._state.decode(action)
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -79,6 +79,7 @@ def test_six_players_scores_fit_at_1280(server: ServeProcess, new_context: Calla
 
 HAS_MOVES_AFTER_A_BUTTON = """async () => {
   const { TableView } = await import('/static/render.js');
+  await (await import('/static/common.js')).loadGames();  // the renderers the views are drawn with
   const els = {};
   for (const k of ['seats', 'center', 'turn', 'decision', 'hand', 'scores', 'standings', 'log']) {
     els[k] = document.createElement(k === 'log' ? 'ol' : 'div');

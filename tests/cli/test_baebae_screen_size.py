@@ -8,7 +8,7 @@ import io
 import pytest
 from rich.console import Console
 
-from cardroom.cli.play_baebae import run_play
+from cardroom.cli.play.baebae import run_play
 from cardroom.games.baebae import Rules
 
 WIDTH, HEIGHT = 80, 24

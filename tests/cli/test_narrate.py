@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from cardroom import games
 from cardroom.cli.main import app
-from cardroom.cli.replay import NARRATORS, narration
+from cardroom.cli.replay import narration
 from cardroom.games import baebae, baha
 from cardroom.games.baebae.narrate import card_text as baebae_card
 from cardroom.games.baha.narrate import card_text as baha_card
@@ -66,7 +67,7 @@ CASES = [("baha", baha.Rules(players=4, target=40), s) for s in (1, 2)] + [
 def test_a_seat_is_told_only_the_cards_it_saw(game: str, rules: Any, seed: int) -> None:
     state = played(rules, seed)
     names = [f"P{i}" for i in range(state.n)]
-    tell = NARRATORS[game]
+    tell = games.get(game).narrate
     pattern = BAHA_CARD if game == "baha" else BAEBAE_CARD
     for seat in range(state.n):
         for event in state.view_log(seat):

@@ -17,7 +17,7 @@ from cardroom import agents
 from cardroom.agents.random_agent import RandomAgent
 from cardroom.cards import BAHA_DECK, baha_card_text, cards_of, mask_of
 from cardroom.cli.main import app
-from cardroom.cli.play import Screen, run_play
+from cardroom.cli.play.baha import Screen, run_play
 from cardroom.engine import Action, State
 from cardroom.games.baha import BahaState, Rules
 from cardroom.record import load, verify
@@ -419,3 +419,17 @@ def test_the_record_written_is_json_with_the_log(tmp_path: Path) -> None:
     run(answers("quit"), io.StringIO(), record_path=path)
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["log"][0]["t"] == "hand"
+
+
+def test_a_bot_that_chooses_an_illegal_move_stops_the_game_naming_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal plays through the one match loop: a bot's move is checked as everywhere."""
+
+    class Wrong:
+        name = "wrong"
+
+        def act(self, state: State, seat: int) -> Action:
+            return 9999
+
+    monkeypatch.setitem(agents.AGENTS, "wrong", agents.AgentKind(lambda seed, **options: Wrong()))
+    with pytest.raises(agents.AgentError, match=r"the wrong bot at seat \d chose an illegal move: "):
+        run(lambda prompt: "1", io.StringIO(), bots="wrong")

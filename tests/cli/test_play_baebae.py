@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 from cardroom import agents
 from cardroom.agents.random_agent import RandomAgent
 from cardroom.cli.main import app
-from cardroom.cli.play_baebae import Screen, run_play
+from cardroom.cli.play.baebae import Screen, run_play
 from cardroom.engine import Action, State
 from cardroom.games.baebae import BaebaeState, Deal, Rules
 from cardroom.record import load, verify

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from cardroom.agents import AgentError
 from cardroom.cli.main import app
 from cardroom.cli.play import run_play
-from cardroom.cli.terminal import Refusal, pick_number
+from cardroom.cli.play.session import Refusal, pick_number
 from cardroom.games import baebae, baha
 from cardroom.record import load
 
@@ -114,7 +114,7 @@ def test_a_seat_seed_plays_in_the_terminal() -> None:
 
 
 def test_make_bots_refuses_a_wrong_count() -> None:
-    from cardroom.cli.terminal import make_bots
+    from cardroom.cli.play.session import make_bots
 
     with pytest.raises(AgentError, match="one for all"):
         make_bots("random,random", 1, 2)

@@ -67,7 +67,8 @@ def test_summary_counts_every_game_and_hand() -> None:
     assert summary["unit"] == "horns per hand"
     # every hand hands out 60 horns, except a moon hand pays 0 + 60 + 60
     total = sum(sum(h) for r in results for h in r.deal_points)
-    moons = sum(len(r.moons) for r in results)
+    moons = sum(r.extras["moons"] for r in results)
+    assert summary["moons"] == moons
     assert total == 60 * (summary["deals"] - moons) + 120 * moons
     mean = summary["agents"][0]["mean_points"]
     assert mean["low"] < mean["value"] < mean["high"]

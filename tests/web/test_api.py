@@ -24,6 +24,21 @@ def test_catalog(server: LiveServer) -> None:
     assert cat["bots"] == ["random", "heuristic", "ismcts"]
 
 
+def test_catalog_names_each_game_s_title_decks_and_renderer(server: LiveServer) -> None:
+    """The pages draw a game with the module the catalog names; the server serves it."""
+    from cardroom import games
+
+    cat = server.http.get("/api/catalog").json()
+    for name, described in cat["games"].items():
+        spec = games.get(name)
+        assert described["title"] == spec.title and described["decks"] is spec.decks
+        assert described["renderer"] == f"/static/{spec.web_renderer}"
+        served = server.http.get(described["renderer"])
+        assert served.status_code == 200 and "javascript" in served.headers["content-type"]
+        assert "export default" in served.text
+    assert [g["decks"] for g in cat["games"].values()] == [False, True]
+
+
 def test_create_join_list(server: LiveServer) -> None:
     t = server.create(game="baha", players=3, rules={"target": 50, "scoring": "face"},
                       seats=["human", "human", "ismcts:iterations=20"], timer=30)

@@ -63,3 +63,24 @@ def test_the_pool_serves_tables_with_people_first() -> None:
     with ThreadPoolExecutor(1) as thread:
         order = thread.submit(asyncio.run, run()).result(120)
     assert order == ["first", "people", "bots 0", "bots 1", "bots 2"]
+
+
+def test_a_worker_takes_a_bots_turn_as_every_front_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a worker, a bot's choice is checked by match.choose: an illegal one is an AgentError
+    naming the bot, its seat and the engine's reason (the table then plays its first legal move)."""
+    from cardroom import agents
+    from cardroom.web import thinking
+
+    class Wrong:
+        name = "wrong"
+
+        def act(self, state: object, seat: int) -> int:
+            return 9999
+
+    state = start_game(make_rules("baha", {"players": 3}), 5)
+    seat = state.current_player
+    assert seat is not None
+    assert thinking._think("ismcts:iterations=5", 1, state.clone(), seat) in state.legal_actions()
+    monkeypatch.setitem(agents.AGENTS, "wrong", agents.AgentKind(lambda seed, **options: Wrong()))
+    with pytest.raises(agents.AgentError, match=rf"the wrong bot at seat {seat} chose an illegal move: "):
+        thinking._think("wrong", 1, state.clone(), seat)

@@ -242,6 +242,9 @@ def test_a_replay_is_answered_a_window_at_a_time(server: LiveServer) -> None:
     assert whole["start"] == 0 and len(whole["steps"]) == total > 10
     part = server.http.get(url, params={"start": 3, "count": 5}).json()
     assert part["steps"] == whole["steps"][3:8] and part["total"] == total and part["start"] == 3
+    for start, count in ((0, 1), (0, 4), (1, 3), (total - 2, 5)):  # the deal, the first action, the end
+        window = server.http.get(url, params={"start": start, "count": count}).json()["steps"]
+        assert window == whole["steps"][start:start + count], (start, count)
     assert server.http.get(url, params={"start": total, "count": 5}).json()["steps"] == []
     for params in ({"count": MAX_REPLAY_STEPS + 1}, {"count": 0}, {"start": -1}):
         r = server.http.get(url, params=params)

@@ -116,15 +116,17 @@ def test_baebae_with_an_uploaded_deck(server: LiveServer, tmp_path: Path, monkey
     play_out([di])
     record = record_of(server, table["id"])
     assert record["deck"]["digest"] == deck.digest
-    # No client ever hears where the server keeps its files: the deck goes by its file name.
-    file_name = deck.digest.removeprefix("sha256:") + ".toml"
-    assert record["rules"]["deck"] == record["deck"]["spec"] == file_name
+    # The record carries the deck's text; no client ever hears where the server keeps its data.
+    assert record["rules"]["deck"] == record["deck"]["spec"] == deck.digest
+    assert record["rules"]["deck_files"] == [text]
     assert str(server.data_dir) not in json.dumps(di.messages) + json.dumps(record)
-    # The deck file, downloaded beside the record under that name, replays it.
+    assert "deck_files" not in json.dumps(di.messages)  # views name the deck; its text is fetched
+    # The deck file can be downloaded, by its digest's name.
+    file_name = deck.digest.removeprefix("sha256:") + ".toml"
     answer = server.http.get(f"/api/tables/{table['id']}/deck")
     assert answer.status_code == 200 and file_name in answer.headers["content-disposition"]
     assert parse_deck(answer.text).digest == deck.digest
-    (tmp_path / file_name).write_text(answer.text)
+    # The record alone replays, in a folder with no deck file.
     monkeypatch.chdir(tmp_path)
     assert verify(record).ok
     check_messages(di.messages, 1, states_of(record))

@@ -3,6 +3,7 @@ hidden-information referee of these tests does catch a leak."""
 
 from __future__ import annotations
 
+import importlib
 import json
 
 import pytest
@@ -44,15 +45,17 @@ def positions(state: State) -> list[State]:
 @pytest.mark.parametrize("index", range(5))
 def test_public_view_is_what_every_seat_shares(index: int) -> None:
     state = games()[index]
-    game = views.game_of(state)
+    # The game's own lists of the keys of a seat's view that are public and private.
+    module = importlib.import_module(f"cardroom.games.{views.game_of(state)}.state")
+    public_keys, private_keys = module.PUBLIC_KEYS, module.PRIVATE_KEYS
     for position in positions(state):
         n = len(position.scores)
         seat_views = [position.view(s) for s in range(n)]
         public = views.public_view(position)
         for v in seat_views:
             # every key of a seat's view is known to be public or private
-            assert set(v) == views.PUBLIC_KEYS[game] | set(views.PRIVATE_KEYS[game])
-            for key in views.PUBLIC_KEYS[game]:
+            assert set(v) == public_keys | set(private_keys)
+            for key in public_keys:
                 assert public[key] == v[key], key
         assert public["hand"] == [] and public["seat"] is None and public["legal_actions"] == []
         every = all_cards(position)

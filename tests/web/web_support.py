@@ -222,7 +222,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
     a card that sat in another seat's hand unseen by this connection. Returns the number of
     updates checked.
     """
-    from cardroom.web.views import visible_events, without_paths
+    from cardroom.web.views import visible_events
 
     who = -1 if seat is None else seat
     cards = all_cards(states[0])
@@ -238,8 +238,7 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
             updates += 1
             events.extend(m["events"])
             if seat is not None:
-                # the seat's own view, but for the server's folders (a deck file goes by its name)
-                assert m["view"] == json.loads(json.dumps(without_paths(state.view(seat)))), f"view at seq {seq}"
+                assert m["view"] == json.loads(json.dumps(state.view(seat))), f"view at seq {seq}"
                 legal = state.legal_actions() if state.current_player == seat else []
                 assert [x["action"] for x in m["moves"]] == legal, f"moves at seq {seq}"
             else:

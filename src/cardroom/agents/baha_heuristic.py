@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from cardroom.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.engine import Action, State
 from cardroom.games.baha.rules import Rules
-from cardroom.games.baha.state import PASS_BASE, Observation, Phase
+from cardroom.games.baha.state import PASS_BASE, BahaState, Observation, Phase
 
 __all__ = ["BahaHeuristic"]
 
@@ -51,7 +51,8 @@ class BahaHeuristic:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        seen: Observation = state.observation(seat)  # type: ignore[attr-defined]
+        assert isinstance(state, BahaState), "the Baha heuristic plays Baha only"
+        seen = state.observation(seat)
         if seen.phase is Phase.PASS:
             return PASS_BASE + self._pass_card(seen, [a - PASS_BASE for a in legal])
         return self._play_card(seen, legal)

@@ -1,17 +1,19 @@
-"""The heuristic agent: one readable rule list per game, chosen by the game being played."""
+"""The heuristic agent: one readable rule list per game, found through the game's spec."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from cardroom import games
 from cardroom.engine import Action, State
 
 __all__ = ["HeuristicAgent"]
 
 
 class HeuristicAgent:
-    """Plays each game with that game's rules of thumb (see ``baha_heuristic`` and
-    ``baebae_heuristic``); reads only its seat's view and legal actions."""
+    """Plays each game with that game's rules of thumb (the spec's ``heuristic``, such as
+    ``baha_heuristic`` and ``baebae_heuristic``); reads only its seat's view and legal actions.
+    A game without one is an :class:`~cardroom.agents.AgentError` naming the game."""
 
     name = "heuristic"
 
@@ -20,16 +22,14 @@ class HeuristicAgent:
         self._players: dict[str, Any] = {}
 
     def act(self, state: State, seat: int) -> Action:
-        game = state.rules.game  # type: ignore[attr-defined]
+        game = state.rules.game
         player = self._players.get(game)
         if player is None:
-            if game == "baha":
-                from cardroom.agents.baha_heuristic import BahaHeuristic
+            ref = games.get(game).heuristic
+            if ref is None:
+                from cardroom.agents import AgentError
 
-                player = BahaHeuristic(self.seed)
-            else:
-                from cardroom.agents.baebae_heuristic import BaebaeHeuristic
-
-                player = BaebaeHeuristic(self.seed)
-            self._players[game] = player
-        return player.act(state, seat)
+                raise AgentError(f"{game} has no heuristic bot: play it with random or ismcts:rollout=random")
+            player = self._players[game] = games.load_ref(ref)(self.seed)
+        action: Action = player.act(state, seat)
+        return action

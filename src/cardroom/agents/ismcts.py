@@ -10,9 +10,11 @@ what the searcher could not have seen; in that edge the world's own legal action
 sampled by the rollout policy.
 
 Selection is UCB1 with availability counts (an action's count of the times it was legal,
-not its parent's visits), since different worlds allow different actions. Rollouts play the
-world to the end of the current deal (a Baha hand, a BAEBAE round) with the heuristic
-player (epsilon-greedy) or at random; the result is ``returns()`` then. Heuristic rollouts
+not its parent's visits), since different worlds allow different actions. The UCB constant is
+by default the game's own (its spec's ``exploration``, scaled to the spread of its
+``returns()``: the reasons for each figure are beside it, in the game's ``spec.py``).
+Rollouts play the world to the end of the current deal (a Baha hand, a BAEBAE round) with the
+game's heuristic player (epsilon-greedy) or at random; the result is ``returns()`` then. Heuristic rollouts
 are slower but far better judges of a position (see ``docs/strength.md``). Budgets are iterations
 or seconds per move; everything random comes from the agent's seed.
 
@@ -29,21 +31,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
-from cardroom.engine import Action, State
+from cardroom import games
+from cardroom.engine import Action, QuietPlayout, State
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION"]
 
 HIDDEN_ACTION = -1
-
-EXPLORATION = {"baha": 0.7, "baebae": 4.0}
-"""The default UCB constant per game, scaled to the spread of its rollout returns so that the
-search explores alike: about 0.15 moons for Baha and 0.86 tens of points for BAEBAE (the
-standard deviation of ``returns()`` over heuristic rollouts from positions of play). At 0.7,
-BAEBAE's search settled on noise (an option left after 3 to 8 visits); at 4.0 it beat the
-heuristic by 1.82 penalty points a round against 0.58 (``docs/strength.md``)."""
-DEFAULT_EXPLORATION = 0.7
 
 
 class _Node:
@@ -69,7 +64,7 @@ class ISMCTSAgent:
     """SO-ISMCTS; see the module documentation.
 
     Options: ``iterations`` (per move, default 1000) or ``seconds`` (per move; wins if both
-    are given), ``exploration`` (the UCB constant; by default the game's, ``EXPLORATION``),
+    are given), ``exploration`` (the UCB constant; by default the game's spec's ``exploration``),
     ``rollout`` (``heuristic``, the default, or ``random``), ``epsilon`` (chance of a random
     move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200).
     """
@@ -108,8 +103,9 @@ class ISMCTSAgent:
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = None if exploration is None else float(exploration)
-        self.c = DEFAULT_EXPLORATION if exploration is None else float(exploration)
-        """The UCB constant of the current search."""
+        """The UCB constant asked for; ``None``: each game's own."""
+        self.c = self.exploration or 0.0
+        """The UCB constant of the current search (set as it begins)."""
         self.rollout = rollout
         self.epsilon = float(epsilon)
         self.max_depth = max_depth
@@ -125,9 +121,7 @@ class ISMCTSAgent:
             return legal[0]
         root = _Node()
         c = self.exploration
-        if c is None:
-            c = EXPLORATION.get(getattr(getattr(state, "rules", None), "game", ""), DEFAULT_EXPLORATION)
-        self.c = c
+        self.c = games.get(state.rules.game).exploration if c is None else c
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -211,10 +205,9 @@ class ISMCTSAgent:
         if self.rollout == "random":
             # The hot loop of the search: bound methods and one float draw per move.
             rand = self.rng.random
-            playout = getattr(world, "random_playout", None)
-            if playout is not None:
+            if _quiet(world):
                 # the game's own quiet playout: the same moves, without events
-                playout(rand)
+                cast(QuietPlayout, world).random_playout(rand)
                 return
             legal_actions = world.legal_actions
             apply = world.apply
@@ -234,7 +227,7 @@ class ISMCTSAgent:
         return legal[self.rng.randrange(len(legal))]
 
     def _heuristic(self, world: State) -> Any:
-        game = world.rules.game  # type: ignore[attr-defined]
+        game = world.rules.game
         agent = self._heuristics.get(game)
         if agent is None:
             from cardroom.agents import make
@@ -242,6 +235,20 @@ class ISMCTSAgent:
             agent = make("heuristic", seed=self.rng.randrange(1 << 30))
             self._heuristics[game] = agent
         return agent
+
+
+_QUIET: dict[type, bool] = {}
+"""Whether each class of state is a :class:`QuietPlayout`."""
+
+
+def _quiet(world: State) -> bool:
+    """Whether ``world`` offers a quiet playout. Asked once per class: ``isinstance`` against a
+    runtime protocol costs about 5 µs, a tenth of a Baha rollout, and the answer is the class's."""
+    kind = type(world)
+    quiet = _QUIET.get(kind)
+    if quiet is None:
+        quiet = _QUIET[kind] = isinstance(world, QuietPlayout)
+    return quiet
 
 
 def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:

@@ -15,11 +15,11 @@ from typer._click.core import Context, Parameter
 from typer._click.exceptions import NoSuchOption
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from cardroom import games
 from cardroom.agents import AgentError
 from cardroom.cli.consoles import make_console
 from cardroom.engine import RulesError
-from cardroom.games import GAMES, make_rules
-from cardroom.games.baebae.deck import DeckError
+from cardroom.games import make_rules
 from cardroom.record import RecordError
 from cardroom.text import MAX_NAME, clean_name, shorten
 
@@ -77,9 +77,17 @@ class Command(TyperCommand):
                      f"Its options: {', '.join(options)}.")
 
 
+def _titles() -> str:
+    """The registered games' titles in running text: "Baha and BAEBAE"."""
+    titles = [games.get(name).title for name in games.names()]
+    return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
+ABOUT = f"Play, simulate and replay the card games {_titles()}."
+
 app = typer.Typer(
     name="cardroom",
-    help="Play, simulate and replay the card games Baha and BAEBAE.",
+    help=ABOUT,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -95,17 +103,19 @@ def _print_version(wanted: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(help=ABOUT)
 def cardroom(
     version: Annotated[
         bool, typer.Option("--version", help="Print Cardroom's version and exit.", callback=_print_version,
                            is_eager=True)
     ] = False,
 ) -> None:
-    """Play, simulate and replay the card games Baha and BAEBAE."""
+    """The ``cardroom`` command (its help names the registry's games: ``ABOUT``)."""
 
 
-GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.", metavar="GAME")]
+DEFAULT_GAME = games.names()[0]
+"""The game ``play`` and ``simulate`` play when none is named: the first registered."""
+GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(games.names())}.", metavar="GAME")]
 RuleOpt = Annotated[
     list[str] | None,
     typer.Option("--rule", "-r", help="A rules option KEY=VALUE (repeatable), e.g. target=50.",
@@ -113,15 +123,25 @@ RuleOpt = Annotated[
 ]
 
 
+DECK_GAMES = [name for name in games.names() if games.get(name).decks]
+"""The games whose rules take deck files."""
 DeckOpt = Annotated[
     list[str] | None,
-    typer.Option("--deck", "-d", help="BAEBAE deck: a project deck's name or a deck file (repeatable).",
-                 metavar="DECK"),
+    typer.Option("--deck", "-d", help=f"The deck ({', '.join(games.get(g).title for g in DECK_GAMES)}): "
+                 "a project deck's name or a deck file (repeatable).", metavar="DECK"),
 ]
+
+
+GAME_ERRORS = tuple(error for name in games.names() for error in games.get(name).errors)
+"""What the games raise for bad input besides ``RulesError`` (a deck file's mistakes)."""
 
 
 class UsageError(Exception):
     """A bad argument: printed as one line, exit status 2."""
+
+
+BAD_INPUT: tuple[type[Exception], ...] = (UsageError, RulesError, AgentError, RecordError, *GAME_ERRORS)
+"""What :func:`guard` tells as one line: a person's mistake, not a program's."""
 
 
 @contextmanager
@@ -129,7 +149,7 @@ def guard() -> Iterator[None]:
     """Bad input becomes one clear line on stderr and exit status 2, never a traceback."""
     try:
         yield
-    except (UsageError, RulesError, AgentError, RecordError, DeckError) as err:
+    except BAD_INPUT as err:
         make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
         raise typer.Exit(2) from None
     except OSError as err:  # a path the system refuses (too long, not allowed) wherever it was met
@@ -151,6 +171,10 @@ def parse_rule_options(game: str, players: int | None, rules: list[str] | None) 
         if "players" in options:
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
+    read_decks = games.get(game).read_decks
+    if read_decks is not None and "deck" in options:
+        # The command line may read files: deck files become their content, as rules hold them.
+        options.update(read_decks(options["deck"], None))
     return make_rules(game, options)
 
 
@@ -158,8 +182,9 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
     """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
     if not decks:
         return rules
-    if game != "baebae":
-        raise UsageError(f"--deck is for BAEBAE; {game} has no deck files")
+    if not games.get(game).decks:
+        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
+        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
     return [*(rules or []), "deck=" + ",".join(decks)]
@@ -214,7 +239,7 @@ def check_workers(workers: int) -> None:
 
 @app.command(cls=Command)
 def play(
-    game: GameArg = "baha",
+    game: GameArg = DEFAULT_GAME,
     players: Annotated[int | None, typer.Option(help="Number of players, you included.", metavar="N")] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the shuffles (random if not given).", metavar="N")
@@ -248,7 +273,7 @@ def play(
 
 @app.command(cls=Command)
 def simulate(
-    game: GameArg = "baha",
+    game: GameArg = DEFAULT_GAME,
     players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
     games: Annotated[int, typer.Option(help="How many games to play.", min=1, metavar="N")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.", metavar="N")] = 0,
@@ -338,7 +363,8 @@ def report(
         print_summary(make_console(), summary)
 
 
-@app.command(cls=Command)
+@app.command(cls=Command, help=f"Start the web table: a lobby, tables of {_titles()} for people and bots, "
+                                "replays.")
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.", metavar="ADDRESS")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535, metavar="PORT")] = 8000,
@@ -359,7 +385,7 @@ def serve(
         int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
     ] = 1,
 ) -> None:
-    """Start the web table: a lobby, tables of Baha and BAEBAE for people and bots, replays."""
+    """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,19 +12,11 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from cardroom.engine import Event
-from cardroom.games.baebae.narrate import narrate as narrate_baebae
-from cardroom.games.baha.narrate import narrate as narrate_baha
+from cardroom import games
 from cardroom.record import RecordError, load, replay, verify
 from cardroom.text import plural
 
-__all__ = ["run_replay", "NARRATORS", "narration"]
-
-NARRATORS: dict[str, Callable[[Event, Sequence[str], Any], str | None]] = {
-    "baha": narrate_baha,
-    "baebae": narrate_baebae,
-}
-"""Each game's narration of its events, by the game a record names (the one place that picks)."""
+__all__ = ["run_replay", "narration"]
 
 
 def narration(record: dict[str, Any], seat: int | None, where: str = "record") -> list[str]:
@@ -35,9 +26,9 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
     names = [s["name"] for s in record["seats"]]
     if seat is not None and not 0 <= seat < len(names):
         raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
-    tell = NARRATORS[record["game"]]
+    tell = games.get(record["game"]).narrate  # replay() has checked the game is known
     log = state.log if seat is None else state.view_log(seat)
-    return [line for event in log if (line := tell(event, names, state.rules)) is not None]  # type: ignore[attr-defined]
+    return [line for event in log if (line := tell(event, names, state.rules)) is not None]
 
 
 def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
@@ -87,7 +78,7 @@ def run_replay(
                 continue
             outcome = f"totals {state.scores}"
             if state.is_over:
-                outcome += f", winner seat {getattr(state, 'winner', None)}"
+                outcome += f", winner seat {state.winner}"
             else:
                 outcome += ", not finished"
             verdicts.append({"file": str(path), "ok": True, "message": f"{path}: {record['game']}, "

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, JustifyMethod
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -89,8 +89,10 @@ def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | 
                       f"rotation ({plural(summary['games_left_out'], 'game')})", highlight=False)
     unit = summary["unit"].capitalize()
     table = Table(title="Per agent, every seat of every deal (95% intervals)", title_justify="left")
-    for column, justify in (("Agent", "left"), (unit, "right"), ("Wins", "right"), ("Win rate", "right")):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+    columns: list[tuple[str, JustifyMethod]] = [("Agent", "left"), (unit, "right"), ("Wins", "right"),
+                                                ("Win rate", "right")]
+    for column, justify in columns:
+        table.add_column(column, justify=justify)
     for row in summary["agents"]:
         table.add_row(row["agent"], _ci(row["mean_points"]), f"{row['wins']:g}", _ci(row["win_rate"], 3))
     console.print(table)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.engine import Rules
-from cardroom.sim.report import UNITS
+from cardroom.sim.report import units
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup, _records_folder, play_game, worker_count
 
@@ -103,7 +103,7 @@ def summarize_duplicate(
 ) -> dict[str, Any]:
     """Per agent and per pair of agents, over deals; see the module documentation."""
     agents = list(dict.fromkeys(lineup.specs))
-    deal_name, unit = UNITS.get(rules.game, ("deal", "points per deal"))
+    deal_name, unit = units(rules.game)
     per_deal: dict[str, list[float]] = {a: [] for a in agents}
     wins = dict.fromkeys(agents, 0.0)
     seat_games = dict.fromkeys(agents, 0)

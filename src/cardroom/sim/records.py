@@ -56,7 +56,8 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
         for event in record["log"]:
             if "totals" in event:
                 totals = list(event["totals"])
-        games.append((record["seed"], specs, result_from_log(record["log"], i, record["seed"], totals)))
+        result = result_from_log(record["game"], record["log"], i, record["seed"], totals)
+        games.append((record["seed"], specs, result))
     assert first is not None
     rules = make_rules(first["game"], first["rules"])
     seeds = sorted({seed for seed, _, _ in games})

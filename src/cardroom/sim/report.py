@@ -5,14 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import Rules
+from cardroom import games as game_registry
+from cardroom.engine import DeckRules, Rules
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup
 
-__all__ = ["summarize"]
+__all__ = ["summarize", "units"]
 
 
-UNITS = {"baha": ("hand", "horns per hand"), "baebae": ("round", "penalty per round")}
+def units(game: str) -> tuple[str, str]:
+    """What a deal of ``game`` is called and the unit of its mean points, from its spec:
+    ``("hand", "horns per hand")``."""
+    spec = game_registry.get(game)
+    return spec.deal_unit, f"{spec.points} per {spec.deal_unit}"
 
 
 def summarize(
@@ -20,14 +25,15 @@ def summarize(
 ) -> dict[str, Any]:
     """A JSON-ready summary: mean points per deal and wins, per seat and per agent.
 
-    A deal is a Baha hand or a BAEBAE round; its points are the hand's score (after a moon)
-    or the round's penalty. The interval of a mean treats deals as independent samples. A
-    win shared by k seats counts 1/k to each; win rates are per seat-game, with Wilson
-    intervals.
+    A deal is the game's unit of play (its spec's ``deal_unit``: a Baha hand, a BAEBAE round);
+    its points are the hand's score (after a moon) or the round's penalty. The interval of a
+    mean treats deals as independent samples. A win shared by k seats counts 1/k to each; win
+    rates are per seat-game, with Wilson intervals. The game's own counts (its spec's
+    ``result_extras``: moons, blocked rounds...) are summed over the games.
     """
+    deal, unit = units(rules.game)
     players = len(lineup.specs)
     games = len(results)
-    deal, unit = UNITS.get(rules.game, ("deal", "points per deal"))
     per_seat_points: list[list[float]] = [[] for _ in range(players)]
     wins = [0.0] * players
     for result in results:
@@ -72,11 +78,9 @@ def summarize(
         "seats": seats,
         "agents": agents,
     }
-    if rules.game == "baha":
-        summary["moons"] = sum(len(r.moons) for r in results)
-    else:
-        summary["blocked_rounds"] = sum(r.blocked for r in results)
-        summary["guard_rounds"] = sum(r.guard_rounds for r in results)
-    if hasattr(rules, "deck_record"):
+    # the game's own counts: their keys are those of a game without events, where each is 0
+    for key in game_registry.get(rules.game).result_extras([]):
+        summary[key] = sum(r.extras.get(key, 0) for r in results)
+    if isinstance(rules, DeckRules):
         summary["deck"] = rules.deck_record()
     return summary

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import agents as agent_registry
-from cardroom.engine import Rules
+from cardroom import games as game_registry
+from cardroom.engine import Event, Rules
+from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
 
 __all__ = [
@@ -58,8 +60,10 @@ class Lineup:
 
 @dataclass
 class GameResult:
-    """What one game produced: per-seat totals, points per deal (a Baha hand or a BAEBAE
-    round), who came first (several seats when they share first place)."""
+    """What one game produced: per-seat totals, points per deal (a Baha hand, a BAEBAE round:
+    the game's ``deal_unit``), who came first (several seats when they share first place), and
+    the game's own counts for reports (its spec's ``result_extras``: Baha's moons, BAEBAE's
+    blocked and guard-stopped rounds)."""
 
     index: int
     seed: int
@@ -67,18 +71,15 @@ class GameResult:
     winners: list[int]
     deals: int
     deal_points: list[list[int]] = field(default_factory=list)  # per deal, per seat
-    moons: list[int] = field(default_factory=list)  # Baha: the seat that shot, per moon
-    blocked: int = 0  # BAEBAE: rounds that ended blocked (guard-stopped ones included)
-    guard_rounds: int = 0  # BAEBAE: rounds stopped by the turn limit
+    extras: dict[str, int] = field(default_factory=dict)
     actions: int = 0
     guard_stopped: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "index": self.index, "seed": self.seed, "totals": self.totals, "winners": self.winners,
-            "deals": self.deals, "deal_points": self.deal_points, "moons": self.moons,
-            "blocked": self.blocked, "guard_rounds": self.guard_rounds, "actions": self.actions,
-            "guard_stopped": self.guard_stopped,
+            "deals": self.deals, "deal_points": self.deal_points, "extras": self.extras,
+            "actions": self.actions, "guard_stopped": self.guard_stopped,
         }
 
 
@@ -94,15 +95,10 @@ def play_game(
     """Play one game; write its record into ``records`` if given."""
     state = rules.new_game(seed)
     players = len(state.scores)
-    seats = [lineup.make(s, seed * 1000 + s) for s in range(players)]
-    actions = 0
-    while not state.is_over and actions < max_actions:
-        seat = state.current_player
-        assert seat is not None
-        state.apply(seats[seat].act(state, seat))
-        actions += 1
-    result = result_from_log(state.log, index, seed, state.scores)
-    result.actions = actions
+    match = Match(state, [lineup.make(s, seed * 1000 + s) for s in range(players)], max_actions=max_actions)
+    match.run()
+    result = result_from_log(rules.game, state.log, index, seed, state.scores)
+    result.actions = match.actions
     result.guard_stopped = not state.is_over
     if records is not None:
         seat_info = [{"name": f"Seat {s}", "agent": lineup.specs[s]} for s in range(players)]
@@ -110,31 +106,16 @@ def play_game(
     return result
 
 
-def result_from_log(log: list[dict[str, Any]], index: int, seed: int, totals: list[int]) -> GameResult:
-    """Read a game's figures from its events (``score``/``end`` in Baha, ``round_end``/``end``
-    in BAEBAE), so one summary serves both games."""
-    deal_points: list[list[int]] = []
-    moons: list[int] = []
-    blocked = guard_rounds = 0
-    winners: list[int] = []
-    for event in log:
-        t = event["t"]
-        if t == "score":
-            deal_points.append(event["points"])
-            if event.get("moon") is not None:
-                moons.append(event["moon"])
-        elif t == "round_end":
-            deal_points.append(event["penalties"])
-            blocked += bool(event["blocked"])
-            guard_rounds += bool(event.get("guard"))
-        elif t == "end":
-            if "winner" in event:
-                winners = [event["winner"]]
-            else:
-                winners = [r["seat"] for r in event["ranking"] if r["place"] == 1]
+def result_from_log(game: str, log: list[Event], index: int, seed: int, totals: list[int]) -> GameResult:
+    """Read a game's figures from its events through the game's spec (the points of each deal,
+    the winners from the ``end`` event, the extras), so one summary serves every game."""
+    spec = game_registry.get(game)
+    deal_points = [points for event in log if (points := spec.deal_points(event)) is not None]
+    # A game stopped by the action guard has no end event, and no winner.
+    end = next((event for event in reversed(log) if event["t"] == "end"), None)
     return GameResult(
-        index=index, seed=seed, totals=totals, winners=winners, deals=len(deal_points),
-        deal_points=deal_points, moons=moons, blocked=blocked, guard_rounds=guard_rounds,
+        index=index, seed=seed, totals=totals, winners=[] if end is None else spec.winners(end),
+        deals=len(deal_points), deal_points=deal_points, extras=spec.result_extras(log),
     )
 
 

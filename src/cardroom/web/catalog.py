@@ -1,5 +1,8 @@
 """What a web table may be created with: games, their rule options, project decks, bots.
 
+Each game comes with its title, whether it takes decks, and its renderer: the JavaScript
+module the pages load to draw it, so the common pages name no game.
+
 Rule options are described for people here (name, default, kind, bounds, a line of text);
 the games' ``Rules`` classes stay the authority on what is valid.
 """
@@ -7,53 +10,22 @@ the games' ``Rules`` classes stay the authority on what is valid.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any
 
-from cardroom.games import GAMES, make_rules
-from cardroom.games.baebae.deck import CardDef, Deck, find_deck, project_decks
-from cardroom.games.baebae.rules import MAX_HAND, MAX_ROUNDS, MAX_TURN_LIMIT
-from cardroom.games.baebae.rules import MIN_PLAYERS as BAEBAE_MIN_PLAYERS
-from cardroom.games.baha.rules import MAX_PLAYERS as BAHA_MAX_PLAYERS
-from cardroom.games.baha.rules import MAX_TARGET, SCORINGS
-from cardroom.games.baha.rules import MIN_PLAYERS as BAHA_MIN_PLAYERS
+from cardroom import games
+from cardroom.games import make_rules
+from cardroom.games.baebae.deck import CardDef, find_deck, project_decks
 
 __all__ = ["BOTS", "catalog", "card_rows", "option_names", "players_range"]
 
 BOTS = ["random", "heuristic", "ismcts"]
 """The bots a web table may seat (``human`` is a seat kind, not a bot)."""
 
-_OPTIONS: dict[str, list[dict[str, Any]]] = {
-    "baha": [
-        {"name": "scoring", "kind": "choice", "choices": list(SCORINGS),
-         "text": "How taken cards score: horns (9 to 13 carry 1 to 5) or face value of 9 and up."},
-        {"name": "passing", "kind": "bool", "text": "Pass three cards before each hand (right, left, keep)."},
-        {"name": "moon", "kind": "bool",
-         "text": "Shooting the moon: whoever takes every point gives the hand's points to everyone else."},
-        {"name": "target", "kind": "int", "min": 1, "max": MAX_TARGET,
-         "text": "The game ends when a total reaches this many points; the lowest total wins."},
-        {"name": "draw_pile", "kind": "bool",
-         "text": "Draw-pile variant for 2 or 3 players (by default on for 2 players, off for 3)."},
-        {"name": "random_dealer", "kind": "bool", "text": "Choose the first dealer at random."},
-    ],
-    "baebae": [
-        {"name": "rounds", "kind": "int", "min": 1, "max": MAX_ROUNDS, "text": "Rounds in the game."},
-        {"name": "ace_penalty", "kind": "int", "min": 0, "max": 20,
-         "text": "Penalty points of an ace left in hand."},
-        {"name": "draw_when_able", "kind": "bool", "text": "A player who can play may draw instead."},
-        {"name": "hand_size", "kind": "int", "min": 1, "max": MAX_HAND,
-         "text": "Cards dealt to each player (by default 7 with two players, else 5)."},
-        {"name": "decks", "kind": "int", "min": 1, "max": 8, "text": "Copies of the deck shuffled together."},
-        {"name": "turn_limit", "kind": "int", "min": 10, "max": MAX_TURN_LIMIT,
-         "text": "Turns after which a round stops (a guard against endless rounds)."},
-    ],
-}
-"""Rule options offered by the web table, without ``players`` (a field of its own) and
-without ``deck`` (chosen by name or uploaded, never a server path)."""
-
 
 def option_names(game: str) -> list[str]:
-    """Rule options a web table may set for ``game``."""
-    return [o["name"] for o in _OPTIONS[game]]
+    """Rule options a web table may set for ``game`` (``players`` and ``deck`` apart)."""
+    return [o.name for o in games.get(game).options]
 
 
 @functools.cache
@@ -61,36 +33,33 @@ def _defaults(game: str) -> dict[str, Any]:
     return make_rules(game, {}).to_dict() | {"hand_size": None, "draw_pile": None}
 
 
-def _sample_deck() -> Deck:
-    return find_deck("sample")
-
-
 def players_range(game: str) -> tuple[int, int]:
-    """Fewest and most players of ``game`` (BAEBAE's most: as many as the sample deck deals)."""
-    if game == "baha":
-        return BAHA_MIN_PLAYERS, BAHA_MAX_PLAYERS
-    size = _sample_deck().size
-    most = max(p for p in range(BAEBAE_MIN_PLAYERS, size) if p * (7 if p == 2 else 5) + 1 <= size)
-    return BAEBAE_MIN_PLAYERS, most
+    """Fewest and most players of ``game`` with its default options."""
+    return games.get(game).players()
 
 
 def catalog() -> dict[str, Any]:
     """The answer of ``GET /api/catalog``."""
-    games: dict[str, Any] = {}
-    for game in GAMES:
+    described: dict[str, Any] = {}
+    for game in games.names():
+        spec = games.get(game)
         defaults = _defaults(game)
-        games[game] = {
-            "options": [{**o, "default": defaults[o["name"]]} for o in _OPTIONS[game]],
+        described[game] = {
+            "title": spec.title,
+            "options": [{**o.describe(), "default": defaults[o.name]} for o in spec.options],
             "players": list(players_range(game)),
+            "decks": spec.decks,
+            # The pages import this module to draw the game (static/games/*.js).
+            "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
         }
     decks = []
     for name in project_decks():
         deck = find_deck(name)
         decks.append({"name": name, "title": deck.name, "cards": deck.size})
-    return {"games": games, "decks": decks, "bots": list(BOTS)}
+    return {"games": described, "decks": decks, "bots": list(BOTS)}
 
 
-def card_rows(cards: tuple[CardDef, ...]) -> list[dict[str, Any]]:
+def card_rows(cards: Sequence[CardDef]) -> list[dict[str, Any]]:
     """A BAEBAE deck's designs for the ``welcome`` message."""
     return [
         {

@@ -22,11 +22,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardroom import games
 from cardroom.agents import Agent, AgentError, format_spec, make, parse_spec
-from cardroom.engine import IllegalAction, Rules, RulesError, State
-from cardroom.games import GAMES, make_rules, start_game
+from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.games import make_rules, start_game
 from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
-from cardroom.record import make_record
+from cardroom.match import choose
+from cardroom.record import RecordError, make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, card_rows, option_names
@@ -214,15 +216,12 @@ class TableManager:
     def _rebuild(self, data: TableData) -> LiveTable:
         rules = self._rules(data.game, data.rules, data.deck, data.upload)
         if data.deck_info is not None:
-            have = rules.deck_record()  # type: ignore[attr-defined]
-            if have["digest"] != data.deck_info.get("digest"):
+            have = rules.deck_record() if isinstance(rules, DeckRules) else {}
+            if have.get("digest") != data.deck_info.get("digest"):
                 raise RulesError(f"its deck {data.deck_info.get('name')!r} has changed since the game began")
         table = self._live(data, rules)
         if data.status == "running":
-            state = start_game(rules, data.seed)
-            for action in data.actions:
-                state.apply(action)
-            table.state = state
+            table.state = rebuild(rules, data.seed, data.actions)
             table.seq = len(data.actions)
             table.away.update(data.left)  # who left is played by a stand-in to the end
         return table
@@ -256,8 +255,8 @@ class TableManager:
         if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
             raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
         game = body.game
-        if game not in GAMES:
-            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(GAMES)}")
+        if game not in games.names():
+            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
         options = dict(body.rules)
         allowed = option_names(game)
         for name in options:
@@ -287,7 +286,7 @@ class TableManager:
 
         deck: str | None = None
         upload: str | None = None
-        if game == "baebae":
+        if games.get(game).decks:
             if body.deck is not None and body.deck_toml is not None:
                 raise TableError(
                     400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
@@ -305,10 +304,11 @@ class TableManager:
             rules = self._rules(game, options, deck, upload)
         except (RulesError, DeckError) as err:
             raise TableError(400, str(err)) from None
-        stored = {k: v for k, v in rules.to_dict().items() if k != "deck"}
+        # The deck is kept apart (a project deck's name, or the upload's digest and text).
+        stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
         deck_info = None
-        if game == "baebae":
-            record = rules.deck_record()  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            record = rules.deck_record()
             deck_info = {"name": record["name"], "digest": record["digest"]}
 
         humans = [s.seat for s in seat_data if s.kind == "human"]
@@ -376,7 +376,7 @@ class TableManager:
         state = table.state
         if state is None:
             return
-        record = views.without_paths(make_record(state, self._record_seats(table)))
+        record = make_record(state, self._record_seats(table))
         self.store.finish(table.id, now, record)
         table.data.status = "over"
         table.data.finished = now
@@ -510,7 +510,7 @@ class TableManager:
         state = table.state
         assert state is not None
         data.closed_after = table.seq
-        record = views.without_paths(make_record(state, self._record_seats(table)))
+        record = make_record(state, self._record_seats(table))
         record["abandoned"] = {"closed_after": table.seq}
         now = time.time()
         self.store.close_table(table.id, table.seq, now, record)
@@ -577,18 +577,18 @@ class TableManager:
         return text
 
     def deck_text(self, table_id: str) -> tuple[str, str]:
-        """The deck file of a BAEBAE table and the name a record gives it: an uploaded deck is
-        ``<digest>.toml`` (save it under that name beside the record to replay the record), a
-        project deck its own file's name."""
+        """The deck file of a table played with a deck, and a file name for it: an uploaded deck
+        is ``<digest>.toml``, a project deck its own file's name. (A record carries its decks'
+        content; the file is for people who want the deck itself.)"""
         table = self.get(table_id)
         data = table.data
-        if data.game != "baebae":
+        if not games.get(data.game).decks:
             raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
         if data.upload is not None:
             text = self.store.deck_text(data.upload)
             if text is None:
                 raise TableError(404, f"the deck of table {table_id} is missing from the database")
-            return text, views.deck_label(str(self._deck_file(data.upload, text)))
+            return text, data.upload.removeprefix("sha256:") + ".toml"
         path = project_decks().get(data.deck or "")
         if path is None:
             raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
@@ -614,8 +614,8 @@ class TableManager:
         if cached is not None:
             return cached
         rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
-        if table.cards is None and table.data.game == "baebae":  # a finished game after a restart
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if table.cards is None and isinstance(rules, DeckRules):  # a finished game after a restart
+            table.cards = card_rows(rules.cards)
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
         self._replays[key] = steps, total
@@ -627,11 +627,13 @@ class TableManager:
         data = table.data
         try:
             rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
-            state = start_game(rules, data.seed)
             actions = self.store.actions(data.id)
-            window = views.replay_steps(state, actions[:start + count - 1], seat, first=start)
+            # Step k is the game after its k-th action (0: the deal): rebuilt up to the window.
+            before = max(start - 1, 0)
+            state = rebuild(rules, data.seed, actions[:before])
+            window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
             return rules, window, len(actions) + 1
-        except (RulesError, DeckError, IllegalAction) as err:
+        except (RulesError, DeckError, RecordError, IllegalAction) as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
 
     # -- connections -------------------------------------------------------------------
@@ -750,18 +752,16 @@ class TableManager:
         data = table.data
         try:
             rules = self._rules(data.game, data.rules, data.deck, data.upload)
-            state = start_game(rules, data.seed)
             actions = self.store.actions(data.id)
-            for action in actions:
-                state.apply(action)
-        except (RulesError, DeckError, IllegalAction) as err:
+            state = rebuild(rules, data.seed, actions)
+        except (RulesError, DeckError, RecordError) as err:
             log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
             return
         table.rules = rules
         table.state = state
         table.seq = len(actions)
-        if data.game == "baebae":
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -777,9 +777,7 @@ class TableManager:
         after.apply(action)  # IllegalAction here leaves the table untouched
         seq = table.seq + 1
         now = time.time()
-        # A record names an uploaded deck by its file name (``<digest>.toml``), not the path
-        # it has on this server: keep the deck file under that name beside the record to replay it.
-        record = views.without_paths(make_record(after, self._record_seats(table))) if after.is_over else None
+        record = make_record(after, self._record_seats(table)) if after.is_over else None
         self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
         table.state = after
         table.seq = seq
@@ -843,6 +841,9 @@ class TableManager:
             by = "heuristic (stand-in)"
         try:
             action = await self._think(table, seat, seq, agent, by, state)
+        except AgentError as err:  # an illegal choice: match.choose says whose and why
+            log.error("table %s: %s; it plays its first legal move", table.id, err)
+            action = state.legal_actions()[0]
         except Exception:
             log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
                           table.id, seat)
@@ -853,27 +854,23 @@ class TableManager:
         if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
         try:
-            try:
-                self._take(table, seat, action, by)
-            except IllegalAction as err:
-                log.error("table %s: the bot at seat %d chose an illegal move (%s); it plays its first "
-                          "legal move", table.id, seat, err)
-                self._take(table, seat, state.legal_actions()[0], by)
-        except Exception:  # storing either move failed: try again, or the table would wait for ever
+            self._take(table, seat, action, by)  # checked by choose on this very position
+        except Exception:  # storing the move failed: try again, or the table would wait for ever
             log.exception("table %s: storing a bot's action failed; retrying", table.id)
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
 
     async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
-        """A bot's choice: a search bot's from the worker pool (people's tables first), a quick
-        bot's from a thread (it holds the interpreter lock only for a moment)."""
+        """A bot's choice, taken as every front takes an agent's turn (``match.choose``: an
+        illegal choice is an ``AgentError``): a search bot's in the worker pool (people's tables
+        first), a quick bot's in a thread (it holds the interpreter lock only for a moment)."""
         spec = table.data.seats[seat].bot
         if spec is not None and spec == by and is_search_bot(spec):
             people = any(s.kind == "human" for s in table.data.seats)
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
             return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
-        return await asyncio.to_thread(agent.act, state.clone(), seat)
+        return await asyncio.to_thread(choose, agent, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -924,8 +921,8 @@ class TableManager:
             if s.kind == "bot" and s.bot is not None:
                 name, options = parse_spec(s.bot)
                 table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
-        if data.game == "baebae":
-            table.cards = card_rows(rules.cards)  # type: ignore[attr-defined]
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
         return table
 
     def _seat(self, seat: int, spec: str) -> SeatData:
@@ -950,33 +947,23 @@ class TableManager:
         return SeatData(seat, "bot", bot=format_spec(name, options))
 
     def _upload(self, text: str) -> str:
-        """Validate an uploaded deck file; keep it (database and data folder); its digest."""
+        """Validate an uploaded deck file and keep it in the database; its digest."""
         try:
             deck = parse_deck(text, "deck_toml")
         except DeckError as err:
             raise TableError(400, str(err)) from None
         self.store.add_deck(deck.digest, deck.name, text, time.time())
-        self._deck_file(deck.digest, text)
         return deck.digest
-
-    def _deck_file(self, digest: str, text: str | None = None) -> Path:
-        """The file an uploaded deck is played from, written again from the database if missing."""
-        path = (self.data_dir / "decks" / (digest.removeprefix("sha256:") + ".toml")).resolve()
-        if not path.exists():
-            if text is None:
-                text = self.store.deck_text(digest)
-                if text is None:
-                    raise DeckError(f"the uploaded deck {digest} is missing from the database")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(".part")
-            partial.write_text(text, encoding="utf-8")
-            partial.replace(path)
-        return path
 
     def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
         options = dict(options)
-        if game == "baebae":
-            options["deck"] = str(self._deck_file(upload)) if upload is not None else (deck or "sample")
+        if upload is not None:  # the rules hold the deck's content, read from the database
+            text = self.store.deck_text(upload)
+            if text is None:
+                raise DeckError(f"the uploaded deck {upload} is missing from the database")
+            options["deck"], options["deck_files"] = upload, [text]
+        elif deck is not None:
+            options["deck"] = deck
         try:
             return make_rules(game, options)
         except (TypeError, ValueError) as err:

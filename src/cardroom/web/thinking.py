@@ -26,6 +26,7 @@ from concurrent.futures.process import BrokenProcessPool
 
 from cardroom.agents import make, parse_spec
 from cardroom.engine import State
+from cardroom.match import choose
 
 __all__ = ["SEARCH_BOTS", "BotPool", "is_search_bot"]
 
@@ -46,9 +47,10 @@ def _lower_priority() -> None:
 
 
 def _think(spec: str, seed: int, state: State, seat: int) -> int:
-    """In a worker: the action the bot ``spec`` chooses for ``seat``."""
+    """In a worker: the action the bot ``spec`` chooses for ``seat`` (checked: an illegal
+    choice is an ``AgentError``, as in every front)."""
     name, options = parse_spec(spec)
-    return make(name, seed=seed, **options).act(state, seat)
+    return choose(make(name, seed=seed, **options), state, seat)
 
 
 _Job = tuple[asyncio.Future[int], tuple[str, int, State, int]]

@@ -8,18 +8,13 @@ listed here (a test checks that every key of ``view`` is listed as public or pri
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import PurePath
+from collections.abc import Sequence
 from typing import Any
 
 from cardroom.engine import Event, State
-from cardroom.games.baebae.state import visible_event as baebae_visible
-from cardroom.games.baha.state import visible_event as baha_visible
 
 __all__ = [
     "SPECTATOR",
-    "PUBLIC_KEYS",
-    "PRIVATE_KEYS",
     "game_of",
     "seat_view",
     "public_view",
@@ -31,76 +26,19 @@ __all__ = [
 SPECTATOR = -1
 """The seat number a spectator's events are filtered for: no seat, so every hand is hidden."""
 
-_VISIBLE: dict[str, Callable[[Event, int], Event]] = {"baha": baha_visible, "baebae": baebae_visible}
-
-PUBLIC_KEYS: dict[str, frozenset[str]] = {
-    "baha": frozenset({
-        "game", "players", "rules", "phase", "hand_number", "dealer", "pass_direction",
-        "current_player", "hand_sizes", "picks_made", "trick", "leader", "led", "last_trick",
-        "pass_count", "tricks_done", "played", "taken_shown", "horns_shown", "face_down_counts",
-        "leftover_count", "draw_pile_count", "voids", "totals", "winner",
-    }),
-    "baebae": frozenset({
-        "game", "players", "rules", "deck", "phase", "round", "dealer", "direction",
-        "current_player", "hand_sizes", "top", "discard", "suit", "declared", "stock_count",
-        "skips", "round_penalties", "totals", "ranking", "shame",
-    }),
-}
-"""Keys of ``view(seat)`` that are the same for every seat: copied into the public view."""
-
-PRIVATE_KEYS: dict[str, dict[str, Any]] = {
-    "baha": {
-        "seat": None, "hand": [], "my_picks": [], "passed": None, "received": None,
-        "my_face_down": [], "legal_actions": [],
-    },
-    "baebae": {"seat": None, "hand": [], "drawn": None, "pending": None, "legal_actions": []},
-}
-"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
-
-
 def game_of(state: State) -> str:
-    """The game's name (``baha``, ``baebae``)."""
-    return str(state.rules.game)  # type: ignore[attr-defined]
+    """The game's name (its registry key)."""
+    return str(state.rules.game)
 
 
 def seat_view(state: State, seat: int) -> dict[str, Any]:
     """``view(seat)`` for a seat, the public view for a spectator (``seat`` < 0)."""
-    return without_paths(state.view(seat)) if seat >= 0 else public_view(state)
-
-
-def deck_label(spec: str) -> str:
-    """A deck option as clients may see it: a project deck's name as it is, a deck file by its
-    file name only (an uploaded deck is ``<digest>.toml``), never the server's folders."""
-    return ",".join(part if not _is_path(part) else PurePath(part).name for part in spec.split(","))
-
-
-def _is_path(spec: str) -> bool:
-    return "/" in spec or "\\" in spec or spec.endswith(".toml")
-
-
-def without_paths(doc: dict[str, Any]) -> dict[str, Any]:
-    """``doc`` (a view or a record) with its BAEBAE deck named by :func:`deck_label`."""
-    rules = doc.get("rules")
-    if isinstance(rules, dict) and isinstance(rules.get("deck"), str):
-        doc["rules"] = {**rules, "deck": deck_label(rules["deck"])}
-    deck = doc.get("deck")
-    if isinstance(deck, dict) and isinstance(deck.get("spec"), str):
-        doc["deck"] = {**deck, "spec": deck_label(deck["spec"])}
-    return doc
+    return state.view(seat) if seat >= 0 else public_view(state)
 
 
 def public_view(state: State) -> dict[str, Any]:
-    """What anyone watching the table may know: the public keys of a seat's view, the
-    private ones emptied (``seat`` null, no hand, no legal actions)."""
-    game = game_of(state)
-    base = without_paths(state.view(0))
-    view = {key: value for key, value in base.items() if key in PUBLIC_KEYS[game]}
-    view.update({key: _copy(value) for key, value in PRIVATE_KEYS[game].items()})
-    if game == "baebae":
-        pending = base.get("pending")
-        if pending is not None:  # who must decide, on which card: public (E14)
-            view["pending"] = {"kind": pending["kind"], "seat": pending["seat"], "card": pending["card"]}
-    return view
+    """What anyone watching the table may know: the game's public view (no seat's own)."""
+    return state.public_view()
 
 
 def omniscient_view(state: State) -> dict[str, Any]:
@@ -112,43 +50,34 @@ def omniscient_view(state: State) -> dict[str, Any]:
 
 def visible_events(state: State, seat: int, start: int = 0) -> list[Event]:
     """Events ``start``... of the log as ``seat`` saw them (a spectator: ``seat`` < 0)."""
-    visible = _VISIBLE[game_of(state)]
-    return [visible(event, seat if seat >= 0 else SPECTATOR) for event in state.log[start:]]
+    watcher = seat if seat >= 0 else SPECTATOR
+    return [state.visible_event(event, watcher) for event in state.log[start:]]
 
 
 def replay_steps(
-    state: State, actions: Sequence[int], seat: int | None, first: int = 0
+    state: State, actions: Sequence[int], seat: int | None, deal: bool = True
 ) -> list[dict[str, Any]]:
     """A game step by step from ``seat``'s point of view (``None``: every seat's).
 
-    ``state`` is the game's start; ``actions`` are applied to it in order. Each step carries
-    the action's text (``"?"`` where ``seat`` could not tell which it was), the seat that took
-    it, the view after it and the events it caused, filtered for ``seat``. Steps before
-    ``first`` (step 0 is the deal) are played but not kept, so a window of a long game costs
-    only its own views.
+    ``actions`` are applied to ``state`` in order. Each step carries the action's text
+    (``"?"`` where ``seat`` could not tell which it was), the seat that took it, the view after
+    it and the events it caused, filtered for ``seat``. With ``deal``, ``state`` is the game's
+    start and the deal comes first, as step 0; a window of a long game starts from the game
+    rebuilt up to it (``record.rebuild``), so it costs only its own views.
     """
-    visible = _VISIBLE[game_of(state)]
-
     def events(evs: Sequence[Event]) -> list[Event]:
-        return list(evs) if seat is None else [visible(e, seat) for e in evs]
+        return list(evs) if seat is None else [state.visible_event(e, seat) for e in evs]
 
     def view() -> dict[str, Any]:
-        return omniscient_view(state) if seat is None else without_paths(state.view(seat))
+        return omniscient_view(state) if seat is None else state.view(seat)
 
     steps: list[dict[str, Any]] = []
-    if first == 0:
+    if deal:
         steps.append({"action": None, "seat": None, "view": view(), "events": events(state.log)})
-    for n, action in enumerate(actions, 1):
-        if n < first:
-            state.apply(action)
-            continue
+    for action in actions:
         actor = state.current_player
         shown = action if seat is None else state.public_action(action, seat)
         text = state.action_to_string(action) if shown == action else "?"
         caused = state.apply(action)
         steps.append({"action": text, "seat": actor, "view": view(), "events": events(caused)})
     return steps
-
-
-def _copy(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value

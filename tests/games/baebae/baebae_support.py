@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from cardroom.engine import IllegalAction
 from cardroom.games.baebae import HIDDEN, Deal, Rules
 from cardroom.games.baebae.effects import RANKS, SUITS
+from cardroom.games.baebae.rules import read_decks
 
 TYPES = ("Officer", "Rogue", "Critter", "Celebrity")
 ALL_KEYS = [f"{r}{s}" for s in SUITS for r in RANKS]
@@ -105,7 +106,7 @@ def make_rules(*cards: Card | str, plain: bool = True, types: tuple[str, ...] = 
                **options: Any) -> Rules:
     """Rules whose deck is the given cards (plus plain fillers)."""
     path = write_deck(deck_text(*cards, plain=plain, types=types))
-    return Rules(deck=str(path), **options)
+    return Rules(**read_decks(str(path)), **options)
 
 
 def start(rules: Rules, hands: list[str], starter: str, stock: str = "", *, dealer: int = 0,
@@ -582,6 +583,7 @@ EXTRAS = deck_text(
 )
 EXTRAS_PATH = write_deck(EXTRAS, "extras")
 DECKS = ["sample", f"sample,{EXTRAS_PATH}"]
+DECK_OPTIONS = {deck: read_decks(deck) for deck in DECKS}  # files read once, not per example
 TURN_LIMITS = st.sampled_from([2000, 2000, 2000, 10, 25])  # mostly no guard, sometimes a tight one
 
 
@@ -600,7 +602,7 @@ def rule_sets(draw, turn_limits=TURN_LIMITS):
     if players * (hand or default) + 1 > size:
         decks = 2
     return Rules(
-        players=players, decks=decks, deck=deck, hand_size=hand,
+        players=players, decks=decks, **DECK_OPTIONS[deck], hand_size=hand,
         rounds=draw(st.integers(min_value=1, max_value=3)),
         ace_penalty=draw(st.sampled_from([0, 1, 1, 5])),
         draw_when_able=draw(st.booleans()),

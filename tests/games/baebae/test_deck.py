@@ -28,7 +28,7 @@ from cardroom.games.baebae.deck import (
     parse_deck,
 )
 from cardroom.games.baebae.effects import STEPS, TARGETS, walk
-from cardroom.games.baebae.rules import players_for
+from cardroom.games.baebae.rules import players_for, read_decks
 
 HEAD = 'name = "Broken"\ntypes = ["Officer", "Rogue"]\n'
 
@@ -227,13 +227,13 @@ def test_rules_report_deck_errors_as_rules_errors(tmp_path: Path):
     bad = tmp_path / "bad.toml"
     bad.write_text(one_card('marks = ["draw2"]\n'))
     with pytest.raises(RulesError, match=r"deck: .*bad\.toml: card 1 \(6C 'Pim'\)\.marks: unknown mark 'draw2'"):
-        Rules(deck=str(bad))
+        Rules(**read_decks(str(bad)))
     small = tmp_path / "small.toml"
     small.write_text(deck_text(*[card(k) for k in ALL_KEYS[:20]], plain=False))
     with pytest.raises(RulesError, match=r"4 players with 5 cards each need 21 cards; the deck 'Test Deck' has 20 "
                                          r"\(at most 3 players, or add decks\)"):
-        Rules(deck=str(small))
-    assert Rules(deck=str(small), decks=2).deck_data.size == 40
+        Rules(**read_decks(str(small)))
+    assert Rules(**read_decks(str(small)), decks=2).deck_data.size == 40
 
 
 def test_every_problem_of_a_file_is_reported_each_with_its_card_and_field():
@@ -356,7 +356,7 @@ def test_players_for_is_what_the_rules_accept(size, hand_size):
     fits = players_for(size, hand_size)
     for players in range(2, 25):
         try:
-            Rules(deck=str(path), players=players, hand_size=hand_size)
+            Rules(**read_decks(str(path)), players=players, hand_size=hand_size)
         except RulesError as err:
             assert players not in fits, err
             expected = f"at most {fits[-1]} players" if fits else "too few cards for any game"
@@ -425,8 +425,8 @@ def test_ranks_and_suits_in_their_other_spellings(rank, suit, key):
 def test_further_designs_of_a_rank_and_suit_are_numbered():
     deck = parse_deck(HEAD + '[[card]]\nrank = "6"\nsuit = "C"\n' * 3 + '[[card]]\nrank = "7"\nsuit = "C"\n', "f.toml")
     assert [c.key for c in deck.cards] == ["6C", "6C#2", "6C#3", "7C"]
-    rules = Rules(players=2, hand_size=1, deck=str(write_deck(deck_text(
-        card("6C", name="One"), card("6C", name="Two"), plain=True))))
+    rules = Rules(players=2, hand_size=1, **read_decks(str(write_deck(deck_text(
+        card("6C", name="One"), card("6C", name="Two"), plain=True)))))
     keys = [c.key for c in rules.cards]
     assert keys[:2] == ["6C", "6C#2"] and len(keys) == 53
     state = rules.new_game(0)
@@ -512,11 +512,12 @@ def test_rules_decks_option_and_several_files():
     assert all(c.copies == 2 for c in rules.cards) and len(rules.card_of) == 104
     assert rules.deck_data.name == "Cardroom Sample Deck x2"
     extras = write_deck(EXTRAS, "extras")
-    combined = Rules(deck=f"sample, {extras}", decks=2)
+    combined = Rules(**read_decks(f"sample, {extras}"), decks=2)
     assert combined.deck_data.size == 107
     assert "6C#2" in {c.key for c in combined.cards}
     record = combined.deck_record()
-    assert record["digest"] == combined.deck_data.digest and record["spec"] == f"sample,{extras}"
+    assert record["digest"] == combined.deck_data.digest
+    assert record["spec"] == "sample," + load_deck(extras).digest  # a deck file goes by its content
     state = combined.new_game(1)
     assert sorted(c for h in state.log[0]["hands"] for c in h) + sorted(state.log[0]["stock"]) != []
 

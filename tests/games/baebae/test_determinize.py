@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from cardroom.games.baebae import Phase, Rules
 from cardroom.games.baebae.determinize import knowledge
+from cardroom.games.baebae.rules import read_decks
 
 seeds = st.integers(min_value=0, max_value=2**63)
 MAX_ACTIONS = 20_000
@@ -225,7 +226,7 @@ def test_determinized_states_agree_hold_every_card_and_play_to_the_end(rules, se
 @settings(max_examples=50, deadline=None)
 @given(text=random_decks(), players=st.integers(2, 5), seed=seeds, move_seed=seeds)
 def test_determinized_states_of_random_decks(text, players, seed, move_seed):
-    rules = Rules(players=players, deck=str(write_deck(text, "random")), rounds=1, turn_limit=150)
+    rules = Rules(players=players, **read_decks(str(write_deck(text, "random"))), rounds=1, turn_limit=150)
     state = rules.new_game(seed)
     moves = random.Random(move_seed)
     played_out = 0

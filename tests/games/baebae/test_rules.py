@@ -23,6 +23,7 @@ from baebae_support import (
 
 from cardroom.engine import RulesError
 from cardroom.games.baebae import HIDDEN, Phase, Rules
+from cardroom.games.baebae.rules import read_decks
 
 WILDS = [card(k, marks=["wild"], types=["Critter"]) for k in ("8C", "8D", "8H", "8S")]
 SKIP_5C = card("5C", marks=["skip"])
@@ -776,6 +777,8 @@ def test_parse_action_errors_say_what_is_allowed():
     ({"deck": ""}, "deck must be a deck name"),
     ({"deck": "no-such-deck"}, "no deck 'no-such-deck'"),
     ({"deck": "/no/such/file.toml"}, "give a deck file or one of the project's decks: sample"),
+    ({"deck_files": 5}, "deck_files must be a list of deck files' texts"),
+    ({"deck": "sample", "deck_files": ["name = 'X'"]}, "deck: deck file: the deck has no cards"),
 ])
 def test_options_are_validated_with_clear_messages(options, fragment):
     with pytest.raises(RulesError) as info:
@@ -798,15 +801,15 @@ def test_too_few_cards_counts_seven_for_two_players():
     rules_text = deck_text(*[card(k) for k in ALL_KEYS[:14]], plain=False)
     path = str(write_deck(rules_text))
     with pytest.raises(RulesError) as info:
-        Rules(players=3, deck=path)
+        Rules(players=3, **read_decks(path))
     message = str(info.value)
     assert "need 16 cards" in message and "has 14" in message
     assert "at most 2 players" not in message
     with pytest.raises(RulesError) as info:
-        Rules(players=2, deck=path)
+        Rules(players=2, **read_decks(path))
     assert "at most 1 players" not in str(info.value)
     assert "too few cards for any game" in str(info.value) and "or add decks" in str(info.value)
-    assert Rules(players=2, hand_size=6, deck=path).hand_size == 6
+    assert Rules(players=2, hand_size=6, **read_decks(path)).hand_size == 6
 
 
 def test_options_from_text():

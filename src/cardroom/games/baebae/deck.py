@@ -30,7 +30,7 @@ import json
 import sys
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -169,6 +169,8 @@ class Deck:
     source: str
     digest: str
     """``sha256:`` of the deck's content (not its formatting), for records."""
+    text: str = field(default="", compare=False, repr=False)
+    """The TOML text the deck was read from (empty for decks combined): records carry it."""
 
     @property
     def size(self) -> int:
@@ -216,7 +218,7 @@ def parse_deck(text: str, where: str = "deck") -> Deck:
         ) from None
     except RecursionError:  # arrays or inline tables nested thousands deep
         raise DeckError(f"{where}: not valid TOML (nested too deeply)") from None
-    return _deck_from_data(data, where)
+    return replace(_deck_from_data(data, where), text=text)
 
 
 def _text(value: Any, most: int, where: str, what: str) -> str:
@@ -378,8 +380,6 @@ def _number_keys(cards: Iterable[CardDef]) -> list[CardDef]:
 
 
 def _replace(card: CardDef, **changes: Any) -> CardDef:
-    from dataclasses import replace
-
     return replace(card, **changes)
 
 

@@ -2,7 +2,7 @@
 
 An action is a list of *steps*. Each step is a table whose ``step`` names what it does; the
 other keys are its arguments. Steps are read once into frozen :class:`Step` objects and run
-by the one interpreter in :mod:`cardroom.games.baebae.state`; no card's behaviour is written
+by the one interpreter in :mod:`cardroom.games.baebae.interpreter`; no card's behaviour is written
 as code. The language, with an example per step, is documented in ``docs/deck-guide.md``.
 
 >>> step = parse_step({"step": "draw", "who": "next", "count": 2}, "example", {"Officer"})

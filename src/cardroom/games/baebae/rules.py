@@ -16,6 +16,8 @@ from cardroom.games.baebae.deck import (
     DeckError,
     combine,
     find_deck,
+    load_deck,
+    parse_deck,
     project_decks,
 )
 from cardroom.games.baebae.effects import MAX_OPTIONS
@@ -24,7 +26,9 @@ from cardroom.text import plural
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState, Deal
 
-__all__ = ["Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of", "hand_size_for", "players_for"]
+__all__ = [
+    "Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of", "hand_size_for", "players_for", "read_decks",
+]
 
 MIN_PLAYERS = 2
 MAX_ROUNDS = 100
@@ -32,27 +36,73 @@ MAX_HAND = 20
 MAX_TURN_LIMIT = 100_000
 
 
-@functools.lru_cache(maxsize=64)
-def _load(name: str, mtime: float) -> Deck:
+@functools.lru_cache(maxsize=16)
+def _project_deck(name: str, mtime: float) -> Deck:
     return find_deck(name)
 
 
-def _resolved(spec: str) -> str:
-    """A project deck's name as it is; an existing deck file as an absolute path."""
-    path = Path(spec).expanduser()
-    if spec in project_decks() or not path.exists():
-        return spec
-    return str(path.resolve())
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str) -> Deck:
+    # Rules are made again from the same texts (every replay, every table rebuilt): parse once.
+    return parse_deck(text, "deck file")
 
 
-def _deck_of(spec: str) -> Deck:
-    """A deck by name or path, read once while its file is unchanged."""
-    path = project_decks().get(spec, Path(spec))
+def _deck_part(part: str, given: Mapping[str, Deck]) -> Deck:
+    """A part of the ``deck`` option: a project deck by name, or a deck of ``deck_files`` by
+    digest, read once while its file (or text) is unchanged."""
+    if part in given:
+        return given[part]
+    path = project_decks().get(part)
+    if path is None:
+        known = ", ".join(project_decks()) or "none"
+        raise DeckError(f"no deck {part!r}: give a deck file or one of the project's decks: {known} "
+                        f"(a file is read where the game is made: --deck FILE, a table's deck_toml)")
     try:
         mtime = path.stat().st_mtime
     except OSError:
         mtime = 0.0
-    return _load(spec, mtime)
+    return _project_deck(part, mtime)
+
+
+def read_decks(spec: str, folder: Path | None = None) -> dict[str, Any]:
+    """The rule options ``deck`` and ``deck_files`` for a deck option as people write it: project
+    deck names and deck files (relative to ``folder``, else the working folder), by commas.
+
+    This is the edge that may read files: the CLI calls it for ``--deck``, record loading for a
+    record written before decks travelled with their records.
+
+    >>> read_decks("sample")
+    {'deck': 'sample', 'deck_files': []}
+
+    A deck that cannot be read is a :class:`RulesError` about the option ``deck``, as the rules
+    would say it.
+    """
+    try:
+        return _read_decks(spec, folder)
+    except DeckError as err:
+        raise RulesError(f"deck: {err}") from None
+
+
+def _read_decks(spec: str, folder: Path | None) -> dict[str, Any]:
+    parts: list[str] = []
+    texts: list[str] = []
+    shipped = project_decks()
+    for raw in spec.split(","):
+        part = raw.strip()
+        if not part or part in shipped or part.startswith("sha256:"):
+            if part:
+                parts.append(part)
+            continue
+        path = Path(part).expanduser()
+        if folder is not None and not path.is_absolute() and not path.exists() and (folder / path).is_file():
+            path = folder / path
+        if not path.exists():
+            raise DeckError(f"no deck {part!r}: give a deck file or one of the project's decks: "
+                            f"{', '.join(shipped) or 'none'}")
+        deck = load_deck(path)
+        parts.append(deck.digest)
+        texts.append(deck.text)
+    return {"deck": ",".join(parts), "deck_files": texts}
 
 
 def hand_size_for(players: int, hand_size: int | None = None) -> int:
@@ -89,9 +139,10 @@ def penalty_of(card: CardDef, ace_penalty: int) -> int:
 class Rules(NamedOptions):
     """BAEBAE's rules, every option named (see ``docs/rules-baebae.md``).
 
-    ``deck`` is a project deck's name (``sample``) or a deck file's path; several, separated
-    by commas, are shuffled together ("add decks and cards"), and ``decks`` copies of the
-    first are used.
+    ``deck`` names project decks (``sample``) and, by their digests (``sha256:...``), the decks
+    whose TOML texts are ``deck_files``; several, separated by commas, are shuffled together
+    ("add decks and cards"), and ``decks`` copies of the first are used. The rules hold the
+    decks' content, never a file's path: :func:`read_decks` reads files where a front may.
 
     >>> Rules(players=2).hand_size, Rules(players=4).hand_size
     (7, 5)
@@ -109,6 +160,8 @@ class Rules(NamedOptions):
     decks: int = 1
     deck: str = "sample"
     turn_limit: int = 2000
+    deck_files: tuple[str, ...] = ()
+    """The TOML texts of the decks ``deck`` names by digest: a record carries them."""
 
     deck_data: Deck = field(init=False, repr=False, compare=False)
     cards: tuple[CardDef, ...] = field(init=False, repr=False, compare=False)
@@ -144,7 +197,12 @@ class Rules(NamedOptions):
         if not isinstance(self.draw_when_able, bool):
             raise RulesError(f"draw_when_able must be true or false, not {self.draw_when_able!r}")
         if not isinstance(self.deck, str) or not self.deck.strip():
-            raise RulesError(f"deck must be a deck name (e.g. sample) or a file path, not {self.deck!r}")
+            raise RulesError(f"deck must be a deck name (e.g. sample) or a deck file's digest, "
+                             f"not {self.deck!r}")
+        files = self.deck_files
+        if not isinstance(files, list | tuple) or not all(isinstance(t, str) for t in files):
+            raise RulesError("deck_files must be a list of deck files' texts")
+        object.__setattr__(self, "deck_files", tuple(self.deck_files))
         players = self.players
         if isinstance(players, bool) or not isinstance(players, int) or players < MIN_PLAYERS:
             raise RulesError(f"players must be a whole number from {MIN_PLAYERS}, not {players!r}")
@@ -155,10 +213,13 @@ class Rules(NamedOptions):
         hand = hand_size_for(players, chosen_hand)
         object.__setattr__(self, "hand_size", hand)
         try:
-            specs = [_resolved(p.strip()) for p in self.deck.split(",") if p.strip()]
-            object.__setattr__(self, "deck", ",".join(specs))  # records name files absolutely
-            parts = [_deck_of(spec) for spec in specs]
-            deck = combine(parts, self.decks)
+            given = {d.digest: d for d in map(_parsed, self.deck_files)}
+            specs = [p.strip() for p in self.deck.split(",") if p.strip()]
+            unused = set(given) - set(specs)
+            if unused:
+                raise DeckError(f"deck_files holds a deck the deck option does not name ({min(unused)})")
+            object.__setattr__(self, "deck", ",".join(specs))
+            deck = combine([_deck_part(spec, given) for spec in specs], self.decks)
         except DeckError as err:
             raise RulesError(f"deck: {err}") from None
         need = players * hand + 1
@@ -198,8 +259,17 @@ class Rules(NamedOptions):
         object.__setattr__(self, "no_win_mask", no_win)
         object.__setattr__(self, "one_copy", len(self.card_of) == len(deck.cards))
 
+    def to_dict(self) -> dict[str, Any]:
+        """Every option; ``deck_files`` only when a deck is not built in (then its texts)."""
+        options = super().to_dict()
+        if self.deck_files:
+            options["deck_files"] = list(self.deck_files)
+        else:
+            del options["deck_files"]
+        return options
+
     def deck_record(self) -> dict[str, Any]:
-        """The deck as a record names it: name, content hash, and where it was read from."""
+        """The deck as a record names it: name, content hash, and the ``deck`` option."""
         return {"name": self.deck_data.name, "digest": self.deck_data.digest, "spec": self.deck}
 
     def new_game(

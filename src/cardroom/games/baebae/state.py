@@ -1,13 +1,13 @@
-"""BAEBAE as a state machine, with the one interpreter of the card-action language.
+"""BAEBAE as a state machine: deal, turns, rounds, scores and what each seat may know.
 
 A physical card is an int (an index into ``rules.card_of``); hands are bitmasks of physical
-cards. Actions name card *designs*, so two copies of the same design are the same action.
-
-Playing a card builds a small program of steps: the action's effects (behind a yes/no
-question when optional), then the card's marks as steps (wild: declare a suit; reverse;
-skip), then the end of the turn. Programs run on a stack of frames; a step that needs a
-person's choice sets a pending decision and waits for the matching action. Chance (shuffles,
-coins, random takes) comes from ``chance_rng(seed, ...)`` and is written to the log.
+cards. Actions name card *designs*, so two copies of the same design are the same action;
+their layout and text forms are in :mod:`~cardroom.games.baebae.actions`. Playing a card
+with an action or marks runs a small program of steps in the one interpreter of the
+card-action language, :mod:`~cardroom.games.baebae.interpreter`. What a seat may know is
+in :mod:`~cardroom.games.baebae.views`, a hand-made first round in
+:mod:`~cardroom.games.baebae.deal`. Chance (shuffles, coins, random takes) comes from
+``chance_rng(seed, ...)`` and is written to the log.
 """
 
 from __future__ import annotations
@@ -16,148 +16,37 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
-from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
+from cardroom.engine import (
+    Action,
+    Event,
+    IllegalAction,
+    chance_rng,
+    check_seed,
+    check_totals,
+)
+from cardroom.games.baebae import actions, interpreter, views
+from cardroom.games.baebae.actions import ActionSpace
+from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
-from cardroom.games.baebae.effects import SUIT_NAMES, SUITS, CardFilter, Step, Target
+from cardroom.games.baebae.effects import SUITS
+from cardroom.games.baebae.interpreter import (
+    ASK_OPTIONAL,
+    END_TURN,
+    Decision,
+    Frame,
+    Phase,
+    RoundOver,
+    program_marks,
+)
 from cardroom.games.baebae.rules import Rules
-from cardroom.text import plural
+from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
 
-__all__ = ["BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace"]
-
-HIDDEN = "?"
-_DECLARE = Step("declare_suit")
-_REVERSE = Step("reverse")
-_SKIP = Step("skip", who=Target("next"))
-_END_TURN = Step("_end_turn")
-_ASK_OPTIONAL = Step("_optional")
-
-
-@dataclass(frozen=True)
-class Deal:
-    """A hand-made first round, e.g. for a test: cards by their text forms (``6C``).
-
-    ``stock`` lists the top of the stockpile, top first; the cards not named anywhere lie
-    under it in an order shuffled from the seed.
-    """
-
-    hands: Sequence[Sequence[str]]
-    starter: str
-    stock: Sequence[str] = ()
-    dealer: int = 0
-
-
-class Phase(Enum):
-    """Where a turn stands."""
-
-    PLAY = "play"          # play a card or draw
-    DRAWN = "drawn"        # play the card just drawn, or pass
-    DECIDE = "decide"      # a choice while a card's action or marks are carried out
-    OVER = "over"
-
-
-@dataclass(frozen=True)
-class ActionSpace:
-    """The fixed layout of BAEBAE's int actions for a deck of ``designs`` and ``players``."""
-
-    designs: int
-    players: int
-    options: int
-
-    @property
-    def select(self) -> int:
-        return self.designs
-
-    @property
-    def draw(self) -> int:
-        return 2 * self.designs
-
-    @property
-    def pass_(self) -> int:
-        return self.draw + 1
-
-    @property
-    def done(self) -> int:
-        return self.draw + 2
-
-    @property
-    def declare(self) -> int:
-        return self.draw + 3
-
-    @property
-    def yes(self) -> int:
-        return self.draw + 7
-
-    @property
-    def no(self) -> int:
-        return self.draw + 8
-
-    @property
-    def target(self) -> int:
-        return self.draw + 9
-
-    @property
-    def option(self) -> int:
-        return self.target + self.players
-
-    @property
-    def size(self) -> int:
-        return self.option + self.options
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A choice waiting for ``seat``: its kind and what may be chosen."""
-
-    kind: str            # optional | declare | target | option | select
-    seat: int
-    card: int            # the physical card whose action or mark asks
-    choices: tuple[int, ...] = ()   # seats (target), option numbers (option)
-    candidates: int = 0  # physical cards that may be selected (select)
-    may_stop: bool = False  # select: whether "done" is allowed
-    purpose: str = ""    # select: discard, discard_under, give
-
-
-class Frame:
-    """A running list of steps: whose card it is, where it stands, the current step's progress."""
-
-    __slots__ = ("steps", "index", "actor", "card", "targets", "receiver", "left", "started")
-
-    def __init__(self, steps: Sequence[Step], actor: int, card: int) -> None:
-        self.steps = steps
-        self.index = 0
-        self.actor = actor
-        self.card = card
-        self.targets: list[int] | None = None
-        self.receiver: int | None = None
-        self.left = 0
-        self.started = False
-
-    def copy(self) -> Frame:
-        other = Frame.__new__(Frame)
-        other.steps = self.steps
-        other.index = self.index
-        other.actor = self.actor
-        other.card = self.card
-        other.targets = None if self.targets is None else self.targets[:]
-        other.receiver = self.receiver
-        other.left = self.left
-        other.started = self.started
-        return other
-
-    def next_step(self) -> None:
-        self.index += 1
-        self.targets = None
-        self.receiver = None
-        self.left = 0
-        self.started = False
-
-
-class _RoundOver(Exception):
-    """Raised inside the interpreter the moment a hand is empty (RULINGS E10)."""
+__all__ = [
+    "BaebaeState", "Deal", "Phase", "Decision", "HIDDEN", "ActionSpace", "PUBLIC_KEYS", "PRIVATE_KEYS",
+    "visible_event",
+]
 
 
 class BaebaeState:
@@ -240,7 +129,7 @@ class BaebaeState:
         if totals is not None:
             self.totals = check_totals(totals, self.n)  # bonuses can take a total below 0
         if deal is not None:
-            first = _check_deal(rules, deal, seed)
+            first = check_deal(rules, deal, seed)
             self.dealer = deal.dealer
         if deal is not None or totals is not None:
             self.origin = {"totals": self.totals[:]}
@@ -377,134 +266,23 @@ class BaebaeState:
         assert seat is not None
         mark = len(self.log)
         self.history.append((seat, action))
-        with contextlib.suppress(_RoundOver):  # the round ended; the next one is dealt
+        with contextlib.suppress(RoundOver):  # the round ended; the next one is dealt
             self._take(seat, action)
         return self.log[mark:]
 
-    def action_to_string(self, action: Action) -> str:
-        space = self.space
-        cards = self.rules.cards
-        if 0 <= action < space.select:
-            return f"play {cards[action].key}"
-        if space.select <= action < space.draw:
-            return f"select {cards[action - space.select].key}"
-        if action == space.draw:
-            return "draw"
-        if action == space.pass_:
-            return "pass"
-        if action == space.done:
-            return "done"
-        if space.declare <= action < space.declare + 4:
-            return f"declare {SUITS[action - space.declare]}"
-        if action == space.yes:
-            return "yes"
-        if action == space.no:
-            return "no"
-        if space.target <= action < space.option:
-            return f"target {action - space.target}"
-        if space.option <= action < space.size:
-            return f"option {action - space.option + 1}"
-        raise IllegalAction(f"{action!r} is not a BAEBAE action: actions are 0 to {space.size - 1}")
-
-    def parse_action(self, text: str) -> Action:
-        """The action named by text: ``play 6C``, ``select 6C`` (or just ``6C``), ``draw``,
-        ``pass``, ``done``, ``declare H``, ``yes``, ``no``, ``target 2``, ``option 1``."""
-        words = str(text).strip().split()
-        if not words:
-            raise IllegalAction("no action given: write e.g. 'play 6C', 'draw' or 'declare H'")
-        verb = words[0].lower()
-        arg = " ".join(words[1:])
-        space = self.space
-        simple = {"draw": space.draw, "pass": space.pass_, "done": space.done, "yes": space.yes,
-                  "no": space.no}
-        if verb in simple and not arg:
-            return simple[verb]
-        if verb == "declare":
-            letter = arg.strip().upper()[:1]
-            symbols = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-            letter = symbols.get(arg.strip()[:1], letter)
-            if letter and letter in SUITS:
-                return space.declare + SUITS.index(letter)
-            raise IllegalAction(f"declare takes a suit: C, D, H or S, not {arg!r}")
-        if verb in ("target", "option"):
-            try:
-                number = int(arg)
-            except ValueError:
-                raise IllegalAction(f"{verb} takes a number, not {arg!r}") from None
-            if verb == "target" and 0 <= number < self.n:
-                return space.target + number
-            if verb == "option" and 1 <= number <= space.options:
-                return space.option + number - 1
-            raise IllegalAction(f"{verb} {number} is out of range")
-        if verb in ("play", "select"):
-            key = arg
-        else:
-            key, verb = " ".join(words), ("select" if self.phase is Phase.DECIDE else "play")
-        design = self._design_of_text(key)
-        return design + (space.select if verb == "select" else 0)
-
-    def _design_of_text(self, text: str) -> int:
-        index = self.rules.design_of_key
-        design = index.get(text)  # the common case: a key exactly as the state writes it
-        if design is not None:
-            return design
-        wanted = text.strip().upper().replace("♣", "C").replace("♦", "D").replace("♥", "H").replace("♠", "S")
-        design = index.get(wanted)
-        if design is not None:
-            return design
-        raise IllegalAction(
-            f"{text!r} is not a card of this deck: write rank then suit, e.g. 6C, 10H, QS, AD"
-        )
-
-    # -- refusals ----------------------------------------------------------------------
-
-    def _allowed_text(self, legal: list[int]) -> str:
-        return ", ".join(self.action_to_string(a) for a in legal) or "nothing (the game is over)"
-
-    def _refusal(self, action: int, legal: list[int]) -> str:
-        allowed = self._allowed_text(legal)
-        if self.turn is None:
-            return "the game is over: no action can be taken"
-        if not 0 <= action < self.space.size:
-            return (f"{action} is not a BAEBAE action: actions are 0 to {self.space.size - 1}; "
-                    f"allowed: {allowed}")
-        what = self.action_to_string(action)
-        seat = self.turn
-        space = self.space
-        why = "it is not allowed now"
-        if self.phase is Phase.PLAY and 0 <= action < space.select:
-            card = self.rules.cards[action]
-            if not self._holds_design(seat, action):
-                why = f"you do not hold {card.key}"
-            elif self.hands[seat].bit_count() == 1 and not card.can_win and not card.optional:
-                why = f"{card.key} cannot win a round, and it is your last card (E9)"
-            else:
-                why = f"{card.key} does not match {self._top_text()}"
-        elif self.phase is Phase.PLAY and action == space.draw:
-            why = "a player who can play may not draw (option draw_when_able)"
-        elif self.phase is Phase.DECIDE and self.pending is not None:
-            why = f"you must first {self._decision_text(self.pending)}"
-        elif self.phase is Phase.DRAWN:
-            why = "after drawing, a player may play only the card drawn, or pass"
-        if what in ("yes", "no", "done"):  # an answer, not a verb: "you may not answer yes"
-            what = f"answer {what}"
-        return f"you may not {what}: {why}; allowed: {allowed}"
-
-    def _top_text(self) -> str:
-        top = self.rules.cards[self.rules.card_of[self.discard[-1]]]
-        if self.declared:
-            return f"the declared suit {SUIT_NAMES[self.suit]}"
-        return f"the top card {top.key} (rank {top.rank_text} or {SUIT_NAMES[self.suit]})"
-
-    def _decision_text(self, d: Decision) -> str:
-        card = self.rules.cards[self.rules.card_of[d.card]]
-        return {
-            "optional": f"carry out {card.key}'s optional action or not",
-            "declare": "name a suit",
-            "target": f"choose a player for {card.key}'s action",
-            "option": f"choose an option of {card.key}'s action",
-            "select": f"choose a card to {d.purpose.replace('_', ' ')}",
-        }[d.kind]
+    # The action text codec (actions.py) and the card-action interpreter (interpreter.py)
+    # live in modules of their own; their functions are this class's methods all the same.
+    action_to_string = actions.action_to_string
+    decode = actions.decode
+    illegal_reason = actions.illegal_reason
+    parse_action = actions.parse_action
+    _design_of_text = actions.design_of_text
+    _allowed_text = actions.allowed_text
+    _refusal = actions.refusal
+    _decision_text = actions.decision_text
+    _run = interpreter.run
+    _decide = interpreter.decide
+    _matching = interpreter.matching
 
     # -- card tables -------------------------------------------------------------------
 
@@ -629,10 +407,10 @@ class BaebaeState:
         if card.on_start and card.effects:
             # E3: the starter's action is carried out, with the dealer as its player (who
             # decides, as any card's player does, whether an optional one is carried out: E8).
-            steps = (_ASK_OPTIONAL,) if card.optional else card.effects
-            self.frames = [Frame((_END_TURN,), self.dealer, starter), Frame(steps, self.dealer, starter)]
+            steps = (ASK_OPTIONAL,) if card.optional else card.effects
+            self.frames = [Frame((END_TURN,), self.dealer, starter), Frame(steps, self.dealer, starter)]
             self.log.append({"t": "effect", "p": self.dealer, "op": "on_start", "card": self._text(starter)})
-            with contextlib.suppress(_RoundOver):
+            with contextlib.suppress(RoundOver):
                 self._run()
 
     def _end_round(self, out: int | None, blocked: bool = False, guard: bool = False) -> None:
@@ -663,7 +441,7 @@ class BaebaeState:
         else:
             self.dealer = (self.dealer + 1) % self.n  # E2: the deal moves left
             self._begin_round()
-        raise _RoundOver
+        raise RoundOver
 
     def _end_game(self) -> None:
         totals = self.totals
@@ -754,22 +532,11 @@ class BaebaeState:
         if not card.effects and not card.marks:
             self._advance(seat)  # a plain card: no program to run (most plays)
             return
-        program = [Frame(self._mark_steps(card) + (_END_TURN,), seat, pid)]
+        program = [Frame(program_marks(card) + (END_TURN,), seat, pid)]
         if card.effects:
-            program.append(Frame((_ASK_OPTIONAL,) if card.optional else card.effects, seat, pid))
+            program.append(Frame((ASK_OPTIONAL,) if card.optional else card.effects, seat, pid))
         self.frames = program
         self._run()
-
-    @staticmethod
-    def _mark_steps(card: CardDef) -> tuple[Step, ...]:
-        steps = []
-        if card.wild:
-            steps.append(_DECLARE)
-        if "reverse" in card.marks:
-            steps.append(_REVERSE)
-        if "skip" in card.marks:
-            steps.append(_SKIP)
-        return tuple(steps)
 
     def _advance(self, seat: int) -> None:
         """End ``seat``'s turn: the next player, past any who lose their turn (skip)."""
@@ -786,374 +553,15 @@ class BaebaeState:
             nxt = self._next(nxt)
         self._start_turn(nxt)
 
-    # -- the interpreter ---------------------------------------------------------------
+    # -- what a seat may know (views.py) ---------------------------------------------
 
-    def _run(self) -> None:
-        """Run steps until the program ends or a step waits for a decision."""
-        frames = self.frames
-        while frames:
-            frame = frames[-1]
-            if frame.index >= len(frame.steps):
-                frames.pop()
-                continue
-            step = frame.steps[frame.index]
-            if not _HANDLERS[step.op](self, frame, step):
-                return
-            frame.next_step()
-        self.pending = None
+    view = views.view
+    public_view = views.public_view
+    view_log = views.view_log
 
-    def _ask(self, decision: Decision) -> bool:
-        self.pending = decision
-        self.phase = Phase.DECIDE
-        self.turn = decision.seat
-        return False
-
-    def _decide(self, seat: int, action: int) -> None:
-        decision = self.pending
-        assert decision is not None
-        frame = self.frames[-1]
-        space = self.space
-        self.pending = None
-        kind = decision.kind
-        if kind == "optional":
-            carry = action == space.yes
-            self.log.append({"t": "effect", "p": seat, "op": "optional", "card": self._text(decision.card),
-                             "carried_out": carry})
-            frame.next_step()
-            if carry:
-                self.frames.append(Frame(self._def(decision.card).effects, seat, decision.card))
-        elif kind == "declare":
-            self._declare(seat, action - space.declare)
-            frame.next_step()
-        elif kind == "target":
-            self.chosen = action - space.target
-            self.log.append({"t": "effect", "p": seat, "op": "target", "card": self._text(decision.card),
-                             "who": self.chosen})
-        elif kind == "option":
-            number = action - space.option
-            step = frame.steps[frame.index]
-            option = step.options[number]
-            self.log.append({"t": "effect", "p": seat, "op": "choose", "option": number + 1,
-                             "label": option.label})
-            frame.next_step()
-            self.frames.append(Frame(option.effects, frame.actor, frame.card))
-        else:  # select
-            if action == space.done:
-                frame.left = 0
-            else:
-                pid = self._physical_in(decision.candidates, action - space.select)
-                self._move_selected(frame, frame.steps[frame.index], seat, pid)
-        self._run()
-
-    def _physical_in(self, mask: int, design: int) -> int:
-        card_of = self.rules.card_of
-        while mask:
-            low = mask & -mask
-            pid = low.bit_length() - 1
-            if card_of[pid] == design:
-                return pid
-            mask ^= low
-        raise AssertionError("a legal selection has a card")
-
-    def _declare(self, seat: int, suit: int) -> None:
-        self.suit = suit
-        self.declared = True
-        self.card_declared = True
-        self.log.append({"t": "declare", "p": seat, "suit": SUITS[suit]})
-
-    # Targets ---------------------------------------------------------------------------
-
-    def _players(self, frame: Frame, target: Target) -> list[int] | None:
-        """The seats ``target`` names now, or ``None`` after asking the actor to choose."""
-        actor = frame.actor
-        kind = target.kind
-        if kind == "self":
-            return [actor]
-        if kind == "next":
-            return [self._next(actor)]
-        if kind == "previous":
-            return [(actor - self.direction) % self.n]
-        if kind == "chosen":
-            # Chosen once per action: the first step that needs the player asks, and every
-            # later step of the same card's action (in a coin or a choice too) means them.
-            if self.chosen is not None:
-                return [self.chosen]
-            others = tuple(s for s in range(self.n) if s != actor)
-            if len(others) == 1:
-                return [others[0]]
-            self._ask(Decision("target", actor, frame.card, choices=others))
-            return None
-        order = [(actor + self.direction * k) % self.n for k in range(self.n)]
-        if kind == "others":
-            return order[1:]
-        if kind == "all":
-            return order
-        assert target.holding is not None
-        return [s for s in order if self._matching(s, target.holding)]
-
-    def _matching(self, seat: int, card_filter: CardFilter | None) -> int:
-        """Physical cards of ``seat``'s hand that match ``card_filter`` (all if none)."""
-        hand = self.hands[seat]
-        if card_filter is None:
-            return hand
-        out = 0
-        mask = hand
-        while mask:
-            low = mask & -mask
-            card = self._def(low.bit_length() - 1)
-            if card_filter.matches(card.types, card.suit, card.rank, card.marks):
-                out |= low
-            mask ^= low
-        return out
-
-    def _targets(self, frame: Frame, target: Target | None) -> list[int] | None:
-        """The step's remaining target seats, resolved once when the step starts."""
-        if frame.targets is None:
-            assert target is not None
-            players = self._players(frame, target)
-            if players is None:
-                return None
-            frame.targets = players
-        return frame.targets
-
-    # Steps -----------------------------------------------------------------------------
-
-    def _step_draw(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        for seat in players:
-            for _ in range(step.count):
-                if self._draw_one(seat, forced=True) is None:
-                    break
-        return True
-
-    def _selecting(self, frame: Frame, step: Step, purpose: str) -> bool:
-        """Drive a step in which each target player picks cards (discard, give, discard under)."""
-        if purpose == "give" and frame.receiver is None:
-            assert step.to is not None
-            receiver = self._players(frame, step.to)
-            if receiver is None:
-                return False
-            frame.receiver = receiver[0]
-        players = self._targets(frame, step.who if purpose != "discard_under" else Target("self"))
-        if players is None:
-            return False
-        while players:
-            seat = players[0]
-            if purpose == "give" and seat == frame.receiver:
-                players.pop(0)
-                continue
-            if not frame.started:
-                frame.started = True
-                frame.left = step.count
-            candidates = self._matching(seat, step.filter)
-            if frame.left <= 0 or not candidates:
-                players.pop(0)
-                frame.started = False
-                continue
-            if purpose != "discard_under" and candidates.bit_count() <= frame.left:
-                # no choice to make: every matching card goes
-                while candidates:
-                    low = candidates & -candidates
-                    self._move_selected(frame, step, seat, low.bit_length() - 1)
-                    candidates ^= low
-                continue
-            if purpose != "discard_under" and len(self._designs_in(candidates)) == 1:
-                self._move_selected(frame, step, seat, (candidates & -candidates).bit_length() - 1)
-                continue
-            return self._ask(Decision("select", seat, frame.card, candidates=candidates,
-                                      may_stop=purpose == "discard_under", purpose=purpose))
-        return True
-
-    def _move_selected(self, frame: Frame, step: Step, seat: int, pid: int) -> None:
-        """Carry out one selected card of a discard, give or discard-under step."""
-        self.hands[seat] &= ~(1 << pid)
-        frame.left -= 1
-        text = self._text(pid)
-        if step.op == "give":
-            assert frame.receiver is not None
-            self.hands[frame.receiver] |= 1 << pid
-            self.log.append({"t": "move", "from": seat, "to": frame.receiver, "cards": [text], "why": "give"})
-        else:
-            # E11: cards played through an action go under the action card
-            self.discard.insert(self.discard.index(frame.card), pid)
-            if step.op == "discard_under":
-                self.log.append({"t": "play", "p": seat, "card": text, "under": True})
-            else:
-                self.log.append({"t": "move", "from": seat, "to": "discard", "cards": [text],
-                                 "why": "discard"})
-        if not self.hands[seat]:
-            self._end_round(seat)
-
-    def _step_discard(self, frame: Frame, step: Step) -> bool:
-        return self._selecting(frame, step, "discard")
-
-    def _step_discard_under(self, frame: Frame, step: Step) -> bool:
-        return self._selecting(frame, step, "discard_under")
-
-    def _step_give(self, frame: Frame, step: Step) -> bool:
-        return self._selecting(frame, step, "give")
-
-    def _step_take(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        victim = players[0]
-        actor = frame.actor
-        if victim == actor:
-            return True
-        candidates = self._matching(victim, step.filter)
-        pool = []
-        while candidates:
-            low = candidates & -candidates
-            pool.append(low.bit_length() - 1)
-            candidates ^= low
-        if not pool:
-            return True
-        self.chance += 1
-        rng = chance_rng(self.seed, "take", self.round_no, self.chance)
-        taken = rng.sample(pool, min(step.count, len(pool)))
-        for pid in taken:
-            self.hands[victim] &= ~(1 << pid)
-            self.hands[actor] |= 1 << pid
-        self.log.append({"t": "move", "from": victim, "to": actor, "cards": [self._text(p) for p in taken],
-                         "why": "take"})
-        if not self.hands[victim]:
-            self._end_round(victim)
-        return True
-
-    def _step_swap_hands(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        other = players[0]
-        actor = frame.actor
-        if other == actor:
-            return True
-        mine, theirs = self.hands[actor], self.hands[other]
-        self.hands[actor], self.hands[other] = theirs, mine
-        log = self.log
-        log.append({"t": "move", "from": actor, "to": other, "cards": self._texts(mine), "why": "swap"})
-        log.append({"t": "move", "from": other, "to": actor, "cards": self._texts(theirs), "why": "swap"})
-        return True
-
-    def _step_skip(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        for seat in players:
-            self.skips[seat] += 1
-            self.log.append({"t": "effect", "p": frame.actor, "op": "skip", "who": seat})
-        return True
-
-    def _step_reverse(self, frame: Frame, step: Step) -> bool:
-        self.direction = -self.direction
-        self.log.append({"t": "reverse", "direction": self.direction})
-        return True
-
-    def _step_declare_suit(self, frame: Frame, step: Step) -> bool:
-        if step is _DECLARE and self.card_declared:
-            return True  # the action already named the suit
-        return self._ask(Decision("declare", frame.actor, frame.card))
-
-    def _step_play_again(self, frame: Frame, step: Step) -> bool:
-        self.extra_turn = True
-        self.log.append({"t": "effect", "p": frame.actor, "op": "play_again"})
-        return True
-
-    def _step_peek(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        other = players[0]
-        if other != frame.actor:
-            self.log.append({"t": "effect", "p": frame.actor, "op": "peek", "who": other,
-                             "cards": self._texts(self.hands[other])})
-        return True
-
-    def _step_penalty(self, frame: Frame, step: Step) -> bool:
-        players = self._targets(frame, step.who)
-        if players is None:
-            return False
-        for seat in players:
-            self.round_penalties[seat] += step.points
-            self.log.append({"t": "penalty", "p": seat, "points": step.points})
-        return True
-
-    def _step_coin(self, frame: Frame, step: Step) -> bool:
-        self.chance += 1
-        heads = chance_rng(self.seed, "coin", self.round_no, self.chance).random() < 0.5
-        self.log.append({"t": "coin", "p": frame.actor, "result": "heads" if heads else "tails"})
-        branch = step.heads if heads else step.tails
-        if branch:  # on top of this frame: it runs before the steps after the coin
-            self.frames.append(Frame(branch, frame.actor, frame.card))
-        return True
-
-    def _step_choose(self, frame: Frame, step: Step) -> bool:
-        return self._ask(Decision("option", frame.actor, frame.card,
-                                  choices=tuple(range(len(step.options)))))
-
-    def _step_optional(self, frame: Frame, step: Step) -> bool:
-        return self._ask(Decision("optional", frame.actor, frame.card))
-
-    def _step_end_turn(self, frame: Frame, step: Step) -> bool:
-        self.frames.clear()
-        self.pending = None
-        self._advance(frame.actor)
-        return False  # the program is over; _run stops
-
-    # -- what a seat may know ----------------------------------------------------------
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know now (RULINGS E14), JSON-ready."""
-        if not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-        rules = self.rules
-        texts = rules.card_texts
-        top = self._def(self.discard[-1])
-        pending: dict[str, Any] | None = None
-        d = self.pending
-        if d is not None and d.seat == seat:
-            pending = {
-                "kind": d.kind, "seat": seat, "card": self._text(d.card),
-                "text": self._decision_text(d), "purpose": d.purpose,
-            }
-            if d.kind == "option":
-                step = self.frames[-1].steps[self.frames[-1].index]
-                pending["options"] = [o.label for o in step.options]
-        elif d is not None:
-            pending = {"kind": d.kind, "seat": d.seat, "card": self._text(d.card)}
-        return {
-            "game": "baebae",
-            "seat": seat,
-            "players": self.n,
-            "rules": rules.to_dict(),
-            "deck": rules.deck_record(),
-            "phase": self.phase.value,
-            "round": self.round_no,
-            "dealer": self.dealer,
-            "direction": self.direction,
-            "current_player": self.turn,
-            "hand": self._texts(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "top": top.key,
-            "discard": [texts[p] for p in self.discard],
-            "suit": SUITS[self.suit],
-            "declared": self.declared,
-            "stock_count": len(self.stock),
-            "drawn": self._text(self.drawn) if self.drawn is not None and self.turn == seat else None,
-            "pending": pending,
-            "skips": self.skips[:],
-            "round_penalties": self.round_penalties[:],
-            "totals": self.totals[:],
-            "ranking": None if self.ranking is None else [dict(r) for r in self.ranking],
-            "shame": self.shame[:],
-            "legal_actions": self.legal_actions() if self.turn == seat else [],
-        }
+    def visible_event(self, event: Event, seat: int) -> Event:
+        """``event`` as ``seat`` saw it: others' hands, draws and the stock hidden."""
+        return visible_event(event, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> BaebaeState:
         """A full state agreeing with what ``seat`` knows; hidden cards dealt again at random.
@@ -1178,73 +586,3 @@ _SHARED = (
     "declared", "extra_turn", "drawn", "idle_passes", "turns", "pending", "card_declared",
     "chosen", "chance", "round_start", "ranking", "guard_rounds", "origin",
 )
-
-_HANDLERS = {
-    "draw": BaebaeState._step_draw,
-    "discard": BaebaeState._step_discard,
-    "discard_under": BaebaeState._step_discard_under,
-    "give": BaebaeState._step_give,
-    "take": BaebaeState._step_take,
-    "swap_hands": BaebaeState._step_swap_hands,
-    "skip": BaebaeState._step_skip,
-    "reverse": BaebaeState._step_reverse,
-    "declare_suit": BaebaeState._step_declare_suit,
-    "play_again": BaebaeState._step_play_again,
-    "peek": BaebaeState._step_peek,
-    "penalty": BaebaeState._step_penalty,
-    "coin": BaebaeState._step_coin,
-    "choose": BaebaeState._step_choose,
-    "_optional": BaebaeState._step_optional,
-    "_end_turn": BaebaeState._step_end_turn,
-}
-
-
-def visible_event(event: Event, seat: int) -> Event:
-    """``event`` as ``seat`` saw it (RULINGS E14): others' hands, draws and the stock hidden."""
-    t = event["t"]
-    if t == "round":
-        return {**event,
-                "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
-                "stock": [HIDDEN] * len(event["stock"])}
-    if t == "draw" and event["p"] != seat:
-        return {**event, "card": HIDDEN}
-    if t == "reshuffle":
-        return {**event, "stock": [HIDDEN] * len(event["stock"])}
-    if t == "move" and event["to"] != "discard" and seat not in (event["from"], event["to"]):
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    if t == "effect" and event.get("op") == "peek" and event["p"] != seat:
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    return event
-
-
-def _check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
-    """The first round's deck in dealing order (hands, starter, stock top first)."""
-    n = rules.players
-    if len(deal.hands) != n:
-        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
-    size = rules.hand_size
-    keys = {c.key.upper(): i for i, c in enumerate(rules.cards)}
-    free: dict[int, list[int]] = {}
-    for pid, design in enumerate(rules.card_of):
-        free.setdefault(design, []).append(pid)
-
-    def take(text: object, where: str) -> int:
-        design = keys.get(str(text).strip().upper()) if isinstance(text, str) else None
-        if design is None:
-            raise RulesError(f"deal, {where}: {text!r} is not a card of the deck {rules.deck_data.name!r}")
-        if not free[design]:
-            raise RulesError(f"deal, {where}: no copy of {text} is left")
-        return free[design].pop(0)
-
-    order: list[int] = []
-    for seat, hand in enumerate(deal.hands):
-        if len(hand) != size:
-            raise RulesError(f"deal, hand {seat} has {plural(len(hand), 'card')}; each hand needs {size}")
-        order.extend(take(card, f"hand {seat}") for card in hand)
-    order.append(take(deal.starter, "starter"))
-    order.extend(take(card, "stock") for card in deal.stock)
-    rest = sorted(pid for pids in free.values() for pid in pids)
-    chance_rng(seed, "deal-rest").shuffle(rest)
-    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
-        raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
-    return order + rest

@@ -34,11 +34,23 @@ from cardroom.cards import (
     mask_of,
     parse_baha_card,
 )
-from cardroom.engine import Action, Event, IllegalAction, RulesError, chance_rng, check_seed, check_totals
+from cardroom.engine import (
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    chance_rng,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
 from cardroom.text import plural
 
-__all__ = ["BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN"]
+__all__ = [
+    "BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN", "PUBLIC_KEYS", "PRIVATE_KEYS",
+    "visible_event",
+]
 
 PASS_BASE = len(BAHA_DECK)
 NUM_ACTIONS = 2 * len(BAHA_DECK)
@@ -268,7 +280,7 @@ class BahaState:
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` may be taken now (without the reason; see :meth:`apply`)."""
-        return self._illegal_reason(action) is None
+        return self.illegal_reason(action) is None
 
     def apply(self, action: Action) -> list[Event]:
         """Take ``action`` for the current seat and return the events it caused.
@@ -297,7 +309,7 @@ class BahaState:
             ):
                 self.history.append((turn, action))
                 return self._play(turn, action)
-        reason = self._illegal_reason(action)
+        reason = self.illegal_reason(action)
         if reason is not None:
             raise IllegalAction(reason)
         mark = len(self.log)
@@ -310,6 +322,14 @@ class BahaState:
             return f"play {_TEXT[action]}"
         if PASS_BASE <= action < NUM_ACTIONS:
             return f"pass {_TEXT[action - PASS_BASE]}"
+        raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
+
+    def decode(self, action: Action) -> ActionInfo:
+        """``play`` or ``pass`` (a pick for the pass) and the card."""
+        if 0 <= action < PASS_BASE:
+            return ActionInfo("play", card=_TEXT[action])
+        if PASS_BASE <= action < NUM_ACTIONS:
+            return ActionInfo("pass", card=_TEXT[action - PASS_BASE])
         raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
 
     def parse_action(self, text: str) -> Action:
@@ -329,7 +349,11 @@ class BahaState:
 
     # -- reasons an action is refused ------------------------------------------------
 
-    def _illegal_reason(self, action: int) -> str | None:
+    def illegal_reason(self, action: Action) -> str | None:
+        """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
+        if type(action) is not int:
+            return (f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
+                    + self._allowed_suffix())
         turn = self.turn
         if turn is None:
             return "the game is over: no action can be taken"
@@ -623,9 +647,10 @@ class BahaState:
 
     # -- what a seat may know ----------------------------------------------------------
 
-    def view_event(self, event: Event, seat: int) -> Event:
+    def visible_event(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` saw it: cards it may not know replaced by ``"?"``."""
         return visible_event(event, seat)
+
 
     def view_log(self, seat: int) -> list[Event]:
         return [visible_event(e, seat) for e in self.log]
@@ -678,6 +703,13 @@ class BahaState:
             "legal_actions": self.legal_actions() if turn == seat else [],
         }
 
+    def public_view(self) -> dict[str, Any]:
+        """What anyone watching may know: the keys of a seat's view that are the same for every
+        seat (:data:`PUBLIC_KEYS`), the seat's own keys emptied (:data:`PRIVATE_KEYS`)."""
+        view = {key: value for key, value in self.view(0).items() if key in PUBLIC_KEYS}
+        view.update({key: _empty(value) for key, value in PRIVATE_KEYS.items()})
+        return view
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
         n = self.n
@@ -717,6 +749,27 @@ class BahaState:
             f"<BahaState players={self.n} hand={self.hand_no} phase={self.phase.value} "
             f"turn={self.turn} totals={self.totals}>"
         )
+
+
+PUBLIC_KEYS = frozenset({
+    "game", "players", "rules", "phase", "hand_number", "dealer", "pass_direction",
+    "current_player", "hand_sizes", "picks_made", "trick", "leader", "led", "last_trick",
+    "pass_count", "tricks_done", "played", "taken_shown", "horns_shown", "face_down_counts",
+    "leftover_count", "draw_pile_count", "voids", "totals", "winner",
+})
+"""Keys of ``view(seat)`` that are the same for every seat: the public view keeps them. A key
+added to the view later stays out of the public view until it is listed here or below (a
+test checks that every key is one or the other)."""
+
+PRIVATE_KEYS: dict[str, Any] = {
+    "seat": None, "hand": [], "my_picks": [], "passed": None, "received": None,
+    "my_face_down": [], "legal_actions": [],
+}
+"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
+
+
+def _empty(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
 
 
 def visible_event(event: Event, seat: int) -> Event:

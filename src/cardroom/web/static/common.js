@@ -1,8 +1,6 @@
 // Helpers shared by the lobby, the table and the replay pages: HTTP, seat names, notices,
 // and the public events in words.
 
-import { cardWords, SUITS, BAHA_COLOURS } from "./cards.js";
-
 export const TOKEN_KEY = (id) => `cardroom.token.${id}`;
 /** The creator's token of a table (it closes the table; the seat's token when the creator sat). */
 export const CREATOR_KEY = (id) => `cardroom.creator.${id}`;
@@ -84,8 +82,64 @@ export function replayUrl(id) {
   return `/replay/${encodeURIComponent(id)}`;
 }
 
+// ------------------------------------------------------------------ the games
+
+/*
+ * The games come from GET /api/catalog, each with the renderer module that draws it
+ * (static/games/<game>.js, named by the game's spec); a page calls loadGames() before it
+ * draws, and the common modules ask renderer(view.game) for everything a game decides.
+ * A renderer is the module's default export, an object with:
+ *
+ *   cardSvg(text, designs)      the SVG of a card's face, or of its back for "?"
+ *   cardLabel(text, designs)    a card in words for screen readers and tooltips
+ *   cardWords(text, designs)    a card in a few words, for the log, moves and notes
+ *   isCard(text)                whether a move's argument names a card
+ *   sortKey(text)               the order of a hand (smallest first)
+ *   seatStats(view, seat)       the game's figures on a seat's plate (nodes)
+ *   center(view, state, tv)     the table's middle (nodes); tv is the TableView (names,
+ *                               cardFace, showDetail)
+ *   isResult(event)             whether the event ends a deal: its result panel opens
+ *   resultPanel(event, view, state, tv)   that panel: {title, note (a node or null), head
+ *                               (column titles), rows (one per seat: [its name, ...cells])}
+ *   scores(view, state, tv)     the score table: {unit (its first column's title), rows (<tr>
+ *                               nodes, one per deal), target (how the game is won, in words)}
+ *   winners(view)               the winning seats of a finished game ([] to rank by totals)
+ *   eventWords(event, say)      an event in words, or null; say: {name, card, cards, list,
+ *                               plural}
+ * and, where the game has them:
+ *   passing                     {key, need, to} of (view): cards passed together, chosen
+ *                               one by one in the hand and sent with one button
+ *   lastTrick(view, tv)         the side panel of the last trick (nodes or null)
+ *   detail(text, designs)       the card-detail panel of a card (nodes or null)
+ *   button(move, make, view, tv)    the button for a move not made with a card (or null)
+ *   actionWords(verb, arg, designs, seatName)   a move in words when not a card's (or null)
+ */
+
+const games = {};
+
+/** The catalog, with every game's renderer loaded; the pages call it once before drawing. */
+export async function loadGames() {
+  const catalog = await api("/api/catalog");
+  await Promise.all(Object.entries(catalog.games).map(async ([game, info]) => {
+    games[game] = { ...info, renderer: info.renderer ? (await import(info.renderer)).default : null };
+  }));
+  return catalog;
+}
+
+/** What the catalog says of `game` (title, decks, options...), or null for a game it lacks. */
+export function gameInfo(game) {
+  return games[game] || null;
+}
+
+/** The renderer of `game`; an error that names the game if none was loaded. */
+export function renderer(game) {
+  const r = games[game]?.renderer;
+  if (!r) throw new Error(`this server has no renderer for the game ${JSON.stringify(game)}`);
+  return r;
+}
+
 export function gameTitle(game) {
-  return game === "baha" ? "Baha" : game === "baebae" ? "BAEBAE" : String(game || "");
+  return games[game]?.title ?? String(game || "");
 }
 
 /** A seat's name for people: the player's name, the bot's kind, or "Seat N". */
@@ -140,80 +194,11 @@ export function describeEvent(e, ctx) {
     if (all.length && all.every((c) => c === "?")) return plural(all.length, "hidden card");
     return list(all.map(card));
   };
-  switch (e.t) {
-    case "hand":
-      return `Hand ${e.n}: ${name(e.dealer)} deals.${e.pass && e.pass !== "none" ? ` Pass 3 cards ${e.pass === "right" ? "right (to the next seat)" : "left (to the previous seat)"}.` : " No passing this hand."}`;
-    case "pass_pick":
-      return e.card && e.card !== "?" ? `${name(e.p)} picks ${card(e.card)} to pass.` : `${name(e.p)} picks a card to pass.`;
-    case "pass":
-      if (game !== "baha" || e.from === undefined) return `${name(e.p)} passes.`;
-      return `${name(e.from)} passes ${cards(e.cards)} to ${name(e.to)}.`;
-    case "play":
-      if (game === "baha") return `${name(e.p)} plays ${card(e.card)}.`;
-      return e.under ? `${name(e.p)} puts ${card(e.card)} under the action card.` : `${name(e.p)} plays ${card(e.card)}.`;
-    case "trick": {
-      const lo = e.leftover && e.leftover.length ? `, and the ${plural(e.leftover.length, "leftover")} face down` : "";
-      return `${name(e.winner)} takes trick ${e.n} (${plural(e.horns ?? 0, "horn")})${lo}.`;
-    }
-    case "draw":
-      if (game === "baebae" && e.forced) return `${name(e.p)} must draw ${e.card && e.card !== "?" ? card(e.card) : "a card"}.`;
-      return `${name(e.p)} draws ${e.card && e.card !== "?" ? card(e.card) : "a card"}.`;
-    case "take":
-      return `${name(e.p)} takes the last ${plural((e.cards || []).length, "card")} of the draw pile face down.`;
-    case "score": {
-      const pts = (e.points || []).map((p, i) => `${name(i)} ${p}`).join(", ");
-      const moon = e.moon !== null && e.moon !== undefined ? ` ${name(e.moon)} shot the moon!` : "";
-      return `Hand ${e.hand} scored: ${pts}.${moon}`;
-    }
-    case "end": {
-      if (game === "baha") return `Game over. ${name(e.winner)} wins with ${(e.totals || [])[e.winner]} points.`;
-      const first = (e.ranking || []).filter((r) => r.place === 1).map((r) => name(r.seat));
-      const shame = (e.shame || []).map(name);
-      return `Game over. ${list(first)} win${first.length === 1 ? "s" : ""}.${shame.length ? ` ${list(shame)} must bury ${shame.length === 1 ? "their head" : "their heads"} in shame.` : ""}`;
-    }
-    case "round":
-      return `Round ${e.n}: ${name(e.dealer)} deals. The starter is ${card(e.starter)}; the suit is ${SUITS[e.suit] ? SUITS[e.suit].name : e.suit}.`;
-    case "declare":
-      return `${name(e.p)} names ${SUITS[e.suit] ? `${SUITS[e.suit].symbol} ${SUITS[e.suit].name}` : e.suit}.`;
-    case "reshuffle":
-      return `The discards are shuffled into a new stockpile (${plural((e.stock || []).length, "card")}).`;
-    case "coin":
-      return `${name(e.p)} flips a coin: ${e.result}.`;
-    case "skip":
-      return `${name(e.p)} is skipped.`;
-    case "reverse":
-      return `The direction of play reverses.`;
-    case "move": {
-      const to = e.to === "discard" ? "the discard pile" : name(e.to);
-      switch (e.why) {
-        case "give": return `${name(e.from)} gives ${cards(e.cards)} to ${to}.`;
-        case "take": return `${to} takes ${cards(e.cards)} from ${name(e.from)}.`;
-        case "swap": return `${name(e.from)}'s hand (${cards(e.cards)}) goes to ${to}.`;
-        case "discard": return `${name(e.from)} discards ${cards(e.cards)}.`;
-        default: return `${cards(e.cards)} move from ${name(e.from)} to ${to}.`;
-      }
-    }
-    case "penalty":
-      return e.points >= 0 ? `${name(e.p)} takes ${plural(e.points, "penalty point")}.` : `${name(e.p)} takes ${plural(-e.points, "point")} off their penalty.`;
-    case "effect":
-      switch (e.op) {
-        case "on_start": return `The starter's action is carried out (${card(e.card)}).`;
-        case "optional": return `${name(e.p)} ${e.carried_out ? "carries out" : "declines"} ${card(e.card)}'s action.`;
-        case "target": return `${name(e.p)} chooses ${name(e.who)} for ${card(e.card)}'s action.`;
-        case "choose": return `${name(e.p)} chooses: ${e.label ?? `option ${e.option}`}.`;
-        case "skip": return `${name(e.who)} will be skipped.`;
-        case "play_again": return `${name(e.p)} plays again.`;
-        case "peek": return `${name(e.p)} looks at ${name(e.who)}'s cards${e.cards && e.cards.some((c) => c !== "?") ? `: ${cards(e.cards)}` : ""}.`;
-        default: return `${name(e.p)}: ${e.op}.`;
-      }
-    case "round_end": {
-      const how = e.out !== null && e.out !== undefined ? `${name(e.out)} went out` : e.guard ? "stopped by the turn limit" : "blocked";
-      const pen = (e.penalties || []).map((p, i) => `${name(i)} ${p}`).join(", ");
-      return `Round ${e.n} over (${how}). Penalties: ${pen}.`;
-    }
-    default:
-      return null;
-  }
+  return renderer(game).eventWords(e, { name, card, cards, list, plural }) ?? null;
 }
 
-export { BAHA_COLOURS, SUITS };
+/** The words for a card, for the log and labels ("?" is a card nobody here may see). */
+export function cardWords(game, text, designs) {
+  if (text === "?" || text == null) return "a hidden card";
+  return renderer(game).cardWords(text, designs);
+}

@@ -1,7 +1,7 @@
 // The lobby: the create-table form built from GET /api/catalog, and the list of tables
 // (GET /api/tables, refreshed every few seconds). See TESTHOOKS.md for the data-testids.
 
-import { api, h, notify, gameTitle, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -101,7 +101,7 @@ function drawGame() {
   const skip = new Set(["players", "deck"]);
   $("rules").replaceChildren(...(info.options || []).filter((o) => !skip.has(o.name)).map(ruleField));
   const deckBox = $("deck-fieldset");
-  deckBox.hidden = game !== "baebae";
+  deckBox.hidden = !info.decks;
   drawSeats();
 }
 
@@ -118,7 +118,7 @@ function drawDecks() {
 
 async function loadCatalog() {
   try {
-    catalog = await api("/api/catalog");
+    catalog = await loadGames();
   } catch (e) {
     $("create-error").textContent = `Cannot load what may be created: ${e.message}`;
     return;
@@ -156,7 +156,7 @@ $("create-form").addEventListener("submit", async (ev) => {
     nameInput.focus();
     return;
   }
-  if (game === "baebae") {
+  if (catalog.games[game].decks) {
     const deck = $("deck-select").value;
     if (deck === "__upload__") {
       const file = $("deck-file").files[0];
@@ -223,7 +223,7 @@ function tableItem(t) {
   if (t.status === "over") {
     actions.push(h("a", { class: "button", href: replayUrl(t.id), "data-testid": `replay-link-${t.id}` }, "Replay"));
     actions.push(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(t.id)}/record`, download: `cardroom-${t.id}.json`, "data-testid": `record-link-${t.id}` }, "Download record"));
-    if (t.game === "baebae") {
+    if (gameInfo(t.game)?.decks) {
       // The deck's file: a record names an uploaded deck by this file's name; keep it beside.
       actions.push(h("a", { class: "button", href: `/api/tables/${encodeURIComponent(t.id)}/deck`, "data-testid": `deck-link-${t.id}` }, "Download deck"));
     }
@@ -276,6 +276,8 @@ document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") refresh();
 });
 
-loadCatalog();
-refresh();
-schedule();
+// The list names each game by the catalog's title: it is drawn once the catalog is in.
+loadCatalog().finally(() => {
+  refresh();
+  schedule();
+});

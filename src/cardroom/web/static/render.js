@@ -1,18 +1,10 @@
 // Draws one moment of a game (a `view`, its seat's `moves`, the events so far) into the
 // table page's containers. Shared by the live table (table.js) and the replay (replay.js).
 
-import {
-  cardSvg, cardLabel, cardWords, sortKey, parseBaha, parseBaebae, designOf, hornsOf,
-  BAHA_COLOURS, SUITS, rankName,
-} from "./cards.js";
-import { h, seatName, describeEvent, gameTitle, botTitle } from "./common.js";
+// What a game decides (its cards, its middle, its scores) comes from its renderer
+// (common.js: renderer(game)); nothing here names a game.
 
-/** A BAEBAE card's notes (its flags that its text does not already say) as sentences. */
-const NOTE_WORDS = {
-  "optional": "The action is optional.",
-  "cannot win": "Cannot be used to win a round.",
-  "on start": "Carried out if turned up to start the round.",
-};
+import { h, seatName, describeEvent, gameTitle, botTitle, renderer, cardWords } from "./common.js";
 
 /** A move's text split into its verb and argument: "play 9P" -> ["play", "9P"]. */
 export function splitMove(text) {
@@ -30,16 +22,14 @@ export function actionWords(game, text, designs, seatName) {
   if (text === "?") return "a hidden choice";
   const [verb, arg] = splitMove(text);
   if (!arg) return verb;
-  if (verb === "declare" && SUITS[arg.toUpperCase()]) {
-    const s = SUITS[arg.toUpperCase()];
-    return `declare ${s.symbol} ${s.name}`;
-  }
-  if (verb === "target" && /^\d+$/.test(arg)) return `target ${seatName(Number(arg))}`;
-  const card = game === "baha" ? parseBaha(arg) : parseBaebae(arg);
-  return card ? `${verb} ${cardWords(game, arg, designs)}` : text;
+  const r = renderer(game);
+  const said = r.actionWords ? r.actionWords(verb, arg, designs, seatName) : null;
+  if (said) return said;
+  return r.isCard(arg) ? `${verb} ${cardWords(game, arg, designs)}` : text;
 }
 
-/** Moves sorted into those that name a card in hand and those shown as buttons. */
+/** Moves sorted into those that name a card in hand and those shown as buttons; `passing`
+ * when the cards are passed together (the game's renderer has `passing`). */
 export function classifyMoves(moves, hand, game) {
   const inHand = new Set((hand || []).map((c) => String(c).toUpperCase()));
   const byCard = new Map();
@@ -50,7 +40,7 @@ export function classifyMoves(moves, hand, game) {
     const cardVerb = verb === "play" || verb === "select" || (verb === "pass" && arg);
     if (cardVerb && inHand.has(arg.toUpperCase())) {
       byCard.set(arg.toUpperCase(), m);
-      if (game === "baha" && verb === "pass") passing = true;
+      if (verb === "pass" && renderer(game).passing) passing = true;
     } else {
       buttons.push({ ...m, verb, arg });
     }
@@ -60,7 +50,7 @@ export function classifyMoves(moves, hand, game) {
 
 function cardButton(game, text, designs, opts = {}) {
   const legal = !!opts.legal;
-  const label = cardLabel(game, text, designs) + (opts.suffix || "");
+  const label = renderer(game).cardLabel(text, designs) + (opts.suffix || "");
   const b = h("button", {
     type: "button",
     class: `card ${game} ${legal ? "legal" : ""} ${opts.selected ? "selected" : ""} ${opts.extraClass || ""}`,
@@ -72,15 +62,16 @@ function cardButton(game, text, designs, opts = {}) {
   });
   if (opts.pressed !== undefined) b.setAttribute("aria-pressed", opts.pressed ? "true" : "false");
   if (opts.disabledLook) b.setAttribute("aria-disabled", "true");
-  b.append(cardSvg(game, text, designs));
+  b.append(renderer(game).cardSvg(text, designs));
   return b;
 }
 
 /** A card that is only looked at (trick, pile, last trick): an image with a label. */
 export function cardFace(game, text, designs, cls = "", testid) {
-  const label = cardLabel(game, text, designs);
+  const r = renderer(game);
+  const label = r.cardLabel(text, designs);
   const d = h("div", { class: `card face ${game} ${cls}`, role: "img", "aria-label": label, title: label, "data-testid": testid, "data-card": text });
-  d.append(cardSvg(game, text, designs));
+  d.append(r.cardSvg(text, designs));
   return d;
 }
 
@@ -97,8 +88,8 @@ function countdownText(deadline) {
 }
 
 /**
- * The renderer. `els` holds the page's containers (see table.html); `hooks` the callbacks:
- * onMove(move) sends one action, onPass(moves) sends Baha's three passes.
+ * The table's drawing. `els` holds the page's containers (see table.html); `hooks` the
+ * callbacks: onMove(move) sends one action, onPass(moves) sends cards passed together.
  */
 export class TableView {
   constructor(els, hooks = {}) {
@@ -125,14 +116,15 @@ export class TableView {
     }
     const game = view.game;
     this.game = game;
+    const r = renderer(game);
     const mine = state.seat !== null && state.seat !== undefined && state.seat === view.seat && !state.spectator;
     // While a hand's (or round's) result is shown, the next decision waits behind Continue.
     const moves = mine && !state.result ? state.moves || [] : [];
     const hand = mine || state.replay ? view.hand || [] : [];
     const cls = classifyMoves(moves, hand, game);
     this.cls = cls;
-    // Baha's pass: a fresh selection for each new choice (hand number / picks already made).
-    const passKey = `${view.hand_number}:${(view.my_picks || []).join(",")}:${cls.passing}`;
+    // Cards passed together: a fresh selection for each new choice (as the game tells it).
+    const passKey = `${r.passing ? r.passing.key(view) : ""}:${cls.passing}`;
     if (passKey !== this.passKey && !this.hooks.passInFlight?.()) {
       this.passSel.clear();
       this.passKey = passKey;
@@ -211,21 +203,7 @@ export class TableView {
       else if (info.kind === "human" && info.connected === false) status.push(seatChip("offline", "chip-away"));
       if (status.length) bits.push(h("div", { class: "seat-status" }, status));
       const stats = [h("span", { class: "stat", title: "cards in hand" }, h("span", { class: "mini-back", "aria-hidden": "true" }), `${size} card${size === 1 ? "" : "s"}`)];
-      if (view.game === "baha") {
-        const horns = (view.horns_shown || [])[i] ?? 0;
-        const fd = (view.face_down_counts || [])[i] ?? 0;
-        stats.push(h("span", { class: "stat", title: "horns taken this hand (face-up cards)" }, `\u2648 ${horns}`));
-        if (fd) stats.push(h("span", { class: "stat", title: "face-down cards taken" }, `+${fd} face down`));
-        if (view.phase === "pass") {
-          const made = (view.picks_made || [])[i] ?? 0;
-          stats.push(h("span", { class: "stat", title: "cards chosen to pass" }, `picked ${made}/${view.pass_count ?? 3}`));
-        }
-      } else {
-        const pen = (view.round_penalties || [])[i] ?? 0;
-        if (pen) stats.push(h("span", { class: "stat", title: "penalty points from actions this round" }, `+${pen} this round`));
-        const sk = (view.skips || [])[i] ?? 0;
-        if (sk) stats.push(h("span", { class: "stat chip-away", title: "turns to be skipped" }, `skip \u00d7${sk}`));
-      }
+      stats.push(...renderer(view.game).seatStats(view, i));
       stats.push(h("span", { class: "stat total", title: "total" }, `total ${(view.totals || [])[i] ?? 0}`));
       bits.push(h("div", { class: "seat-stats" }, stats));
       seats.push(h("div", {
@@ -241,132 +219,40 @@ export class TableView {
   renderCenter(view, state) {
     const c = this.els.center;
     if (state.result) c.replaceChildren(this.resultPanel(state.result, view, state));
-    else if (view.game === "baha") c.replaceChildren(...this.bahaCenter(view, state));
-    else c.replaceChildren(...this.baebaeCenter(view, state));
+    else c.replaceChildren(...renderer(view.game).center(view, state, this));
   }
 
-  bahaCenter(view, state) {
-    const out = [];
-    const info = [h("span", { text: `Hand ${view.hand_number ?? "?"}` })];
-    if (view.phase === "pass") {
-      const n = view.players;
-      const dir = view.pass_direction;
-      const to = state.seat !== null && state.seat !== undefined && !state.spectator
-        ? ` to ${this.names(dir === "left" ? (state.seat - 1 + n) % n : (state.seat + 1) % n)}` : "";
-      info.push(h("span", { text: `Passing ${view.pass_count ?? 3} cards ${dir}${to}` }));
-    } else {
-      if (view.phase !== "over") info.push(h("span", { text: `Trick ${(view.tricks_done ?? 0) + 1}` }));
-      if (view.pass_direction && view.pass_direction !== "none") info.push(h("span", { class: "muted", text: `passed ${view.pass_direction}` }));
-    }
-    if (view.leftover_count) info.push(h("span", { class: "muted", text: `${view.leftover_count} leftover face down` }));
-    if (view.draw_pile_count) info.push(h("span", { text: `draw pile: ${view.draw_pile_count}` }));
-    out.push(h("div", { class: "center-info", "data-testid": "center-info" }, info));
-
-    const led = view.led;
-    const ledBox = h("div", { class: "led", "data-testid": "led" });
-    if (led && BAHA_COLOURS[led]) {
-      const col = BAHA_COLOURS[led];
-      ledBox.append(h("span", { class: "muted", text: "Led colour: " }),
-        h("span", { class: `colour-chip colour-${led}`, text: `${col.name} (${led})` }));
-    } else if (view.phase === "play") {
-      ledBox.append(h("span", { class: "muted", text: view.current_player !== null ? `${this.names(view.current_player)} leads` : "" }));
-    }
-    out.push(ledBox);
-
-    const trick = h("div", { class: "trick", "data-testid": "trick" });
-    for (const t of view.trick || []) {
-      trick.append(h("figure", { class: "trick-card", "data-seat": t.p },
-        cardFace("baha", t.card, null, "", `trick-card-${t.card}`),
-        h("figcaption", { text: this.names(t.p) })));
-    }
-    if (!(view.trick || []).length) trick.append(h("div", { class: "trick-empty", text: view.phase === "pass" ? "Choose your cards to pass" : view.phase === "over" ? "" : "No card on the table yet" }));
-    out.push(trick);
-
-    if (view.passed || view.received) {
-      const bits = [];
-      const you = state.replay ? this.names(view.seat) : "You";
-      if (view.passed) bits.push(h("span", { text: `${you} passed ${view.passed.cards.map((x) => cardWords("baha", x)).join(", ")} to ${this.names(view.passed.to)}.` }));
-      if (view.received) bits.push(h("span", { text: ` ${you} received ${view.received.cards.map((x) => cardWords("baha", x)).join(", ")} from ${this.names(view.received.from)}.` }));
-      out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
-    }
-    return out;
+  /** A card only looked at, in the game on the table (the game's `center` draws with it). */
+  cardFace(text, cls = "", testid) {
+    return cardFace(this.game, text, this.state.designs, cls, testid);
   }
 
-  /** The result of the hand (Baha's `score` event) or round (BAEBAE's `round_end`) just ended. */
+  /** The result of the deal (hand, round) just ended, as the game describes it. */
   resultPanel(e, view, state) {
-    const baha = e.t === "score";
-    const you = (i) => (i === state.seat && !state.spectator ? "You" : this.names(i));
-    const n = (e.totals || []).length;
-    const head = baha ? ["", "Horns taken", "Points", "Total"] : ["", "Penalty", "Total"];
-    const rows = Array.from({ length: n }, (_, i) => h("tr", { "data-seat": i },
-      h("th", { scope: "row", text: you(i) }),
-      ...(baha ? [e.horns[i], e.points[i], e.totals[i]] : [e.penalties[i], e.totals[i]]).map((x) => h("td", { text: x }))));
-    let note = null;
-    if (baha && e.moon !== null && e.moon !== undefined) {
-      const each = Math.max(...(e.points || [0]));
-      note = h("p", { class: "moon", "data-testid": "hand-result-moon" },
-        `☾ ${you(e.moon)} shot the moon: ${you(e.moon) === "You" ? "you score" : "scores"} 0 and everyone else ${each}.`);
-    } else if (!baha) {
-      note = h("p", { class: "muted" }, e.out !== null && e.out !== undefined ? `${you(e.out)} went out.` : "Nobody went out: the round was blocked.");
-    }
+    const { title, note, head, rows } = renderer(view.game).resultPanel(e, view, state, this);
     return h("section", { class: "hand-result", "data-testid": "hand-result", "aria-labelledby": "hand-result-title" },
-      h("h2", { id: "hand-result-title", text: baha ? `Hand ${e.hand} is over` : `Round ${e.n} is over` }),
+      h("h2", { id: "hand-result-title", text: title }),
       note,
       h("table", { class: "score-table" },
         h("thead", {}, h("tr", {}, head.map((x) => h("th", { scope: "col", text: x })))),
-        h("tbody", {}, rows)));
-  }
-
-  baebaeCenter(view, state) {
-    const designs = state.designs;
-    const out = [];
-    const info = [h("span", { text: `Round ${view.round ?? "?"} of ${(view.rules && view.rules.rounds) || "?"}` })];
-    info.push(h("span", { class: "direction", "data-testid": "direction", title: "direction of play" },
-      view.direction === -1 ? "\u21ba play goes to the previous seat" : "\u21bb play goes to the next seat"));
-    out.push(h("div", { class: "center-info", "data-testid": "center-info" }, info));
-
-    const stock = h("div", { class: "pile stock", "data-testid": "stock" },
-      cardFace("baebae", "?", designs, "small"),
-      h("div", { class: "pile-caption", text: `Stockpile: ${view.stock_count ?? 0}` }));
-    const topText = view.discard && view.discard.length ? view.discard[view.discard.length - 1] : view.top;
-    const top = cardFace("baebae", topText, designs, "big", "discard-top");
-    top.tabIndex = 0;
-    top.addEventListener("focus", () => this.showDetail(topText));
-    top.addEventListener("mouseenter", () => this.showDetail(topText));
-    const discard = h("div", { class: "pile discard", "data-testid": "discard" }, top,
-      h("div", { class: "pile-caption", text: `Discards: ${(view.discard || []).length}` }));
-    const s = SUITS[view.suit];
-    const suit = h("div", { class: "suit-in-play", "data-testid": "suit-in-play", "data-suit": view.suit, "data-declared": view.declared ? "true" : "false" },
-      h("div", { class: "muted", text: "Suit in play" }),
-      h("div", { class: "suit-big", style: s ? `color:${s.fill}` : "" }, s ? s.symbol : "?"),
-      h("div", { class: "suit-name", text: s ? s.name : String(view.suit) }),
-      view.declared ? h("div", { class: "chip chip-declared", text: "declared" }) : null);
-    out.push(h("div", { class: "piles" }, stock, discard, suit));
-    if (view.drawn) out.push(h("div", { class: "muted drawn-note", "data-testid": "drawn" }, `You drew ${cardWords("baebae", view.drawn, designs)}: play it or pass.`));
-    if (view.pending && view.pending.seat !== state.seat) {
-      out.push(h("div", { class: "muted" }, `${this.names(view.pending.seat)} is deciding on ${cardWords("baebae", view.pending.card, designs)}\u2026`));
-    }
-    return out;
+        h("tbody", {}, rows.map(([who, ...cells], i) => h("tr", { "data-seat": i },
+          h("th", { scope: "row", text: who }),
+          ...cells.map((x) => h("td", { text: x })))))));
   }
 
   renderLastTrick(view) {
     const panel = this.els.lastTrickPanel;
     const box = this.els.lastTrick;
     if (!panel || !box) return;
-    const lt = view.game === "baha" ? view.last_trick : null;
-    if (!lt || !lt.cards || !lt.cards.length) {
+    const r = renderer(view.game);
+    const shown = r.lastTrick ? r.lastTrick(view, this) : null;
+    if (!shown) {
       panel.hidden = true;
       box.replaceChildren();
       return;
     }
     panel.hidden = false;
-    const n = view.players;
-    box.replaceChildren(...lt.cards.map((c, i) => {
-      const p = (lt.leader + i) % n;
-      return h("figure", { class: `trick-card small ${p === lt.winner ? "winner" : ""}` },
-        cardFace("baha", c, null, "small", `last-trick-${c}`),
-        h("figcaption", { text: this.names(p) + (p === lt.winner ? " \u2714" : "") }));
-    }), h("p", { class: "muted small", text: `${this.names(lt.winner)} took it.` }));
+    box.replaceChildren(...shown);
   }
 
   renderTurn(view, state, mine) {
@@ -390,8 +276,7 @@ export class TableView {
   }
 
   winnerText(view) {
-    if (view.game === "baha" && view.winner !== null && view.winner !== undefined) return `${this.names(view.winner)} wins`;
-    const first = (view.ranking || []).filter((r) => r.place === 1).map((r) => this.names(r.seat));
+    const first = renderer(view.game).winners(view).map((s) => this.names(s));
     if (first.length) return `${first.join(" and ")} win${first.length === 1 ? "s" : ""}`;
     return "final scores";
   }
@@ -424,37 +309,21 @@ export class TableView {
       "aria-label": extra.aria || label, disabled: busy, style: extra.style,
       onclick: () => this.hooks.onMove && this.hooks.onMove(m),
     }, label);
+    const r = renderer(view.game);
     for (const m of cls.buttons) {
-      const { verb, arg } = m;
-      if (verb === "declare") {
-        const s = SUITS[arg.toUpperCase()];
-        buttons.push(mk(m, s ? `${s.symbol} ${s.name}` : `Name ${arg}`, `move-declare-${arg}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null }));
-      } else if (verb === "target") {
-        const seat = Number(arg);
-        buttons.push(mk(m, this.names(seat), `move-target-${arg}`, { aria: `Choose ${this.names(seat)}` }));
-      } else if (verb === "option") {
-        const k = Number(arg);
-        const labels = pending && pending.options ? pending.options : [];
-        const label = labels[k - 1] ?? labels[k] ?? `Option ${arg}`;
-        buttons.push(mk(m, `${arg}. ${label}`, `move-option-${arg}`));
-      } else if (verb === "yes" || verb === "no") {
-        buttons.push(mk(m, verb === "yes" ? "Yes, carry it out" : "No", `move-${verb}`, { cls: verb === "yes" ? "primary" : "" }));
-      } else if (verb === "draw") {
-        buttons.push(mk(m, "Draw a card", "move-draw", { cls: "primary" }));
-      } else if (verb === "pass" && !arg) {
-        buttons.push(mk(m, "Pass", "move-pass"));
-      } else if (verb === "done") {
-        buttons.push(mk(m, "Done", "move-done", { cls: "primary" }));
-      } else {
-        // A move that names a card not in the hand, or a verb this page does not know.
-        const label = arg && (parseBaha(arg) || parseBaebae(arg)) ? `${verb} ${cardWords(view.game, arg, state.designs)}` : m.text;
-        buttons.push(mk(m, label.charAt(0).toUpperCase() + label.slice(1), `move-${m.text.replace(/\s+/g, "-")}`));
+      const made = r.button ? r.button(m, mk, view, this) : null;
+      if (made) {
+        buttons.push(made);
+        continue;
       }
+      // A move that names a card not in the hand, or a verb the game's renderer does not draw.
+      const { verb, arg } = m;
+      const label = arg && r.isCard(arg) ? `${verb} ${cardWords(view.game, arg, state.designs)}` : m.text;
+      buttons.push(mk(m, label.charAt(0).toUpperCase() + label.slice(1), `move-${m.text.replace(/\s+/g, "-")}`));
     }
     if (cls.passing) {
-      const need = Math.max(0, (view.pass_count ?? 3) - (view.my_picks || []).length);
-      const n = view.players;
-      const to = view.pass_direction === "left" ? (view.seat - 1 + n) % n : (view.seat + 1) % n;
+      const need = r.passing.need(view);
+      const to = r.passing.to(view);
       parts.push(h("div", { class: "pending-text", "data-testid": "pending" },
         `Choose ${need} card${need === 1 ? "" : "s"} to pass to ${this.names(to)} (${this.passSel.size}/${need} chosen).`));
       buttons.push(h("button", {
@@ -482,7 +351,8 @@ export class TableView {
   renderHand(view, state, hand, cls) {
     const box = this.els.hand;
     const game = view.game;
-    const sorted = [...hand].sort((a, b) => sortKey(game, a) - sortKey(game, b));
+    const { sortKey } = renderer(game);
+    const sorted = [...hand].sort((a, b) => sortKey(a) - sortKey(b));
     const picks = new Set((view.my_picks || []).map((c) => String(c).toUpperCase()));
     const buttons = sorted.map((text) => {
       const key = String(text).toUpperCase();
@@ -527,7 +397,7 @@ export class TableView {
   clickCard(key, move, cls) {
     if (!move || this.busy) return;
     if (cls.passing) {
-      const need = Math.max(0, (this.state.view.pass_count ?? 3) - (this.state.view.my_picks || []).length);
+      const need = renderer(this.state.view.game).passing.need(this.state.view);
       if (this.passSel.has(key)) this.passSel.delete(key);
       else if (this.passSel.size < need) this.passSel.add(key);
       this.render(this.state);
@@ -545,58 +415,23 @@ export class TableView {
     const box = this.els.detail;
     if (!box) return;
     const state = this.state;
-    if (!state || !state.view || state.view.game !== "baebae" || !this.detailCard) {
+    const r = state && state.view ? renderer(state.view.game) : null;
+    const shown = r && r.detail && this.detailCard ? r.detail(this.detailCard, state.designs) : null;
+    if (!shown) {
       box.hidden = true;
       return;
     }
-    const text = this.detailCard;
-    const c = parseBaebae(text);
-    const d = designOf(text, state.designs);
-    if (!c) {
-      box.hidden = true;
-      return;
-    }
-    const s = SUITS[c.suit];
     box.hidden = false;
-    box.replaceChildren(...[
-      h("div", { class: "detail-head" },
-        h("span", { class: "detail-rank", style: `color:${s.fill}` }, `${c.rank}${s.symbol}`),
-        h("strong", { text: d && d.name ? d.name : `${rankName(c.rank)} of ${s.name}` }),
-        ...(d && d.marks ? d.marks.map((m) => h("span", { class: `mark mark-${m}`, text: m })) : [])),
-      d && d.types && d.types.length ? h("div", { class: "detail-types", text: d.types.join(" \u00b7 ") }) : null,
-      d && d.text ? h("p", { class: "detail-text", text: d.text }) : h("p", { class: "detail-text muted", text: "No action." }),
-      d && d.notes && d.notes.length ? h("div", { class: "detail-flags muted", text: d.notes.map((n) => NOTE_WORDS[n] || n).join(" ") }) : null,
-    ].filter(Boolean));
+    box.replaceChildren(...shown);
   }
 
   renderScores(view, state) {
     const box = this.els.scores;
     const n = view.players || (view.totals || []).length;
-    const head = h("tr", {}, h("th", { scope: "col", text: view.game === "baha" ? "Hand" : "Round" }),
+    const { unit, rows, target } = renderer(view.game).scores(view, state, this);
+    const head = h("tr", {}, h("th", { scope: "col", text: unit }),
       ...Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i), text: this.names(i) })));
-    const rows = [];
-    const events = state.events || [];
-    if (view.game === "baha") {
-      for (const e of events) {
-        if (e.t !== "score") continue;
-        rows.push(h("tr", {}, h("th", { scope: "row" }, `${e.hand}`, e.moon !== null && e.moon !== undefined ? h("span", { class: "moon", title: `${this.names(e.moon)} shot the moon` }, " \u263e") : null),
-          ...(e.points || []).map((p) => h("td", { text: p }))));
-      }
-      if (view.phase !== "over") {
-        rows.push(h("tr", { class: "current" }, h("th", { scope: "row", text: `${view.hand_number} (so far)` }),
-          ...(view.horns_shown || []).map((p, i) => h("td", { text: `${p}${(view.face_down_counts || [])[i] ? "+?" : ""}` }))));
-      }
-    } else {
-      for (const e of events) {
-        if (e.t !== "round_end") continue;
-        rows.push(h("tr", {}, h("th", { scope: "row", text: `${e.n}` }), ...(e.penalties || []).map((p, i) => h("td", { class: e.out === i ? "went-out" : "", text: p }))));
-      }
-      if (view.phase !== "over" && (view.round_penalties || []).some((x) => x)) {
-        rows.push(h("tr", { class: "current" }, h("th", { scope: "row", text: `${view.round} (actions)` }), ...(view.round_penalties || []).map((p) => h("td", { text: p }))));
-      }
-    }
     const total = h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }), ...(view.totals || []).map((p) => h("td", { text: p })));
-    const target = view.game === "baha" ? `Lowest total wins; the game ends when someone reaches ${view.rules?.target ?? 100}.` : `Lowest penalty after ${view.rules?.rounds ?? 3} rounds wins.`;
     box.replaceChildren(
       h("table", { class: "score-table" }, h("caption", { text: "Scores" }), h("thead", {}, head), h("tbody", {}, rows, total)),
       h("p", { class: "muted small", text: target }));
@@ -630,7 +465,8 @@ export class TableView {
       h("span", { class: "place", text: ordinal(r.place) }),
       h("span", { class: "who", text: this.names(r.seat) }),
       h("span", { class: "pts", text: `${r.total} point${r.total === 1 ? "" : "s"}` })));
-    const winners = view.game === "baha" && view.winner !== null && view.winner !== undefined ? [view.winner] : ranking.filter((r) => r.place === 1).map((r) => r.seat);
+    const named = renderer(view.game).winners(view);
+    const winners = named.length ? named : ranking.filter((r) => r.place === 1).map((r) => r.seat);
     const mineWon = !state.replay && state.seat !== null && winners.includes(state.seat) && !state.spectator;
     box.replaceChildren(...[
       h("h2", { text: mineWon ? "You win!" : `${winners.map((s) => this.names(s)).join(" and ")} win${winners.length === 1 ? "s" : ""}!` }),
@@ -683,4 +519,4 @@ export function handKeys(hand) {
   });
 }
 
-export { gameTitle, hornsOf };
+export { gameTitle };

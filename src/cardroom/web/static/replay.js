@@ -2,7 +2,7 @@
 // views with the table page's renderer. Arrow keys step; Home/End jump to the ends.
 
 import { TableView, actionWords, cardFace, splitMove } from "./render.js";
-import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation } from "./common.js";
+import { api, h, notify, seatName, gameTitle, gameInfo, loadGames, describeEvent, tableIdFromLocation } from "./common.js";
 
 const id = tableIdFromLocation();
 const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
@@ -92,7 +92,7 @@ function drawOtherHands(views, shown, all) {
   document.querySelector(".hand-wrap").hidden = rows.length > 0;
 }
 
-/** BAEBAE designs: from the replay if it carries them, else from a spectator's welcome. */
+/** A deck's card designs: from the replay if it carries them, else from a spectator's welcome. */
 function designsFromWelcome() {
   return new Promise((resolve) => {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -161,6 +161,7 @@ async function main() {
   }
   $("record-link").href = `/api/tables/${encodeURIComponent(id)}/record`;
   try {
+    await loadGames();
     table = await api(`/api/tables/${encodeURIComponent(id)}`);
   } catch (e) {
     notify(`Cannot load the table: ${e.message}`, "error", 0);
@@ -176,7 +177,7 @@ async function main() {
   seatSel.replaceChildren(...options);
   const wanted = params.get("seat");
   seatSel.value = wanted && [...seatSel.options].some((o) => o.value === wanted) ? wanted : "all";
-  if (table.game === "baebae") {
+  if (gameInfo(table.game)?.decks) {
     const cards = await designsFromWelcome();
     if (cards) designs = new Map(cards.map((c) => [String(c.key).toUpperCase(), c]));
   }

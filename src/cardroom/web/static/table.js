@@ -21,7 +21,7 @@
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
 import { TableView, handKeys, splitMove } from "./render.js";
-import { api, h, notify, seatName, gameTitle, describeEvent, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, h, notify, seatName, gameTitle, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
 const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
@@ -43,6 +43,7 @@ let pingTimer = null;
 let busyTimer = null;
 let passQueue = [];
 let gone = false;
+let ready = false;
 
 const view = new TableView({
   seats: $("seats"), center: $("center"), turn: $("turn-indicator"), decision: $("decision"),
@@ -64,8 +65,12 @@ const view = new TableView({
   },
 });
 
+/** The events that end a deal (a hand, a round): each opens a result panel. */
 function resultEvents() {
-  return state.events.filter((e) => e.t === "score" || e.t === "round_end");
+  const game = state.view?.game || state.table?.game;
+  if (!game) return [];
+  const { isResult } = renderer(game);
+  return state.events.filter(isResult);
 }
 
 /** The latest result not yet closed with Continue; none once the game is over (the standings
@@ -259,7 +264,7 @@ function onUpdate(msg) {
   setBusy(false);
   document.body.dataset.seq = String(msg.seq);
   $("seq").textContent = String(msg.seq);
-  // Baha's pass: the next chosen card, with this update's seq.
+  // Cards passed together: the next chosen card, with this update's seq.
   if (passQueue.length) {
     const next = passQueue.shift();
     const m = state.moves.find((x) => x.text === next);
@@ -409,7 +414,7 @@ $("join-name").value = localStorage.getItem(NAME_KEY) || "";
 // Deadline countdown, once a second (cheap: one text node).
 setInterval(() => view.tickCountdown(), 1000);
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && (!ws || ws.readyState === WebSocket.CLOSED) && !gone) {
+  if (ready && document.visibilityState === "visible" && (!ws || ws.readyState === WebSocket.CLOSED) && !gone) {
     retry = 0;
     connect();
   }
@@ -433,5 +438,9 @@ document.addEventListener("keydown", (ev) => {
   }
 });
 
-connect();
+// Every update is drawn by its game's renderer: the games are loaded before the first one.
+loadGames().then(() => {
+  ready = true;
+  connect();
+}, (e) => notify(`Cannot load the games of this server: ${e.message}`, "error", 0));
 export { state, splitMove, h };

@@ -1,14 +1,16 @@
 """What the terminal games share: seats and bots, the read-answer loop, records, clean stops.
 
-A game's own module (``play.py`` for Baha, ``play_baebae.py`` for BAEBAE) draws the table and
-reads the person's moves its own way; this module runs the rest the same way for every game:
+A game's own renderer (a module of :mod:`cardroom.cli.play`, named by its spec's ``terminal``)
+draws that game's table and reads the person's moves its own way; this module runs the rest the
+same way for every game:
 
 - the person sits at seat 0 (``ME``), bots made from one ``--bots`` spec fill the other seats;
 - ``quit`` (or end of input) stops the game with status 0, Ctrl-C with status 130;
 - ``help`` and ``show`` are answered and the question asked again;
 - a ``--record`` path is checked before play (so a path that cannot be written fails early)
-  and the record is written when the game ends or stops
-  and again when the game ends or stops, however it stops.
+  and the record is written when the game ends or stops, however it stops;
+- the screen says the same things the same way (:class:`TableScreen`): seats, refusals, help,
+  the seed to play again, the final standings.
 """
 
 from __future__ import annotations
@@ -22,12 +24,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from rich import box
 from rich.console import Console
+from rich.table import Table
 from rich.text import Text
 
 from cardroom.agents import Agent, AgentError, make, parse_spec
-from cardroom.engine import Action, Event, IllegalAction, State
+from cardroom.engine import Action, Event, State
+from cardroom.match import Match, Stop
 from cardroom.record import RecordError, make_record, save
+from cardroom.text import plural
 
 __all__ = [
     "ME",
@@ -37,6 +43,7 @@ __all__ = [
     "INTERRUPTED",
     "Refusal",
     "GameScreen",
+    "TableScreen",
     "TurnLoop",
     "choose_seed",
     "bot_specs",
@@ -48,6 +55,7 @@ __all__ = [
     "read_answer",
     "pick_number",
     "play_session",
+    "play_game",
 ]
 
 ME = 0
@@ -191,6 +199,128 @@ def read_answer(
             on_refuse(str(refusal))
 
 
+class TableScreen:
+    """What every game's screen says the same way: seats, lines, refusals, help, the seed, the
+    final standings. A game's screen adds its table, its events (``handlers``) and its moves."""
+
+    help_text = ""
+    """The game's ``help`` page (Rich markup)."""
+
+    def __init__(self, console: Console, name: str, players: int) -> None:
+        self.console = console
+        self.name = name
+        self.players = players
+        self.previous: Event | None = None  # the event told last
+        self.handlers: dict[str, Callable[[Event], None]] = {}
+
+    def seat(self, seat: int) -> str:
+        """A seat in running text: "You" for the person, "Seat 2" for a bot."""
+        return "You" if seat == ME else f"Seat {seat}"
+
+    def player(self, seat: int) -> str:
+        """A seat in tables: the person's name, "Seat 2" for a bot."""
+        return self.name if seat == ME else f"Seat {seat}"
+
+    def heading(self, bots: str) -> Text:
+        """The game's first line: its name and the table's options."""
+        raise NotImplementedError
+
+    def intro(self, seed: int, bots: str) -> None:
+        self.console.print(self.heading(bots))
+        self.console.print(
+            Text.assemble(
+                (f"Seed {seed}", "bold"),
+                f": play this game again with --seed {seed}. Type help for help.",
+            )
+        )
+
+    def continues(self, event: Event) -> bool:
+        """Whether ``event`` joins a line held back (a game that holds none never joins)."""
+        return False
+
+    def narrate(self, events: Sequence[Event]) -> None:
+        for event in events:
+            if not self.continues(event):
+                self.flush()
+            handler = self.handlers.get(event["t"])
+            if handler is not None:  # events added to the game later are simply not told
+                handler(event)
+            self.previous = event
+
+    def flush(self) -> None:
+        """Tell whatever was held back to be told as one line (a game that holds none: nothing)."""
+
+    def _line(self, *parts: str | Text | tuple[str, str]) -> None:
+        self.console.print(Text.assemble(*parts))
+
+    def say_refused(self, reason: str) -> None:
+        self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
+
+    def help(self) -> None:
+        self.console.print(self.help_text)
+
+    def stopped(self, message: str) -> None:
+        self.flush()
+        self.console.print()
+        self.console.print(message, highlight=False)
+
+    def per_seat(self, numbers: Sequence[int], *, signed: bool = False, skips: Sequence[int] = ()) -> Text:
+        """A number per seat on one line (``Ada 12   Seat 1 30``); ``skips`` marks who loses a turn."""
+        out = Text()
+        for seat, number in enumerate(numbers):
+            if seat:
+                out.append("   ")
+            out.append(f"{self.player(seat)} ", style="bold" if seat == ME else "")
+            out.append(signed_number(number) if signed else str(number))
+            if skips and skips[seat]:
+                out.append(" (loses next turn)", style="dim")
+        return out
+
+    def game_over(self, deals: int, unit: str) -> None:
+        self.console.rule(f"[bold]Game over[/] after {plural(deals, unit)}")
+
+    def standings(self, title: str, rows: Sequence[tuple[str, int, int, str | None]]) -> None:
+        """The final table: a row per seat of place, player, total and the row's style."""
+        table = Table(title=title, box=box.SIMPLE_HEAD)
+        table.add_column("Place", justify="right")
+        table.add_column("Player")
+        table.add_column("Total", justify="right")
+        for place, seat, total, style in rows:
+            # a Text: the person's name is not Rich markup
+            table.add_row(place, Text(self.player(seat)), str(total), style=style)
+        self.console.print(table)
+
+
+def signed_number(number: int) -> str:
+    """A change of points: ``+3``, ``-2``, ``0``."""
+    return f"{number:+d}" if number else "0"
+
+
+def play_game(
+    loop: type[TurnLoop],
+    state: State,
+    screen: TableScreen,
+    *,
+    seed: int,
+    bots: str,
+    name: str,
+    record_path: Path | None,
+    console: Console,
+    ask: Callable[[str], str],
+) -> int:
+    """How every terminal game starts: bots at the other seats, the record's path checked
+    before play, the introduction, then ``loop`` until the game ends or the person stops."""
+    players = len(state.scores)
+    agents = make_bots(bots, seed, players)
+    seats = seats_of(name, bots, players)
+    if record_path is not None:
+        check_record_path(record_path)  # fails before play, writes nothing yet
+    return play_session(
+        loop(state, agents, screen, ask), seats=seats, record_path=record_path, console=console,
+        intro=lambda: screen.intro(seed, bots),
+    )
+
+
 def pick_number(word: str, legal: Sequence[Action]) -> Action:
     """The listed move numbered ``word`` (from 1), or a :class:`Refusal` naming the range."""
     number = int(word)
@@ -202,7 +332,8 @@ def pick_number(word: str, legal: Sequence[Action]) -> Action:
 
 
 class TurnLoop:
-    """Runs a game: bots act through ``agent.act``, the person through :meth:`person_move`."""
+    """Runs a game through :class:`~cardroom.match.Match`, as every front does: bots act through
+    ``agent.act``, the person is a ``human`` agent that asks through :meth:`person_move`."""
 
     def __init__(
         self,
@@ -219,21 +350,19 @@ class TurnLoop:
 
     def run(self) -> int:
         """Play until the game is over or the person stops; returns the exit status."""
-        state = self.state
+        person = make("human", ask=self._ask_person)
+        seats = [person if seat == ME else self.agents[seat] for seat in range(len(self.state.scores))]
+        match = Match(self.state, seats, on_events=lambda seat, action, events: self._narrate())
         self._narrate()
-        while not state.is_over:
-            seat = state.current_player
-            assert seat is not None  # a game not over always has a seat to act
-            if seat == ME:
-                action = self.person_move()
-                if action is None:
-                    return 0
-                state.apply(action)  # legal: checked against legal_actions() first
-            else:
-                self._bot_move(seat)
-            self._narrate()
-        self.screen.flush()
+        if match.run():
+            self.screen.flush()
         return 0
+
+    def _ask_person(self, state: State, seat: int) -> Action:
+        action = self.person_move()
+        if action is None:
+            raise Stop  # they quit or input ended: the match ends here, status 0
+        return action
 
     def person_move(self) -> Action | None:
         """The person's next legal action, or ``None`` if they quit or input ended."""
@@ -243,14 +372,6 @@ class TurnLoop:
         log = self.state.view_log(ME)
         self.screen.narrate(log[self.events_shown:])
         self.events_shown = len(log)
-
-    def _bot_move(self, seat: int) -> None:
-        agent = self.agents[seat]
-        action = agent.act(self.state, seat)
-        try:
-            self.state.apply(action)
-        except IllegalAction as err:
-            raise AgentError(f"the {agent.name} bot at seat {seat} chose an illegal move: {err}") from None
 
 
 def play_session(

@@ -1,8 +1,10 @@
-"""``cardroom play baha``: a person at seat 0 against bots, in the terminal, drawn with Rich.
+"""Baha's terminal renderer: its table, its events and its moves, drawn with Rich.
 
 Everything on the screen comes from ``state.view(0)`` and ``state.view_log(0)``, so the screen
 never knows more than the person may. The rules are reached only through the State protocol:
-legality is ``legal_actions()``, the reason a move is refused is the engine's own message.
+legality is ``legal_actions()``, the reason a move is refused is the engine's own message
+(``illegal_reason``). The loop, the records and the ways to stop are shared
+(:mod:`cardroom.cli.play.session`).
 """
 
 from __future__ import annotations
@@ -18,20 +20,18 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
-from cardroom.cli.terminal import (
+from cardroom.cli.play.session import (
     ME,
     Refusal,
+    TableScreen,
     TurnLoop,
-    check_record_path,
     choose_seed,
     line_reader,
-    make_bots,
     pick_number,
-    play_session,
+    play_game,
     read_answer,
-    seats_of,
 )
-from cardroom.engine import Action, Event, IllegalAction, Rules, RulesError
+from cardroom.engine import Action, Event, IllegalAction, Rules
 from cardroom.games.baha.rules import PASS_COUNT
 from cardroom.text import plural
 
@@ -62,10 +62,7 @@ def run_play(
     console: Console,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play a game at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
-
-    A BAEBAE game is played by :func:`cardroom.cli.play_baebae.run_play`, with the same
-    arguments and the same ways to stop.
+    """Play Baha at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
 
     ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
     ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
@@ -80,26 +77,11 @@ def run_play(
     >>> out.getvalue().splitlines()[-1]
     'You left the game.'
     """
-    if rules.game == "baebae":
-        from cardroom.cli.play_baebae import run_play as run_baebae
-
-        return run_baebae(
-            rules, seed=seed, bots=bots, name=name, record_path=record_path, console=console, ask=ask
-        )
-    if rules.game != "baha":
-        raise RulesError(f"the terminal game plays baha and baebae, not {rules.game}")
     seed = choose_seed(seed)
     state = rules.new_game(seed)
-    players = len(state.scores)
-    agents = make_bots(bots, seed, players)
-    seats = seats_of(name, bots, players)
-    if record_path is not None:
-        check_record_path(record_path)  # fails before play, writes nothing yet
-    ask = line_reader(console, ask)
-    screen = Screen(console, name, state.view(ME))
-    return play_session(
-        Session(state, agents, screen, ask), seats=seats, record_path=record_path, console=console,
-        intro=lambda: screen.intro(seed, bots),
+    return play_game(
+        Session, state, Screen(console, name, state.view(ME)), seed=seed, bots=bots, name=name,
+        record_path=record_path, console=console, ask=line_reader(console, ask),
     )
 
 
@@ -113,7 +95,8 @@ class Session(TurnLoop):
         state = self.state
         view = state.view(ME)
         legal = state.legal_actions()
-        moves = [state.action_to_string(a) for a in legal]
+        # Every Baha move names a card (a pass or a play): the list shows the cards.
+        moves = [str(state.decode(a).card) for a in legal]
         choices = "1" if len(legal) == 1 else f"1-{len(legal)}"
         prompt = f"{'Pass' if view['phase'] == 'pass' else 'Play'} {choices} or a card › "
         screen = self.screen
@@ -148,27 +131,26 @@ class Session(TurnLoop):
         raise Refusal(self._why_not(action))
 
     def _why_not(self, action: Action) -> str:
-        """The engine's reason for refusing ``action``, asked of a copy: the game never changes."""
-        try:
-            self.state.clone().apply(action)
-        except IllegalAction as err:
-            # The engine lists what is allowed; the screen shows its own numbered list instead.
-            return f"Not allowed: {str(err).split('; allowed:')[0]}."
-        return "That move is not allowed now."
+        """The engine's own reason for refusing ``action``."""
+        reason = self.state.illegal_reason(action)
+        if reason is None:
+            return "That move is not allowed now."
+        # The engine lists what is allowed; the screen shows its own numbered list instead.
+        return f"Not allowed: {reason.split('; allowed:')[0]}."
 
 
-class Screen:
+class Screen(TableScreen):
     """Draws the table for seat 0 from views and view-filtered events, with Rich."""
 
+    help_text = HELP
+
     def __init__(self, console: Console, name: str, view: Mapping[str, Any]) -> None:
-        self.console = console
-        self.name = name
-        self.players: int = view["players"]
+        super().__init__(console, name, view["players"])
         self.rules: Mapping[str, Any] = view["rules"]
         self.unit = "horns" if self.rules.get("scoring", "horns") == "horns" else "points"
         self.picking: tuple[int, int] | None = None  # (seat, picks) of a bot choosing its pass
         self.hands_played = 0
-        self.handlers: dict[str, Callable[[Event], None]] = {
+        self.handlers = {
             "hand": self._on_hand,
             "pass_pick": self._on_pass_pick,
             "pass": self._on_pass,
@@ -181,14 +163,6 @@ class Screen:
         }
 
     # -- words and cards ---------------------------------------------------------------
-
-    def seat(self, seat: int) -> str:
-        """A seat in running text: "You" for the person, "Seat 2" for a bot."""
-        return "You" if seat == ME else f"Seat {seat}"
-
-    def player(self, seat: int) -> str:
-        """A seat in tables: the person's name, "Seat 2" for a bot."""
-        return self.name if seat == ME else f"Seat {seat}"
 
     def amount(self, points: int) -> str:
         """Points in words: "no horns", "1 horn", "8 horns" (or points, with face scoring)."""
@@ -219,27 +193,14 @@ class Screen:
 
     # -- what happened -------------------------------------------------------------------
 
-    def intro(self, seed: int, bots: str) -> None:
-        self.console.print(
-            Text.assemble(
-                ("Baha", "bold"),
-                f" · {self.players} players · game to {self.rules.get('target')} · bots: {bots}",
-            )
-        )
-        self.console.print(
-            Text.assemble(
-                (f"Seed {seed}", "bold"),
-                f": play this game again with --seed {seed}. Type help for help.",
-            )
+    def heading(self, bots: str) -> Text:
+        return Text.assemble(
+            ("Baha", "bold"), f" · {self.players} players · game to {self.rules.get('target')} · bots: {bots}"
         )
 
-    def narrate(self, events: Sequence[Event]) -> None:
-        for event in events:
-            if event["t"] != "pass_pick" or event["p"] == ME:
-                self.flush()
-            handler = self.handlers.get(event["t"])
-            if handler is not None:  # events added to the game later are simply not told
-                handler(event)
+    def continues(self, event: Event) -> bool:
+        """A bot's pass picks are held back to be told as one line (:meth:`flush`)."""
+        return bool(event["t"] == "pass_pick" and event["p"] != ME)
 
     def flush(self) -> None:
         """Tell the bot pass picks held back so that one seat's picks make one line."""
@@ -247,9 +208,6 @@ class Screen:
             seat, picks = self.picking
             self.picking = None
             self._line(f"{self.seat(seat)} chose {plural(picks, 'card')} to pass.")
-
-    def _line(self, *parts: str | Text | tuple[str, str]) -> None:
-        self.console.print(Text.assemble(*parts))
 
     def _on_hand(self, event: Event) -> None:
         self.hands_played = event["n"]
@@ -341,40 +299,33 @@ class Screen:
     def _on_end(self, event: Event) -> None:
         totals: list[int] = event["totals"]
         winner: int = event["winner"]
-        hands = self.hands_played
-        self.console.rule(f"[bold]Game over[/] after {plural(hands, 'hand')}")
-        table = Table(title="Final standings", box=box.SIMPLE_HEAD)
-        table.add_column("Place", justify="right")
-        table.add_column("Player")
-        table.add_column("Total", justify="right")
+        self.game_over(self.hands_played, "hand")
         order = sorted(range(self.players), key=lambda s: (totals[s], s))
         place = 0
+        rows: list[tuple[str, int, int, str | None]] = []
         for i, seat in enumerate(order):
             if i == 0 or totals[seat] != totals[order[i - 1]]:
                 place = i + 1
-            table.add_row(
-                str(place), Text(self.player(seat)), str(totals[seat]),
-                style="bold green" if seat == winner else None,
-            )
-        self.console.print(table)
+            rows.append((str(place), seat, totals[seat], "bold green" if seat == winner else None))
+        self.standings("Final standings", rows)
         who = "You win" if winner == ME else f"{self.seat(winner)} wins"
         self._line((f"{who} with {self.amount(totals[winner])}", "bold green"), " (lowest total).")
 
     # -- the person's turn -------------------------------------------------------------
 
     def show(self, view: Mapping[str, Any], moves: Sequence[str]) -> None:
-        """The table as seat 0 sees it, then the numbered moves."""
+        """The table as seat 0 sees it, then the numbered moves (each move's card)."""
         self.flush()
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         grid.add_row("Dealer", self._dealing(view))
-        grid.add_row("Totals", self._per_seat(view["totals"]))
+        grid.add_row("Totals", self.per_seat(view["totals"]))
         shown = view.get("horns_shown") or []
         if any(shown):
             # Face-down cards are not counted: nobody may see them until the hand is scored.
-            grid.add_row("This hand", self._per_seat(shown))
-        legal = {m.split(" ", 1)[1] for m in moves}
+            grid.add_row("This hand", self.per_seat(shown))
+        legal = set(moves)
         if view["phase"] == "pass":
             picks = view["my_picks"]
             grid.add_row(
@@ -406,11 +357,12 @@ class Screen:
         self.moves(moves)
 
     def moves(self, moves: Sequence[str]) -> None:
-        """The legal moves, numbered from 1; a number never parts from its card at a line end."""
+        """The legal moves (each its card), numbered from 1; a number never parts from its card
+        at a line end."""
         line = Text.assemble(("Moves:", "bold"))
         width = len(line)
         for i, move in enumerate(moves, 1):
-            item = Text.assemble((f"{i})", "bold"), " ", self.card(move.split(" ", 1)[1]))
+            item = Text.assemble((f"{i})", "bold"), " ", self.card(move))
             if width + 2 + len(item) > self.console.width:
                 line.append("\n      ")
                 width = 6
@@ -420,16 +372,8 @@ class Screen:
         self.console.print(line, no_wrap=True, crop=False)
 
     def refuse(self, reason: str, moves: Sequence[str]) -> None:
-        self.console.print(Text.assemble(("✗ ", "bold red"), (reason, "red")))
+        self.say_refused(reason)
         self.moves(moves)
-
-    def help(self) -> None:
-        self.console.print(HELP)
-
-    def stopped(self, message: str) -> None:
-        self.flush()
-        self.console.print()
-        self.console.print(message, highlight=False)
 
     def _dealing(self, view: Mapping[str, Any]) -> Text:
         direction = view["pass_direction"]
@@ -438,15 +382,6 @@ class Screen:
             else f"pass {direction} to {self.seat(self._pass_target(direction))}"
         )
         return Text(f"{self.seat(view['dealer'])} · {passing} · game to {self.rules.get('target')}")
-
-    def _per_seat(self, numbers: Sequence[int]) -> Text:
-        out = Text()
-        for seat, number in enumerate(numbers):
-            if seat:
-                out.append("   ")
-            out.append(f"{self.player(seat)} ", style="bold" if seat == ME else "")
-            out.append(str(number))
-        return out
 
     def _trick(self, view: Mapping[str, Any]) -> Text:
         trick = view["trick"]

@@ -1,0 +1,96 @@
+"""BAEBAE in the registry of games: what every front needs to know of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardroom.engine import Event, Rules, RulesError, State
+from cardroom.games import GameSpec, OptionSpec
+from cardroom.games.baebae.deck import DeckError, find_deck
+from cardroom.games.baebae.narrate import narrate
+from cardroom.games.baebae.rules import (
+    MAX_HAND,
+    MAX_ROUNDS,
+    MAX_TURN_LIMIT,
+    MIN_PLAYERS,
+    players_for,
+    read_decks,
+)
+from cardroom.games.baebae.rules import Rules as BaebaeRules
+from cardroom.games.baebae.state import Deal
+
+__all__ = ["SPEC"]
+
+
+def _start(rules: Rules, seed: int, start: Mapping[str, Any]) -> State:
+    """A game from a record's ``start``: a hand-made ``deal`` and starting ``totals``."""
+    assert isinstance(rules, BaebaeRules)
+    deal = start.get("deal")
+    if deal is not None and not isinstance(deal, Mapping):
+        raise RulesError("start.deal must be an object with hands, starter, stock, dealer")
+    unknown = set(start) - {"deal", "totals"}
+    if unknown:
+        raise RulesError(f"start has unknown field {sorted(unknown)[0]!r}")
+    return rules.new_game(seed, deal=Deal(**deal) if deal is not None else None,
+                          totals=start.get("totals"))
+
+
+def _players() -> tuple[int, int]:
+    """Fewest and most players with the project's sample deck and the default hand size."""
+    fitting = players_for(find_deck("sample").size)
+    return MIN_PLAYERS, fitting[-1]
+
+
+def _deal_points(event: Event) -> list[int] | None:
+    return list(event["penalties"]) if event["t"] == "round_end" else None
+
+
+def _winners(end: Event) -> list[int]:
+    return [r["seat"] for r in end["ranking"] if r["place"] == 1]
+
+
+def _extras(log: Sequence[Event]) -> dict[str, int]:
+    ends = [e for e in log if e["t"] == "round_end"]
+    return {"blocked_rounds": sum(bool(e["blocked"]) for e in ends),
+            "guard_rounds": sum(bool(e.get("guard")) for e in ends)}
+
+
+SPEC = GameSpec(
+    name="baebae",
+    title="BAEBAE",
+    summary="A shedding game whose cards are characters with types and actions, scored by penalty "
+            "over rounds.",
+    rules=BaebaeRules,
+    options=(
+        OptionSpec("rounds", "int", "Rounds in the game.", minimum=1, maximum=MAX_ROUNDS),
+        OptionSpec("ace_penalty", "int", "Penalty points of an ace left in hand.", minimum=0, maximum=20),
+        OptionSpec("draw_when_able", "bool", "A player who can play may draw instead."),
+        OptionSpec("hand_size", "int", "Cards dealt to each player (by default 7 with two players, else 5).",
+                   minimum=1, maximum=MAX_HAND),
+        OptionSpec("decks", "int", "Copies of the deck shuffled together.", minimum=1, maximum=8),
+        OptionSpec("turn_limit", "int",
+                   "Turns after which a round stops (a guard against endless rounds).",
+                   minimum=10, maximum=MAX_TURN_LIMIT),
+    ),
+    players=_players,
+    start=_start,
+    narrate=narrate,
+    deal_unit="round",
+    points="penalty",
+    deal_points=_deal_points,
+    winners=_winners,
+    result_extras=_extras,
+    # The UCB constant is scaled to the spread of returns(): about 0.86 tens of points here
+    # (the standard deviation of returns() over heuristic rollouts from positions of play),
+    # against 0.15 moons for Baha. At Baha's 0.7, this search settled on noise (an option left
+    # after 3 to 8 visits); at 4.0 it beat the heuristic by 1.82 penalty points a round against
+    # 0.58 (docs/strength.md).
+    exploration=4.0,
+    heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
+    terminal="cardroom.cli.play.baebae:run_play",
+    web_renderer="games/baebae.js",
+    decks=True,
+    errors=(DeckError,),
+    read_decks=read_decks,
+)

@@ -1,0 +1,112 @@
+"""What a seat of BAEBAE may know (RULINGS E14): its view, the events as it saw them, and
+what anyone watching may know."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cardroom.engine import Event, IllegalAction
+from cardroom.games.baebae.effects import SUITS
+
+if TYPE_CHECKING:
+    from cardroom.games.baebae.state import BaebaeState
+
+__all__ = ["HIDDEN", "PUBLIC_KEYS", "PRIVATE_KEYS", "visible_event", "view", "public_view", "view_log"]
+
+HIDDEN = "?"
+
+PUBLIC_KEYS = frozenset({
+    "game", "players", "rules", "deck", "phase", "round", "dealer", "direction",
+    "current_player", "hand_sizes", "top", "discard", "suit", "declared", "stock_count",
+    "skips", "round_penalties", "totals", "ranking", "shame",
+})
+"""Keys of ``view(seat)`` that are the same for every seat: the public view keeps them. A key
+added to the view later stays out of the public view until it is listed here or below (a
+test checks that every key is one or the other)."""
+
+PRIVATE_KEYS: dict[str, Any] = {"seat": None, "hand": [], "drawn": None, "pending": None, "legal_actions": []}
+"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
+
+
+def visible_event(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` saw it (RULINGS E14): others' hands, draws and the stock hidden."""
+    t = event["t"]
+    if t == "round":
+        return {**event,
+                "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
+                "stock": [HIDDEN] * len(event["stock"])}
+    if t == "draw" and event["p"] != seat:
+        return {**event, "card": HIDDEN}
+    if t == "reshuffle":
+        return {**event, "stock": [HIDDEN] * len(event["stock"])}
+    if t == "move" and event["to"] != "discard" and seat not in (event["from"], event["to"]):
+        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    if t == "effect" and event.get("op") == "peek" and event["p"] != seat:
+        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    return event
+
+
+def view_log(state: BaebaeState, seat: int) -> list[Event]:
+    return [visible_event(e, seat) for e in state.log]
+
+
+def public_view(state: BaebaeState) -> dict[str, Any]:
+    """What anyone watching may know: the keys of a seat's view that are the same for every
+    seat (:data:`PUBLIC_KEYS`), the seat's own keys emptied (:data:`PRIVATE_KEYS`), and of
+    a pending decision only who must decide on which card (E14)."""
+    base = view(state, 0)
+    public = {key: value for key, value in base.items() if key in PUBLIC_KEYS}
+    public.update({key: list(v) if isinstance(v, list) else v for key, v in PRIVATE_KEYS.items()})
+    pending = base["pending"]
+    if pending is not None:
+        public["pending"] = {"kind": pending["kind"], "seat": pending["seat"], "card": pending["card"]}
+    return public
+
+
+def view(state: BaebaeState, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know now (RULINGS E14), JSON-ready."""
+    if not 0 <= seat < state.n:
+        raise IllegalAction(f"seat must be 0 to {state.n - 1}, not {seat!r}")
+    rules = state.rules
+    texts = rules.card_texts
+    top = state._def(state.discard[-1])
+    pending: dict[str, Any] | None = None
+    d = state.pending
+    if d is not None and d.seat == seat:
+        pending = {
+            "kind": d.kind, "seat": seat, "card": state._text(d.card),
+            "text": state._decision_text(d), "purpose": d.purpose,
+        }
+        if d.kind == "option":
+            step = state.frames[-1].steps[state.frames[-1].index]
+            pending["options"] = [o.label for o in step.options]
+    elif d is not None:
+        pending = {"kind": d.kind, "seat": d.seat, "card": state._text(d.card)}
+    return {
+        "game": "baebae",
+        "seat": seat,
+        "players": state.n,
+        # A deck file's text travels in records, not in every view (a seat may fetch the deck).
+        "rules": {k: v for k, v in rules.to_dict().items() if k != "deck_files"},
+        "deck": rules.deck_record(),
+        "phase": state.phase.value,
+        "round": state.round_no,
+        "dealer": state.dealer,
+        "direction": state.direction,
+        "current_player": state.turn,
+        "hand": state._texts(state.hands[seat]),
+        "hand_sizes": [h.bit_count() for h in state.hands],
+        "top": top.key,
+        "discard": [texts[p] for p in state.discard],
+        "suit": SUITS[state.suit],
+        "declared": state.declared,
+        "stock_count": len(state.stock),
+        "drawn": state._text(state.drawn) if state.drawn is not None and state.turn == seat else None,
+        "pending": pending,
+        "skips": state.skips[:],
+        "round_penalties": state.round_penalties[:],
+        "totals": state.totals[:],
+        "ranking": None if state.ranking is None else [dict(r) for r in state.ranking],
+        "shame": state.shame[:],
+        "legal_actions": state.legal_actions() if state.turn == seat else [],
+    }

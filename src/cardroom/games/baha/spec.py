@@ -1,0 +1,76 @@
+"""Baha in the registry of games: what every front needs to know of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cardroom.engine import Event, Rules, RulesError, State
+from cardroom.games import GameSpec, OptionSpec
+from cardroom.games.baha.narrate import narrate
+from cardroom.games.baha.rules import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS, SCORINGS, Deal
+from cardroom.games.baha.rules import Rules as BahaRules
+
+__all__ = ["SPEC"]
+
+
+def _start(rules: Rules, seed: int, start: Mapping[str, Any]) -> State:
+    """A game from a record's ``start``: a hand-made ``deal``, starting ``totals``, a ``hand`` number."""
+    assert isinstance(rules, BahaRules)
+    deal = start.get("deal")
+    if deal is not None and not isinstance(deal, Mapping):
+        raise RulesError("start.deal must be an object with hands, leftover, draw_pile, dealer")
+    unknown = set(start) - {"deal", "totals", "hand"}
+    if unknown:
+        raise RulesError(f"start has unknown field {sorted(unknown)[0]!r}")
+    return rules.new_game(seed, deal=Deal(**deal) if deal is not None else None,
+                          totals=start.get("totals"), hand=start.get("hand", 1))
+
+
+def _deal_points(event: Event) -> list[int] | None:
+    return list(event["points"]) if event["t"] == "score" else None
+
+
+def _winners(end: Event) -> list[int]:
+    return [end["winner"]]
+
+
+def _extras(log: Sequence[Event]) -> dict[str, int]:
+    return {"moons": sum(1 for e in log if e["t"] == "score" and e.get("moon") is not None)}
+
+
+SPEC = GameSpec(
+    name="baha",
+    title="Baha",
+    summary="A trick-taking game of avoiding the horned cards: pass three, follow colour, play to 100.",
+    rules=BahaRules,
+    options=(
+        OptionSpec("scoring", "choice",
+                   "How taken cards score: horns (9 to 13 carry 1 to 5) or face value of 9 and up.",
+                   choices=tuple(SCORINGS)),
+        OptionSpec("passing", "bool", "Pass three cards before each hand (right, left, keep)."),
+        OptionSpec("moon", "bool",
+                   "Shooting the moon: whoever takes every point gives the hand's points to everyone else."),
+        OptionSpec("target", "int",
+                   "The game ends when a total reaches this many points; the lowest total wins.",
+                   minimum=1, maximum=MAX_TARGET),
+        OptionSpec("draw_pile", "bool",
+                   "Draw-pile variant for 2 or 3 players (by default on for 2 players, off for 3)."),
+        OptionSpec("random_dealer", "bool", "Choose the first dealer at random."),
+    ),
+    players=lambda: (MIN_PLAYERS, MAX_PLAYERS),
+    start=_start,
+    narrate=narrate,
+    deal_unit="hand",
+    points="horns",
+    deal_points=_deal_points,
+    winners=_winners,
+    result_extras=_extras,
+    # The UCB constant is scaled to the spread of returns(), so that both games' searches
+    # explore alike: about 0.15 moons here (the standard deviation of returns() over heuristic
+    # rollouts from positions of play).
+    exploration=0.7,
+    heuristic="cardroom.agents.baha_heuristic:BahaHeuristic",
+    terminal="cardroom.cli.play.baha:run_play",
+    web_renderer="games/baha.js",
+)
