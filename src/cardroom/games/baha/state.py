@@ -1,42 +1,31 @@
 """Baha as a state machine: deal, pass, tricks, draws, scoring, hands until the target.
 
 Actions are ints in a fixed space of 104: ``card`` (0..51) plays that card, ``PASS_BASE +
-card`` picks it for the pass. Phases move by small named transitions (``_begin_hand``,
-``_end_pass``, ``_end_trick``, ``_end_hand``).
+card`` picks it for the pass; their text forms are in :mod:`~cardroom.games.baha.actions`.
+Phases move by small named transitions (``_begin_hand``, ``_end_pass``, ``_end_trick``,
+``_end_hand``). How a hand is dealt is in :mod:`~cardroom.games.baha.deal`, what a seat may
+know in :mod:`~cardroom.games.baha.views`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import math
 import operator
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import Enum
 from typing import Any
 
 from cardroom.cards import (
-    BAHA_DECK,
-    COLOUR_LETTERS,
     COLOUR_MASK,
-    COLOUR_NAMES,
     COLOUR_SHIFT,
-    FULL_BAHA_MASK,
     SLICE_BITS,
     SLICE_CARDS,
-    VALUES,
     Card,
     CardMask,
-    CardParseError,
-    baha_card_text,
     cards_of,
     mask_of,
-    parse_baha_card,
 )
 from cardroom.engine import (
     Action,
-    ActionInfo,
     Event,
     IllegalAction,
     RulesError,
@@ -44,31 +33,16 @@ from cardroom.engine import (
     check_seed,
     check_totals,
 )
+from cardroom.games.baha import actions, views
+from cardroom.games.baha.actions import _COLOUR, _PASS_WORDS, _TEXT, NUM_ACTIONS, PASS_BASE, Phase, _texts
+from cardroom.games.baha.deal import check_deal, shuffled_deck
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
-from cardroom.text import plural
+from cardroom.games.baha.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, Observation, visible_event
 
 __all__ = [
     "BahaState", "Observation", "Phase", "PASS_BASE", "NUM_ACTIONS", "HIDDEN", "PUBLIC_KEYS", "PRIVATE_KEYS",
     "visible_event",
 ]
-
-PASS_BASE = len(BAHA_DECK)
-NUM_ACTIONS = 2 * len(BAHA_DECK)
-HIDDEN = "?"
-"""How a card the viewer may not see is written in a filtered event."""
-
-_TEXT = tuple(baha_card_text(c) for c in BAHA_DECK)
-_COLOUR = tuple(c // VALUES for c in BAHA_DECK)
-_PASS_WORDS = {1: "right", -1: "left", 0: "none"}
-_DECK_ORDERS = math.factorial(len(BAHA_DECK))
-
-
-class Phase(Enum):
-    """Where a hand stands."""
-
-    PASS = "pass"
-    PLAY = "play"
-    OVER = "over"
 
 
 # Module-level names for the phases: reading an Enum member off its class costs several times
@@ -76,29 +50,6 @@ class Phase(Enum):
 _PASS = Phase.PASS
 _PLAY = Phase.PLAY
 _OVER = Phase.OVER
-
-
-def _texts(mask: CardMask) -> list[str]:
-    return [_TEXT[c] for c in cards_of(mask)]
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat may know, as ints: the fast form of :meth:`BahaState.view` for bots.
-
-    Cards are ints, sets of cards bitmasks; ``trick`` pairs each seat with its card in
-    playing order; ``horns_shown`` counts what each seat took face up this hand.
-    """
-
-    seat: int
-    rules: Rules
-    phase: Phase
-    hand: CardMask
-    trick: tuple[tuple[int, Card], ...]
-    played: CardMask
-    horns_shown: tuple[int, ...]
-    voids: tuple[int, ...]
-    totals: tuple[int, ...]
 
 
 class BahaState:
@@ -172,7 +123,7 @@ class BahaState:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
         if totals is not None:
             self.totals = check_totals(totals, n, least=0)
-        dealt = _check_deal(rules, deal) if deal is not None else None
+        dealt = check_deal(rules, deal) if deal is not None else None
         if dealt is not None:
             self.dealer = dealt[3]
         elif rules.random_dealer:
@@ -317,82 +268,14 @@ class BahaState:
         self._pick(action - PASS_BASE)
         return self.log[mark:]
 
-    def action_to_string(self, action: Action) -> str:
-        if 0 <= action < PASS_BASE:
-            return f"play {_TEXT[action]}"
-        if PASS_BASE <= action < NUM_ACTIONS:
-            return f"pass {_TEXT[action - PASS_BASE]}"
-        raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
-
-    def decode(self, action: Action) -> ActionInfo:
-        """``play`` or ``pass`` (a pick for the pass) and the card."""
-        if 0 <= action < PASS_BASE:
-            return ActionInfo("play", card=_TEXT[action])
-        if PASS_BASE <= action < NUM_ACTIONS:
-            return ActionInfo("pass", card=_TEXT[action - PASS_BASE])
-        raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
-
-    def parse_action(self, text: str) -> Action:
-        """The action named by ``"play 9P"``, ``"pass 13R"`` or just ``"9P"`` (for this phase)."""
-        words = str(text).strip().lower().split(None, 1)
-        if not words:
-            raise IllegalAction("no action given: write e.g. 'play 9P' or 'pass 13R'")
-        verb = words[0] if words[0] in ("play", "pass") else None
-        card_text = words[1] if verb and len(words) > 1 else (" ".join(words) if not verb else "")
-        if verb is None:
-            verb = "pass" if self.phase is Phase.PASS else "play"
-        try:
-            card = parse_baha_card(card_text)
-        except CardParseError as err:
-            raise IllegalAction(str(err)) from None
-        return card + (PASS_BASE if verb == "pass" else 0)
-
-    # -- reasons an action is refused ------------------------------------------------
-
-    def illegal_reason(self, action: Action) -> str | None:
-        """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
-        if type(action) is not int:
-            return (f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
-                    + self._allowed_suffix())
-        turn = self.turn
-        if turn is None:
-            return "the game is over: no action can be taken"
-        if not 0 <= action < NUM_ACTIONS:
-            return (
-                f"{action} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}"
-                + self._allowed_suffix()
-            )
-        hand = self.hands[turn]
-        if self.phase is Phase.PASS:
-            if action < PASS_BASE:
-                return (
-                    f"you must choose cards to pass {_PASS_WORDS[self.pass_offset]}, "
-                    f"not play; allowed: {self._allowed_text()}"
-                )
-            card = action - PASS_BASE
-            if not hand >> card & 1:
-                return f"you do not hold {_TEXT[card]}; allowed: {self._allowed_text()}"
-            if self.picks[turn] >> card & 1:
-                return f"you have already chosen {_TEXT[card]}; allowed: {self._allowed_text()}"
-            return None
-        if action >= PASS_BASE:
-            return f"this is not the passing time: you must play; allowed: {self._allowed_text()}"
-        if not hand >> action & 1:
-            return f"you do not hold {_TEXT[action]}; allowed: {self._allowed_text()}"
-        if self.trick:
-            led = _COLOUR[self.trick[0]]
-            if _COLOUR[action] != led and hand & COLOUR_MASK[led]:
-                return (
-                    f"you must follow {COLOUR_NAMES[led]} (led {_TEXT[self.trick[0]]}) "
-                    f"and may not play {_TEXT[action]}; allowed: {self._allowed_text()}"
-                )
-        return None
-
-    def _allowed_suffix(self) -> str:
-        return f"; allowed: {self._allowed_text()}" if self.turn is not None else ""
-
-    def _allowed_text(self) -> str:
-        return ", ".join(self.action_to_string(a) for a in self.legal_actions())
+    # The action text codec and the reasons an action is refused (actions.py), bound here
+    # as methods: no extra call on the way.
+    action_to_string = actions.action_to_string
+    decode = actions.decode
+    parse_action = actions.parse_action
+    illegal_reason = actions.illegal_reason
+    _allowed_suffix = actions.allowed_suffix
+    _allowed_text = actions.allowed_text
 
     # -- transitions -------------------------------------------------------------------
 
@@ -401,7 +284,7 @@ class BahaState:
         n = self.n
         self.hand_no += 1
         if dealt is None:
-            deck = _shuffled_deck(self.seed, self.hand_no)
+            deck = shuffled_deck(self.seed, self.hand_no)
             size = rules.hand_size
             hands = [mask_of(deck[s * size:(s + 1) * size]) for s in range(n)]
             rest = deck[n * size:]
@@ -645,92 +528,16 @@ class BahaState:
             self.dealer = (self.dealer + 1) % n  # B9: the deal moves to the next seat
             self._begin_hand(None)
 
-    # -- what a seat may know ----------------------------------------------------------
+    # -- what a seat may know (views.py) -----------------------------------------------
 
     def visible_event(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` saw it: cards it may not know replaced by ``"?"``."""
         return visible_event(event, seat)
 
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def view(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` may know now (RULINGS B11), JSON-ready."""
-        if not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-        n = self.n
-        turn = self.turn
-        trick_seats = [(self.leader + i) % n for i in range(len(self.trick))]
-        public_taken = [t & ~f for t, f in zip(self.taken, self.face_down, strict=True)]
-        offset = self.pass_offset
-        passed = received = None
-        if self.passed[seat]:
-            passed = {"to": (seat + offset) % n, "cards": _texts(self.passed[seat])}
-            received = {"from": (seat - offset) % n, "cards": _texts(self.received[seat])}
-        return {
-            "game": "baha",
-            "seat": seat,
-            "players": n,
-            "rules": self.rules.to_dict(),
-            "phase": self.phase.value,
-            "hand_number": self.hand_no,
-            "dealer": self.dealer,
-            "pass_direction": _PASS_WORDS[offset],
-            "current_player": turn,
-            "hand": _texts(self.hands[seat]),
-            "hand_sizes": [h.bit_count() for h in self.hands],
-            "my_picks": _texts(self.picks[seat]),
-            "picks_made": [p.bit_count() for p in self.picks],
-            "passed": passed,
-            "received": received,
-            "trick": [{"p": s, "card": _TEXT[c]} for s, c in zip(trick_seats, self.trick, strict=True)],
-            "leader": self.leader,
-            "led": COLOUR_LETTERS[_COLOUR[self.trick[0]]] if self.trick else None,
-            "last_trick": _copy_trick(self.last_trick),
-            "pass_count": PASS_COUNT,
-            "tricks_done": self.tricks_done,
-            "played": _texts(self.played),
-            "taken_shown": [_texts(t) for t in public_taken],
-            "horns_shown": [self.rules.hand_points(t) for t in public_taken],
-            "face_down_counts": [f.bit_count() for f in self.face_down],
-            "my_face_down": _texts(self.face_down[seat]),
-            "leftover_count": self.leftover.bit_count(),
-            "draw_pile_count": len(self.draw_pile),
-            "voids": ["".join(COLOUR_LETTERS[c] for c in range(4) if v >> c & 1) for v in self.voids],
-            "totals": self.totals[:],
-            "winner": self.winner,
-            "legal_actions": self.legal_actions() if turn == seat else [],
-        }
-
-    def public_view(self) -> dict[str, Any]:
-        """What anyone watching may know: the keys of a seat's view that are the same for every
-        seat (:data:`PUBLIC_KEYS`), the seat's own keys emptied (:data:`PRIVATE_KEYS`)."""
-        view = {key: value for key, value in self.view(0).items() if key in PUBLIC_KEYS}
-        view.update({key: _empty(value) for key, value in PRIVATE_KEYS.items()})
-        return view
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
-        n = self.n
-        # Cards are taken only as a trick ends: the horns shown hold until the next one.
-        shown = self._shown
-        if shown is None or shown[0] != self.hand_no or shown[1] != self.tricks_done:
-            hand_points = self.rules.hand_points
-            shown = self._shown = (self.hand_no, self.tricks_done, tuple(
-                hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True)
-            ))
-        return Observation(
-            seat=seat,
-            rules=self.rules,
-            phase=self.phase,
-            hand=self.hands[seat],
-            trick=tuple(((self.leader + i) % n, c) for i, c in enumerate(self.trick)),
-            played=self.played,
-            horns_shown=shown[2],
-            voids=tuple(self.voids),
-            totals=tuple(self.totals),
-        )
+    view = views.view
+    view_log = views.view_log
+    public_view = views.public_view
+    observation = views.observation
 
     def determinize(self, seat: int, rng: random.Random) -> BahaState:
         """A full state agreeing with all ``seat`` knows, hidden cards dealt again at random.
@@ -749,111 +556,3 @@ class BahaState:
             f"<BahaState players={self.n} hand={self.hand_no} phase={self.phase.value} "
             f"turn={self.turn} totals={self.totals}>"
         )
-
-
-PUBLIC_KEYS = frozenset({
-    "game", "players", "rules", "phase", "hand_number", "dealer", "pass_direction",
-    "current_player", "hand_sizes", "picks_made", "trick", "leader", "led", "last_trick",
-    "pass_count", "tricks_done", "played", "taken_shown", "horns_shown", "face_down_counts",
-    "leftover_count", "draw_pile_count", "voids", "totals", "winner",
-})
-"""Keys of ``view(seat)`` that are the same for every seat: the public view keeps them. A key
-added to the view later stays out of the public view until it is listed here or below (a
-test checks that every key is one or the other)."""
-
-PRIVATE_KEYS: dict[str, Any] = {
-    "seat": None, "hand": [], "my_picks": [], "passed": None, "received": None,
-    "my_face_down": [], "legal_actions": [],
-}
-"""Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
-
-
-def _empty(value: Any) -> Any:
-    return list(value) if isinstance(value, list) else value
-
-
-def visible_event(event: Event, seat: int) -> Event:
-    """``event`` as ``seat`` saw it (RULINGS B11): others' secrets written as ``"?"``."""
-    t = event["t"]
-    if t == "hand":
-        return {
-            **event,
-            "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
-            "leftover": [HIDDEN] * len(event["leftover"]),
-            "draw_pile": [HIDDEN] * len(event["draw_pile"]),
-        }
-    if t == "pass_pick" and event["p"] != seat:
-        return {**event, "card": HIDDEN}
-    if t == "pass" and seat not in (event["from"], event["to"]):
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    if t == "trick" and event["winner"] != seat and event["leftover"]:
-        return {**event, "leftover": [HIDDEN] * len(event["leftover"])}
-    if t == "draw" and event["p"] != seat:
-        return {**event, "card": HIDDEN}
-    if t == "take" and event["p"] != seat:
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    return event
-
-
-def _shuffled_deck(seed: int, hand_no: int) -> list[Card]:
-    """The deck in dealing order for hand ``hand_no``: a function of the seed and hand only.
-
-    One 512-bit hash of ``(seed, hand_no)`` is read as a number below 52! and decoded, one
-    divmod per card, into the choices of a Fisher-Yates shuffle: a uniform shuffle (the
-    remainder's bias is below 2**-286) at about a third of the cost of seeding a Mersenne
-    Twister through :func:`chance_rng` and shuffling with it, a cost paid on every hand.
-    """
-    digest = hashlib.blake2b(f"{seed}:deal:{hand_no}".encode(), digest_size=64).digest()
-    order = int.from_bytes(digest, "big") % _DECK_ORDERS
-    deck = list(BAHA_DECK)
-    for i in range(len(deck) - 1, 0, -1):
-        order, j = divmod(order, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
-
-
-def _copy_trick(trick: dict[str, Any] | None) -> dict[str, Any] | None:
-    """A view's own copy, so a front that edits its view cannot change the game."""
-    return None if trick is None else {**trick, "cards": list(trick["cards"])}
-
-
-def _check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list[Card], int]:
-    """Validate a hand-made deal against the rules; cards as masks and a top-first pile."""
-    n = rules.players
-
-    def read(cards: Sequence[Card | str], where: str) -> list[Card]:
-        out = []
-        for card in cards:
-            if isinstance(card, str):
-                try:
-                    out.append(parse_baha_card(card))
-                except CardParseError as err:
-                    raise RulesError(f"deal, {where}: {err}") from None
-            elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(BAHA_DECK):
-                out.append(card)
-            else:
-                raise RulesError(f"deal, {where}: {card!r} is not a card")
-        return out
-
-    if len(deal.hands) != n:
-        raise RulesError(f"deal has {plural(len(deal.hands), 'hand')}; {n} players need {n}")
-    hands = [read(h, f"hand {s}") for s, h in enumerate(deal.hands)]
-    for s, hand in enumerate(hands):
-        if len(hand) != rules.hand_size:
-            have = plural(len(hand), "card")
-            raise RulesError(f"deal, hand {s} has {have}; each hand needs {rules.hand_size}")
-    leftover = read(deal.leftover, "leftover")
-    pile = read(deal.draw_pile, "draw pile")
-    if len(leftover) != rules.leftover_count:
-        raise RulesError(f"deal has {len(leftover)} leftover cards; these rules leave {rules.leftover_count}")
-    if len(pile) != rules.draw_pile_count:
-        raise RulesError(f"deal has {len(pile)} draw-pile cards; these rules need {rules.draw_pile_count}")
-    everything = [c for h in hands for c in h] + leftover + pile
-    mask = mask_of(everything)
-    if len(everything) != len(BAHA_DECK) or mask != FULL_BAHA_MASK:
-        seen: set[int] = set()
-        twice = sorted({_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
-        raise RulesError(f"deal must hold each of the 52 cards once; repeated: {', '.join(twice)}")
-    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
-        raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
-    return [mask_of(h) for h in hands], mask_of(leftover), pile, deal.dealer
