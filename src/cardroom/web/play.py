@@ -320,6 +320,8 @@ class TablePlay:
             "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
         }
 
+    # -- helpers -----------------------------------------------------------------------
+
     def _begin(self, table: LiveTable) -> None:
         """Every seat is taken: deal."""
         assert table.rules is not None
