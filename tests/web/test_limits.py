@@ -180,9 +180,9 @@ def server_side_open(server: LiveServer, address: str) -> int:
 
 
 def test_a_client_that_stops_reading_is_disconnected(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardroom.web import tables
+    from cardroom.web import live
 
-    monkeypatch.setattr(tables, "MAX_QUEUED", 50)
+    monkeypatch.setattr(live, "MAX_QUEUED", 50)
     table = server.create(game="baha", players=3, seats=["random"] * 3, rules={"target": 10000})
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills up at once

@@ -150,9 +150,9 @@ def codes_until_closed(client: Client) -> list[str]:
 
 
 def test_watchers_cannot_keep_a_player_from_their_seat(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    from cardroom.web import tables
+    from cardroom.web import play
 
-    monkeypatch.setattr(tables, "MAX_CONNECTIONS", 3)
+    monkeypatch.setattr(play, "MAX_CONNECTIONS", 3)
     table = server.create(game="baha", players=2, rules={"target": 1}, name="Ada", seats=["human", "random"])
     watchers = [server.client(table["id"]) for _ in range(2)]
     lurker = Client(server.base.replace("http", "ws", 1), table["id"], None, hello=False)  # never says hello

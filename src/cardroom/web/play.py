@@ -1,0 +1,381 @@
+"""The play of a live table: connections, the one way an action is taken, bots and timers.
+
+Everything that changes a table runs on the event loop without awaiting in between: check
+the action, apply it to a copy of the state, commit it to the database, then keep the copy
+and queue each connection its own update. So two actions never interleave, a refused action
+changes nothing, and nobody hears of an action the database could lose. Bots think in a
+worker thread on a copy of the state and hand their choice back through the same path.
+:class:`cardroom.web.tables.TableManager` builds the lobby (creating, joining, leaving,
+rematches, finished games) on this class.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.games import make_rules, start_game
+from cardroom.games.baebae.deck import DeckError
+from cardroom.match import choose
+from cardroom.record import RecordError, make_record, rebuild
+from cardroom.web import views
+from cardroom.web.catalog import card_rows
+from cardroom.web.live import Connection, LiveTable, TableError
+from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.store import Store, TableData
+from cardroom.web.thinking import BotPool, is_search_bot
+
+__all__ = ["TablePlay", "MAX_CONNECTIONS"]
+
+log = logging.getLogger("cardroom.web")
+
+MAX_CONNECTIONS = 200
+"""Connections one table accepts (seats and spectators together)."""
+
+
+class TablePlay:
+    """Every table of one server, in memory, backed by the store: how each is played."""
+
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1) -> None:
+        self.store = store
+        self.data_dir = data_dir
+        self.bot_delay = bot_delay
+        self.bot_pool = BotPool(bot_workers)
+        """Where search bots think: worker processes, off the event loop."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self.tables: dict[str, LiveTable] = {}
+        self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
+
+    # -- connections -------------------------------------------------------------------
+
+    def attach(self, table: LiveTable, conn: Connection) -> None:
+        """Take a new connection. At a full table the oldest connection without a seat (a
+        spectator, or one yet to say hello) makes room, so watchers cannot keep a player from
+        their seat; only a table whose every connection holds a seat refuses."""
+        if len(table.conns) >= MAX_CONNECTIONS:
+            unseated = next((c for c in table.conns if c.seat is None), None)
+            if unseated is None:
+                raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
+            unseated.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections; this one, "
+                                        "holding no seat, made room for a newer one"))
+            unseated.close()
+            table.conns.remove(unseated)
+        table.conns.append(conn)
+
+    def detach(self, table: LiveTable, conn: Connection) -> None:
+        conn.close()
+        if conn.seat is not None:
+            table.seen = time.time()
+        if conn in table.conns:
+            table.conns.remove(conn)
+            if conn.greeted and conn.seat is not None and not table.connected(conn.seat):
+                self._broadcast(table)
+
+    def handle(self, table: LiveTable, conn: Connection, raw: str | bytes) -> None:
+        """One message from a connection; every refusal goes to that connection only."""
+        if conn.closed:
+            return  # dropped (too slow, or made room at a full table): it no longer speaks
+        try:
+            message = parse_message(raw)
+            if isinstance(message, Ping):
+                conn.push({"type": "pong"})
+            elif isinstance(message, Hello):
+                self._hello(table, conn, message)
+            elif isinstance(message, Act):
+                self._act(table, conn, message)
+        except ProtocolError as err:
+            conn.push(error(err.code, str(err)))
+        except Exception:  # a bug must cost one message, not the connection or the table
+            log.exception("table %s: a message could not be handled", table.id)
+            conn.push(error("server_error", "the server could not handle that message; nothing changed"))
+
+    def _hello(self, table: LiveTable, conn: Connection, hello: Hello) -> None:
+        if conn.greeted:
+            where = f"seat {conn.seat}" if conn.seat is not None else "a spectator"
+            raise ProtocolError("bad_message", f"hello is the first message only; you are already {where}")
+        seat = None
+        if hello.token is not None:
+            seat = table.seat_of(hello.token)
+            if seat is None:
+                raise ProtocolError(
+                    "not_seated",
+                    f"that token holds no seat at table {table.id}; say hello with a seat's token, "
+                    "or with token null to watch",
+                )
+        if table.state is None and table.status == "over":
+            self._finished_state(table)
+        # The others hear of a hello only when the table's summary changes: the seat's first
+        # connection, or a player back from away (a second tab changes nothing they see).
+        changed = seat is not None and (not table.connected(seat) or seat in table.away)
+        conn.greeted = True
+        conn.seat = seat
+        conn.sent = 0
+        if seat is not None and seat in table.away:
+            table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
+            if table.state is not None and table.state.current_player == seat:
+                self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
+        conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
+        conn.push(self._update(table, conn, self.summary(table)))
+        if changed:
+            self._broadcast(table, skip=conn)
+
+    def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
+        if not conn.greeted:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "token": ...}')
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "you are watching this table: spectators may not act")
+        state = table.state
+        if table.status == "over" or (state is not None and state.is_over):
+            raise ProtocolError("over", "the game is over: no action can be taken")
+        if state is None:
+            raise ProtocolError(
+                "not_your_turn", "the game has not started: it waits for every seat to be taken"
+            )
+        if act.seq != table.seq:
+            raise ProtocolError(
+                "stale", f"seq {act.seq} is not the game's seq {table.seq}: the game has moved on since; "
+                         "act on the latest update"
+            )
+        turn = state.current_player
+        if turn != seat:
+            # The page calls this seat "You" and the others by name: no seat numbers here.
+            raise ProtocolError("not_your_turn", "it is not your turn: wait until the game asks you to play")
+        away = seat in table.away
+        table.away.discard(seat)
+        try:
+            self._take(table, seat, act.action, "human")
+        except IllegalAction as err:  # the acting seat's own moves: told to that seat only
+            if away:
+                table.away.add(seat)
+            raise ProtocolError("illegal", str(err)) from None
+        except Exception:
+            if away:
+                table.away.add(seat)
+            log.exception("table %s: storing an action failed", table.id)
+            raise ProtocolError(
+                "server_error", "the action could not be stored; nothing changed, try again"
+            ) from None
+
+    def _finished_state(self, table: LiveTable) -> None:
+        """A finished game loaded from the database, rebuilt when someone comes to look."""
+        data = table.data
+        try:
+            rules = self._rules(data.game, data.rules, data.deck, data.upload)
+            actions = self.store.actions(data.id)
+            state = rebuild(rules, data.seed, actions)
+        except (RulesError, DeckError, RecordError) as err:
+            log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
+            return
+        table.rules = rules
+        table.state = state
+        table.seq = len(actions)
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
+
+    # -- the one path of an action ---------------------------------------------------------
+
+    def _take(self, table: LiveTable, seat: int, action: int, by: str) -> None:
+        """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone."""
+        state = table.state
+        assert state is not None and state.current_player == seat
+        # The delay lets people follow the bots' moves; a move nobody else can see (a pass pick)
+        # has nothing to follow, so the next bot moves at once: one delay, then a bot's three
+        # picks and the next bots' picks together (see _bot_turn).
+        hidden = by != "human" and self._hidden(state, seat, action)
+        after = state.clone()
+        after.apply(action)  # IllegalAction here leaves the table untouched
+        seq = table.seq + 1
+        now = time.time()
+        record = make_record(after, self._record_seats(table)) if after.is_over else None
+        self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
+        table.state = after
+        table.seq = seq
+        if record is not None:
+            table.data.status = "over"
+            table.data.finished = now
+            table.away.clear()
+        self._kick(table, hurry=hidden)
+        self._broadcast(table)
+
+    @staticmethod
+    def _hidden(state: State, seat: int, action: int) -> bool:
+        """Whether no other seat can tell which action ``seat`` takes (a pass pick)."""
+        others = (other for other in range(len(state.scores)) if other != seat)
+        return all(state.public_action(action, other) == -1 for other in others)
+
+    def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
+        seats: list[dict[str, Any]] = [
+            {"name": s.name or f"Seat {s.seat}", "agent": "human"} if s.kind == "human"
+            else {"name": f"Seat {s.seat}", "agent": s.bot or "unknown"}
+            for s in table.data.seats
+        ]
+        for seat, after in table.data.left.items():
+            # the player left: a heuristic stand-in took every action of the seat from then on
+            seats[seat]["left_after"] = after
+            seats[seat]["stand_in"] = "heuristic"
+        return seats
+
+    # -- bots and timers ------------------------------------------------------------------
+
+    def _kick(self, table: LiveTable, hurry: bool = False) -> None:
+        """Start what the position needs: a bot's move, a stand-in's move, or a turn timer.
+        ``hurry``: the bot moves without the delay (see :meth:`_take`)."""
+        old = table.task
+        if old is not None and not old.done() and old is not asyncio.current_task():
+            old.cancel()
+        table.task = None
+        table.deadline = None
+        state = table.state
+        if table.status != "running" or state is None or state.is_over:
+            return
+        seat = state.current_player
+        if seat is None:
+            return
+        if seat in table.agents or seat in table.away:
+            table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq, hurry))
+        elif table.data.timer is not None:
+            table.deadline = time.time() + table.data.timer
+            table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.deadline))
+
+    async def _bot_turn(self, table: LiveTable, seat: int, seq: int, hurry: bool = False) -> None:
+        if self.bot_delay > 0 and not hurry:
+            await asyncio.sleep(self.bot_delay)
+        state = table.state
+        if table.seq != seq or state is None:
+            return
+        agent = table.agents.get(seat)
+        by = table.data.seats[seat].bot or "heuristic"
+        if agent is None:  # a stand-in for a person who ran out of time
+            agent = make("heuristic", seed=table.data.seed + seq)
+            by = "heuristic (stand-in)"
+        try:
+            action = await self._think(table, seat, seq, agent, by, state)
+        except AgentError as err:  # an illegal choice: match.choose says whose and why
+            log.error("table %s: %s; it plays its first legal move", table.id, err)
+            action = state.legal_actions()[0]
+        except Exception:
+            log.exception("table %s: the bot at seat %d failed; it plays its first legal move",
+                          table.id, seat)
+            action = state.legal_actions()[0]
+        if hurry and self.bot_delay > 0 and not self._hidden(state, seat, action):
+            # after hidden picks, a move people can see (the first card) still waits the delay
+            await asyncio.sleep(self.bot_delay)
+        if table.seq != seq or (seat not in table.agents and seat not in table.away):
+            return  # the position changed (a person acted) while the bot thought
+        try:
+            self._take(table, seat, action, by)  # checked by choose on this very position
+        except Exception:  # storing the move failed: try again, or the table would wait for ever
+            log.exception("table %s: storing a bot's action failed; retrying", table.id)
+            await asyncio.sleep(1.0)
+            if table.seq == seq:
+                self._kick(table)
+
+    async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
+        """A bot's choice, taken as every front takes an agent's turn (``match.choose``: an
+        illegal choice is an ``AgentError``): a search bot's in the worker pool (people's tables
+        first), a quick bot's in a thread (it holds the interpreter lock only for a moment)."""
+        spec = table.data.seats[seat].bot
+        if spec is not None and spec == by and is_search_bot(spec):
+            people = any(s.kind == "human" for s in table.data.seats)
+            seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
+            return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
+        return await asyncio.to_thread(choose, agent, state.clone(), seat)
+
+    async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
+        await asyncio.sleep(max(0.0, deadline - time.time()))
+        if table.seq != seq:
+            return
+        table.away.add(seat)
+        log.info("table %s: seat %d ran out of time; a heuristic bot plays for it", table.id, seat)
+        self._kick(table)
+        self._broadcast(table)
+
+    # -- messages to connections ---------------------------------------------------------
+
+    def _broadcast(self, table: LiveTable, skip: Connection | None = None) -> None:
+        summary = self.summary(table)
+        for conn in list(table.conns):
+            if conn.greeted and conn is not skip:
+                conn.push(self._update(table, conn, summary))
+
+    def _update(self, table: LiveTable, conn: Connection, summary: dict[str, Any]) -> dict[str, Any]:
+        state = table.state
+        if state is None:
+            return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
+                    "table": summary, "deadline": None, "now": time.time()}
+        seat = conn.seat if conn.seat is not None else views.SPECTATOR
+        events = views.visible_events(state, seat, conn.sent)
+        conn.sent = len(state.log)
+        moves = []
+        if conn.seat is not None and state.current_player == conn.seat:
+            moves = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        return {
+            "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
+            "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
+        }
+
+    # -- helpers -----------------------------------------------------------------------
+
+    def _begin(self, table: LiveTable) -> None:
+        """Every seat is taken: deal."""
+        assert table.rules is not None
+        table.state = start_game(table.rules, table.data.seed)
+        table.seq = 0
+        self._kick(table)
+        self._broadcast(table)
+
+    def _live(self, data: TableData, rules: Rules) -> LiveTable:
+        table = LiveTable(data, rules)
+        for s in data.seats:
+            if s.kind == "bot" and s.bot is not None:
+                name, options = parse_spec(s.bot)
+                table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
+        if isinstance(rules, DeckRules):
+            table.cards = card_rows(rules.cards)
+        return table
+
+    def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
+        options = dict(options)
+        if upload is not None:  # the rules hold the deck's content, read from the database
+            text = self.store.deck_text(upload)
+            if text is None:
+                raise DeckError(f"the uploaded deck {upload} is missing from the database")
+            options["deck"], options["deck_files"] = upload, [text]
+        elif deck is not None:
+            options["deck"] = deck
+        try:
+            return make_rules(game, options)
+        except (TypeError, ValueError) as err:
+            if isinstance(err, RulesError | DeckError):
+                raise
+            raise RulesError(f"bad rules: {err}") from None
+
+    # -- summaries -------------------------------------------------------------------
+
+    def summary(self, table: LiveTable) -> dict[str, Any]:
+        data = table.data
+        return {
+            "id": data.id,
+            "game": data.game,
+            "players": data.players,
+            "rules": dict(data.rules),
+            "deck": None if data.deck_info is None else dict(data.deck_info),
+            "seats": [
+                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+                 "connected": table.connected(s.seat), "away": s.seat in table.away,
+                 "left": s.seat in data.left}
+                for s in data.seats
+            ],
+            "status": data.status,
+            "closed": data.closed_after is not None,
+            "rematch": data.rematch if data.rematch in self.tables else None,
+            "timer": data.timer,
+            "created": data.created,
+            "url": f"/table/{data.id}",
+        }
