@@ -58,8 +58,9 @@ class OptionSpec:
     """One rules option described for people: what the lobby, help pages and docs show.
 
     ``kind`` is ``bool``, ``int``, ``choice`` or ``text``; ``minimum``/``maximum`` bound an
-    ``int``; ``choices`` list a ``choice``'s values. The rules class stays the authority on
-    what is valid.
+    ``int``; ``choices`` list a ``choice``'s values; ``by_players`` marks an option whose
+    default depends on the number of players (the text says how), so no single default is
+    shown. The rules class stays the authority on what is valid.
     """
 
     name: str
@@ -68,6 +69,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    by_players: bool = False
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready, as the web catalog sends it (bounds and choices only where they apply)."""

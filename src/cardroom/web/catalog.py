@@ -30,7 +30,9 @@ def option_names(game: str) -> list[str]:
 
 @functools.cache
 def _defaults(game: str) -> dict[str, Any]:
-    return make_rules(game, {}).to_dict() | {"hand_size": None, "draw_pile": None}
+    # An option whose default depends on the number of players has none to show (null).
+    unset = {o.name: None for o in games.get(game).options if o.by_players}
+    return make_rules(game, {}).to_dict() | unset
 
 
 def players_range(game: str) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from cardroom.engine import chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS, CardFilter, Step, Target
+from cardroom.games.baebae.rules import lowest_of_design
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState
@@ -170,14 +171,9 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
 
 
 def _physical_in(state: BaebaeState, mask: int, design: int) -> int:
-    card_of = state.rules.card_of
-    while mask:
-        low = mask & -mask
-        pid = low.bit_length() - 1
-        if card_of[pid] == design:
-            return pid
-        mask ^= low
-    raise AssertionError("a legal selection has a card")
+    pid = lowest_of_design(mask, design, state.rules.card_of)
+    assert pid is not None, "a legal selection has a card"
+    return pid
 
 
 def _declare(state: BaebaeState, seat: int, suit: int) -> None:

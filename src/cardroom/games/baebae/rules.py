@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of", "hand_size_for", "players_for", "read_decks",
+    "lowest_of_design",
 ]
 
 MIN_PLAYERS = 2
@@ -126,6 +127,18 @@ def players_for(deck_size: int, hand_size: int | None = None) -> range:
     while most + 1 < deck_size and (most + 1) * hand_size_for(most + 1, hand_size) + 1 <= deck_size:
         most += 1
     return range(MIN_PLAYERS, most + 1)
+
+
+def lowest_of_design(mask: int, design: int, card_of: Sequence[int]) -> int | None:
+    """The lowest physical card in ``mask`` (a set of physical cards) whose design is
+    ``design``, or ``None``: which copy moves when a design is played or chosen."""
+    while mask:
+        low = mask & -mask
+        pid = low.bit_length() - 1
+        if card_of[pid] == design:
+            return pid
+        mask ^= low
+    return None
 
 
 def penalty_of(card: CardDef, ace_penalty: int) -> int:

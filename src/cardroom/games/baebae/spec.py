@@ -67,7 +67,7 @@ SPEC = GameSpec(
         OptionSpec("ace_penalty", "int", "Penalty points of an ace left in hand.", minimum=0, maximum=20),
         OptionSpec("draw_when_able", "bool", "A player who can play may draw instead."),
         OptionSpec("hand_size", "int", "Cards dealt to each player (by default 7 with two players, else 5).",
-                   minimum=1, maximum=MAX_HAND),
+                   minimum=1, maximum=MAX_HAND, by_players=True),
         OptionSpec("decks", "int", "Copies of the deck shuffled together.", minimum=1, maximum=8),
         OptionSpec("turn_limit", "int",
                    "Turns after which a round stops (a guard against endless rounds).",

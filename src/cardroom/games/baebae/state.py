@@ -40,7 +40,7 @@ from cardroom.games.baebae.interpreter import (
     RoundOver,
     program_marks,
 )
-from cardroom.games.baebae.rules import Rules
+from cardroom.games.baebae.rules import Rules, lowest_of_design
 from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
 
 __all__ = [
@@ -304,15 +304,7 @@ class BaebaeState:
 
     def _physical(self, seat: int, design: int) -> int | None:
         """The lowest physical card of ``design`` in ``seat``'s hand."""
-        mask = self.hands[seat]
-        card_of = self.rules.card_of
-        while mask:
-            low = mask & -mask
-            pid = low.bit_length() - 1
-            if card_of[pid] == design:
-                return pid
-            mask ^= low
-        return None
+        return lowest_of_design(self.hands[seat], design, self.rules.card_of)
 
     def _def(self, pid: int) -> CardDef:
         return self.rules.cards[self.rules.card_of[pid]]
