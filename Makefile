@@ -11,6 +11,8 @@ $(BIN)/python:
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# results as tables and Ray, which make test covers too
+	$(BIN)/python -m pip install --quiet -e '.[results,ray]'
 	touch $@
 
 install: $(VENV)/.installed

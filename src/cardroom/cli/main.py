@@ -290,26 +290,57 @@ def simulate(
     workers: Annotated[
         int, typer.Option(help="Processes to use (0: one per core); never more than the cores or the games.",
                           metavar="N")
-    ] = 1,
+    ] = 0,
     duplicate: Annotated[
         bool,
         typer.Option("--duplicate", help="Play each deal once per rotation of the agents over the seats."),
     ] = False,
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write the results as tables (Parquet) into this folder (docs/results.md); "
+                          "the agents are then heuristic unless --agents says otherwise.", metavar="FOLDER"),
+    ] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="With --out: CSV tables instead of Parquet.")] = False,
+    variant: Annotated[
+        str, typer.Option(help="With --out: a label for this run's rules or deck, kept in every game's row.",
+                          metavar="LABEL")
+    ] = "",
+    force: Annotated[
+        bool, typer.Option("--force", help="With --out: replace the results a folder already holds.")
+    ] = False,
+    ray: Annotated[
+        bool,
+        typer.Option("--ray", help="With --out: play on a Ray cluster (a local one unless --ray-address)."),
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(help="The Ray cluster to join (implies --ray), e.g. 10.0.0.5:6379.",
+                                 metavar="HOST:PORT")
+    ] = None,
 ) -> None:
     """Play many games between agents and report results per seat and per agent.
 
     Agents are given by seat, comma-separated, each with options after colons:
     --agents ismcts:iterations=500,heuristic,heuristic,heuristic
     """
-    from cardroom.cli.simulate import run_simulate
+    from cardroom.cli.simulate import TableOptions, run_simulate
 
     with guard():
         check_workers(workers)
+        ray = ray or ray_address is not None
+        if out is None and (csv or variant or force or ray):
+            raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
+                             "(the results written as tables)")
+        if out is not None and duplicate:
+            raise UsageError("--duplicate does not write tables yet: give --out or --duplicate, not both")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
+        tables = None
+        if out is not None:
+            tables = TableOptions(out, csv=csv, variant=variant, force=force, ray=ray,
+                                  ray_address=ray_address)
         run_simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
-            json_out=json_out, duplicate=duplicate,
+            json_out=json_out, duplicate=duplicate, tables=tables,
         )
 
 

@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,12 +16,30 @@ from rich.table import Table
 
 from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
+from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import Lineup, run_games
 from cardroom.text import plural
 
-__all__ = ["run_simulate", "print_summary"]
+__all__ = ["DESIGNER_AGENT", "TableOptions", "run_simulate", "print_summary"]
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """``simulate --out``: where and how the results are written as tables."""
+
+    folder: Path
+    csv: bool = False
+    variant: str = ""
+    force: bool = False
+    ray: bool = False
+    ray_address: str | None = None
+
+
+DESIGNER_AGENT = "heuristic"
+"""Who plays every seat of ``simulate --out`` when ``--agents`` is not given: random play says
+little of a card's strength. Plain ``simulate`` keeps random agents (the quickest check)."""
 
 
 def run_simulate(
@@ -33,13 +52,21 @@ def run_simulate(
     workers: int,
     json_out: bool,
     duplicate: bool = False,
+    tables: TableOptions | None = None,
 ) -> dict[str, Any]:
     """Play the games, show a progress bar on a terminal, print a table or JSON.
 
-    With ``duplicate``, ``games`` counts deals, each played once per rotation of the line-up.
+    With ``duplicate``, ``games`` counts deals, each played once per rotation of the line-up;
+    with ``tables``, the results are also written as tables (:mod:`cardroom.sim.results`).
     """
     players = rules.to_dict()["players"]
+    if tables is not None and agents is None:
+        agents = DESIGNER_AGENT
     lineup = Lineup.parse(agents, players)
+    if tables is not None:
+        _check_installed("pyarrow", "results")
+        if tables.ray:
+            _check_installed("ray", "ray")
     err = make_console(stderr=True)
     started = time.perf_counter()
     total = games * len(rotations(lineup)) if duplicate else games
@@ -49,6 +76,14 @@ def run_simulate(
             lineups, rows = run_duplicate(rules, games, seed, lineup, workers=workers, records=records,
                                           progress=progress)
             return summarize_duplicate(rules, lineup, lineups, rows, seed, time.perf_counter() - started)
+        if tables is not None:
+            from cardroom.sim.results import Backend, simulate_to
+
+            backend = Backend(workers=workers, ray=tables.ray, address=tables.ray_address)
+            results = simulate_to(tables.folder, rules, games, seed, lineup, backend=backend,
+                                  variant=tables.variant, csv=tables.csv, records=records, force=tables.force,
+                                  progress=progress)
+            return summarize(rules, lineup, results, seed, time.perf_counter() - started)
         results = run_games(rules, games, seed, lineup, workers=workers, records=records,
                             progress=progress)
         return summarize(rules, lineup, results, seed, time.perf_counter() - started)
@@ -65,7 +100,18 @@ def run_simulate(
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
         print_summary(make_console(), summary, records)
+        if tables is not None:
+            make_console().print(f"tables written to {tables.folder}/ (manifest.json last)", highlight=False)
     return summary
+
+
+def _check_installed(module: str, extra: str) -> None:
+    """An optional package the command needs, asked for in words if it is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise RecordError(f"this needs the package {module}: install Cardroom with its {extra} extra "
+                          f"(pip install 'cardroom[{extra}]')")
 
 
 def print_summary(console: Console, summary: dict[str, Any], records: Path | None = None) -> None:

@@ -138,6 +138,10 @@ class GameSpec:
     web_renderer: str | None = None
     """The game's renderer for the web table: a JavaScript module under the web's static
     folder (``games/baha.js``), loaded by the pages the catalog names it to."""
+    results: str | None = None
+    """The game's tables for ``simulate --out``, as ``"module:attribute"``: a
+    :class:`cardroom.sim.results.GameTables` (its columns of ``deals``, ``cards`` and
+    ``hands``, its own tables, and the rows one finished game's log gives)."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -11,13 +11,13 @@ from typing import Any
 
 from cardroom import agents as agent_registry
 from cardroom import games as game_registry
-from cardroom.engine import Event, Rules
+from cardroom.engine import Event, Rules, State
 from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
 
 __all__ = [
-    "Lineup", "GameResult", "play_game", "run_games", "result_from_log", "worker_count", "MAX_ACTIONS",
-    "MAX_WORKERS",
+    "Lineup", "GameResult", "play_game", "play_state", "run_games", "result_from_log", "worker_count",
+    "MAX_ACTIONS", "MAX_WORKERS",
 ]
 
 MAX_WORKERS = 1024
@@ -93,9 +93,33 @@ def play_game(
     max_actions: int = MAX_ACTIONS,
 ) -> GameResult:
     """Play one game; write its record into ``records`` if given."""
+    return play_state(rules, seed, lineup, index=index, records=records, max_actions=max_actions)[1]
+
+
+def play_state(
+    rules: Rules,
+    seed: int,
+    lineup: Lineup,
+    *,
+    index: int = 0,
+    records: Path | None = None,
+    max_actions: int = MAX_ACTIONS,
+    marks: list[int] | None = None,
+) -> tuple[State, GameResult]:
+    """:func:`play_game`, also giving the finished state; ``marks`` (if given) gets the length
+    of the log before each action, so that a game's events can be told apart by decision."""
     state = rules.new_game(seed)
     players = len(state.scores)
-    match = Match(state, [lineup.make(s, seed * 1000 + s) for s in range(players)], max_actions=max_actions)
+    on_events = None
+    if marks is not None:
+        seen = [len(state.log)]
+
+        def on_events(seat: int, action: int, events: list[Event]) -> None:
+            marks.append(seen[0])
+            seen[0] = len(state.log)
+
+    match = Match(state, [lineup.make(s, seed * 1000 + s) for s in range(players)], max_actions=max_actions,
+                  on_events=on_events)
     match.run()
     result = result_from_log(rules.game, state.log, index, seed, state.scores)
     result.actions = match.actions
@@ -103,7 +127,7 @@ def play_game(
     if records is not None:
         seat_info = [{"name": f"Seat {s}", "agent": lineup.specs[s]} for s in range(players)]
         save(make_record(state, seat_info), records / f"game-{index:06d}.json")
-    return result
+    return state, result
 
 
 def result_from_log(game: str, log: list[Event], index: int, seed: int, totals: list[int]) -> GameResult:

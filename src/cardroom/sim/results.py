@@ -1,0 +1,429 @@
+"""Results as data: a run of games written as tables (Parquet, or CSV) and a manifest.
+
+Every game writes ``games`` (one row a game), ``deals`` (one row a deal: a Baha hand, a
+BAEBAE round), ``cards`` (one row a card played) and ``hands`` (one row a card dealt); a game
+adds its own columns to the last three and may add tables of its own, through its spec's
+``results`` (a :class:`GameTables`), read from the finished game's log alone. docs/results.md
+describes every column.
+
+Tables are written in batches as the games come in (memory stays flat however many games are
+played), each under a temporary name renamed into place when the run completes; the manifest
+(``manifest.json``) is written last, so that a folder without one is visibly incomplete.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.csv as pa_csv
+import pyarrow.parquet as pq
+
+from cardroom import games as game_registry
+from cardroom.engine import DeckRules, Event, Rules
+from cardroom.record import RecordError
+from cardroom.sim.tournament import GameResult, Lineup, play_state, worker_count
+
+__all__ = [
+    "BATCH_GAMES",
+    "Decisions",
+    "GameRows",
+    "GameTables",
+    "MANIFEST",
+    "SCHEMA_VERSION",
+    "ResultsError",
+    "check_folder",
+    "schemas",
+    "simulate_to",
+]
+
+SCHEMA_VERSION = 1
+"""Raised when a column changes meaning, is renamed or removed (docs/results.md says how)."""
+
+MANIFEST = "manifest.json"
+BATCH_GAMES = 1000
+"""Games gathered before each write (one Parquet row group a table)."""
+
+Columns = Sequence[tuple[str, pa.DataType]]
+
+_KEY: Columns = (("game_index", pa.int64()), ("seed", pa.int64()))
+_BASE: dict[str, Columns] = {
+    "deals": (("deal", pa.int32()), ("points", pa.list_(pa.int32())), ("totals", pa.list_(pa.int32())),
+              ("decisions", pa.int32())),
+    "cards": (("deal", pa.int32()), ("turn", pa.int32()), ("seat", pa.int8()), ("card", pa.string()),
+              ("design", pa.string())),
+    "hands": (("deal", pa.int32()), ("seat", pa.int8()), ("card", pa.string()), ("design", pa.string())),
+}
+"""The columns every game's ``deals``, ``cards`` and ``hands`` begin with (after the key)."""
+
+
+class ResultsError(RecordError):
+    """A results folder that cannot be written (or read): the message says why and what to do."""
+
+
+@dataclass
+class GameRows:
+    """What one finished game gives the tables: the places by seat (``None`` for a game
+    stopped before its end) and rows per table, without the key columns, which are added."""
+
+    places: list[int] | None
+    tables: dict[str, list[dict[str, Any]]]
+
+
+@dataclass(frozen=True)
+class GameTables:
+    """A game's part of the results, named by its spec's ``results``.
+
+    ``columns`` are the game's own columns of ``deals``, ``cards`` and ``hands`` (after the
+    common ones); ``tables`` are the game's own tables (their columns after the key); ``rows``
+    reads one finished game's log (with its rules, and the log position of each decision)."""
+
+    columns: Mapping[str, Columns]
+    tables: Mapping[str, Columns]
+    rows: Callable[[Sequence[Event], Rules, Decisions], GameRows]
+
+
+class Decisions:
+    """Which decision (action) caused each event of a log, from the log's length before each.
+
+    >>> d = Decisions([1, 3, 4])  # events 0: the deal; 1-2: action 0; 3: action 1; 4...: action 2
+    >>> d.at(2), d.at(3), d.at(0)
+    (0, 1, -1)
+    >>> d.between(1, 4)
+    2
+    """
+
+    def __init__(self, marks: Sequence[int]) -> None:
+        self.marks = marks
+
+    def at(self, event: int) -> int:
+        """The decision (0-based) that caused the event at ``event``; -1 before the first."""
+        return bisect_right(self.marks, event) - 1
+
+    def first(self, event: int) -> int:
+        """The first decision taken at or after the event at ``event``."""
+        return bisect_left(self.marks, event)
+
+    def between(self, start: int, end: int) -> int:
+        """Decisions taken from the event at ``start`` up to (not including) ``end``."""
+        return self.first(end) - self.first(start)
+
+
+def game_tables(game: str) -> GameTables:
+    """The game's :class:`GameTables`; a game without them is told in words."""
+    spec = game_registry.get(game)
+    if spec.results is None:
+        raise ResultsError(f"{spec.title} does not describe its results as tables yet")
+    tables = game_registry.load_ref(spec.results)
+    assert isinstance(tables, GameTables)
+    return tables
+
+
+def schemas(game: str) -> dict[str, pa.Schema]:
+    """Every table of ``game`` with its columns, in the order they are written."""
+    spec = game_registry.get(game)
+    own = game_tables(game)
+    extras = [(key, pa.int32()) for key in spec.result_extras([])]
+    out = {"games": pa.schema([
+        ("game", pa.string()), *_KEY, ("variant", pa.string()), ("rules", pa.string()), ("deck", pa.string()),
+        ("players", pa.int8()), ("agents", pa.list_(pa.string())), ("totals", pa.list_(pa.int32())),
+        ("winners", pa.list_(pa.int8())), ("places", pa.list_(pa.int8())), ("deals", pa.int32()),
+        ("decisions", pa.int32()), ("guard_stopped", pa.bool_()), *extras,
+    ])}
+    for name, base in _BASE.items():
+        out[name] = pa.schema([*_KEY, *base, *own.columns.get(name, ())])
+    for name, columns in own.tables.items():
+        out[name] = pa.schema([*_KEY, *columns])
+    return out
+
+
+def rules_json(rules: Rules) -> str:
+    """The rules as the ``games`` table keeps them: a deck's file texts left out (the deck's
+    digest stands for them)."""
+    options = rules.to_dict()
+    options.pop("deck_files", None)
+    return json.dumps(options, sort_keys=True)
+
+
+def _deck_digest(rules: Rules) -> str | None:
+    return str(rules.deck_record()["digest"]) if isinstance(rules, DeckRules) else None
+
+
+@dataclass
+class Chunk:
+    """Games played by one worker: their summaries (for the printed table) and their rows."""
+
+    results: list[GameResult]
+    tables: dict[str, pa.Table]
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a worker needs to play a chunk of games and turn them into rows."""
+
+    rules: Rules
+    lineup: Lineup
+    variant: str
+    records: Path | None
+    games: tuple[tuple[int, int], ...] = field(default=())
+
+
+def play_chunk(job: Job) -> Chunk:
+    """Play ``job``'s games (index, seed) and read their rows (in a worker, or here)."""
+    rules, lineup = job.rules, job.lineup
+    shapes = schemas(rules.game)
+    own = game_tables(rules.game)
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in shapes}
+    results = []
+    fixed = {"game": rules.game, "variant": job.variant, "rules": rules_json(rules),
+             "deck": _deck_digest(rules), "agents": lineup.names()}
+    for index, seed in job.games:
+        marks: list[int] = []
+        state, result = play_state(rules, seed, lineup, index=index, records=job.records, marks=marks)
+        found = own.rows(state.log, rules, Decisions(marks))
+        key = {"game_index": index, "seed": seed}
+        rows["games"].append({
+            **fixed, **key, "players": len(result.totals), "totals": result.totals,
+            "winners": result.winners, "places": found.places, "deals": result.deals,
+            "decisions": result.actions, "guard_stopped": result.guard_stopped, **result.extras,
+        })
+        for name, table_rows in found.tables.items():
+            rows[name].extend({**key, **row} for row in table_rows)
+        results.append(result)
+    return Chunk(results, {name: pa.Table.from_pylist(rows[name], schema=shapes[name]) for name in shapes})
+
+
+# -- the folder --------------------------------------------------------------------------
+
+def check_folder(folder: Path, force: bool) -> None:
+    """Refuse a folder that already holds files, unless ``force`` (then clear its results)."""
+    if folder.exists() and not folder.is_dir():
+        raise ResultsError(f"{folder} is a file, not a folder: give a folder for the results")
+    if not folder.exists() or not any(folder.iterdir()):
+        return
+    if not force:
+        held = ", ".join(sorted(p.name for p in folder.iterdir())[:4])
+        raise ResultsError(f"{folder} already holds files ({held}...): give --force to replace the "
+                           "results in it, or name a new folder")
+    # the manifest goes first, so that the folder reads as incomplete until the new run ends
+    (folder / MANIFEST).unlink(missing_ok=True)
+    for path in folder.iterdir():
+        if path.suffix in (".parquet", ".csv", ".part") and path.is_file():
+            path.unlink()
+
+
+class _Writer:
+    """Tables written in batches under temporary names; :meth:`finish` renames them."""
+
+    def __init__(self, folder: Path, shapes: Mapping[str, pa.Schema], csv: bool) -> None:
+        self.folder = folder
+        self.csv = csv
+        self.ext = "csv" if csv else "parquet"
+        self.rows = dict.fromkeys(shapes, 0)
+        self.writers: dict[str, pq.ParquetWriter | pa_csv.CSVWriter] = {}
+        for name, schema in shapes.items():
+            temp = self._temp(name)
+            if csv:
+                self.writers[name] = pa_csv.CSVWriter(temp, _csv_schema(schema))
+            else:
+                self.writers[name] = pq.ParquetWriter(temp, schema, compression="zstd")
+
+    def _temp(self, name: str) -> Path:
+        return self.folder / f".{name}.{self.ext}.part"
+
+    def write(self, tables: Mapping[str, pa.Table]) -> None:
+        for name, table in tables.items():
+            self.rows[name] += table.num_rows
+            if self.csv:
+                table = _csv_table(table)
+            self.writers[name].write_table(table)
+
+    def finish(self) -> dict[str, dict[str, Any]]:
+        for writer in self.writers.values():
+            writer.close()
+        files = {}
+        for name in self.writers:
+            final = self.folder / f"{name}.{self.ext}"
+            self._temp(name).replace(final)
+            files[name] = {"file": final.name, "rows": self.rows[name]}
+        return files
+
+    def abandon(self) -> None:
+        for name, writer in self.writers.items():
+            try:
+                writer.close()
+            finally:
+                self._temp(name).unlink(missing_ok=True)
+
+
+def _csv_schema(schema: pa.Schema) -> pa.Schema:
+    """CSV has no lists: a list column is written as its JSON text (``[3, 40, 11, 6]``)."""
+    return pa.schema([(f.name, pa.string() if pa.types.is_list(f.type) else f.type) for f in schema])
+
+
+def _csv_table(table: pa.Table) -> pa.Table:
+    columns = []
+    for column in table.columns:
+        if pa.types.is_list(column.type):
+            texts = [None if v is None else json.dumps(v) for v in column.to_pylist()]
+            columns.append(pa.array(texts, pa.string()))
+        else:
+            columns.append(column)
+    return pa.Table.from_arrays(columns, names=table.column_names)
+
+
+# -- running -----------------------------------------------------------------------------
+
+def _jobs(rules: Rules, lineup: Lineup, variant: str, records: Path | None, games: int, seed: int,
+          size: int) -> Iterator[Job]:
+    for start in range(0, games, size):
+        span = tuple((i, seed + i) for i in range(start, min(games, start + size)))
+        yield Job(rules, lineup, variant, records, span)
+
+
+def _chunk_size(games: int, workers: int) -> int:
+    return max(1, min(50, games // (workers * 4)))  # small chunks keep the bar moving
+
+
+def _local(jobs: Iterator[Job], workers: int) -> Iterator[Chunk]:
+    if workers == 1:
+        yield from map(play_chunk, jobs)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(play_chunk, jobs)
+
+
+def ray_address_answers(address: str, timeout: float = 5.0) -> None:
+    """Check that something listens at a Ray ``HOST:PORT`` before Ray is asked to join it (Ray
+    itself would retry for a long time): a :class:`ResultsError` in words if nothing does."""
+    host, _, port = address.rpartition(":")
+    host = host.removeprefix("ray://")
+    if not host or not port.isdigit():
+        raise ResultsError(f"--ray takes a cluster's address HOST:PORT (e.g. 10.0.0.5:6379), not {address!r}")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as err:
+        raise ResultsError(
+            f"no Ray cluster answers at {address} ({err.strerror or err}): start one there with "
+            "`ray start --head`, or give --ray with no address to run a local one"
+        ) from None
+
+
+def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Iterator[Chunk]:
+    import ray
+
+    if address is not None:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    try:
+        remote = ray.remote(play_chunk)
+        cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
+        window = max(2, 2 * int(cpus))
+        pending: list[Any] = []
+        # a bounded window of chunks in flight, taken in game order: memory stays flat
+        for job in jobs:
+            pending.append(remote.remote(job))
+            if len(pending) >= window:
+                yield ray.get(pending.pop(0))
+        while pending:
+            yield ray.get(pending.pop(0))
+    finally:
+        ray.shutdown()
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the games are played: ``local`` processes (``workers``, 0 = one per core) or a Ray
+    cluster (``ray``; ``address`` ``None`` for a local one of ``workers`` CPUs)."""
+
+    workers: int = 0
+    ray: bool = False
+    address: str | None = None
+
+
+def simulate_to(
+    folder: Path,
+    rules: Rules,
+    games: int,
+    seed: int,
+    lineup: Lineup,
+    *,
+    backend: Backend | None = None,
+    variant: str = "",
+    csv: bool = False,
+    records: Path | None = None,
+    force: bool = False,
+    batch_games: int = BATCH_GAMES,
+    progress: Callable[[int], None] | None = None,
+) -> list[GameResult]:
+    """Play ``games`` games (game ``i`` uses seed ``seed + i``) and write their tables into
+    ``folder``; returns the games' summaries, in game order.
+
+    The tables do not depend on the backend or the number of workers. The manifest is written
+    last; a run that fails leaves no manifest and no table under its final name.
+    """
+    if batch_games < 1:
+        raise ResultsError(f"a batch holds at least one game, not {batch_games}")
+    backend = backend or Backend()
+    check_folder(folder, force)
+    workers = worker_count(backend.workers, games)
+    if backend.ray and backend.address is not None:
+        ray_address_answers(backend.address)  # before anything is written
+    shapes = schemas(rules.game)
+    folder.mkdir(parents=True, exist_ok=True)
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    jobs = _jobs(rules, lineup, variant, records, games, seed, _chunk_size(games, workers))
+    chunks = _ray(jobs, backend.address, workers) if backend.ray else _local(jobs, workers)
+    writer = _Writer(folder, shapes, csv)
+    results: list[GameResult] = []
+    try:
+        batch: list[Chunk] = []
+        waiting = 0
+        for chunk in chunks:
+            results.extend(chunk.results)
+            batch.append(chunk)
+            waiting += len(chunk.results)
+            if progress:
+                progress(len(chunk.results))
+            if waiting >= batch_games:
+                writer.write(_joined(batch))
+                batch, waiting = [], 0
+        if batch:
+            writer.write(_joined(batch))
+        files = writer.finish()
+    except BaseException:
+        writer.abandon()
+        raise
+    manifest = {
+        "schema_version": SCHEMA_VERSION,
+        "game": rules.game,
+        "variant": variant,
+        "rules": json.loads(rules_json(rules)),
+        "deck": rules.deck_record() if isinstance(rules, DeckRules) else None,
+        "agents": lineup.names(),
+        "seed": seed,
+        "games": games,
+        "format": "csv" if csv else "parquet",
+        "tables": files,
+        "records": None if records is None else str(records),
+        "backend": {"ray": backend.ray, "address": backend.address, "workers": workers},
+        "cardroom": version("cardroom"),
+    }
+    temp = folder / f".{MANIFEST}.part"
+    temp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    temp.replace(folder / MANIFEST)
+    return results
+
+
+def _joined(chunks: Sequence[Chunk]) -> dict[str, pa.Table]:
+    return {name: pa.concat_tables([c.tables[name] for c in chunks]) for name in chunks[0].tables}
