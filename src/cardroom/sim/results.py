@@ -14,9 +14,10 @@ played), each under a temporary name renamed into place when the run completes; 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -293,12 +294,15 @@ def _chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (workers * 4)))  # small chunks keep the bar moving
 
 
-def _local(jobs: Iterator[Job], workers: int) -> Iterator[Chunk]:
+def _local(jobs: Iterator[Job], workers: int) -> Generator[Chunk]:
     if workers == 1:
         yield from map(play_chunk, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         yield from pool.map(play_chunk, jobs)
+    finally:  # a run stopped part-way does not wait for the chunks not yet played
+        pool.shutdown(cancel_futures=True)
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
@@ -317,13 +321,16 @@ def ray_address_answers(address: str, timeout: float = 5.0) -> None:
         ) from None
 
 
-def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Iterator[Chunk]:
+def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Generator[Chunk]:
+    """Chunks played as Ray tasks; a Ray this process already joined is used as it is."""
     import ray
 
-    if address is not None:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    owned = not ray.is_initialized()
+    if owned and address is not None:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    elif owned:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
     try:
         remote = ray.remote(play_chunk)
         cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
@@ -337,7 +344,8 @@ def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Iterator[Chu
         while pending:
             yield ray.get(pending.pop(0))
     finally:
-        ray.shutdown()
+        if owned:
+            ray.shutdown()
 
 
 @dataclass(frozen=True)
@@ -402,6 +410,7 @@ def simulate_to(
             writer.write(_joined(batch))
         files = writer.finish()
     except BaseException:
+        chunks.close()
         writer.abandon()
         raise
     manifest = {
