@@ -18,7 +18,15 @@ from typer.testing import CliRunner
 
 from cardroom import games
 from cardroom.cli.main import app
-from cardroom.sim.results import MANIFEST, SCHEMA_VERSION, Backend, ResultsError, schemas, simulate_to
+from cardroom.sim.results import (
+    MANIFEST,
+    SCHEMA_VERSION,
+    Backend,
+    ResultsError,
+    read_manifest,
+    schemas,
+    simulate_to,
+)
 from cardroom.sim.tournament import Lineup, play_state
 
 runner = CliRunner()
@@ -232,3 +240,30 @@ def test_cli_out_defaults_to_heuristic_and_prints_the_summary(tmp_path: Path) ->
 def test_cli_table_options_need_out(flag: list[str]) -> None:
     result = runner.invoke(app, ["simulate", "baebae", "--games", "2", *flag])
     assert result.exit_code == 2 and "go with --out" in result.output
+
+
+def test_read_manifest_refuses_what_it_cannot_trust(tmp_path: Path) -> None:
+    folder = tmp_path / "out"
+    _run(folder, "baebae", count=2)
+    assert read_manifest(folder, "baebae")["games"] == 2
+    with pytest.raises(ResultsError, match="holds results of 'baebae', not 'baha'"):
+        read_manifest(folder, "baha")
+    manifest = json.loads((folder / MANIFEST).read_text())
+    (folder / MANIFEST).write_text(json.dumps({**manifest, "schema_version": 99}))
+    with pytest.raises(ResultsError, match="schema version 99"):
+        read_manifest(folder)
+    (folder / MANIFEST).write_text(json.dumps(manifest))
+    (folder / "cards.parquet").unlink()
+    with pytest.raises(ResultsError, match="lacks its cards table"):
+        read_manifest(folder)
+    (folder / MANIFEST).unlink()
+    with pytest.raises(ResultsError, match="did not complete"):
+        read_manifest(folder)
+    with pytest.raises(ResultsError, match="not a folder"):
+        read_manifest(tmp_path / "none")
+
+
+def test_a_variant_label_is_bounded(tmp_path: Path) -> None:
+    with pytest.raises(ResultsError, match="--variant takes a label"):
+        _run(tmp_path / "out", "baebae", count=1, variant="x" * 101)
+    assert not (tmp_path / "out").exists()

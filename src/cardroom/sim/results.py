@@ -42,6 +42,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ResultsError",
     "check_folder",
+    "read_manifest",
     "schemas",
     "simulate_to",
 ]
@@ -52,6 +53,9 @@ SCHEMA_VERSION = 1
 MANIFEST = "manifest.json"
 BATCH_GAMES = 1000
 """Games gathered before each write (one Parquet row group a table)."""
+
+MAX_VARIANT = 100
+"""The longest ``variant`` label: a name for a run's rules or deck, not a description."""
 
 Columns = Sequence[tuple[str, pa.DataType]]
 
@@ -381,6 +385,9 @@ def simulate_to(
     """
     if batch_games < 1:
         raise ResultsError(f"a batch holds at least one game, not {batch_games}")
+    if len(variant) > MAX_VARIANT or not variant.isprintable():
+        raise ResultsError(f"--variant takes a label of up to {MAX_VARIANT} printable characters, "
+                           f"not {variant[:MAX_VARIANT]!r}...")
     backend = backend or Backend()
     check_folder(folder, force)
     workers = worker_count(backend.workers, games)
@@ -432,6 +439,34 @@ def simulate_to(
     temp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     temp.replace(folder / MANIFEST)
     return results
+
+
+def read_manifest(folder: Path, game: str | None = None) -> dict[str, Any]:
+    """The manifest of a complete results folder, checked: a folder without one (a run that
+    stopped or is still going), another schema version or (given ``game``) another game is a
+    :class:`ResultsError` that says so."""
+    path = folder / MANIFEST
+    if not folder.is_dir():
+        raise ResultsError(f"{folder} is not a folder of results (simulate --out writes one)")
+    if not path.is_file():
+        raise ResultsError(f"{folder} holds no {MANIFEST}: its run did not complete (or is still going); "
+                           "simulate --out writes the manifest last")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ResultsError(f"{path} cannot be read as JSON: {err}") from None
+    if not isinstance(manifest, dict) or "schema_version" not in manifest or "game" not in manifest:
+        raise ResultsError(f"{path} is not a results manifest (no schema_version or game)")
+    if manifest["schema_version"] != SCHEMA_VERSION:
+        raise ResultsError(f"{folder} holds results of schema version {manifest['schema_version']!r}; this "
+                           f"Cardroom reads version {SCHEMA_VERSION}: simulate them again")
+    if game is not None and manifest["game"] != game:
+        raise ResultsError(f"{folder} holds results of {manifest['game']!r}, not {game!r}")
+    for name, entry in manifest.get("tables", {}).items():
+        if not (folder / str(entry.get("file", ""))).is_file():
+            raise ResultsError(f"{folder} lacks its {name} table ({entry.get('file')}), which its "
+                               "manifest names")
+    return manifest
 
 
 def _joined(chunks: Sequence[Chunk]) -> dict[str, pa.Table]:
