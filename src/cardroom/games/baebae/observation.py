@@ -21,7 +21,7 @@ from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import Phase
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
-from cardroom.games.tensor import Layout, Slice, put_bits
+from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
 
 __all__ = ["BaebaeObservation", "encoder"]
 
@@ -155,14 +155,14 @@ class BaebaeObservation:
         put_bits(out[base:], bits, at.bits)
         order = [(seat + k) % n for k in range(n)]
         hand = at.hand_size
-        out[at.hand_sizes:] = [
+        put_floats(out, at.hand_sizes, [
             *(state.hands[s].bit_count() / hand for s in order),
             *(state.skips[s] for s in order),
             len(state.stock) / at.deck,
             *(state.round_penalties[s] / 10 for s in order),
             *(state.totals[s] / 100 for s in order),
             state.round_no / rules.rounds,
-        ]
+        ])
 
 
 encoder = BaebaeObservation()
