@@ -8,8 +8,8 @@ random legal actions chosen by the same ``pick``:
   loop ``obs, reward, terminated, truncated, info = env.last(); env.step(a)``, ``a`` picked
   over ``np.flatnonzero(obs["action_mask"])`` (an agent that is done steps ``None``, not
   counted). ``last()`` encodes the observation array of the agent to act, every step.
-- ``baha-env-noobs``: the same loop with ``env.last(observe=False)`` and the legal actions
-  read from the game: what the wrapper costs without the observation.
+- ``baha-env-noobs`` / ``baebae-env-noobs``: the same loop with ``env.last(observe=False)``
+  and the legal actions read from the game: what the wrapper costs without the observation.
 - ``baha-raw`` / ``baebae-raw``: the State API, ``legal = state.legal_actions();
   state.apply(legal[pick(len(legal))])``, no observation.
 - ``uno``: RLCard's ``uno`` env (``env.step`` returns the next player's encoded state and
@@ -50,6 +50,7 @@ RATIOS = (
     ("baha-env", "baha-raw", 0.7),
     ("baebae-env", "baebae-raw", 0.7),
     ("baha-env-noobs", "baha-raw", None),
+    ("baebae-env-noobs", "baebae-raw", None),
     ("baebae-env", "uno", 5.0),
     ("baha-env", "uno", 5.0),
     ("baha-env", "hearts", None),
@@ -187,7 +188,8 @@ def measure(runners: dict[str, Runner], rounds: int, seconds: float) -> dict[str
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5, help="rounds per contender (default 5)")
-    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per contender per round")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="seconds per contender per round (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
@@ -205,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         "baha-env-noobs": env_runner("baha", make_pick(args.seed), observe=False),
         "baha-raw": raw_runner("baha", make_pick(args.seed)),
         "baebae-env": env_runner("baebae", make_pick(args.seed)),
+        "baebae-env-noobs": env_runner("baebae", make_pick(args.seed), observe=False),
         "baebae-raw": raw_runner("baebae", make_pick(args.seed)),
         "uno": uno_runner(make_pick(args.seed + 1), rlcard),
         "hearts": hearts_runner(make_pick(args.seed + 2), pyspiel),

@@ -79,8 +79,10 @@ class _Tables:
         self.designs = designs
         self.deck = deck
         self.hand_size = hand
-        self.card_of = np.array(rules.card_of, np.intp)
-        self.per_copy = (1.0 / np.bincount(self.card_of, minlength=designs)).astype(np.float32)
+        copies = [0] * designs
+        for design in rules.card_of:
+            copies[design] += 1
+        self.per_copy = [1.0 / c for c in copies]
 
 
 _TABLES: dict[int, tuple[Rules, _Tables]] = {}
@@ -127,11 +129,17 @@ class BaebaeObservation:
         at = _tables(rules)
         n = state.n
         designs = at.designs
-        card_of = at.card_of
-        out[at.hand:at.hand + designs] = np.bincount(
-            card_of[_pids(state.hands[seat])], minlength=designs) * at.per_copy
-        out[at.discard:at.discard + designs] = np.bincount(
-            card_of[state.discard], minlength=designs) * at.per_copy
+        card_of = rules.card_of
+        per_copy = at.per_copy
+        # A few cards each: counting in Python and packing once beats numpy's bincount.
+        counts = [0.0] * (2 * designs)
+        for pid in _pids(state.hands[seat]):
+            design = card_of[pid]
+            counts[design] += per_copy[design]
+        for pid in state.discard:
+            design = card_of[pid]
+            counts[designs + design] += per_copy[design]
+        put_floats(out, at.hand, counts)
         base = at.counts
         bits = 1 << (at.top - base + rules.card_of[state.discard[-1]])
         turn = state.turn
