@@ -102,12 +102,10 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
             raise EnvError("no game yet: call reset() first")
         seat = self._seats[agent]
         table = self.table
-        mask = np.zeros(table.num_actions, np.int8)
-        if game.current_player == seat and not self.terminations.get(agent, True):
-            mask[game.legal_actions()] = 1
         out = np.empty(table.size, np.float32)
         table.encoder.encode(game, seat, out)
-        return {"observation": out, "action_mask": mask}
+        live = not self.terminations.get(agent, True)
+        return {"observation": out, "action_mask": table.action_mask(game, seat if live else -1)}
 
     def step(self, action: int | None) -> None:
         game = self._game

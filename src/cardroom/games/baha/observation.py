@@ -18,6 +18,7 @@ from cardroom.cards import BAHA_DECK, VALUES
 from cardroom.games.baha.actions import NUM_ACTIONS, Phase
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import BahaState
+from cardroom.games.baha.views import horns_shown
 from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
 
 __all__ = ["BahaObservation", "encoder"]
@@ -117,14 +118,12 @@ class BahaObservation:
         if trick:
             bits |= 1 << (at.led + trick[0] // VALUES)
         put_bits(out, bits, at.bits)
-        # Horns shown: the points of what each seat took, less its face-down cards.
-        hand_points = rules.hand_points
-        face_down = state.face_down
+        horns = horns_shown(state)
         per_hand = rules.points_per_hand
         top = rules.target + per_hand
         size = rules.hand_size
         totals = state.totals
-        scalars = [hand_points(taken[s] & ~face_down[s]) / per_hand if taken[s] else 0.0 for s in order]
+        scalars = [horns[s] / per_hand for s in order]
         scalars += [totals[s] / top for s in order]
         scalars += [hands[s].bit_count() / size for s in order]
         scalars += [state.tricks_done / (CARDS // n), state.leftover.bit_count() / 4,
