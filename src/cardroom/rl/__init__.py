@@ -42,7 +42,7 @@ __all__ = [
 
 def slices(game: str, players: int | None = None, **options: object) -> list[Slice]:
     """The observation's slices for ``game`` with those rules: name, start, stop, bounds, meaning."""
-    table = Table(game, players, options)
+    table = Table.of(game, players, options)
     result: list[Slice] = table.encoder.slices(table.rules)
     return result
 

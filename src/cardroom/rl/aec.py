@@ -50,7 +50,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
                  deals: int | None = None, zero_sum: bool = False, **rules: Any) -> None:
         super().__init__()
-        self.table = Table(game, players, rules)
+        self.table = Table.of(game, players, rules)
         self.render_mode = check_render_mode(render_mode)
         self.deals = check_deals(deals)
         if not isinstance(zero_sum, bool):
