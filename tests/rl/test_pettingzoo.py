@@ -126,12 +126,14 @@ def test_render_tells_what_anyone_saw():
     assert env.render().count("\n") == 0  # nothing new since: the status line alone
 
 
-def test_human_render_prints(capsys):
-    env = rl.env("baebae", render_mode="human")
+def test_human_render_prints_every_step_to_the_end(capsys):
+    env = rl.env("baebae", render_mode="human", deals=1)
     env.reset(seed=2)
     obs, *_ = env.last()
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert "BAEBAE, round 1" in capsys.readouterr().out
+    play(env, 2, np.random.default_rng(0))
+    assert "Penalties" in capsys.readouterr().out  # the step that ended the round was told too
 
 
 def test_a_baebae_env_takes_a_deck_like_the_command_line():
