@@ -196,3 +196,16 @@ def test_a_step_after_the_end_is_refused():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     with pytest.raises(rl.EnvError, match="step it with None"):
         env.step(3)
+
+
+def test_without_the_rl_extra_the_import_names_it(monkeypatch):
+    import importlib
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pettingzoo" else real(name, *a))
+    with pytest.raises(ImportError, match=r"needs pettingzoo, which comes with the rl extra"):
+        importlib.reload(rl)
+    monkeypatch.undo()
+    importlib.reload(rl)
