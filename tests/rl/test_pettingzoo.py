@@ -209,3 +209,12 @@ def test_without_the_rl_extra_the_import_names_it(monkeypatch):
         importlib.reload(rl)
     monkeypatch.undo()
     importlib.reload(rl)
+
+
+def test_a_game_without_an_encoder_has_no_environment(monkeypatch):
+    import dataclasses
+
+    spec = dataclasses.replace(games.get("baha"), observation=None)
+    monkeypatch.setattr(games, "get", lambda name: spec)
+    with pytest.raises(rl.EnvError, match="Baha has no observation encoder"):
+        rl.env("baha")
