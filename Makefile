@@ -9,10 +9,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# Every extra the project ships is installed, so that make test tests each of them.
+EXTRAS := dev,results,ray,rl,bench
+
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# results as tables and Ray, which make test covers too
-	$(BIN)/python -m pip install --quiet -e '.[results,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -37,16 +38,12 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-$(VENV)/.bench: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
-	$(BIN)/python -m pip install --quiet -e '.[results,ray]'
-	touch $@
-
-bench: $(VENV)/.bench
+bench: install
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
 	$(BIN)/python benchmarks/sim_throughput.py
+	$(BIN)/python benchmarks/env_throughput.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -142,6 +142,11 @@ class GameSpec:
     """The game's tables for ``simulate --out``, as ``"module:attribute"``: a
     :class:`cardroom.sim.results.GameTables` (its columns of ``deals``, ``cards`` and
     ``hands``, its own tables, and the rows one finished game's log gives)."""
+    observation: str | None = None
+    """The game's observation encoder for learning environments, as ``"module:attribute"``:
+    an object with ``size(rules)``, ``num_actions(rules)``, ``slices(rules)``, ``bounds(rules)``
+    and ``encode(state, seat, out)`` (see :mod:`cardroom.games.tensor`); ``None`` for a game
+    without one. Loaded only by :mod:`cardroom.rl`, which needs numpy."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""
