@@ -13,6 +13,7 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	# results as tables and Ray, which make test covers too
 	$(BIN)/python -m pip install --quiet -e '.[results,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[analysis]'
 	touch $@
 
 install: $(VENV)/.installed

@@ -142,6 +142,10 @@ class GameSpec:
     """The game's tables for ``simulate --out``, as ``"module:attribute"``: a
     :class:`cardroom.sim.results.GameTables` (its columns of ``deals``, ``cards`` and
     ``hands``, its own tables, and the rows one finished game's log gives)."""
+    analysis: str | None = None
+    """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: a
+    function from a results folder (:class:`cardroom.analysis.folder.Results`) to a list of
+    :class:`cardroom.analysis.report.Section` (Baha's moons and horns, BAEBAE's per-card impact)."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -91,6 +91,7 @@ SPEC = GameSpec(
     terminal="cardroom.cli.play.baebae:run_play",
     web_renderer="games/baebae.js",
     results="cardroom.games.baebae.results:TABLES",
+    analysis="cardroom.games.baebae.analysis:sections",
     decks=True,
     errors=(DeckError,),
     read_decks=read_decks,

@@ -75,4 +75,5 @@ SPEC = GameSpec(
     terminal="cardroom.cli.play.baha:run_play",
     web_renderer="games/baha.js",
     results="cardroom.games.baha.results:TABLES",
+    analysis="cardroom.games.baha.analysis:sections",
 )
