@@ -55,9 +55,10 @@ def _figure(plot: Plot) -> Figure:
         positions = list(range(len(labels)))
         errors = None
         if "low" in data and all(x is not None for x in data["low"] + data["high"]):
+            # max(0, ...): rounding may put a bound a hair inside its estimate
             errors = [
-                [v - lo for v, lo in zip(values, data["low"], strict=True)],
-                [hi - v for v, hi in zip(values, data["high"], strict=True)],
+                [max(0.0, v - lo) for v, lo in zip(values, data["low"], strict=True)],
+                [max(0.0, hi - v) for v, hi in zip(values, data["high"], strict=True)],
             ]
         axes.bar(positions, values, yerr=errors, color="#4c72b0", capsize=2)
         axes.set_xticks(positions, labels, rotation=90 if wide else 0, fontsize=7 if wide else 9)

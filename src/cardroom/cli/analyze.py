@@ -186,7 +186,8 @@ def compare_variants(
         text = rule_sets[i if len(rule_sets) > 1 else 0]
         deck = deck_list[i if len(deck_list) > 1 else 0]
         items = with_deck(game, rules_items(text) if text else [], [deck] if deck else None)
-        parts = ([text] if len(rule_sets) > 1 else []) + ([f"deck={deck}"] if len(deck_list) > 1 else [])
+        parts = [_shown(text)] if len(rule_sets) > 1 else []
+        parts += [f"deck={_shown(deck)}"] if len(deck_list) > 1 and deck else []
         label = " ".join(parts)
         variants.append((label, parse_rule_options(game, players, items)))
     labels = [label for label, _ in variants]
@@ -332,6 +333,11 @@ def run_variants(
     finally:
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def _shown(text: str) -> str:
+    """A variant's rules or deck as its label shows it: a file by its name, not its path."""
+    return Path(text).name if text.endswith(".toml") else text
 
 
 def _slug(label: str) -> str:
