@@ -112,14 +112,22 @@ def compare_runs(runs: Sequence[Results], labels: Sequence[str] | None = None) -
         significant[label] = [r["key"] for r in rows if r["significant"]]
         columns = [
             Column("metric", "Metric"),
-            Column("base", labels[0], 3),
-            Column("variant", label, 3),
+            Column("base", labels[0], 3, terminal=False),
+            Column("variant", label, 3, terminal=False),
             Column("difference", "Difference [95%]", 3),
-            Column("paired", "Paired"),
+            Column("paired", "Paired", terminal=False),
             Column("significant", "Significant"),
             Column("holm", "Holm"),
         ]
-        tables.append(Table(_slug(label), f"{label} minus {labels[0]}", columns, rows, flag="significant"))
+        paired = all(r["paired"] for r in rows)
+        how = (
+            "paired on the same seeds (per-seed differences)" if paired
+            else "unpaired (Welch)" if not any(r["paired"] for r in rows)
+            else "paired where the seeds match"
+        )
+        note = f"Differences {how}, 95% t intervals; significant: the interval excludes 0."
+        tables.append(Table(_slug(label), f"{label} minus {labels[0]}", columns, rows, note=note,
+                            flag="significant"))
     facts, warnings = _facts(runs, labels)
     section = Section(
         "compare", "Differences between variants", ABOUT, tables, [], {"significant": significant}

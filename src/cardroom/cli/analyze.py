@@ -28,6 +28,8 @@ says little about a card's or a rule's effect."""
 
 SHOWN_ROWS = 12
 """Rows of a long table shown on the terminal; the files hold them all."""
+LONG_TABLE = 24
+"""A table of more rows than this is long."""
 
 
 def print_report(console: Console, report: Report, *, skip: Sequence[str] = ()) -> None:
@@ -49,15 +51,19 @@ def _rich_table(table: Table) -> RichTable:
     columns = [c for c in table.columns if c.terminal]
     for i, column in enumerate(columns):
         shown.add_column(column.heading, justify="left" if i == 0 else "right")
-    for row in table.rows[:SHOWN_ROWS]:
+    # A long table (one row a card) shows its first rows; a shorter one, all of them.
+    shown_rows = table.rows if len(table.rows) <= LONG_TABLE else table.rows[:SHOWN_ROWS]
+    for row in shown_rows:
         style = "bold yellow" if table.flag and row.get(table.flag) else None
         shown.add_row(*(escape(cell_text(row.get(c.key), c.digits)) for c in columns), style=style)
-    notes = []
-    if len(table.rows) > SHOWN_ROWS:
-        notes.append(f"{len(table.rows) - SHOWN_ROWS} more rows in --html, --json and --csv")
+    notes = [table.note] if table.note else []
+    if len(table.rows) > len(shown_rows):
+        notes.append(f"{len(table.rows) - len(shown_rows)} more rows in --html, --json and --csv.")
     if len(columns) < len(table.columns):
-        notes.append("also in those files: " + ", ".join(c.heading for c in table.columns if not c.terminal))
-    shown.caption = "; ".join(notes) or None
+        hidden = ", ".join(c.heading for c in table.columns if not c.terminal)
+        notes.append(f"Also in those files: {hidden}.")
+    shown.caption = "\n".join(notes) or None
+    shown.caption_justify = "left"
     return shown
 
 
@@ -341,5 +347,5 @@ def _shown(text: str) -> str:
 
 
 def _slug(label: str) -> str:
-    text = "".join(c if c.isalnum() or c in ".=-" else "_" for c in label).strip("_")
+    text = "".join(c if c.isalnum() or c in ".-" else "-" for c in label).strip("-")
     return text[:60] or "variant"
