@@ -40,12 +40,14 @@ lint: install
 
 $(VENV)/.bench: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[results,ray]'
 	touch $@
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
+	$(BIN)/python benchmarks/sim_throughput.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -101,7 +101,8 @@ def write_folder(
         "agents": agents,
         "games": len(deals),
         "seed": seed,
-        "tables": tables,
+        "format": "parquet",
+        "tables": {name: {"file": f"{name}.parquet"} for name in tables},
     }
     (folder / "manifest.json").write_text(json.dumps(info | (manifest or {})))
     return folder

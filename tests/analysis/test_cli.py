@@ -130,15 +130,15 @@ def refused(args: list[str], *words: str) -> None:
 
 
 def test_analyze_refuses_a_folder_that_is_not_results(tmp_path: Path) -> None:
-    refused(["analyze", str(tmp_path)], "holds no results", "manifest.json")
-    refused(["analyze", str(tmp_path / "nowhere")], "no such folder")
+    refused(["analyze", str(tmp_path)], "holds no manifest.json")
+    refused(["analyze", str(tmp_path / "nowhere")], "is not a folder of results")
 
 
 def test_analyze_refuses_an_incomplete_folder(baha_run: Path, tmp_path: Path) -> None:
     copy = tmp_path / "half"
     shutil.copytree(baha_run, copy)
     (copy / "manifest.json").unlink()
-    refused(["analyze", str(copy)], "incomplete", "did not finish")
+    refused(["analyze", str(copy)], "holds no manifest.json", "did not complete")
 
 
 def test_analyze_refuses_another_schema_version_and_another_game(baha_run: Path, tmp_path: Path) -> None:
@@ -147,6 +147,8 @@ def test_analyze_refuses_another_schema_version_and_another_game(baha_run: Path,
     manifest = json.loads((copy / "manifest.json").read_text())
     (copy / "manifest.json").write_text(json.dumps(manifest | {"schema_version": 2}))
     refused(["analyze", str(copy)], "schema version 2", "reads version 1")
+    (copy / "manifest.json").write_text(json.dumps(manifest | {"format": "csv"}))
+    refused(["analyze", str(copy)], "csv tables", "without --csv")
     (copy / "manifest.json").write_text(json.dumps(manifest | {"game": "chess"}))
     refused(["analyze", str(copy)], "'chess'", "baha, baebae")
 

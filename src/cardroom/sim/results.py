@@ -14,9 +14,10 @@ played), each under a temporary name renamed into place when the run completes; 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -41,6 +42,7 @@ __all__ = [
     "SCHEMA_VERSION",
     "ResultsError",
     "check_folder",
+    "read_manifest",
     "schemas",
     "simulate_to",
 ]
@@ -51,6 +53,9 @@ SCHEMA_VERSION = 1
 MANIFEST = "manifest.json"
 BATCH_GAMES = 1000
 """Games gathered before each write (one Parquet row group a table)."""
+
+MAX_VARIANT = 100
+"""The longest ``variant`` label: a name for a run's rules or deck, not a description."""
 
 Columns = Sequence[tuple[str, pa.DataType]]
 
@@ -293,12 +298,15 @@ def _chunk_size(games: int, workers: int) -> int:
     return max(1, min(50, games // (workers * 4)))  # small chunks keep the bar moving
 
 
-def _local(jobs: Iterator[Job], workers: int) -> Iterator[Chunk]:
+def _local(jobs: Iterator[Job], workers: int) -> Generator[Chunk]:
     if workers == 1:
         yield from map(play_chunk, jobs)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         yield from pool.map(play_chunk, jobs)
+    finally:  # a run stopped part-way does not wait for the chunks not yet played
+        pool.shutdown(cancel_futures=True)
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
@@ -317,13 +325,16 @@ def ray_address_answers(address: str, timeout: float = 5.0) -> None:
         ) from None
 
 
-def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Iterator[Chunk]:
+def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Generator[Chunk]:
+    """Chunks played as Ray tasks; a Ray this process already joined is used as it is."""
     import ray
 
-    if address is not None:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
+    owned = not ray.is_initialized()
+    if owned and address is not None:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    elif owned:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
     try:
         remote = ray.remote(play_chunk)
         cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
@@ -337,7 +348,8 @@ def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Iterator[Chu
         while pending:
             yield ray.get(pending.pop(0))
     finally:
-        ray.shutdown()
+        if owned:
+            ray.shutdown()
 
 
 @dataclass(frozen=True)
@@ -373,6 +385,9 @@ def simulate_to(
     """
     if batch_games < 1:
         raise ResultsError(f"a batch holds at least one game, not {batch_games}")
+    if len(variant) > MAX_VARIANT or not variant.isprintable():
+        raise ResultsError(f"--variant takes a label of up to {MAX_VARIANT} printable characters, "
+                           f"not {variant[:MAX_VARIANT]!r}...")
     backend = backend or Backend()
     check_folder(folder, force)
     workers = worker_count(backend.workers, games)
@@ -402,6 +417,7 @@ def simulate_to(
             writer.write(_joined(batch))
         files = writer.finish()
     except BaseException:
+        chunks.close()
         writer.abandon()
         raise
     manifest = {
@@ -423,6 +439,34 @@ def simulate_to(
     temp.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     temp.replace(folder / MANIFEST)
     return results
+
+
+def read_manifest(folder: Path, game: str | None = None) -> dict[str, Any]:
+    """The manifest of a complete results folder, checked: a folder without one (a run that
+    stopped or is still going), another schema version or (given ``game``) another game is a
+    :class:`ResultsError` that says so."""
+    path = folder / MANIFEST
+    if not folder.is_dir():
+        raise ResultsError(f"{folder} is not a folder of results (simulate --out writes one)")
+    if not path.is_file():
+        raise ResultsError(f"{folder} holds no {MANIFEST}: its run did not complete (or is still going); "
+                           "simulate --out writes the manifest last")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise ResultsError(f"{path} cannot be read as JSON: {err}") from None
+    if not isinstance(manifest, dict) or "schema_version" not in manifest or "game" not in manifest:
+        raise ResultsError(f"{path} is not a results manifest (no schema_version or game)")
+    if manifest["schema_version"] != SCHEMA_VERSION:
+        raise ResultsError(f"{folder} holds results of schema version {manifest['schema_version']!r}; this "
+                           f"Cardroom reads version {SCHEMA_VERSION}: simulate them again")
+    if game is not None and manifest["game"] != game:
+        raise ResultsError(f"{folder} holds results of {manifest['game']!r}, not {game!r}")
+    for name, entry in manifest.get("tables", {}).items():
+        if not (folder / str(entry.get("file", ""))).is_file():
+            raise ResultsError(f"{folder} lacks its {name} table ({entry.get('file')}), which its "
+                               "manifest names")
+    return manifest
 
 
 def _joined(chunks: Sequence[Chunk]) -> dict[str, pa.Table]:
