@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")  # no display: the plots are files, drawn the same on any machine
 
@@ -42,13 +43,12 @@ def _figure(plot: Plot) -> Figure:
     wide = plot.kind == "bar" and len(labels) > 16
     figure, axes = plt.subplots(figsize=(11 if wide else 6.4, 3.4))
     if plot.kind == "hist":
-        values = [v for v in data["values"] if v is not None and not math.isnan(v)]
-        if values:
-            low, high = min(values), max(values)
-            whole = all(float(v).is_integer() for v in values)
-            bins: Any = (
-                [x - 0.5 for x in range(int(low), int(high) + 2)] if whole and high - low <= 60 else 30
-            )
+        values = np.asarray([v for v in data["values"] if v is not None], dtype=float)
+        values = values[~np.isnan(values)]
+        if values.size:
+            low, high = float(values.min()), float(values.max())
+            whole = bool(np.all(values == np.round(values)))
+            bins: Any = np.arange(low - 0.5, high + 1.5) if whole and high - low <= 60 else 30
             axes.hist(values, bins=bins, color="#4c72b0", edgecolor="white")
     elif plot.kind == "bar":
         values = [v if v is not None else 0.0 for v in data["values"]]
@@ -87,8 +87,9 @@ def _figure(plot: Plot) -> Figure:
 
 def plot_uri(plot: Plot) -> str:
     """The plot as an SVG ``data:`` URI."""
-    # A fixed salt for the SVG's ids and no date: the same figures give the same bytes.
-    with plt.rc_context({"svg.hashsalt": "cardroom"}):
+    # A fixed salt for the SVG's ids and no date: the same figures give the same bytes. Text
+    # stays text (the page's own font), not glyph paths: smaller and quicker to draw.
+    with plt.rc_context({"svg.hashsalt": "cardroom", "svg.fonttype": "none"}):
         figure = _figure(plot)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
