@@ -12,7 +12,7 @@ from typing import Any
 import polars as pl
 
 from cardroom import games as game_registry
-from cardroom.analysis.folder import Results
+from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import mean_t, wilson
 
@@ -361,8 +361,6 @@ def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
 def build_report(results: Results) -> Report:
     """Every figure of one results folder: the generic sections, then the game's own."""
     if results.games.height == 0:
-        from cardroom.analysis.folder import ResultsError
-
         raise ResultsError(f"{results.path} holds no games")
     frame = game_frame(results)
     spec = game_registry.get(results.game)

@@ -43,13 +43,13 @@ def _figure(plot: Plot) -> Figure:
     wide = plot.kind == "bar" and len(labels) > 16
     figure, axes = plt.subplots(figsize=(11 if wide else 6.4, 3.4))
     if plot.kind == "hist":
-        values = np.asarray([v for v in data["values"] if v is not None], dtype=float)
-        values = values[~np.isnan(values)]
-        if values.size:
-            low, high = float(values.min()), float(values.max())
-            whole = bool(np.all(values == np.round(values)))
+        samples = np.asarray([v for v in data["values"] if v is not None], dtype=float)
+        samples = samples[~np.isnan(samples)]
+        if samples.size:
+            low, high = float(samples.min()), float(samples.max())
+            whole = bool(np.all(samples == np.round(samples)))
             bins: Any = np.arange(low - 0.5, high + 1.5) if whole and high - low <= 60 else 30
-            axes.hist(values, bins=bins, color="#4c72b0", edgecolor="white")
+            axes.hist(samples, bins=bins, color="#4c72b0", edgecolor="white")
     elif plot.kind == "bar":
         values = [v if v is not None else 0.0 for v in data["values"]]
         positions = list(range(len(labels)))
