@@ -159,6 +159,14 @@ def test_analyze_refuses_a_deck_the_run_did_not_play(baebae_run: Path, tmp_path:
     refused(["analyze", str(baebae_run), "--deck", str(other)], "not the one the run played")
 
 
+def test_analyze_refuses_a_csv_folder_that_holds_files(baha_run: Path, tmp_path: Path) -> None:
+    (tmp_path / "old.csv").write_text("x\n")
+    result = runner.invoke(app, ["analyze", str(baha_run), "--csv", str(tmp_path)])
+    assert result.exit_code == 2 and "already holds files" in result.output, result.output
+    assert "Seat advantage" not in result.output  # refused before any figure was computed
+    assert [p.name for p in tmp_path.iterdir()] == ["old.csv"]
+
+
 def test_compare_refuses_two_games(baebae_run: Path, baha_run: Path) -> None:
     refused(["compare", str(baebae_run), str(baha_run)], "BAEBAE results", "Baha results", "one game")
 

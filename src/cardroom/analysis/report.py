@@ -19,7 +19,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Column", "Plot", "Report", "Section", "Table", "cell_text", "write_atomic", "write_csv_folder"]
+from cardroom.sim.results import ResultsError
+
+__all__ = [
+    "Column",
+    "Plot",
+    "Report",
+    "Section",
+    "Table",
+    "cell_text",
+    "check_csv_folder",
+    "write_atomic",
+    "write_csv_folder",
+    "write_json",
+]
 
 
 @dataclass(frozen=True)
@@ -190,10 +203,15 @@ def write_json(report: Report, path: Path) -> None:
         temporary.write_text(json.dumps(report.to_dict(), indent=2, allow_nan=False) + "\n", encoding="utf-8")
 
 
+def check_csv_folder(folder: Path) -> None:
+    """Refuse a folder for CSV tables that already holds files (checked before any work)."""
+    if folder.is_file() or (folder.exists() and any(folder.iterdir())):
+        raise ResultsError(f"--csv {folder} already holds files; give a new folder for the CSV tables")
+
+
 def write_csv_folder(report: Report, folder: Path) -> list[Path]:
     """One CSV per table into ``folder``, written in a temporary folder renamed into place."""
-    if folder.exists() and any(folder.iterdir()):
-        raise FileExistsError(f"{folder} is not empty; give a new folder for the CSV tables")
+    check_csv_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
     temporary = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:

@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from cardroom.analysis.folder import Results, read_results
-from cardroom.analysis.report import Report, Table, cell_text, write_csv_folder, write_json
+from cardroom.analysis.report import Report, Table, cell_text, check_csv_folder, write_csv_folder, write_json
 from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 
@@ -115,6 +115,8 @@ def run_analyze(
     decks: Sequence[str] | None = None,
 ) -> Report:
     """Read a results folder, print the headline figures, write the files asked for."""
+    if csv is not None:
+        check_csv_folder(csv)
     from cardroom.analysis.figures import build_report
 
     report = build_report(_with_decks(read_results(folder), decks))
@@ -140,6 +142,8 @@ def run_compare(
     console: Console,
 ) -> Report:
     """``cardroom compare``: variants played on the same seeds, or results folders read."""
+    if csv is not None:
+        check_csv_folder(csv)
     from cardroom import games as registry
     from cardroom.analysis.compare import compare_runs
     from cardroom.cli.main import UsageError
@@ -219,6 +223,8 @@ def run_sweep(
     console: Console,
 ) -> Report:
     """``cardroom sweep``: one run per value of one option, every other option fixed."""
+    if csv is not None:
+        check_csv_folder(csv)
     from cardroom.analysis.compare import sweep_report
     from cardroom.cli.main import UsageError, parse_rule_options, with_deck
 
