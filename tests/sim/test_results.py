@@ -145,6 +145,10 @@ def test_batches_are_row_groups(tmp_path: Path) -> None:
         assert pq.ParquetFile(path).metadata.num_row_groups == 4, path.name
 
 
+class Stopped(Exception):
+    """A run stopped part-way (as by Ctrl-C, or a full disk)."""
+
+
 def test_a_failed_run_leaves_nothing_that_looks_complete(tmp_path: Path) -> None:
     folder = tmp_path / "out"
     seen: list[int] = []
@@ -152,9 +156,9 @@ def test_a_failed_run_leaves_nothing_that_looks_complete(tmp_path: Path) -> None
     def stop_after_two(count: int) -> None:
         seen.append(count)
         if len(seen) == 2:
-            raise KeyboardInterrupt
+            raise Stopped
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(Stopped):
         _run(folder, "baha", count=12, batch_games=1, progress=stop_after_two)
     assert len(seen) == 2
     assert list(folder.iterdir()) == []  # no manifest, no table under its name, no temporary file
@@ -267,3 +271,14 @@ def test_a_variant_label_is_bounded(tmp_path: Path) -> None:
     with pytest.raises(ResultsError, match="--variant takes a label"):
         _run(tmp_path / "out", "baebae", count=1, variant="x" * 101)
     assert not (tmp_path / "out").exists()
+
+
+def test_kept_summaries_give_back_every_game(tmp_path: Path) -> None:
+    """The parent keeps the games' summaries packed: each comes back as it was played."""
+    kept = _run(tmp_path / "out", "baebae", count=5)
+    rules = games.make_rules("baebae", {})
+    lineup = Lineup.parse("heuristic", 4)
+    played = [play_state(rules, 11 + i, lineup, index=i)[1] for i in range(5)]
+    assert len(kept) == 5 and list(kept) == played and kept[-1] == played[-1] and kept[1:3] == played[1:3]
+    with pytest.raises(IndexError):
+        kept[5]

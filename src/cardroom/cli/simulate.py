@@ -80,10 +80,10 @@ def run_simulate(
             from cardroom.sim.results import Backend, simulate_to
 
             backend = Backend(workers=workers, ray=tables.ray, address=tables.ray_address)
-            results = simulate_to(tables.folder, rules, games, seed, lineup, backend=backend,
-                                  variant=tables.variant, csv=tables.csv, records=records, force=tables.force,
-                                  progress=progress)
-            return summarize(rules, lineup, results, seed, time.perf_counter() - started)
+            kept = simulate_to(tables.folder, rules, games, seed, lineup, backend=backend,
+                               variant=tables.variant, csv=tables.csv, records=records, force=tables.force,
+                               progress=progress)
+            return summarize(rules, lineup, kept, seed, time.perf_counter() - started)
         results = run_games(rules, games, seed, lineup, workers=workers, records=records,
                             progress=progress)
         return summarize(rules, lineup, results, seed, time.perf_counter() - started)
