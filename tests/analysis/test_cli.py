@@ -54,6 +54,11 @@ def test_analyze_prints_writes_html_json_and_csv(baebae_run: Path, tmp_path: Pat
         rows = list(csv.DictReader(f))
     assert len(rows) == 4 and {"win_rate", "win_rate_low", "win_rate_high"} <= set(rows[0])
     assert not list(tmp_path.glob(".*"))  # no temporary left behind
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")  # the files get the permissions any file made here gets
+    assert html.stat().st_mode == figures.stat().st_mode == plain.stat().st_mode
+    (tmp_path / "plain").mkdir()
+    assert tables.stat().st_mode == (tmp_path / "plain").stat().st_mode
 
 
 def test_analyze_baha_has_its_own_sections(baha_run: Path, tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import json
 import math
 import os
 import shutil
-import tempfile
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -188,8 +188,8 @@ def write_atomic(path: Path) -> Iterator[Path]:
     """A temporary file beside ``path``, renamed onto it only when the block ends without error,
     so a report cut short never looks complete."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(handle)
+    # A name of our own rather than mkstemp's, so the file gets the usual permissions (umask).
+    temporary = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.tmp"
     try:
         yield Path(temporary)
         os.replace(temporary, path)
@@ -213,7 +213,8 @@ def write_csv_folder(report: Report, folder: Path) -> list[Path]:
     """One CSV per table into ``folder``, written in a temporary folder renamed into place."""
     check_csv_folder(folder)
     folder.parent.mkdir(parents=True, exist_ok=True)
-    temporary = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    temporary = folder.parent / f".{folder.name}.{uuid.uuid4().hex[:12]}.tmp"
+    temporary.mkdir()
     try:
         for name, table in report.tables():
             keys, rows = _csv_cells(table)
