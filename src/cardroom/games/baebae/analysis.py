@@ -41,7 +41,8 @@ _IMPACT_ABOUT = (
 _MULTIPLE = (
     "Outlier: an interval excludes 0. With many designs, about 1 in 20 such flags appears by chance "
     "alone: the Holm column keeps only the differences that stay significant after Holm's adjustment "
-    "over every design and both figures (family-wise 5%)."
+    "over every design and both figures, penalty and win (family-wise 5%; held and played are "
+    "adjusted as two families)."
 )
 
 
