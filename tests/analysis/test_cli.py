@@ -186,4 +186,6 @@ def test_sweep_refuses_an_unknown_option_and_a_bad_value(tmp_path: Path) -> None
             "unknown Baha option 'colour'", "the options are")
     refused(["sweep", "baha", "--rule", "target=50,lots"], "target", "whole number")
     refused(["sweep", "baha", "--rule", "target=50"], "two or more values")
+    refused(["sweep", "baha", "--rule", "players=3,4", "--out", str(tmp_path / "x")],
+            "different numbers of players", "players=3: 3")
     assert not (tmp_path / "x").exists()  # refused before anything was written

@@ -203,7 +203,20 @@ def compare_variants(
     labels = [label for label, _ in variants]
     if len(set(labels)) < len(labels):
         raise UsageError(f"two variants are the same ({', '.join(labels)}): give different rules or decks")
+    same_players(variants)
     return variants
+
+
+def same_players(variants: Sequence[tuple[str, Rules]]) -> None:
+    """Refuse, before any game is played, variants with different numbers of players: their
+    seats' figures cannot be set side by side."""
+    from cardroom.cli.main import UsageError
+
+    counts = {label: rules.to_dict()["players"] for label, rules in variants}
+    if len(set(counts.values())) > 1:
+        shown = ", ".join(f"{label}: {n}" for label, n in counts.items())
+        raise UsageError(f"the variants have different numbers of players ({shown}); compare variants with "
+                         "the same number (analyze each run on its own)")
 
 
 def run_sweep(
@@ -245,6 +258,7 @@ def run_sweep(
         # Every value is checked before any game is played: a bad one is refused as simulate refuses it.
         items = with_deck(game, [*fixed, f"{option}={value}"], list(decks or []))
         variants.append((f"{option}={value}", parse_rule_options(game, players, items)))
+    same_players(variants)
     runs = run_variants(
         variants, games=games, seed=seed, agents=agents, workers=workers, out=out, console=console
     )
