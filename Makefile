@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Every extra the project ships is installed, so that make test tests each of them.
-EXTRAS := dev,results,ray,rl,bench
+EXTRAS := dev,results,analysis,ray,rl,bench
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'

@@ -394,6 +394,120 @@ def report(
         print_summary(make_console(), summary)
 
 
+# -- the designer's commands: analyze, compare, sweep ------------------------------------
+
+HtmlOpt = Annotated[
+    Path | None,
+    typer.Option("--html", help="Write the report as one self-contained HTML page.", metavar="FILE"),
+]
+JsonFileOpt = Annotated[
+    Path | None, typer.Option("--json", help="Write the figures as JSON.", metavar="FILE")
+]
+CsvOpt = Annotated[
+    Path | None, typer.Option("--csv", help="Write each table of figures as CSV into this new folder.",
+                              metavar="FOLDER")
+]
+DesignerAgentsOpt = Annotated[
+    str | None,
+    typer.Option(help="Agents by seat, comma-separated (default: heuristic in every seat).",
+                 metavar="AGENTS"),
+]
+
+
+@app.command(cls=Command)
+def analyze(
+    folder: Annotated[Path, typer.Argument(help="A results folder (simulate --out).", metavar="FOLDER")],
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", "-d", help="The deck file the run played, when it was not a project deck "
+                     "(results name deck files by digest only).", metavar="DECK"),
+    ] = None,
+) -> None:
+    """Figures of a results folder: seat advantage, distributions, balance, lead changes and the
+    game's own (per-card impact...), on the terminal and as HTML, JSON or CSV."""
+    from cardroom.cli.analyze import run_analyze
+
+    with guard():
+        run_analyze(folder, html=html, json_path=json_file, csv=csv, decks=deck, console=make_console())
+
+
+@app.command(cls=Command)
+def compare(
+    targets: Annotated[
+        list[str], typer.Argument(help="A game (then --rules or --deck twice or more), or results folders.",
+                                  metavar="GAME | FOLDER...")
+    ],
+    games_: Annotated[int, typer.Option("--games", help="Games per variant.", min=1, metavar="N")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i of every variant uses seed+i.",
+                                      metavar="N")] = 0,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option("--rules", help="A variant's rules: a TOML file of options or KEY=VALUE,KEY=VALUE "
+                     "(repeatable: one variant each).", metavar="RULES"),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", "-d", help="A variant's deck: a project deck's name or a deck file "
+                     "(repeatable: one variant each).", metavar="DECK"),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Keep each variant's results in this new folder.", metavar="FOLDER")
+    ] = None,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Variants side by side: play two or more rule sets or decks on the same seeds, or read
+    results folders, and give every metric's difference with a 95% interval.
+
+    cardroom compare baebae --deck sample --deck mydeck.toml --games 2000
+    """
+    from cardroom.cli.analyze import run_compare
+
+    with guard():
+        check_workers(workers)
+        run_compare(targets, games=games_, seed=seed, rules=rules, decks=deck, players=players, agents=agents,
+                    workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
+
+
+@app.command(cls=Command)
+def sweep(
+    game: GameArg,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", "-r", help="The option swept, with its values: KEY=V1,V2,... (one such); "
+                     "other --rule KEY=VALUE are fixed.", metavar="KEY=VALUES"),
+    ] = None,
+    games_: Annotated[int, typer.Option("--games", help="Games per value.", min=1, metavar="N")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i of every value uses seed+i.",
+                                      metavar="N")] = 0,
+    deck: DeckOpt = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    out: Annotated[
+        Path | None, typer.Option(help="Keep each value's results in this new folder.", metavar="FOLDER")
+    ] = None,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Every metric along one rules option's values, e.g. --rule target=50,100,150 (the same
+    seeds for every value)."""
+    from cardroom.cli.analyze import run_sweep
+
+    with guard():
+        check_workers(workers)
+        run_sweep(game, rule, games=games_, seed=seed, decks=deck, players=players, agents=agents,
+                  workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
+
+
 @app.command(cls=Command, help=f"Start the web table: a lobby, tables of {_titles()} for people and bots, "
                                 "replays.")
 def serve(

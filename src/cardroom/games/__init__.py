@@ -147,6 +147,10 @@ class GameSpec:
     an object with ``size(rules)``, ``num_actions(rules)``, ``slices(rules)``, ``bounds(rules)``
     and ``encode(state, seat, out)`` (see :mod:`cardroom.games.tensor`); ``None`` for a game
     without one. Loaded only by :mod:`cardroom.rl`, which needs numpy."""
+    analysis: str | None = None
+    """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: a
+    function from a results folder (:class:`cardroom.analysis.folder.Results`) to a list of
+    :class:`cardroom.analysis.report.Section` (Baha's moons and horns, BAEBAE's per-card impact)."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -92,6 +92,7 @@ SPEC = GameSpec(
     web_renderer="games/baebae.js",
     results="cardroom.games.baebae.results:TABLES",
     observation="cardroom.games.baebae.observation:encoder",
+    analysis="cardroom.games.baebae.analysis:sections",
     decks=True,
     errors=(DeckError,),
     read_decks=read_decks,

@@ -76,4 +76,5 @@ SPEC = GameSpec(
     web_renderer="games/baha.js",
     results="cardroom.games.baha.results:TABLES",
     observation="cardroom.games.baha.observation:encoder",
+    analysis="cardroom.games.baha.analysis:sections",
 )

@@ -1,0 +1,195 @@
+"""Variants side by side: every per-game metric of two or more runs of one game, the
+differences from the first run with 95% intervals, paired on seeds where the runs share them.
+
+Where every seed of one run is a seed of the other (``compare`` plays variants on the same
+seeds), game i of each is the same deal of cards, so the difference is taken seed by seed
+(a paired t interval), which cancels the luck of the deal. Otherwise the runs are independent
+samples (Welch's t interval).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import polars as pl
+
+from cardroom import games as game_registry
+from cardroom.analysis.figures import game_frame, metric_names, seed_text
+from cardroom.analysis.folder import Results, ResultsError
+from cardroom.analysis.report import Column, Plot, Report, Section, Table
+from cardroom.analysis.stats import Difference, holm, mean_t, paired_difference, welch_difference
+
+__all__ = ["check_same_game", "compare_runs", "sweep_report"]
+
+ABOUT = [
+    "Every metric is a per-game figure: each seat's win share (a first place shared by k counts 1/k) and "
+    "final total, the game's length in deals and decisions, whether first place was shared, the margin "
+    "between first and second, the lead changes, and the game's own counts.",
+    "Difference: the variant minus the first run. Where both runs played the same seeds, the difference is "
+    "taken seed by seed (paired t 95% interval); otherwise Welch's t 95% interval. Significant: the interval "
+    "excludes 0. Holm: still significant after Holm's adjustment over every metric of the comparison "
+    "(about 1 in 20 unadjusted flags appears by chance alone).",
+]
+
+
+def check_same_game(runs: Sequence[Results]) -> None:
+    """Refuse, in words, runs of different games or numbers of players."""
+    first = runs[0]
+    for run in runs[1:]:
+        if run.game != first.game:
+            raise ResultsError(
+                f"{first.path} holds {game_registry.get(first.game).title} results and {run.path} "
+                f"{game_registry.get(run.game).title} results: compare runs of one game"
+            )
+        if run.players != first.players:
+            raise ResultsError(
+                f"{first.path} has {first.players} players and {run.path} {run.players}: "
+                "compare runs with the same number of players"
+            )
+
+
+def _difference(base: pl.DataFrame, other: pl.DataFrame, metric: str) -> Difference:
+    seeds = set(base["seed"].to_list())
+    if base.height == other.height and seeds == set(other["seed"].to_list()) and len(seeds) == base.height:
+        joined = base.select("seed", metric).join(other.select("seed", metric), on="seed", suffix="_other")
+        return paired_difference(joined[f"{metric}_other"].to_list(), joined[metric].to_list())
+    return welch_difference(other[metric].to_list(), base[metric].to_list())
+
+
+def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    spec = game_registry.get(runs[0].game)
+    facts = [("game", spec.title)]
+    for label, run in zip(labels, runs, strict=True):
+        facts.append(
+            (
+                label,
+                f"{run.games.height} games, seeds {seed_text(run.games['seed'].to_list())}, "
+                f"agents {', '.join(run.agents)}",
+            )
+        )
+    warnings = []
+    if any(a.partition(":")[0] == "random" for run in runs for a in run.agents):
+        warnings.append(
+            "Random agents played: random play says little about a card's or a rule's effect "
+            "(use --agents heuristic, or a search bot)."
+        )
+    return facts, warnings
+
+
+def compare_runs(runs: Sequence[Results], labels: Sequence[str] | None = None) -> Report:
+    """The report of ``cardroom compare``: one table per variant against the first."""
+    if len(runs) < 2:
+        raise ResultsError("compare needs two or more runs")
+    check_same_game(runs)
+    labels = list(labels or [run.label for run in runs])
+    frames = [game_frame(run) for run in runs]
+    names = metric_names(runs[0])
+    shared = [m for m in names if all(m in f.columns for f in frames)]
+    tables = []
+    significant: dict[str, list[str]] = {}
+    for label, frame in zip(labels[1:], frames[1:], strict=True):
+        rows: list[dict[str, Any]] = []
+        for metric in shared:
+            difference = _difference(frames[0], frame, metric)
+            rows.append(
+                {
+                    "metric": names[metric],
+                    "key": metric,
+                    "base": mean_t(frames[0][metric].to_list()).to_dict(),
+                    "variant": mean_t(frame[metric].to_list()).to_dict(),
+                    "difference": difference.to_dict(),
+                    "paired": difference.paired,
+                    "significant": difference.significant,
+                }
+            )
+        adjusted = holm(
+            [r["difference"]["p"] if r["difference"]["p"] is not None else math.nan for r in rows]
+        )
+        for row, p in zip(rows, adjusted, strict=True):
+            row["holm"] = not math.isnan(p) and p < 0.05
+        significant[label] = [r["key"] for r in rows if r["significant"]]
+        columns = [
+            Column("metric", "Metric"),
+            Column("base", labels[0], 3, terminal=False),
+            Column("variant", label, 3, terminal=False),
+            Column("difference", "Difference [95%]", 3),
+            Column("paired", "Paired", terminal=False),
+            Column("significant", "Significant"),
+            Column("holm", "Holm"),
+        ]
+        paired = all(r["paired"] for r in rows)
+        how = (
+            "paired on the same seeds (per-seed differences)" if paired
+            else "unpaired (Welch)" if not any(r["paired"] for r in rows)
+            else "paired where the seeds match"
+        )
+        note = f"Differences {how}, 95% t intervals; significant: the interval excludes 0."
+        tables.append(Table(_slug(label), f"{label} minus {labels[0]}", columns, rows, note=note,
+                            flag="significant"))
+    facts, warnings = _facts(runs, labels)
+    section = Section(
+        "compare", "Differences between variants", ABOUT, tables, [], {"significant": significant}
+    )
+    return Report(
+        f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}", facts, warnings, [section]
+    )
+
+
+def sweep_report(option: str, values: Sequence[str], runs: Sequence[Results]) -> Report:
+    """The report of ``cardroom sweep``: each metric's mean along the option's values, and the
+    difference of each value from the first."""
+    check_same_game(runs)
+    labels = [f"{option}={v}" for v in values]
+    frames = [game_frame(run) for run in runs]
+    names = metric_names(runs[0])
+    shared = [m for m in names if all(m in f.columns for f in frames)]
+    estimates = {m: [mean_t(f[m].to_list()).to_dict() for f in frames] for m in shared}
+    rows = [{"metric": names[m], **{f"v{i}": e for i, e in enumerate(estimates[m])}} for m in shared]
+    columns = [Column("metric", "Metric")] + [Column(f"v{i}", label, 3) for i, label in enumerate(labels)]
+    along = Table("along", f"Each metric along {option} (means, 95% t intervals)", columns, rows)
+    plots = []
+    groups: dict[str, list[str]] = {}
+    for metric in shared:
+        groups.setdefault(metric.rpartition("_seat")[0] if "_seat" in metric else metric, []).append(metric)
+    for group, metrics in groups.items():
+        series = {
+            names[m]: {
+                "values": [e["value"] for e in estimates[m]],
+                "low": [e["low"] for e in estimates[m]],
+                "high": [e["high"] for e in estimates[m]],
+            }
+            for m in metrics
+        }
+        title = names[metrics[0]].rpartition(",")[0] if len(metrics) > 1 else names[metrics[0]]
+        plots.append(
+            Plot(
+                f"sweep_{group}",
+                f"{title} along {option}",
+                "line",
+                {"labels": [str(v) for v in values], "series": series},
+                xlabel=option,
+                ylabel=title,
+            )
+        )
+    comparison = compare_runs(runs, labels)
+    facts, warnings = _facts(runs, labels)
+    sweep = Section(
+        "sweep",
+        f"Along {option}",
+        [f"One run per value of {option}, all on the same seeds; means with Student t 95% intervals."],
+        [along],
+        plots,
+    )
+    return Report(
+        f"{game_registry.get(runs[0].game).title}: {option} = {', '.join(values)}",
+        facts,
+        warnings,
+        [sweep, *comparison.sections],
+    )
+
+
+def _slug(label: str) -> str:
+    text = "".join(c if c.isalnum() else "_" for c in label.lower()).strip("_")
+    return text[:40] or "variant"

@@ -1,0 +1,376 @@
+"""The figures every game's results give: seat advantage, distributions, Ludii-style metrics.
+
+Nothing here knows a game: a game's own figures come from its spec's ``analysis`` function.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import polars as pl
+
+from cardroom import games as game_registry
+from cardroom.analysis.folder import Results, ResultsError
+from cardroom.analysis.report import Column, Plot, Report, Section, Table
+from cardroom.analysis.stats import mean_t, wilson
+
+__all__ = ["BASE_COLUMNS", "build_report", "game_frame", "metric_names", "seed_text"]
+
+BASE_COLUMNS = frozenset(
+    {
+        "game",
+        "game_index",
+        "seed",
+        "variant",
+        "rules",
+        "deck",
+        "players",
+        "agents",
+        "totals",
+        "winners",
+        "places",
+        "deals",
+        "decisions",
+        "guard_stopped",
+    }
+)
+"""The games table's columns every game has; other integer columns are the game's own counts."""
+
+AnalysisSections = Callable[[Results], list[Section]]
+
+
+def _lower_wins(games: pl.DataFrame) -> bool:
+    """Whether the lowest total wins, read from the games themselves (the winners' totals)."""
+    low = high = 0
+    for totals, winners in zip(games["totals"].to_list(), games["winners"].to_list(), strict=True):
+        best = totals[winners[0]]
+        low += best == min(totals)
+        high += best == max(totals)
+    return low >= high
+
+
+def _lead_changes(deals: pl.DataFrame, lower: bool) -> dict[int, int]:
+    """Per game: how many times the sole leader (by running totals after each deal) changed.
+
+    A deal that leaves seats tied for the lead keeps the last sole leader.
+    """
+    changes: dict[int, int] = {}
+    last_leader: dict[int, int] = {}
+    ordered = deals.select("game_index", "deal", "totals").sort("game_index", "deal")
+    for index, totals in zip(ordered["game_index"].to_list(), ordered["totals"].to_list(), strict=True):
+        changes.setdefault(index, 0)
+        best = min(totals) if lower else max(totals)
+        leaders = [s for s, t in enumerate(totals) if t == best]
+        if len(leaders) != 1:
+            continue
+        previous = last_leader.get(index)
+        if previous is not None and previous != leaders[0]:
+            changes[index] += 1
+        last_leader[index] = leaders[0]
+    return changes
+
+
+def game_frame(results: Results) -> pl.DataFrame:
+    """One row per game, one column per metric a compare sets side by side (see
+    :func:`metric_names`): each seat's win share and total, length, ties, margin, lead changes,
+    and the game's own counts."""
+    games = results.games.sort("game_index")
+    players = results.players
+    lower = _lower_wins(games)
+    leads = _lead_changes(results.deals, lower)
+    rows: dict[str, list[Any]] = {
+        "seed": games["seed"].to_list(),
+        "game_index": games["game_index"].to_list(),
+    }
+    winners = games["winners"].to_list()
+    totals = games["totals"].to_list()
+    places = games["places"].to_list()
+    for seat in range(players):
+        rows[f"win_seat{seat}"] = [1 / len(w) if seat in w else 0.0 for w in winners]
+    for seat in range(players):
+        rows[f"points_seat{seat}"] = [float(t[seat]) for t in totals]
+    rows["deals"] = [float(d) for d in games["deals"].to_list()]
+    rows["decisions"] = [float(d) for d in games["decisions"].to_list()]
+    rows["tied_first"] = [1.0 if len(w) > 1 else 0.0 for w in winners]
+    margins = []
+    for total, place in zip(totals, places, strict=True):
+        first = [t for t, p in zip(total, place, strict=True) if p == 1]
+        behind = [p for p in place if p > 1]
+        if not behind:
+            margins.append(0.0)
+            continue
+        second = [t for t, p in zip(total, place, strict=True) if p == min(behind)]
+        margins.append(float(abs(first[0] - second[0])))
+    rows["margin"] = margins
+    rows["lead_changes"] = [float(leads.get(i, 0)) for i in rows["game_index"]]
+    for name in games.columns:
+        if name not in BASE_COLUMNS and games[name].dtype.is_integer():
+            rows[name] = [float(v) for v in games[name].to_list()]
+    return pl.DataFrame(rows)
+
+
+def metric_names(results: Results) -> dict[str, str]:
+    """What each column of :func:`game_frame` means, in words."""
+    spec = game_registry.get(results.game)
+    names = {f"win_seat{s}": f"win rate, seat {s}" for s in range(results.players)}
+    names |= {f"points_seat{s}": f"{spec.points} a game, seat {s}" for s in range(results.players)}
+    names |= {
+        "deals": f"{spec.deal_unit}s a game",
+        "decisions": "decisions a game",
+        "tied_first": "share of games with a tied first place",
+        "margin": "margin first-second",
+        "lead_changes": "lead changes a game",
+    }
+    for name in results.games.columns:
+        if name not in BASE_COLUMNS and results.games[name].dtype.is_integer():
+            names[name] = f"{name.replace('_', ' ')} a game"
+    return names
+
+
+def seed_text(seeds: Sequence[int]) -> str:
+    """Seeds as ranges: ``0..99`` or ``0..9, 20..29``."""
+    ordered = sorted(set(seeds))
+    parts: list[str] = []
+    last = None
+    for seed in ordered:
+        if last is not None and seed == last + 1:
+            parts[-1] = f"{parts[-1].partition('..')[0]}..{seed}"
+        else:
+            parts.append(str(seed))
+        last = seed
+    return ", ".join(parts[:6]) + (", ..." if len(parts) > 6 else "")
+
+
+def _estimate(values: Sequence[float]) -> dict[str, Any]:
+    return mean_t(values).to_dict()
+
+
+def _seat_section(results: Results, frame: pl.DataFrame) -> Section:
+    players = results.players
+    n = frame.height
+    fair = 1 / players if players else 0.0
+    rows = []
+    agents = results.agents
+    for seat in range(players):
+        share = float(frame[f"win_seat{seat}"].sum())
+        rate = wilson(share, n)
+        flagged = bool(rate.n) and not rate.low <= fair <= rate.high
+        rows.append(
+            {
+                "seat": seat,
+                "agent": agents[seat] if seat < len(agents) else "",
+                "wins": round(share, 3),
+                "win_rate": rate.to_dict(),
+                "points": _estimate(frame[f"points_seat{seat}"].to_list()),
+                "unfair": flagged,
+            }
+        )
+    unit = game_registry.get(results.game).points
+    rates = [wilson(float(frame[f"win_seat{s}"].sum()), n).to_dict() for s in range(players)]
+    table = Table(
+        "seats",
+        "Seat advantage (95% intervals)",
+        [
+            Column("seat", "Seat"),
+            Column("agent", "Agent"),
+            Column("wins", "Wins", 1),
+            Column("win_rate", "Win rate", 3),
+            Column("points", f"{unit.capitalize()} a game"),
+            Column("unfair", f"Excludes 1/{players}"),
+        ],
+        rows,
+        note=f"Flagged: the seat's win-rate interval excludes the fair share 1/{players} = {fair:.3f}.",
+        flag="unfair",
+    )
+    plot = Plot(
+        "seat_win_rate",
+        "Win rate by seat (95% Wilson intervals; the line is the fair share)",
+        "bar",
+        {
+            "labels": [str(r["seat"]) for r in rows],
+            "values": [rate["value"] for rate in rates],
+            "low": [rate["low"] for rate in rates],
+            "high": [rate["high"] for rate in rates],
+            "reference": fair,
+        },
+        xlabel="seat",
+        ylabel="win rate",
+    )
+    about = [
+        "Win rate: the share of games a seat won; a first place shared by k seats counts 1/k to each. "
+        "Its 95% interval is Wilson's score interval.",
+        f"{unit.capitalize()} a game: the seat's final total, mean over games, with a Student t 95% "
+        "interval.",
+        f"A seat is flagged when its win-rate interval excludes the fair share 1/{players}.",
+    ]
+    return Section(
+        "seat_advantage",
+        "Seat advantage",
+        about,
+        [table],
+        [plot],
+        {"unfair_seats": [r["seat"] for r in rows if r["unfair"]]},
+    )
+
+
+def _histogram(key: str, title: str, values: list[float], xlabel: str) -> Plot:
+    return Plot(key, title, "hist", {"values": values}, xlabel=xlabel, ylabel="count")
+
+
+def _distribution_section(results: Results, frame: pl.DataFrame) -> Section:
+    spec = game_registry.get(results.game)
+    deal_points = [float(p) for points in results.deals["points"].to_list() for p in points]
+    totals = [float(t) for total in results.games["totals"].to_list() for t in total]
+    series = [
+        ("points_per_deal", f"{spec.points.capitalize()} per seat per {spec.deal_unit}", deal_points),
+        ("totals", f"Final totals per seat ({spec.points})", totals),
+        ("deals", f"{spec.deal_unit.capitalize()}s per game", frame["deals"].to_list()),
+        ("decisions", "Decisions per game", frame["decisions"].to_list()),
+    ]
+    rows = []
+    plots = []
+    for key, title, values in series:
+        column = pl.Series(values, dtype=pl.Float64)
+        rows.append(
+            {
+                "figure": title,
+                "mean": _estimate(values),
+                "sd": column.std() if len(values) > 1 else None,
+                "min": column.min(),
+                "median": column.median(),
+                "max": column.max(),
+                "n": len(values),
+            }
+        )
+        plots.append(_histogram(key, title, values, title.lower()))
+    table = Table(
+        "distributions",
+        "Scores and lengths",
+        [
+            Column("figure", "Figure"),
+            Column("mean", "Mean [95%]"),
+            Column("sd", "SD"),
+            Column("min", "Min", 0),
+            Column("median", "Median", 1),
+            Column("max", "Max", 0),
+            Column("n", "N"),
+        ],
+        rows,
+    )
+    about = [
+        f"Each {spec.deal_unit}'s {spec.points} per seat, each seat's final total, and each game's "
+        f"length in {spec.deal_unit}s and in decisions (actions taken by the players); means with "
+        "Student t 95% intervals."
+    ]
+    return Section("distributions", "Score and length distributions", about, [table], plots)
+
+
+def _ludii_section(results: Results, frame: pl.DataFrame) -> Section:
+    players = results.players
+    n = frame.height
+    spec = game_registry.get(results.game)
+    rates = [float(frame[f"win_seat{s}"].sum()) / n for s in range(players)] if n else [0.0]
+    balance = max(rates) - min(rates)
+    tied = wilson(float(frame["tied_first"].sum()), n)
+    deals = int(results.deals.height)
+    changes = float(frame["lead_changes"].sum())
+    transitions = deals - n
+    rows = [
+        {
+            "metric": "balance (max - min seat win rate)",
+            "value": {"value": balance, "low": None, "high": None},
+        },
+        {
+            "metric": "balance as a score (1 - that)",
+            "value": {"value": 1 - balance, "low": None, "high": None},
+        },
+        {"metric": "drawishness (share of games with a tied first place)", "value": tied.to_dict()},
+        {
+            "metric": "decisiveness (margin between first and second, points)",
+            "value": _estimate(frame["margin"].to_list()),
+        },
+        {"metric": "lead changes a game", "value": _estimate(frame["lead_changes"].to_list())},
+        {
+            "metric": f"lead changes per {spec.deal_unit} after the first",
+            "value": {"value": changes / transitions if transitions > 0 else None, "low": None, "high": None},
+        },
+        {"metric": f"duration ({spec.deal_unit}s a game)", "value": _estimate(frame["deals"].to_list())},
+        {"metric": "duration (decisions a game)", "value": _estimate(frame["decisions"].to_list())},
+    ]
+    table = Table(
+        "metrics",
+        "Ludii-style metrics (95% intervals where shown)",
+        [Column("metric", "Metric"), Column("value", "Value", 3)],
+        rows,
+    )
+    about = [
+        "Balance: the largest seat win rate minus the smallest (0 is perfectly balanced); the report also "
+        "gives 1 minus that, the form Ludii reports.",
+        "Drawishness: the share of games whose first place is shared (Wilson interval). Decisiveness: the "
+        "mean margin between the winner's total and the next place's total (t interval).",
+        f"Lead changes: after each {spec.deal_unit} the leader is the seat alone with the best running total "
+        f"(lowest or highest, as the winners' totals show); a change is counted when a new seat becomes the "
+        f"sole leader (a tie keeps the last). Given per game (t interval) and per {spec.deal_unit} after "
+        "the first.",
+        f"Duration: {spec.deal_unit}s and decisions a game (t intervals).",
+    ]
+    figures = {"balance": balance, "drawishness": tied.value, "lead_changes": frame["lead_changes"].mean()}
+    return Section("metrics", "Balance, decisiveness, lead changes, duration", about, [table], [], figures)
+
+
+def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
+    spec = game_registry.get(results.game)
+    games = results.games
+    manifest = results.manifest
+    rules = manifest.get("rules")
+    if rules is None and games.height and "rules" in games.columns:
+        rules = json.loads(games["rules"][0])
+    rules_text = ", ".join(f"{k}={v}" for k, v in (rules or {}).items() if k != "deck_files")
+    agents = results.agents
+    facts = [("game", spec.title), ("rules", rules_text or "defaults")]
+    deck = manifest.get("deck") or (games["deck"][0] if "deck" in games.columns and games.height else None)
+    if deck:
+        facts.append(
+            (
+                "deck",
+                str(deck)
+                if not isinstance(deck, dict)
+                else f"{deck.get('name', '')} ({str(deck.get('digest', ''))[:19]})",
+            )
+        )
+    facts += [
+        ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(agents))),
+        ("games", str(games.height)),
+        ("seeds", seed_text(games["seed"].to_list())),
+    ]
+    if results.label != results.path.name:
+        facts.append(("variant", results.label))
+    warnings = []
+    if any(a.partition(":")[0] == "random" for a in agents):
+        warnings.append(
+            "Random agents played: random play says little about a card's or a seat's strength "
+            "(use --agents heuristic, or a search bot)."
+        )
+    if "guard_stopped" in games.columns and games["guard_stopped"].sum():
+        warnings.append(f"{games['guard_stopped'].sum()} games were stopped by the action guard.")
+    return facts, warnings
+
+
+def build_report(results: Results) -> Report:
+    """Every figure of one results folder: the generic sections, then the game's own."""
+    if results.games.height == 0:
+        raise ResultsError(f"{results.path} holds no games")
+    frame = game_frame(results)
+    spec = game_registry.get(results.game)
+    sections = [
+        _seat_section(results, frame),
+        _distribution_section(results, frame),
+        _ludii_section(results, frame),
+    ]
+    if spec.analysis is not None:
+        own: AnalysisSections = game_registry.load_ref(spec.analysis)
+        sections += own(results)
+    facts, warnings = _facts(results)
+    return Report(f"{spec.title}: {results.games.height} games", facts, warnings, sections)

@@ -1,0 +1,191 @@
+"""``cardroom analyze``, ``compare`` and ``sweep`` end to end on small real simulations, and
+their refusals of bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardroom.cli.main import app
+from cardroom.games.baebae.deck import find_deck
+
+runner = CliRunner()
+
+
+def simulate(folder: Path, game: str, games: int, *extra: str) -> Path:
+    result = runner.invoke(app, ["simulate", game, "--games", str(games), "--seed", "5", "--workers", "1",
+                                 "--out", str(folder), *extra])
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+@pytest.fixture(scope="module")
+def baebae_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return simulate(tmp_path_factory.mktemp("runs") / "baebae", "baebae", 12)
+
+
+@pytest.fixture(scope="module")
+def baha_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return simulate(tmp_path_factory.mktemp("runs") / "baha", "baha", 6)
+
+
+def test_analyze_prints_writes_html_json_and_csv(baebae_run: Path, tmp_path: Path) -> None:
+    html, figures, tables = tmp_path / "report.html", tmp_path / "figures.json", tmp_path / "tables"
+    result = runner.invoke(app, ["analyze", str(baebae_run), "--html", str(html), "--json", str(figures),
+                                 "--csv", str(tables)])
+    assert result.exit_code == 0, result.output
+    assert "Seat advantage" in result.output and "Per-card impact" in result.output
+    assert "seat 0: heuristic" in result.output  # the designer's default agents, said
+    data = json.loads(figures.read_text())
+    assert data["facts"]["games"] == "12" and data["facts"]["seeds"] == "5..16"
+    seats = data["sections"]["seat_advantage"]["tables"]["seats"]["rows"]
+    assert sum(r["wins"] for r in seats) == pytest.approx(12)
+    designs = data["sections"]["cards"]["tables"]["designs"]["rows"]
+    assert sum(r["dealt"] for r in designs) == 12 * 3 * 4 * 5  # games x rounds x seats x hand
+    assert {"types", "marks"} <= set(data["sections"]["groups"]["tables"])
+    page = html.read_text()
+    assert page.count("data:image/svg+xml;base64,") >= 5 and "Per-card impact" in page
+    with (tables / "seat_advantage_seats.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 4 and {"win_rate", "win_rate_low", "win_rate_high"} <= set(rows[0])
+    assert not list(tmp_path.glob(".*"))  # no temporary left behind
+    plain = tmp_path / "plain.txt"
+    plain.write_text("x")  # the files get the permissions any file made here gets
+    assert html.stat().st_mode == figures.stat().st_mode == plain.stat().st_mode
+    (tmp_path / "plain").mkdir()
+    assert tables.stat().st_mode == (tmp_path / "plain").stat().st_mode
+
+
+def test_analyze_baha_has_its_own_sections(baha_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "f.json"
+    result = runner.invoke(app, ["analyze", str(baha_run), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    sections = json.loads(out.read_text())["sections"]
+    assert {"moons", "horns", "passes"} <= set(sections) and "cards" not in sections
+    horned = sections["horns"]["tables"]["horns_by_card"]["rows"]
+    assert len(horned) == 20 and all(r["horns"] > 0 for r in horned)  # 9..13 of four colours
+
+
+def test_analyze_warns_about_random_agents(tmp_path: Path) -> None:
+    folder = simulate(tmp_path / "r", "baha", 3, "--agents", "random")
+    result = runner.invoke(app, ["analyze", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert "Random agents played" in result.output
+
+
+def test_compare_two_decks_on_the_same_seeds(tmp_path: Path) -> None:
+    # the designer's loop: a copy of the sample deck with one card changed
+    text = Path(find_deck("sample").source).read_text()
+    changed = text.replace('name = "Constable Hobb"', 'name = "Constable Hobb"\nmarks = ["skip"]', 1)
+    assert changed != text
+    mine = tmp_path / "mydeck.toml"
+    mine.write_text(changed)
+    out, figures = tmp_path / "runs", tmp_path / "compare.json"
+    result = runner.invoke(app, ["compare", "baebae", "--deck", "sample", "--deck", str(mine), "--games", "6",
+                                 "--workers", "1", "--out", str(out), "--json", str(figures)])
+    assert result.exit_code == 0, result.output
+    assert "minus deck=sample" in result.output
+    table = next(iter(json.loads(figures.read_text())["sections"]["compare"]["tables"].values()))
+    assert all(r["paired"] for r in table["rows"])  # the same seeds: paired differences
+    assert len(list(out.iterdir())) == 2
+    # the kept folders compare again (form b), and analyze of the changed deck knows its types
+    again = runner.invoke(app, ["compare", *map(str, sorted(out.iterdir()))])
+    assert again.exit_code == 0, again.output
+    mine_run = next(p for p in out.iterdir() if "mydeck" in p.name)
+    result = runner.invoke(app, ["analyze", str(mine_run), "--deck", str(mine)])
+    assert result.exit_code == 0 and "Per-type impact" in result.output, result.output
+
+
+def test_compare_rules_variants_from_text_and_toml(tmp_path: Path) -> None:
+    short = tmp_path / "short.toml"
+    short.write_text("target = 40\nmoon = false\n")
+    html = tmp_path / "c.html"
+    result = runner.invoke(app, ["compare", "baha", "--rules", "target=80", "--rules", str(short),
+                                 "--games", "4", "--workers", "1", "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    assert "target=80 vs short.toml" in result.output and "short.toml minus target=80" in result.output
+    assert "Differences between variants" in html.read_text()
+
+
+def test_sweep_along_one_option(tmp_path: Path) -> None:
+    figures, html = tmp_path / "s.json", tmp_path / "s.html"
+    result = runner.invoke(app, ["sweep", "baha", "--rule", "target=30,60", "--games", "4", "--workers", "1",
+                                 "--json", str(figures), "--html", str(html)])
+    assert result.exit_code == 0, result.output
+    along = json.loads(figures.read_text())["sections"]["sweep"]["tables"]["along"]["rows"]
+    hands = next(r for r in along if r["metric"] == "hands a game")
+    assert hands["v0"]["value"] < hands["v1"]["value"]  # a lower target ends sooner
+    assert html.read_text().count("data:image/svg+xml;base64,") >= 3
+
+
+# -- refusals -------------------------------------------------------------------------------
+
+
+def refused(args: list[str], *words: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    for word in words:
+        assert word in result.output, result.output
+    assert "Traceback" not in result.output
+
+
+def test_analyze_refuses_a_folder_that_is_not_results(tmp_path: Path) -> None:
+    refused(["analyze", str(tmp_path)], "holds no manifest.json")
+    refused(["analyze", str(tmp_path / "nowhere")], "is not a folder of results")
+
+
+def test_analyze_refuses_an_incomplete_folder(baha_run: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "half"
+    shutil.copytree(baha_run, copy)
+    (copy / "manifest.json").unlink()
+    refused(["analyze", str(copy)], "holds no manifest.json", "did not complete")
+
+
+def test_analyze_refuses_another_schema_version_and_another_game(baha_run: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "v2"
+    shutil.copytree(baha_run, copy)
+    manifest = json.loads((copy / "manifest.json").read_text())
+    (copy / "manifest.json").write_text(json.dumps(manifest | {"schema_version": 2}))
+    refused(["analyze", str(copy)], "schema version 2", "reads version 1")
+    (copy / "manifest.json").write_text(json.dumps(manifest | {"format": "csv"}))
+    refused(["analyze", str(copy)], "csv tables", "without --csv")
+    (copy / "manifest.json").write_text(json.dumps(manifest | {"game": "chess"}))
+    refused(["analyze", str(copy)], "'chess'", "baha, baebae")
+
+
+def test_analyze_refuses_a_deck_the_run_did_not_play(baebae_run: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other.toml"
+    other.write_text(Path(find_deck("sample").source).read_text().replace("Constable Hobb", "Constable Bob"))
+    refused(["analyze", str(baebae_run), "--deck", str(other)], "not the one the run played")
+
+
+def test_analyze_refuses_a_csv_folder_that_holds_files(baha_run: Path, tmp_path: Path) -> None:
+    (tmp_path / "old.csv").write_text("x\n")
+    result = runner.invoke(app, ["analyze", str(baha_run), "--csv", str(tmp_path)])
+    assert result.exit_code == 2 and "already holds files" in result.output, result.output
+    assert "Seat advantage" not in result.output  # refused before any figure was computed
+    assert [p.name for p in tmp_path.iterdir()] == ["old.csv"]
+
+
+def test_compare_refuses_two_games(baebae_run: Path, baha_run: Path) -> None:
+    refused(["compare", str(baebae_run), str(baha_run)], "BAEBAE results", "Baha results", "one game")
+
+
+def test_compare_refuses_one_variant_and_mixed_forms(baha_run: Path) -> None:
+    refused(["compare", "baha", "--rules", "target=50"], "two or more variants")
+    refused(["compare", str(baha_run), str(baha_run), "--rules", "target=50"], "give a game")
+
+
+def test_sweep_refuses_an_unknown_option_and_a_bad_value(tmp_path: Path) -> None:
+    refused(["sweep", "baha", "--rule", "colour=1,2", "--out", str(tmp_path / "x")],
+            "unknown Baha option 'colour'", "the options are")
+    refused(["sweep", "baha", "--rule", "target=50,lots"], "target", "whole number")
+    refused(["sweep", "baha", "--rule", "target=50"], "two or more values")
+    refused(["sweep", "baha", "--rule", "players=3,4", "--out", str(tmp_path / "x")],
+            "different numbers of players", "players=3: 3")
+    assert not (tmp_path / "x").exists()  # refused before anything was written
