@@ -9,7 +9,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
+# reinstalls, so a stale compiled module never shadows the edited source.
+ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
+	$(wildcard src/cardroom/games/*/*.py)
+
+$(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -35,7 +40,7 @@ lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-$(VENV)/.bench: pyproject.toml | $(BIN)/python
+$(VENV)/.bench: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	touch $@
 
@@ -43,6 +48,8 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
+	$(BIN)/python benchmarks/sim_vs_openspiel.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis
+	find src -name '*.so' -delete

@@ -90,8 +90,9 @@ def parse_action(state: BahaState, text: str) -> Action:
 # -- reasons an action is refused ------------------------------------------------
 
 
-def illegal_reason(state: BahaState, action: Action) -> str | None:
+def illegal_reason(state: BahaState, action: object) -> str | None:
     """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
+    # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
     if type(action) is not int:
         return (f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
                 + allowed_suffix(state))
