@@ -16,7 +16,7 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 from cardroom.engine import (
     Action,
@@ -642,7 +642,7 @@ class BaebaeState:
                 f"turn={self.turn} totals={self.totals}>")
 
 
-_MAKER = object()
+_MAKER: Final = object()
 """The key only this module's factories hold to make a state (see ``BaebaeState.__init__``)."""
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, SupportsIndex
+from typing import Any, Final, SupportsIndex
 
 from cardroom.cards import (
     COLOUR_MASK,
@@ -23,6 +23,7 @@ from cardroom.cards import (
     CardMask,
     cards_of,
     mask_of,
+    mask_points,
 )
 from cardroom.engine import (
     Action,
@@ -48,11 +49,11 @@ __all__ = [
 
 # Module-level names for the phases: reading an Enum member off its class costs several times
 # a global look-up, and the hot methods test the phase on every action.
-_PASS = Phase.PASS
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
+_PASS: Final[Phase] = Phase.PASS
+_PLAY: Final[Phase] = Phase.PLAY
+_OVER: Final[Phase] = Phase.OVER
 
-_MAKER = object()
+_MAKER: Final = object()
 """The key only this module's factories hold to make a state (see ``BahaState.__init__``)."""
 
 
@@ -502,7 +503,7 @@ class BahaState:
         self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
         self.log.append({
             "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
-            "horns": self.rules.hand_points(cards),
+            "horns": mask_points(self.rules.slice_points, cards),  # hand_points, compiled
             "leftover": _texts(leftover) if leftover else [],
         })
         self.trick = []
@@ -536,7 +537,7 @@ class BahaState:
     def _end_hand(self, deal_next: bool = True) -> None:
         rules = self.rules
         n = self.n
-        horns = [rules.hand_points(t) for t in self.taken]
+        horns = [mask_points(rules.slice_points, t) for t in self.taken]  # hand_points, compiled
         moon = None
         points = horns[:]
         if rules.moon:
