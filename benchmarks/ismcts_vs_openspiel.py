@@ -17,6 +17,7 @@ Run with ``make bench`` or ``python benchmarks/ismcts_vs_openspiel.py [--iterati
 from __future__ import annotations
 
 import itertools
+import os
 import random
 import sys
 import time
@@ -131,9 +132,32 @@ def openspiel_runner(pick: Pick, pyspiel: Any) -> Runner:
 
 def openspiel_cpp_runner(pick: Pick, pyspiel: Any) -> Runner:
     """OpenSpiel's C++ ``ISMCTSBot`` (pyspiel) on the same kind of hearts positions, with its
-    C++ one-rollout ``RandomRolloutEvaluator``: the search loop runs without Python."""
+    C++ one-rollout ``RandomRolloutEvaluator``: the search loop runs without Python.
+
+    That search crashes the process (a segmentation fault) on some hearts positions, so each
+    search runs in a forked child that times itself and reports through a pipe; a crashed
+    search is left out of the figures, like a failed search of the Python bot."""
     game = pyspiel.load_game("hearts")
     position = _hearts_positions(game, pick)
+    crashes = [0]
+
+    def search(state: Any, seed: int) -> float | None:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: one search, its time written to the pipe
+            try:
+                os.close(read)
+                bot = pyspiel.ISMCTSBot(seed, pyspiel.RandomRolloutEvaluator(1, seed), 2.0, ITERATIONS)
+                start = time.perf_counter()
+                bot.step(state)
+                os.write(write, repr(time.perf_counter() - start).encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        os.waitpid(pid, 0)
+        return float(data) if data else None
 
     def run(seconds: float) -> tuple[int, int, float]:
         clock = time.perf_counter
@@ -141,12 +165,11 @@ def openspiel_cpp_runner(pick: Pick, pyspiel: Any) -> Runner:
         searching = 0.0
         end = clock() + seconds
         while clock() < end:
-            state = position()
-            evaluator = pyspiel.RandomRolloutEvaluator(1, searches)
-            bot = pyspiel.ISMCTSBot(searches, evaluator, 2.0, ITERATIONS)
-            start = clock()
-            bot.step(state)
-            searching += clock() - start
+            took = search(position(), searches + crashes[0])
+            if took is None:
+                crashes[0] += 1
+                continue
+            searching += took
             iterations += ITERATIONS
             searches += 1
         return iterations, searches, searching
