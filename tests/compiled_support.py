@@ -24,10 +24,10 @@ PLAYS: list[tuple[str, dict[str, Any], str, dict[str, Any], int]] = [
     ("baha", {"target": 1}, "random", {}, 200),
     ("baha", {"target": 1}, "heuristic", {}, 120),
     ("baha", {"players": 5, "target": 1}, "random", {}, 100),
-    ("baha", {"target": 1}, "ismcts", {"iterations": 8}, 6),
+    ("baha", {"target": 1}, "ismcts", {"iterations": 8}, 3),
     ("baebae", {"rounds": 1}, "random", {}, 200),
     ("baebae", {"rounds": 1}, "heuristic", {}, 120),
-    ("baebae", {"rounds": 1}, "ismcts", {"iterations": 8}, 4),
+    ("baebae", {"rounds": 1}, "ismcts", {"iterations": 8}, 2),
 ]
 
 
