@@ -12,7 +12,12 @@ $(BIN)/python:
 # Every extra the project ships is installed, so that make test tests each of them.
 EXTRAS := dev,results,analysis,ray,rl,bench
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
+# reinstalls, so a stale compiled module never shadows the edited source.
+ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
+	$(wildcard src/cardroom/games/*/*.py)
+
+$(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
 	touch $@
 
@@ -44,6 +49,8 @@ bench: install
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
 	$(BIN)/python benchmarks/sim_throughput.py
 	$(BIN)/python benchmarks/env_throughput.py
+	$(BIN)/python benchmarks/sim_vs_openspiel.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis
+	find src -name '*.so' -delete

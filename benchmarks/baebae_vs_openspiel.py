@@ -41,5 +41,5 @@ def crazy_eights_runner(pick: Pick, pyspiel: Any) -> Runner:
 if __name__ == "__main__":
     sys.exit(run_benchmark(
         "baebae_vs_openspiel", __doc__.split("\n\n")[0], ("baebae", baebae_runner),
-        ("crazy_eights", crazy_eights_runner), unit="rounds", goal=GOAL,
+        [("crazy_eights", crazy_eights_runner)], unit="rounds", goals={"crazy_eights": GOAL},
     ))

@@ -42,5 +42,5 @@ def hearts_runner(pick: Pick, pyspiel: Any) -> Runner:
 if __name__ == "__main__":
     sys.exit(run_benchmark(
         "baha_vs_openspiel", __doc__.split("\n\n")[0], ("baha", baha_runner),
-        ("hearts", hearts_runner), unit="hands", goal=GOAL,
+        [("hearts", hearts_runner)], unit="hands", goals={"hearts": GOAL},
     ))

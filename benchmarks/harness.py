@@ -18,6 +18,7 @@ import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -91,19 +92,70 @@ def openspiel_runner(game_string: str, pick: Pick, pyspiel: Any) -> Runner:
     return run
 
 
-def measure(ours: tuple[str, Runner], theirs: tuple[str, Runner], rounds: int, seconds: float,
-            goal: float) -> dict[str, Any]:
-    """Alternate the two runners for ``rounds`` rounds; per-round rates and their medians."""
-    (a, run_a), (b, run_b) = ours, theirs
-    runners = {a: run_a, b: run_b}
-    for run in runners.values():
+class PureRunner:
+    """A runner played in a subprocess whose Cardroom is the plain Python engine
+    (``CARDROOM_PURE=1``): ``factory`` of benchmark module ``module``, given the same pick. The
+    subprocess waits between rounds, so it never runs beside another runner."""
+
+    def __init__(self, module: str, factory: str, seed: int) -> None:
+        code = (
+            "import json, sys\n"
+            f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
+            "import cardroom, harness\n"
+            f"from {module} import {factory} as factory\n"
+            f"run = factory(harness.make_pick({seed}))\n"
+            "print(json.dumps(cardroom.engine_build()), flush=True)\n"
+            "for line in sys.stdin:\n"
+            "    print(json.dumps(run(float(line))), flush=True)\n"
+        )
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", code], env=dict(os.environ, CARDROOM_PURE="1"),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        self.engine = self._read()
+        if self.engine != "pure":
+            raise RuntimeError(f"the pure runner's engine is {self.engine!r}, not the plain one")
+
+    def _read(self) -> Any:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("the pure runner's process ended early (see its error above)")
+        return json.loads(line)
+
+    def __call__(self, seconds: float) -> tuple[int, int, float]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{seconds}\n")
+        self.process.stdin.flush()
+        units, decisions, elapsed = self._read()
+        return int(units), int(decisions), float(elapsed)
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+Comparison = tuple[str, str, float | None]
+"""A ratio to report: (runner, runner it is divided by, goal or None)."""
+
+
+def measure(runners: list[tuple[str, Runner]], comparisons: list[Comparison], rounds: int,
+            seconds: float) -> dict[str, Any]:
+    """Run the runners one after another for ``rounds`` rounds, the order turning each round;
+    per-round rates, the ratio of each comparison per round and the medians."""
+    named = dict(runners)
+    names = [name for name, _ in runners]
+    for run in named.values():
         run(min(0.2, seconds))  # warm-up: first-use costs (tables, caches) stay out of rounds
     rows = []
     for r in range(rounds):
-        order = (a, b) if r % 2 == 0 else (b, a)
+        order = names[r % len(names):] + names[:r % len(names)]
+        if r // len(names) % 2:
+            order.reverse()
         row: dict[str, Any] = {"round": r + 1, "order": "/".join(order)}
         for name in order:
-            units, decisions, elapsed = runners[name](seconds)
+            units, decisions, elapsed = named[name](seconds)
             row[name] = {
                 "units": units,
                 "decisions": decisions,
@@ -111,25 +163,25 @@ def measure(ours: tuple[str, Runner], theirs: tuple[str, Runner], rounds: int, s
                 "units_per_s": units / elapsed,
                 "decisions_per_s": decisions / elapsed,
             }
-        row["ratio"] = row[a]["units_per_s"] / row[b]["units_per_s"]
-        row["decision_ratio"] = row[a]["decisions_per_s"] / row[b]["decisions_per_s"]
+        for a, b, _ in comparisons:
+            row[f"{a}/{b}"] = row[a]["units_per_s"] / row[b]["units_per_s"]
         rows.append(row)
 
-    def median(name: str, key: str) -> float:
-        return float(statistics.median(row[name][key] for row in rows))
-
-    summary = {
-        f"{a}_per_s": median(a, "units_per_s"),
-        f"{b}_per_s": median(b, "units_per_s"),
-        "ratio": statistics.median(row["ratio"] for row in rows),
-        f"{a}_decisions_per_s": median(a, "decisions_per_s"),
-        f"{b}_decisions_per_s": median(b, "decisions_per_s"),
-        "decision_ratio": statistics.median(row["decision_ratio"] for row in rows),
-        "ratio_min": min(row["ratio"] for row in rows),
-        "ratio_max": max(row["ratio"] for row in rows),
-        "goal": goal,
-    }
-    summary["meets_goal"] = summary["ratio"] >= goal
+    summary: dict[str, Any] = {}
+    for name in names:
+        summary[f"{name}_per_s"] = float(statistics.median(row[name]["units_per_s"] for row in rows))
+        summary[f"{name}_decisions_per_s"] = float(
+            statistics.median(row[name]["decisions_per_s"] for row in rows)
+        )
+    ratios = []
+    for a, b, goal in comparisons:
+        values = [row[f"{a}/{b}"] for row in rows]
+        ratios.append({
+            "ratio": f"{a}/{b}", "median": statistics.median(values), "min": min(values),
+            "max": max(values), "goal": goal,
+            "meets_goal": None if goal is None else statistics.median(values) >= goal,
+        })
+    summary["ratios"] = ratios
     return {"rounds": rows, "summary": summary}
 
 
@@ -160,31 +212,30 @@ def load_average() -> float | None:
         return None
 
 
-def print_table(result: dict[str, Any], a: str, b: str, unit: str) -> None:
+def print_table(result: dict[str, Any], names: list[str], unit: str) -> None:
     env = result["environment"]
     print(
-        f"{a} (Cardroom {env['cardroom']}) vs {b} (OpenSpiel {env['open_spiel']}), "
+        f"{' vs '.join(names)} (Cardroom {env['cardroom']}, OpenSpiel {env['open_spiel']}), "
         f"Python {env['python']}, {env['cpus']} CPUs; {result['rounds_asked']} rounds of "
-        f"{result['seconds']:g} s each, alternating; unit: {unit}"
+        f"{result['seconds']:g} s each, the order turning; unit: {unit}/s"
     )
     print()
-    print(f"{'round':>5}  {'order':<22} {a + '/s':>16} {b + '/s':>16} {'ratio':>6}")
+    width = max(14, *(len(n) + 2 for n in names))
+    print(f"{'round':>5}  " + "".join(f"{n:>{width}}" for n in names))
     for row in result["rounds"]:
-        print(
-            f"{row['round']:>5}  {row['order']:<22} {row[a]['units_per_s']:>16.1f} "
-            f"{row[b]['units_per_s']:>16.1f} {row['ratio']:>6.2f}"
-        )
+        print(f"{row['round']:>5}  " + "".join(f"{row[n]['units_per_s']:>{width}.1f}" for n in names))
     s = result["summary"]
-    print(f"{'median':>5}  {'':<22} {s[a + '_per_s']:>16.1f} {s[b + '_per_s']:>16.1f} {s['ratio']:>6.2f}")
+    print(f"{'median':>6} " + "".join(f"{s[n + '_per_s']:>{width}.1f}" for n in names))
     print()
-    print(
-        f"{unit}/s ratio {a} / {b}: median {s['ratio']:.2f}, rounds {s['ratio_min']:.2f} "
-        f"to {s['ratio_max']:.2f} (goal {s['goal']:g}: {'met' if s['meets_goal'] else 'not met'})"
-    )
-    print(
-        f"decisions/s (supplement): {a} {s[a + '_decisions_per_s']:,.0f}, "
-        f"{b} {s[b + '_decisions_per_s']:,.0f}, ratio {s['decision_ratio']:.2f}"
-    )
+    for ratio in s["ratios"]:
+        goal = "" if ratio["goal"] is None else (
+            f" (goal {ratio['goal']:g}: {'met' if ratio['meets_goal'] else 'not met'})"
+        )
+        print(f"{unit}/s ratio {ratio['ratio']}: median {ratio['median']:.2f}, rounds "
+              f"{ratio['min']:.2f} to {ratio['max']:.2f}{goal}")
+    print("decisions/s (supplement): " + ", ".join(
+        f"{n} {s[n + '_decisions_per_s']:,.0f}" for n in names
+    ))
     load = result["load_average"]
     if load is not None:
         print(f"load average (1 min): {load['before']:.2f} before, {load['after']:.2f} after")
@@ -194,18 +245,21 @@ def run_benchmark(
     name: str,
     description: str,
     ours: tuple[str, Callable[[Pick], Runner]],
-    theirs: tuple[str, Callable[[Pick, Any], Runner]],
+    theirs: list[tuple[str, Callable[[Pick, Any], Runner]]],
     unit: str,
-    goal: float,
+    goals: dict[str, float],
     argv: list[str] | None = None,
 ) -> int:
-    """The command line shared by the peer benchmarks."""
+    """The command line shared by the peer benchmarks: Cardroom's compiled engine (this
+    process), its plain engine (a subprocess with ``CARDROOM_PURE=1``) and each of ``theirs``.
+    ``goals`` maps a peer's name to the ratio compiled Cardroom / that peer aimed for."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rounds", type=int, default=10, help="rounds per engine (default 10)")
     parser.add_argument(
         "--seconds", type=float, default=1.0, help="seconds per engine per round (default 1)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
+    parser.add_argument("--no-pure", action="store_true", help="leave out the plain Python engine")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
@@ -219,17 +273,36 @@ def run_benchmark(
             file=sys.stderr,
         )
         return 2
+    import cardroom
+
     load_before = load_average()
-    ours_runner = (ours[0], ours[1](make_pick(args.seed)))
-    theirs_runner = (theirs[0], theirs[1](make_pick(args.seed + 1), pyspiel))
+    build = cardroom.engine_build()
+    ours_name = f"{ours[0]}_{build.split()[0]}"
+    runners: list[tuple[str, Runner]] = [(ours_name, ours[1](make_pick(args.seed)))]
+    pure = None
+    if not args.no_pure and build != "pure":
+        module = os.path.splitext(os.path.basename(sys.argv[0]))[0]
+        pure = PureRunner(module, ours[1].__name__, args.seed)
+        runners.append((f"{ours[0]}_pure", pure))
+    for k, (peer, factory) in enumerate(theirs):
+        runners.append((peer, factory(make_pick(args.seed + 1 + k), pyspiel)))
+    comparisons: list[Comparison] = [(ours_name, peer, goals.get(peer)) for peer, _ in theirs]
+    if pure is not None:
+        comparisons += [(f"{ours[0]}_pure", peer, None) for peer, _ in theirs]
+        comparisons.append((ours_name, f"{ours[0]}_pure", None))
+    try:
+        measured = measure(runners, comparisons, args.rounds, args.seconds)
+    finally:
+        if pure is not None:
+            pure.close()
     result = {
         "benchmark": name,
-        "environment": environment(),
+        "environment": {**environment(), "engine": build},
         "rounds_asked": args.rounds,
         "seconds": args.seconds,
         "seed": args.seed,
         "unit": unit,
-        **measure(ours_runner, theirs_runner, args.rounds, args.seconds, goal),
+        **measured,
     }
     load_after = load_average()
     result["load_average"] = (
@@ -239,5 +312,5 @@ def run_benchmark(
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print_table(result, ours[0], theirs[0], unit)
+        print_table(result, [n for n, _ in runners], unit)
     return 0

@@ -16,7 +16,7 @@ is ``hand & COLOUR_MASK[led]``. Tables are built once at import.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 __all__ = [
     "Card",
@@ -40,6 +40,7 @@ __all__ = [
     "mask_of",
     "cards_of",
     "count",
+    "mask_points",
 ]
 
 Card: TypeAlias = int
@@ -48,27 +49,27 @@ Card: TypeAlias = int
 CardMask: TypeAlias = int
 """A set of cards as a bitmask: bit ``c`` is set when card ``c`` is in the set."""
 
-COLOURS = 4
-VALUES = 13
+COLOURS: Final = 4
+VALUES: Final = 13
 COLOUR_LETTERS = "PRTO"
 COLOUR_NAMES = ("Purple", "Red", "Turquoise", "Orange")
 
-BAHA_DECK: tuple[Card, ...] = tuple(range(COLOURS * VALUES))
-FULL_BAHA_MASK: CardMask = (1 << len(BAHA_DECK)) - 1
-COLOUR_MASK: tuple[CardMask, ...] = tuple(((1 << VALUES) - 1) << (VALUES * c) for c in range(COLOURS))
+BAHA_DECK: Final[tuple[Card, ...]] = tuple(range(COLOURS * VALUES))
+FULL_BAHA_MASK: Final[CardMask] = (1 << len(BAHA_DECK)) - 1
+COLOUR_MASK: Final[tuple[CardMask, ...]] = tuple(((1 << VALUES) - 1) << (VALUES * c) for c in range(COLOURS))
 
-_COLOUR_OF: tuple[int, ...] = tuple(c // VALUES for c in BAHA_DECK)
-_VALUE_OF: tuple[int, ...] = tuple(c % VALUES + 1 for c in BAHA_DECK)
-_TEXT: tuple[str, ...] = tuple(f"{_VALUE_OF[c]}{COLOUR_LETTERS[_COLOUR_OF[c]]}" for c in BAHA_DECK)
+_COLOUR_OF: Final[tuple[int, ...]] = tuple(c // VALUES for c in BAHA_DECK)
+_VALUE_OF: Final[tuple[int, ...]] = tuple(c % VALUES + 1 for c in BAHA_DECK)
+_TEXT: Final[tuple[str, ...]] = tuple(f"{_VALUE_OF[c]}{COLOUR_LETTERS[_COLOUR_OF[c]]}" for c in BAHA_DECK)
 _PARSE: dict[str, Card] = {t: c for c, t in enumerate(_TEXT)}
 
 # Cards of each 13-bit colour slice of a mask, so a whole mask decodes with four table look-ups
 # instead of a loop over 52 bits (the legal-move list is built on every turn).
-SLICE_BITS: CardMask = (1 << VALUES) - 1
+SLICE_BITS: Final[CardMask] = (1 << VALUES) - 1
 """The bits of one colour's slice once shifted down: ``mask >> COLOUR_SHIFT[c] & SLICE_BITS``."""
-COLOUR_SHIFT: tuple[int, ...] = tuple(VALUES * c for c in range(COLOURS))
+COLOUR_SHIFT: Final[tuple[int, ...]] = tuple(VALUES * c for c in range(COLOURS))
 """Bit offset of each colour's 13-card slice in a mask."""
-SLICE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+SLICE_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
     tuple(
         tuple(colour * VALUES + v for v in range(VALUES) if bits >> v & 1)
         for bits in range(1 << VALUES)
@@ -141,3 +142,10 @@ def cards_of(mask: CardMask) -> list[Card]:
 def count(mask: CardMask) -> int:
     """Number of cards in a bitmask."""
     return mask.bit_count()
+
+
+def mask_points(slice_points: tuple[int, ...], mask: CardMask) -> int:
+    """Points in a set of cards, from the points of every 13-bit colour slice (a rules table)."""
+    b = SLICE_BITS
+    return slice_points[mask & b] + slice_points[mask >> 13 & b] + slice_points[mask >> 26 & b] \
+        + slice_points[mask >> 39]

@@ -218,10 +218,11 @@ class Rules(Protocol):
         """A new game whose every chance outcome comes from ``seed``."""
 
 
-def check_seed(seed: object) -> None:
-    """A game's seed is a whole number; anything else is a :class:`RulesError`."""
+def check_seed(seed: object) -> int:
+    """A game's seed is a whole number (returned); anything else is a :class:`RulesError`."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise RulesError(f"seed must be a whole number, not {seed!r}")
+    return seed
 
 
 def check_totals(totals: Sequence[int], players: int, least: int | None = None) -> list[int]:

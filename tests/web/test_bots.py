@@ -3,26 +3,41 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from web_support import LiveServer, is_over
 
-from cardroom.agents.ismcts import ISMCTSAgent
+from cardroom import agents
 from cardroom.games import make_rules, start_game
 from cardroom.web.thinking import BotPool
 
 
 def test_search_bots_think_outside_the_server_process(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     searched_here: list[int] = []
-    original = ISMCTSAgent.act
+    kind = agents.AGENTS["ismcts"]
 
-    def act(self: ISMCTSAgent, state: object, seat: int) -> int:
-        searched_here.append(os.getpid())
-        return original(self, state, seat)  # type: ignore[arg-type]
+    class Recording:
+        """An ISMCTS agent that notes the process of every search it makes."""
 
-    monkeypatch.setattr(ISMCTSAgent, "act", act)  # in this process only: the workers are new ones
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+        def act(self, state: object, seat: int) -> int:
+            searched_here.append(os.getpid())
+            return int(self.inner.act(state, seat))
+
+    def factory(seed: int | None, **options: Any) -> Any:
+        return Recording(kind.factory(seed, **options))
+
+    # in this process only: the workers are new ones (the compiled agent class takes no patch)
+    monkeypatch.setitem(agents.AGENTS, "ismcts", dataclasses.replace(kind, factory=factory))
     table = server.create(game="baha", players=3, rules={"target": 1},
                           seats=["ismcts:iterations=5", "ismcts:iterations=5", "random"])
     server.client(table["id"]).wait(is_over, timeout=120)

@@ -74,13 +74,15 @@ class ISMCTSAgent:
     def __init__(
         self,
         seed: int | None = None,
-        iterations: int = 1000,
-        seconds: float | None = None,
-        exploration: float | None = None,
-        rollout: str = "heuristic",
-        epsilon: float = 0.1,
-        max_depth: int = 200,
+        iterations: object = 1000,
+        seconds: object = None,
+        exploration: object = None,
+        rollout: object = "heuristic",
+        epsilon: object = 0.1,
+        max_depth: object = 200,
     ) -> None:
+        # Options typed ``object``: they come from people's text, and compiled code would
+        # refuse a wrong type with a bare TypeError (or take True for 1) before the checks.
         from cardroom.agents import AgentError
 
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
@@ -101,12 +103,12 @@ class ISMCTSAgent:
             raise AgentError(f"ismcts: epsilon must be from 0 to 1, not {epsilon!r}")
         self.rng = random.Random(seed)
         self.iterations = iterations
-        self.seconds = seconds
-        self.exploration = None if exploration is None else float(exploration)
+        self.seconds = seconds if isinstance(seconds, int | float) else None
+        self.exploration = float(exploration) if isinstance(exploration, int | float) else None
         """The UCB constant asked for; ``None``: each game's own."""
         self.c = self.exploration or 0.0
         """The UCB constant of the current search (set as it begins)."""
-        self.rollout = rollout
+        self.rollout = "random" if rollout == "random" else "heuristic"
         self.epsilon = float(epsilon)
         self.max_depth = max_depth
         self._heuristics: dict[str, Any] = {}

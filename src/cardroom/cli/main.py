@@ -99,7 +99,9 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        make_console().print(f"cardroom {version('cardroom')}", highlight=False)
+        from cardroom import engine_build
+
+        make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()})", highlight=False)
         raise typer.Exit()
 
 

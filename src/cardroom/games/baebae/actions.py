@@ -10,7 +10,7 @@ may not be taken now.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import Action, ActionInfo, IllegalAction
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS
@@ -32,6 +32,10 @@ class ActionSpace:
     designs: int
     players: int
     options: int
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Made again through __init__: a compiled frozen dataclass refuses pickle's setattr.
+        return ActionSpace, (self.designs, self.players, self.options)
 
     @property
     def select(self) -> int:
@@ -121,8 +125,9 @@ def decode(state: BaebaeState, action: Action) -> ActionInfo:
     raise IllegalAction(f"{action!r} is not a BAEBAE action: actions are 0 to {space.size - 1}")
 
 
-def illegal_reason(state: BaebaeState, action: Action) -> str | None:
+def illegal_reason(state: BaebaeState, action: object) -> str | None:
     """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
+    # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
     legal = state.legal_actions()
     if type(action) is not int:
         return (f"an action is a whole number from 0 to {state.space.size - 1}, not {action!r}; "

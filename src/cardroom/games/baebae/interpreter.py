@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import chance_rng
 from cardroom.games.baebae.deck import CardDef
@@ -58,11 +58,20 @@ class Decision:
     may_stop: bool = False  # select: whether "done" is allowed
     purpose: str = ""    # select: discard, discard_under, give
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Made again through __init__: a compiled frozen dataclass refuses pickle's setattr.
+        return Decision, (self.kind, self.seat, self.card, self.choices, self.candidates, self.may_stop,
+                          self.purpose)
+
+
+_FRAME_FIELDS = ("steps", "index", "actor", "card", "targets", "receiver", "left", "started")
+"""Every field of a :class:`Frame`: its slots, and what pickling carries."""
+
 
 class Frame:
     """A running list of steps: whose card it is, where it stands, the current step's progress."""
 
-    __slots__ = ("steps", "index", "actor", "card", "targets", "receiver", "left", "started")
+    __slots__ = _FRAME_FIELDS
 
     def __init__(self, steps: Sequence[Step], actor: int, card: int) -> None:
         self.steps = steps
@@ -74,12 +83,14 @@ class Frame:
         self.left = 0
         self.started = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled with its state (see BaebaeState.__reduce__): a compiled class has no default
+        # way back from a pickle.
+        return _unpickle_frame, tuple(getattr(self, name) for name in _FRAME_FIELDS)
+
     def copy(self) -> Frame:
-        other = Frame.__new__(Frame)
-        other.steps = self.steps
+        other = Frame(self.steps, self.actor, self.card)
         other.index = self.index
-        other.actor = self.actor
-        other.card = self.card
         other.targets = None if self.targets is None else self.targets[:]
         other.receiver = self.receiver
         other.left = self.left
@@ -465,3 +476,9 @@ _HANDLERS: dict[str, Callable[[BaebaeState, Frame, Step], bool]] = {
     "_end_turn": _step_end_turn,
 }
 
+
+def _unpickle_frame(*values: Any) -> Frame:
+    frame = Frame(values[0], values[2], values[3])
+    for name, value in zip(_FRAME_FIELDS, values, strict=True):
+        setattr(frame, name, value)
+    return frame

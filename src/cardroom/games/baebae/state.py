@@ -16,10 +16,11 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, SupportsIndex
 
 from cardroom.engine import (
     Action,
+    ActionInfo,
     Event,
     IllegalAction,
     chance_rng,
@@ -30,7 +31,7 @@ from cardroom.games.baebae import actions, interpreter, views
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
-from cardroom.games.baebae.effects import SUITS
+from cardroom.games.baebae.effects import SUITS, CardFilter
 from cardroom.games.baebae.interpreter import (
     ASK_OPTIONAL,
     END_TURN,
@@ -49,16 +50,20 @@ __all__ = [
 ]
 
 
+_FIELDS = (
+    "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase",
+    "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
+    "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
+    "chosen", "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
+    "origin", "_legal", "_det_cache",
+)
+"""Every field of a :class:`BaebaeState`: its slots, and what pickling carries."""
+
+
 class BaebaeState:
     """A game of BAEBAE in progress. Make one with ``Rules(...).new_game(seed)``."""
 
-    __slots__ = (
-        "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase",
-        "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
-        "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
-        "chosen", "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
-        "origin", "_legal", "_det_cache",
-    )
+    __slots__ = _FIELDS
 
     rules: Rules
     seed: int
@@ -99,20 +104,28 @@ class BaebaeState:
 
     # -- making states -----------------------------------------------------------------
 
+    def __init__(self, rules: Rules, seed: int, key: object) -> None:
+        # Only start() and clone() make states (they fill in the rest); a plain constructor,
+        # not ``cls.__new__(cls)``, so the compiled build (mypyc) can take the class.
+        if key is not _MAKER:
+            raise TypeError("a BAEBAE game is made by Rules(...).new_game(seed) or BaebaeState.start(...)")
+        self.rules = rules
+        self.seed = seed
+        self.n = rules.players
+
     @classmethod
     def start(
         cls,
         rules: Rules,
-        seed: int,
+        seed: object,
         *,
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
     ) -> BaebaeState:
-        check_seed(seed)
-        self = cls.__new__(cls)
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
+        # ``seed`` typed ``object``: compiled, an ``int`` parameter would refuse text with a
+        # bare TypeError and take True for 1, before the check.
+        seed = check_seed(seed)
+        self = cls(rules, seed, _MAKER)
         self.space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
         self.totals = [0] * self.n
         self.log = []
@@ -139,10 +152,35 @@ class BaebaeState:
         self._begin_round(first)
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a position sent to a bot worker) field by field and made again through
+        # __init__: a compiled class has no default way back from a pickle.
+        return _unpickle, (self.rules, self.seed, [
+            {} if name == "_det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
+        ])
+
     def clone(self) -> BaebaeState:
-        other = BaebaeState.__new__(BaebaeState)
-        for name in _SHARED:
-            setattr(other, name, getattr(self, name))
+        other = BaebaeState(self.rules, self.seed, _MAKER)
+        other.space = self.space
+        other.round_no = self.round_no
+        other.dealer = self.dealer
+        other.direction = self.direction
+        other.turn = self.turn
+        other.phase = self.phase
+        other.suit = self.suit
+        other.declared = self.declared
+        other.extra_turn = self.extra_turn
+        other.drawn = self.drawn
+        other.idle_passes = self.idle_passes
+        other.turns = self.turns
+        other.pending = self.pending
+        other.card_declared = self.card_declared
+        other.chosen = self.chosen
+        other.chance = self.chance
+        other.round_start = self.round_start
+        other.ranking = self.ranking
+        other.guard_rounds = self.guard_rounds
+        other.origin = self.origin
         other.hands = self.hands[:]
         other.stock = self.stock[:]
         other.discard = self.discard[:]
@@ -241,48 +279,74 @@ class BaebaeState:
             actions.append(space.done)
         return actions
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Take ``action`` for the current seat and return the events it caused.
 
         Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
         """
-        if type(action) is not int:
-            try:
-                if isinstance(action, bool):  # True would pass for action 1
-                    raise TypeError
-                action = operator.index(action)
-            except TypeError:
-                raise IllegalAction(
-                    f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
-                    f"allowed: {self._allowed_text(self.legal_actions())}"
-                ) from None
+        # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+        act = action if type(action) is int else self._whole_action(action)
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
-        if action not in legal:
-            raise IllegalAction(self._refusal(action, legal))
+        if act not in legal:
+            raise IllegalAction(self._refusal(act, legal))
         self._legal = None
         seat = self.turn
         assert seat is not None
         mark = len(self.log)
-        self.history.append((seat, action))
+        self.history.append((seat, act))
         with contextlib.suppress(RoundOver):  # the round ended; the next one is dealt
-            self._take(seat, action)
+            self._take(seat, act)
         return self.log[mark:]
 
+    def _whole_action(self, action: object) -> Action:
+        """A non-``int`` action as a whole number (a numpy integer, say), or the refusal."""
+        try:
+            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+                raise TypeError  # True would pass for action 1
+            return operator.index(action)
+        except TypeError:
+            raise IllegalAction(
+                f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
+                f"allowed: {self._allowed_text(self.legal_actions())}"
+            ) from None
+
     # The action text codec (actions.py) and the card-action interpreter (interpreter.py)
-    # live in modules of their own; their functions are this class's methods all the same.
-    action_to_string = actions.action_to_string
-    decode = actions.decode
-    illegal_reason = actions.illegal_reason
-    parse_action = actions.parse_action
-    _design_of_text = actions.design_of_text
-    _allowed_text = actions.allowed_text
-    _refusal = actions.refusal
-    _decision_text = actions.decision_text
-    _run = interpreter.run
-    _decide = interpreter.decide
-    _matching = interpreter.matching
+    # live in modules of their own; these methods forward to them (a compiled class takes no
+    # functions bound on from outside).
+    def action_to_string(self, action: Action) -> str:
+        return actions.action_to_string(self, action)
+
+    def decode(self, action: Action) -> ActionInfo:
+        return actions.decode(self, action)
+
+    def illegal_reason(self, action: object) -> str | None:
+        return actions.illegal_reason(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def _design_of_text(self, text: str) -> int:
+        return actions.design_of_text(self, text)
+
+    def _allowed_text(self, legal: list[int]) -> str:
+        return actions.allowed_text(self, legal)
+
+    def _refusal(self, action: int, legal: list[int]) -> str:
+        return actions.refusal(self, action, legal)
+
+    def _decision_text(self, d: Decision) -> str:
+        return actions.decision_text(self, d)
+
+    def _run(self) -> None:
+        interpreter.run(self)
+
+    def _decide(self, seat: int, action: int) -> None:
+        interpreter.decide(self, seat, action)
+
+    def _matching(self, seat: int, card_filter: CardFilter | None) -> int:
+        return interpreter.matching(self, seat, card_filter)
 
     # -- card tables -------------------------------------------------------------------
 
@@ -547,9 +611,14 @@ class BaebaeState:
 
     # -- what a seat may know (views.py) ---------------------------------------------
 
-    view = views.view
-    public_view = views.public_view
-    view_log = views.view_log
+    def view(self, seat: int) -> dict[str, Any]:
+        return views.view(self, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def view_log(self, seat: int) -> list[Event]:
+        return views.view_log(self, seat)
 
     def visible_event(self, event: Event, seat: int) -> Event:
         """``event`` as ``seat`` saw it: others' hands, draws and the stock hidden."""
@@ -573,8 +642,12 @@ class BaebaeState:
                 f"turn={self.turn} totals={self.totals}>")
 
 
-_SHARED = (
-    "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase", "suit",
-    "declared", "extra_turn", "drawn", "idle_passes", "turns", "pending", "card_declared",
-    "chosen", "chance", "round_start", "ranking", "guard_rounds", "origin",
-)
+_MAKER: Final = object()
+"""The key only this module's factories hold to make a state (see ``BaebaeState.__init__``)."""
+
+
+def _unpickle(rules: Rules, seed: int, values: list[Any]) -> BaebaeState:
+    state = BaebaeState(rules, seed, _MAKER)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    return state

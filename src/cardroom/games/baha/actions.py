@@ -9,7 +9,7 @@ phases live here too: what a bare card means, and which actions exist, depend on
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cardroom.cards import (
     BAHA_DECK,
@@ -32,13 +32,13 @@ __all__ = [
     "allowed_suffix", "allowed_text",
 ]
 
-PASS_BASE = len(BAHA_DECK)
-NUM_ACTIONS = 2 * len(BAHA_DECK)
+PASS_BASE: Final = len(BAHA_DECK)
+NUM_ACTIONS: Final = 2 * len(BAHA_DECK)
 
 # Card texts, colours and pass directions by index: tables of the package (state, views
 # and deal read them), not names for other packages.
-_TEXT = tuple(baha_card_text(c) for c in BAHA_DECK)
-_COLOUR = tuple(c // VALUES for c in BAHA_DECK)
+_TEXT: Final = tuple(baha_card_text(c) for c in BAHA_DECK)
+_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
 _PASS_WORDS = {1: "right", -1: "left", 0: "none"}
 
 
@@ -90,8 +90,9 @@ def parse_action(state: BahaState, text: str) -> Action:
 # -- reasons an action is refused ------------------------------------------------
 
 
-def illegal_reason(state: BahaState, action: Action) -> str | None:
+def illegal_reason(state: BahaState, action: object) -> str | None:
     """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
+    # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
     if type(action) is not int:
         return (f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
                 + allowed_suffix(state))

@@ -39,7 +39,8 @@ def check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list
     """Validate a hand-made deal against the rules; cards as masks and a top-first pile."""
     n = rules.players
 
-    def read(cards: Sequence[Card | str], where: str) -> list[Card]:
+    def read(cards: Sequence[object], where: str) -> list[Card]:
+        # ``object``, not ``Card | str``: the compiled build would read True as the card 1
         out = []
         for card in cards:
             if isinstance(card, str):

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from cardroom.cards import (
     BAHA_DECK,
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Knowledge", "knowledge", "determinize"]
 
-_COLOUR = tuple(c // VALUES for c in BAHA_DECK)
+_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
 _RETRIES = 64
 
 

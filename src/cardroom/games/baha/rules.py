@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import (
     BAHA_DECK,
-    SLICE_BITS,
     VALUES,
     Card,
     CardMask,
     horns_of,
     mask_of,
+    mask_points,
     value_of,
 )
 from cardroom.engine import NamedOptions, RulesError
@@ -151,9 +151,7 @@ class Rules(NamedOptions):
 
     def hand_points(self, taken: CardMask) -> int:
         """Points in a set of taken cards."""
-        t = self.slice_points
-        b = SLICE_BITS
-        return t[taken & b] + t[taken >> 13 & b] + t[taken >> 26 & b] + t[taken >> 39]
+        return mask_points(self.slice_points, taken)
 
     def new_game(
         self,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final, SupportsIndex
 
 from cardroom.cards import (
     COLOUR_MASK,
@@ -23,9 +23,11 @@ from cardroom.cards import (
     CardMask,
     cards_of,
     mask_of,
+    mask_points,
 )
 from cardroom.engine import (
     Action,
+    ActionInfo,
     Event,
     IllegalAction,
     RulesError,
@@ -47,20 +49,27 @@ __all__ = [
 
 # Module-level names for the phases: reading an Enum member off its class costs several times
 # a global look-up, and the hot methods test the phase on every action.
-_PASS = Phase.PASS
-_PLAY = Phase.PLAY
-_OVER = Phase.OVER
+_PASS: Final[Phase] = Phase.PASS
+_PLAY: Final[Phase] = Phase.PLAY
+_OVER: Final[Phase] = Phase.OVER
+
+_MAKER: Final = object()
+"""The key only this module's factories hold to make a state (see ``BahaState.__init__``)."""
+
+
+_FIELDS = (
+    "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
+    "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
+    "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
+    "last_trick", "hand_start", "origin", "history", "_det_cache", "_shown",
+)
+"""Every field of a :class:`BahaState`: its slots, and what pickling carries."""
 
 
 class BahaState:
     """A game of Baha in progress. Make one with ``Rules(...).new_game(seed)``."""
 
-    __slots__ = (
-        "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
-        "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
-        "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-        "last_trick", "hand_start", "origin", "history", "_det_cache", "_shown",
-    )
+    __slots__ = _FIELDS
 
     rules: Rules
     seed: int
@@ -95,22 +104,30 @@ class BahaState:
 
     # -- making states -----------------------------------------------------------------
 
+    def __init__(self, rules: Rules, seed: int, key: object) -> None:
+        # Only start() and clone() make states (they fill in the rest); a plain constructor,
+        # not ``cls.__new__(cls)``, so the compiled build (mypyc) can take the class.
+        if key is not _MAKER:
+            raise TypeError("a Baha game is made by Rules(...).new_game(seed) or BahaState.start(...)")
+        self.rules = rules
+        self.seed = seed
+        self.n = rules.players
+
     @classmethod
     def start(
         cls,
         rules: Rules,
-        seed: int,
+        seed: object,
         *,
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
-        hand: int = 1,
+        hand: object = 1,
     ) -> BahaState:
-        check_seed(seed)
-        self = cls.__new__(cls)
-        n = rules.players
-        self.rules = rules
-        self.seed = seed
-        self.n = n
+        # ``seed`` (and ``hand``) typed ``object``: compiled, an ``int`` parameter would
+        # refuse text with a bare TypeError and take True for 1, before the checks.
+        seed = check_seed(seed)
+        self = cls(rules, seed, _MAKER)
+        n = self.n
         self.totals = [0] * n
         self.winner = None
         self.log = []
@@ -143,12 +160,16 @@ class BahaState:
         self._begin_hand(dealt)
         return self
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a position sent to a bot worker) field by field and made again through
+        # __init__: a compiled class has no default way back from a pickle.
+        return _unpickle, (self.rules, self.seed, [
+            {} if name == "_det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
+        ])
+
     def clone(self) -> BahaState:
         """An independent copy (cheap: lists of ints are copied, events are shared)."""
-        other = BahaState.__new__(BahaState)
-        other.rules = self.rules
-        other.seed = self.seed
-        other.n = self.n
+        other = BahaState(self.rules, self.seed, _MAKER)
         other.hand_no = self.hand_no
         other.dealer = self.dealer
         other.phase = self.phase
@@ -233,49 +254,64 @@ class BahaState:
         """Whether ``action`` may be taken now (without the reason; see :meth:`apply`)."""
         return self.illegal_reason(action) is None
 
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: object) -> list[Event]:
         """Take ``action`` for the current seat and return the events it caused.
 
         Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
         """
-        if type(action) is not int:
-            try:
-                if isinstance(action, bool):
-                    raise TypeError  # True is not action 1
-                action = operator.index(action)
-            except TypeError:
-                raise IllegalAction(
-                    f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
-                    + self._allowed_suffix()
-                ) from None
+        # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+        act = action if type(action) is int else self._whole_action(action)
         turn = self.turn
         # The common case is checked inline; the slow path only builds the refusal's reason.
-        if self.phase is _PLAY and 0 <= action < PASS_BASE and turn is not None:
+        if self.phase is _PLAY and 0 <= act < PASS_BASE and turn is not None:
             hand = self.hands[turn]
             trick = self.trick
-            if hand >> action & 1 and (
+            if hand >> act & 1 and (
                 not trick
-                or _COLOUR[action] == _COLOUR[trick[0]]
+                or _COLOUR[act] == _COLOUR[trick[0]]
                 or not hand & COLOUR_MASK[_COLOUR[trick[0]]]
             ):
-                self.history.append((turn, action))
-                return self._play(turn, action)
-        reason = self.illegal_reason(action)
+                self.history.append((turn, act))
+                return self._play(turn, act)
+        reason = self.illegal_reason(act)
         if reason is not None:
             raise IllegalAction(reason)
         mark = len(self.log)
-        self.history.append((turn, action))  # type: ignore[arg-type]
-        self._pick(action - PASS_BASE)
+        self.history.append((turn, act))  # type: ignore[arg-type]
+        self._pick(act - PASS_BASE)
         return self.log[mark:]
 
-    # The action text codec and the reasons an action is refused (actions.py), bound here
-    # as methods: no extra call on the way.
-    action_to_string = actions.action_to_string
-    decode = actions.decode
-    parse_action = actions.parse_action
-    illegal_reason = actions.illegal_reason
-    _allowed_suffix = actions.allowed_suffix
-    _allowed_text = actions.allowed_text
+    def _whole_action(self, action: object) -> Action:
+        """A non-``int`` action as a whole number (a numpy integer, say), or the refusal."""
+        try:
+            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+                raise TypeError  # True is not action 1
+            return operator.index(action)
+        except TypeError:
+            raise IllegalAction(
+                f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
+                + self._allowed_suffix()
+            ) from None
+
+    # The action text codec and the reasons an action is refused live in actions.py; these
+    # methods forward to it (a compiled class takes no functions bound on from outside).
+    def action_to_string(self, action: Action) -> str:
+        return actions.action_to_string(self, action)
+
+    def decode(self, action: Action) -> ActionInfo:
+        return actions.decode(self, action)
+
+    def parse_action(self, text: str) -> Action:
+        return actions.parse_action(self, text)
+
+    def illegal_reason(self, action: object) -> str | None:
+        return actions.illegal_reason(self, action)
+
+    def _allowed_suffix(self) -> str:
+        return actions.allowed_suffix(self)
+
+    def _allowed_text(self) -> str:
+        return actions.allowed_text(self)
 
     # -- transitions -------------------------------------------------------------------
 
@@ -467,7 +503,7 @@ class BahaState:
         self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
         self.log.append({
             "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
-            "horns": self.rules.hand_points(cards),
+            "horns": mask_points(self.rules.slice_points, cards),  # hand_points, compiled
             "leftover": _texts(leftover) if leftover else [],
         })
         self.trick = []
@@ -501,7 +537,7 @@ class BahaState:
     def _end_hand(self, deal_next: bool = True) -> None:
         rules = self.rules
         n = self.n
-        horns = [rules.hand_points(t) for t in self.taken]
+        horns = [mask_points(rules.slice_points, t) for t in self.taken]  # hand_points, compiled
         moon = None
         points = horns[:]
         if rules.moon:
@@ -534,10 +570,17 @@ class BahaState:
         """``event`` as ``seat`` saw it: cards it may not know replaced by ``"?"``."""
         return visible_event(event, seat)
 
-    view = views.view
-    view_log = views.view_log
-    public_view = views.public_view
-    observation = views.observation
+    def view(self, seat: int) -> dict[str, Any]:
+        return views.view(self, seat)
+
+    def view_log(self, seat: int) -> list[Event]:
+        return views.view_log(self, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        return views.public_view(self)
+
+    def observation(self, seat: int) -> Observation:
+        return views.observation(self, seat)
 
     def determinize(self, seat: int, rng: random.Random) -> BahaState:
         """A full state agreeing with all ``seat`` knows, hidden cards dealt again at random.
@@ -556,3 +599,10 @@ class BahaState:
             f"<BahaState players={self.n} hand={self.hand_no} phase={self.phase.value} "
             f"turn={self.turn} totals={self.totals}>"
         )
+
+
+def _unpickle(rules: Rules, seed: int, values: list[Any]) -> BahaState:
+    state = BahaState(rules, seed, _MAKER)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    return state
