@@ -93,4 +93,5 @@ SPEC = GameSpec(
     decks=True,
     errors=(DeckError,),
     read_decks=read_decks,
+    deal_limits="cardroom.games.baebae.limits:deal_limits",
 )
