@@ -343,7 +343,7 @@ class CardroomState(pyspiel.State):  # type: ignore[misc]
         """A state ``player_id`` cannot tell from this one, its hidden cards (and the
         chance still to come) dealt again: the engine's ``determinize``, seeded by the
         sampler."""
-        world = self.clone()
+        world: CardroomState = self.clone()
         state = self.cardroom
         if state is not None:
             rng = random.Random(int(probability_sampler() * (1 << 53)))
