@@ -139,6 +139,11 @@ class GameSpec:
     web_renderer: str | None = None
     """The game's renderer for the web table: a JavaScript module under the web's static
     folder (``games/baha.js``), loaded by the pages the catalog names it to."""
+    observation: str | None = None
+    """The game's observation encoder for learning environments, as ``"module:attribute"``:
+    an object with ``size(rules)``, ``num_actions(rules)``, ``slices(rules)``, ``bounds(rules)``
+    and ``encode(state, seat, out)`` (see :mod:`cardroom.games.tensor`); ``None`` for a game
+    without one. Loaded only by :mod:`cardroom.rl`, which needs numpy."""
     deal_limits: str | None = None
     """Bounds on one deal, as ``"module:attribute"``: a function from the rules to
     :class:`DealLimits`, for frameworks that must declare a game's length and utilities
