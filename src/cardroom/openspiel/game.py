@@ -126,9 +126,9 @@ def _game_type(spec: GameSpec) -> Any:
         max_num_players=most,
         min_num_players=fewest,
         provides_information_state_string=True,
-        provides_information_state_tensor=True,
+        provides_information_state_tensor=spec.observation is not None,
         provides_observation_string=True,
-        provides_observation_tensor=True,
+        provides_observation_tensor=spec.observation is not None,
         parameter_specification=_parameters(spec),
     )
 
@@ -161,8 +161,9 @@ def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
 
 
 def _num_actions(rules: Rules) -> int:
-    """The size of the game's action space: actions are 0 to N - 1, and ``decode`` refuses a
-    number outside it (the State protocol), so N is found by bisection."""
+    """The size of the action space of a game without an observation encoder (which would
+    say it): actions are 0 to N - 1, and ``decode`` refuses a number outside them (the State
+    protocol), so N is found by bisection."""
     state = rules.new_game(0)
 
     def inside(action: int) -> bool:
@@ -196,6 +197,8 @@ class _Setup:
     deals: int
     actions: int
     limits: DealLimits
+    encoder: Any
+    """The game's observation encoder (``GameSpec.observation``), or ``None``."""
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self  # frozen, and shared by every state of the game
@@ -212,7 +215,9 @@ def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
         if spec.deal_limits is None:
             raise RulesError(f"game {spec.name!r} declares no deal limits, which OpenSpiel needs")
         limits = games.load_ref(spec.deal_limits)(rules)
-        setup = _setups[key] = _Setup(spec, rules, deals, _num_actions(rules), limits)
+        encoder = None if spec.observation is None else games.load_ref(spec.observation)
+        actions = _num_actions(rules) if encoder is None else encoder.num_actions(rules)
+        setup = _setups[key] = _Setup(spec, rules, deals, actions, limits, encoder)
     return setup
 
 
@@ -362,17 +367,29 @@ class CardroomObserver:
 
     Strings: the observation is the seat's view now (``view(seat)``, JSON); the
     information state adds the seat's log (``view_log(seat)``: everything it saw happen, in
-    order). Tensors: the game's own encoding of the seat's view.
+    order), so it has perfect recall. Tensors, for both: the game's observation encoder
+    (``GameSpec.observation``), with each of its slices a named view in ``dict``. The
+    encoder summarizes the seat's knowledge (cards seen, passes, totals...) rather than
+    keeping every move in order, so the information-state tensor is not perfect recall;
+    the string is.
     """
 
     def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
-        self.tensor = np.zeros(1, np.float32)
-        self.dict = {"observation": self.tensor}
+        encoder = setup.encoder
+        size = 0 if encoder is None else encoder.size(setup.rules)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {} if encoder is None else {
+            part.name: self.tensor[part.start:part.stop] for part in encoder.slices(setup.rules)
+        }
 
     def set_from(self, state: CardroomState, player: int) -> None:
-        self.tensor.fill(0)
+        cardroom = state.cardroom
+        if cardroom is None or self.setup.encoder is None:
+            self.tensor.fill(0)  # before the deal, nobody knows anything
+            return
+        self.setup.encoder.encode(cardroom, player, self.tensor)
 
     def string_from(self, state: CardroomState, player: int) -> str:
         cardroom = state.cardroom
