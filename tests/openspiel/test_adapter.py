@@ -155,3 +155,25 @@ def test_unknown_games_and_bad_options_are_refused_in_words() -> None:
     state = openspiel.load("baha").new_initial_state()
     with pytest.raises(RulesError, match="a deal is a seed from 0 to 65535"):
         state.apply_action(openspiel.DEAL_OUTCOMES)
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("baha", {"target": 30}), ("baha", {"players": 3, "draw_pile": True, "target": 30}),
+    ("baha", {"players": 5, "passing": False, "target": 30}), ("baebae", {"rounds": 4}),
+    ("baebae", {"players": 2, "draw_when_able": True, "rounds": 4}),
+])
+def test_no_deal_goes_past_the_games_declared_limits(name: str, options: dict[str, Any]) -> None:
+    spec = games.get(name)
+    rules = spec.make_rules(options)
+    assert spec.deal_limits is not None
+    limits = games.load_ref(spec.deal_limits)(rules)
+    rng = random.Random(1)
+    for seed in range(6):
+        state = rules.new_game(seed)
+        while not state.is_over:
+            deal, before, actions = state.deal_number, state.returns(), 0
+            while not state.is_over and state.deal_number == deal:
+                state.apply(rng.choice(state.legal_actions()))
+                actions += 1
+            assert actions <= limits.actions
+            assert all(abs(a - b) <= limits.returns for a, b in zip(state.returns(), before, strict=True))
