@@ -14,7 +14,8 @@ Budgets per move (``--budget``):
 - ``iterations``: ``--iterations`` each (default 200): Cardroom's iterations, OpenSpiel's
   simulations.
 
-Cardroom's bot is ``ismcts`` with its defaults (heuristic rollouts, the game's UCB constant);
+Cardroom's bot is ``ismcts`` with its defaults (heuristic rollouts, the game's UCB constant;
+``--rollout random`` for random rollouts like OpenSpiel's);
 OpenSpiel's is ``ISMCTSBot`` with a one-rollout ``RandomRolloutEvaluator`` (OpenSpiel's
 standard evaluator), the same UCB constant as Cardroom's for Baha (``--uct``; both searches
 back up ``returns()``, so the same constant means the same exploration), and the final move
@@ -116,8 +117,8 @@ def play(deal: int, ours_seats: Sequence[int], args: argparse.Namespace, game: A
 
 def _our_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.budget == "time":
-        return {"seconds": args.seconds}
-    return {"iterations": args.iterations}
+        return {"seconds": args.seconds, "rollout": args.rollout}
+    return {"iterations": args.iterations, "rollout": args.rollout}
 
 
 def _their_bot(game: Any, args: argparse.Namespace, seed: int) -> Any:
@@ -147,6 +148,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", choices=("time", "iterations"), default="time")
     parser.add_argument("--seconds", type=float, default=0.2, help="thinking time per move (time budget)")
     parser.add_argument("--iterations", type=int, default=200, help="iterations per move (iterations budget)")
+    parser.add_argument("--rollout", choices=("heuristic", "random"), default="heuristic",
+                        help="Cardroom's rollouts (default heuristic, its default)")
     parser.add_argument("--uct", type=float, default=games.get(GAME).exploration,
                         help="OpenSpiel's UCB constant (default: Cardroom's for Baha)")
     parser.add_argument("--seed", type=int, default=0, help="seed of both bots' own choices")
@@ -173,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 json.dump({"args": vars(args), "deals": rows, "iterations": counts}, out)
 
     budget = f"{args.seconds} s a move" if args.budget == "time" else f"{args.iterations} iterations a move"
+    budget += f", Cardroom's rollouts {args.rollout}"
     print(f"\nBaha, {len(rows)} duplicate deals ({4 * len(rows)} seat-hands a side), {budget}; "
           f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; "
           f"{time.perf_counter() - started:.0f} s")
