@@ -1,10 +1,12 @@
 """Cardroom's games as OpenSpiel games, so that OpenSpiel's algorithms play them.
 
-Every game in Cardroom's registry is registered with ``pyspiel`` as a Python game named
-``python_cardroom_<name>`` (``python_cardroom_baha``, ``python_cardroom_baebae``), whose
-parameters are the game's rule options, ``players``, and ``deals`` (how many deals one
-OpenSpiel episode lasts). The adapter names no game: it reads each game's options, players,
-action space, bounds and observation from the registry. See ``docs/openspiel.md``.
+Importing this module registers every game in Cardroom's registry with ``pyspiel`` as a
+Python game named ``python_cardroom_<name>`` (``python_cardroom_baha``,
+``python_cardroom_baebae``), as OpenSpiel's own Python games register on import
+(:func:`register` adds games registered with Cardroom since). The parameters are the game's
+rule options, ``players``, and ``deals`` (how many deals one OpenSpiel episode lasts). The
+adapter names no game: it reads each game's options, players, action space, bounds and
+observation from the registry. See ``docs/openspiel.md``.
 
 >>> from cardroom import openspiel
 >>> game = openspiel.load("baha", target=1)
@@ -43,3 +45,5 @@ __all__ = [
     "load",
     "register",
 ]
+
+register()
