@@ -10,7 +10,7 @@ Budgets per move (``--budget``):
 
 - ``time``: ``--seconds`` of thinking each (default 0.2). OpenSpiel's ``ISMCTSBot`` counts
   simulations only, so it runs here as :class:`TimedISMCTSBot`: its own search, simulations
-  run until the deadline instead of to a count (at least one).
+  run until the deadline instead of to a count (at least two, which its final choice needs).
 - ``iterations``: ``--iterations`` each (default 200): Cardroom's iterations, OpenSpiel's
   simulations.
 
@@ -70,7 +70,9 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         root_key = self.get_state_key(state)
         deadline = time.perf_counter() + self.seconds
         done = 0
-        while not done or time.perf_counter() < deadline:
+        # two at least: the first simulation only expands the root, and OpenSpiel's final
+        # policy needs a visit below it
+        while done < 2 or time.perf_counter() < deadline:
             sampled = self.sample_root_state(state)
             assert root_key == self.get_state_key(sampled)
             self.run_simulation(sampled)
