@@ -21,7 +21,9 @@ standard evaluator), the same UCB constant as Cardroom's for Baha (``--uct``; bo
 back up ``returns()``, so the same constant means the same exploration), and the final move
 the most visited (``MAX_VISIT_COUNT``), as Cardroom's.
 
-Run: ``python benchmarks/ismcts_head_to_head.py --deals 100 --budget time --seconds 0.2``.
+Run: ``python benchmarks/ismcts_head_to_head.py --deals 100 --budget time --seconds 0.2``. A run
+written with ``--json`` can be continued from another deal (``--first``), and
+``--report FILE...`` gives the figures of its parts together.
 """
 
 from __future__ import annotations
@@ -156,7 +158,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="OpenSpiel's UCB constant (default: Cardroom's for Baha)")
     parser.add_argument("--seed", type=int, default=0, help="seed of both bots' own choices")
     parser.add_argument("--json", metavar="FILE", help="also write every deal's figures to FILE")
+    parser.add_argument("--report", metavar="FILE", nargs="+",
+                        help="play nothing: the figures of runs written with --json, together")
     args = parser.parse_args(argv)
+    if args.report:
+        return report_files(args.report)
     if args.deals < 1 or args.first < 0 or args.first + args.deals > openspiel.DEAL_OUTCOMES:
         parser.error(f"deals must lie within the adapter's seeds 0 to {openspiel.DEAL_OUTCOMES - 1}")
 
@@ -179,11 +185,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     budget = f"{args.seconds} s a move" if args.budget == "time" else f"{args.iterations} iterations a move"
     budget += f", Cardroom's rollouts {args.rollout}"
-    print(f"\nBaha, {len(rows)} duplicate deals ({4 * len(rows)} seat-hands a side), {budget}; "
-          f"load average {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; "
-          f"{time.perf_counter() - started:.0f} s")
-    summary: dict[str, Any] = {"deals": len(rows), "budget": budget,
-                               "load": [load_before, os.getloadavg()[0]]}
+    print(f"\n{time.perf_counter() - started:.0f} s; load average {load_before:.2f} before, "
+          f"{os.getloadavg()[0]:.2f} after")
+    summary = report(rows, counts, budget)
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"args": vars(args), "summary": summary, "deals": rows, "iterations": counts}, out)
+    return 0
+
+
+def report(rows: Sequence[dict[str, Any]], counts: dict[str, list[int]], budget: str) -> dict[str, Any]:
+    """Print the figures of ``rows`` (one per deal); the same as a dict."""
+    print(f"Baha, {len(rows)} duplicate deals ({4 * len(rows)} seat-hands a side), {budget}:")
+    summary: dict[str, Any] = {"deals": len(rows), "budget": budget}
     for side in (OURS, THEIRS):
         mean, low, high = interval([r[side] for r in rows])
         searched = counts[side]
@@ -194,9 +208,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     mean, low, high = interval([r[OURS] - r[THEIRS] for r in rows])
     print(f"  paired difference, cardroom - openspiel: {mean:.2f} [{low:.2f}, {high:.2f}] horns a hand")
     summary["difference"] = {"mean": mean, "interval": [low, high]}
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump({"args": vars(args), "summary": summary, "deals": rows, "iterations": counts}, out)
+    return summary
+
+
+def report_files(paths: Sequence[str]) -> int:
+    """The figures of runs written with ``--json`` (parts of one run: other deals, the same
+    options), taken together."""
+    rows: list[dict[str, Any]] = []
+    counts: dict[str, list[int]] = {OURS: [], THEIRS: []}
+    budgets = set()
+    for path in paths:
+        with open(path) as source:
+            run = json.load(source)
+        options = run["args"]
+        budgets.add((options["budget"], options["seconds"] if options["budget"] == "time"
+                     else options["iterations"], options.get("rollout", "heuristic")))
+        rows += run["deals"]
+        for side in (OURS, THEIRS):
+            counts[side] += run["iterations"][side]
+    if len(budgets) != 1:
+        print(f"the runs have different budgets: {sorted(budgets)}", file=sys.stderr)
+        return 2
+    deals = [r["deal"] for r in rows]
+    if len(set(deals)) != len(deals):
+        print("the runs share deals: give each deal once", file=sys.stderr)
+        return 2
+    kind, amount, rollout = budgets.pop()
+    unit = "s a move" if kind == "time" else "iterations a move"
+    report(rows, counts, f"{amount} {unit}, Cardroom's rollouts {rollout}")
     return 0
 
 
