@@ -177,3 +177,14 @@ def test_no_deal_goes_past_the_games_declared_limits(name: str, options: dict[st
                 actions += 1
             assert actions <= limits.actions
             assert all(abs(a - b) <= limits.returns for a, b in zip(state.returns(), before, strict=True))
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+def test_a_game_without_an_encoder_has_its_action_space_found_from_decode(name: str) -> None:
+    from cardroom.openspiel.game import _num_actions
+
+    spec = games.get(name)
+    assert spec.observation is not None
+    for options in ({}, {"players": 3}):
+        rules = spec.make_rules(options)
+        assert _num_actions(rules) == games.load_ref(spec.observation).num_actions(rules)
