@@ -34,6 +34,7 @@ from cardroom.engine import Event, Rules, RulesError, State
 
 __all__ = [
     "ENTRY_POINTS",
+    "DealLimits",
     "GameSpec",
     "OptionSpec",
     "UnknownGame",
@@ -151,11 +152,25 @@ class GameSpec:
     """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: a
     function from a results folder (:class:`cardroom.analysis.folder.Results`) to a list of
     :class:`cardroom.analysis.report.Section` (Baha's moons and horns, BAEBAE's per-card impact)."""
+    deal_limits: str | None = None
+    """Bounds on one deal, as ``"module:attribute"``: a function from the rules to
+    :class:`DealLimits`, for frameworks that must declare a game's length and utilities
+    (the OpenSpiel adapter)."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""
         rules: Rules = self.rules.from_dict(options or {})
         return rules
+
+
+@dataclass(frozen=True)
+class DealLimits:
+    """Bounds that hold for every deal (a Baha hand, a BAEBAE round) of some rules."""
+
+    actions: int
+    """The most actions one deal can take."""
+    returns: float
+    """The most any seat's ``returns()`` can change in one deal, up or down."""
 
 
 _GAMES: dict[str, GameSpec] = {}

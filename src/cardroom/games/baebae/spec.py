@@ -96,4 +96,5 @@ SPEC = GameSpec(
     decks=True,
     errors=(DeckError,),
     read_decks=read_decks,
+    deal_limits="cardroom.games.baebae.limits:deal_limits",
 )

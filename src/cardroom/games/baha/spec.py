@@ -77,4 +77,5 @@ SPEC = GameSpec(
     results="cardroom.games.baha.results:TABLES",
     observation="cardroom.games.baha.observation:encoder",
     analysis="cardroom.games.baha.analysis:sections",
+    deal_limits="cardroom.games.baha.limits:deal_limits",
 )

@@ -1,0 +1,401 @@
+"""The adapter: one pyspiel Python game per registered Cardroom game.
+
+The chance model. Cardroom's engine draws every chance outcome of a game (each deal's
+shuffle, BAEBAE's coins and reshuffles) from the game's seed, keyed by the event
+(:func:`cardroom.engine.chance_rng`). The OpenSpiel game therefore begins with one chance
+node whose ``DEAL_OUTCOMES`` equally likely outcomes are seeds: outcome ``k`` is
+``rules.new_game(seed=k)``. Each seed's deal is the shuffle of a generator seeded by a hash
+of the seed, so the outcomes are a uniform sample of the deals; every seed is as likely as
+any other, so each of those deals is too. Later chance (a BAEBAE coin, a card drawn from the
+stock, the next deal) happens inside the transition of the action that causes it, already
+fixed by the seed: OpenSpiel sees it as part of that action's outcome, and no seat can see
+it coming, since a seat's strings and tensors are built from its own view only.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from cardroom import games
+from cardroom.engine import Action, Rules, RulesError, State
+from cardroom.games import DealLimits, GameSpec
+
+__all__ = [
+    "BY_PLAYERS",
+    "DEAL_OUTCOMES",
+    "PREFIX",
+    "CardroomGame",
+    "CardroomObserver",
+    "CardroomState",
+    "game_name",
+    "load",
+    "register",
+]
+
+PREFIX = "python_cardroom_"
+"""OpenSpiel's name of a Cardroom game is this and the game's name."""
+
+DEAL_OUTCOMES = 1 << 16
+"""Outcomes of the chance node that deals: seeds 0 to 65,535. Enough that two episodes of a
+study rarely share a deal, few enough that ``chance_outcomes()`` stays a list OpenSpiel's
+algorithms can walk (about 10 ms to build)."""
+
+BY_PLAYERS = -1
+"""The value of a parameter whose default depends on the number of players (BAEBAE's
+``hand_size``, Baha's ``draw_pile``): the game's own default. OpenSpiel gives every parameter
+a fixed default, so such options are whole-number parameters (an on/off option: 0 or 1)."""
+
+DEALS = "deals"
+"""The adapter's own parameter: how many deals one episode lasts (a Baha hand, a BAEBAE
+round), at most; an episode also ends with the game."""
+
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_DEALS = tuple((seed, 1.0 / DEAL_OUTCOMES) for seed in range(DEAL_OUTCOMES))
+_registered: dict[str, GameSpec] = {}
+
+
+def game_name(name: str) -> str:
+    """OpenSpiel's name for the Cardroom game ``name`` (an :class:`~cardroom.games.UnknownGame`
+    error lists the games if there is none)."""
+    return PREFIX + games.get(name).name
+
+
+def register() -> list[str]:
+    """Register every game of Cardroom's registry with ``pyspiel`` (once); their OpenSpiel names."""
+    for name in games.names():
+        if name not in _registered:
+            spec = games.get(name)
+            pyspiel.register_game(_game_type(spec), _factory(spec))
+            _registered[name] = spec
+    return [PREFIX + name for name in _registered]
+
+
+def load(name: str, **params: Any) -> Any:
+    """The OpenSpiel game of the Cardroom game ``name`` with ``params`` (rule options,
+    ``players``, ``deals``): ``pyspiel.load_game`` after :func:`register`."""
+    full = game_name(name)
+    register()
+    return pyspiel.load_game(full, params)
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+def _by_players(spec: GameSpec) -> dict[str, str]:
+    """The options whose default depends on the number of players, with their kinds."""
+    return {o.name: o.kind for o in spec.options if o.by_players}
+
+
+def _parameters(spec: GameSpec) -> dict[str, Any]:
+    """OpenSpiel parameters and their defaults: every rule option OpenSpiel can carry (a
+    bool, a whole number, a number, a text: a deck file's text list cannot be one), and
+    ``deals``."""
+    defaults = spec.make_rules().to_dict()
+    if DEALS in defaults:
+        raise RulesError(f"game {spec.name!r} has an option named {DEALS!r}, which the adapter uses")
+    by_players = _by_players(spec)
+    params: dict[str, Any] = {}
+    for name, value in defaults.items():
+        if name in by_players:
+            params[name] = BY_PLAYERS
+        elif isinstance(value, bool | int | float | str):
+            params[name] = value
+    params[DEALS] = 1
+    return params
+
+
+def _game_type(spec: GameSpec) -> Any:
+    fewest, most = spec.players()
+    return pyspiel.GameType(
+        short_name=PREFIX + spec.name,
+        long_name=f"Cardroom {spec.title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        # returns() is each seat's distance below the table's mean: the sum is 0
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=most,
+        min_num_players=fewest,
+        provides_information_state_string=True,
+        provides_information_state_tensor=spec.observation is not None,
+        provides_observation_string=True,
+        provides_observation_tensor=spec.observation is not None,
+        parameter_specification=_parameters(spec),
+    )
+
+
+def _factory(spec: GameSpec) -> type[CardroomGame]:
+    """A subclass of :class:`CardroomGame` for ``spec``: pyspiel is given a class, as its own
+    Python games register, since it keeps the factory until the interpreter has gone."""
+    return type(f"Cardroom{spec.name.title()}Game", (CardroomGame,), {"spec_name": spec.name})
+
+
+def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
+    """The rules and the number of deals that OpenSpiel's ``params`` ask for."""
+    deals = params.get(DEALS, 1)
+    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+        raise RulesError(f"{DEALS} must be a whole number from 1 (deals in an episode), not {deals!r}")
+    by_players = _by_players(spec)
+    options: dict[str, Any] = {}
+    for name, value in params.items():
+        if name == DEALS or name in by_players and value == BY_PLAYERS:
+            continue
+        if by_players.get(name) == "bool":
+            if value not in (0, 1) or isinstance(value, bool):
+                raise RulesError(
+                    f"option {name} takes {BY_PLAYERS} (by the number of players), 0 (off) or 1 (on), "
+                    f"not {value!r}"
+                )
+            value = bool(value)
+        options[name] = value
+    return spec.make_rules(options), deals
+
+
+def _num_actions(rules: Rules) -> int:
+    """The size of the action space of a game without an observation encoder (which would
+    say it): actions are 0 to N - 1, and ``decode`` refuses a number outside them (the State
+    protocol), so N is found by bisection."""
+    state = rules.new_game(0)
+
+    def inside(action: int) -> bool:
+        try:
+            state.decode(action)
+        except ValueError:
+            return False
+        return True
+
+    high = 1
+    while inside(high):
+        high *= 2
+    low = high // 2  # inside(low), unless high is 1
+    if not inside(0):
+        raise RulesError(f"game {rules.game!r} has no action 0")
+    while high - low > 1:
+        middle = (low + high) // 2
+        if inside(middle):
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What a game's states need, made once per set of parameters."""
+
+    spec: GameSpec
+    rules: Rules
+    deals: int
+    actions: int
+    limits: DealLimits
+    encoder: Any
+    """The game's observation encoder (``GameSpec.observation``), or ``None``."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
+        return self  # frozen, and shared by every state of the game
+
+
+_setups: dict[tuple[str, str], _Setup] = {}
+
+
+def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
+    key = (spec.name, json.dumps(dict(params), sort_keys=True))
+    setup = _setups.get(key)
+    if setup is None:
+        rules, deals = _rules(spec, params)
+        if spec.deal_limits is None:
+            raise RulesError(f"game {spec.name!r} declares no deal limits, which OpenSpiel needs")
+        limits = games.load_ref(spec.deal_limits)(rules)
+        encoder = None if spec.observation is None else games.load_ref(spec.observation)
+        actions = _num_actions(rules) if encoder is None else encoder.num_actions(rules)
+        setup = _setups[key] = _Setup(spec, rules, deals, actions, limits, encoder)
+    return setup
+
+
+def _setup_of(game: Any) -> _Setup:
+    """The setup of an OpenSpiel game of this adapter, read from what pyspiel itself keeps
+    (its name and parameters): pyspiel may hand back a game whose Python attributes are gone
+    when it made the game itself (a clone, a game rebuilt from its string)."""
+    name = game.get_type().short_name.removeprefix(PREFIX)
+    return _setup(games.get(name), game.get_parameters())
+
+
+class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
+    """A Cardroom game with its rules, as OpenSpiel sees it."""
+
+    spec_name: str
+    """The name of the Cardroom game, set on each game's subclass (see :func:`register`)."""
+
+    def __init__(self, params: Mapping[str, Any] | None = None) -> None:
+        spec = games.get(self.spec_name)
+        params = dict(params or {})
+        setup = _setup(spec, params)
+        super().__init__(
+            _game_type(spec),
+            pyspiel.GameInfo(
+                num_distinct_actions=setup.actions,
+                max_chance_outcomes=DEAL_OUTCOMES,
+                num_players=setup.rules.players,
+                min_utility=-setup.deals * setup.limits.returns,
+                max_utility=setup.deals * setup.limits.returns,
+                utility_sum=0.0,
+                max_game_length=setup.deals * setup.limits.actions,
+            ),
+            params,
+        )
+
+    @property
+    def rules(self) -> Rules:
+        """The Cardroom rules the game is played by."""
+        return _setup_of(self).rules
+
+    def new_initial_state(self) -> CardroomState:
+        return CardroomState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardroomObserver:
+        if params:
+            raise ValueError(f"the observer takes no parameters, not {params!r}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return CardroomObserver(_setup_of(self), perfect_recall)
+
+
+class _Engine:
+    """The engine's state as a state's attribute: pyspiel clones a Python state by
+    deep-copying its attributes, and the engine's own clone is far cheaper."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State | None = None) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Engine:
+        return _Engine(None if self.state is None else self.state.clone())
+
+
+class CardroomState(pyspiel.State):  # type: ignore[misc]
+    """A Cardroom state: before the deal, a chance node; then the engine's state."""
+
+    def __init__(self, game: Any, setup: _Setup | None = None) -> None:
+        super().__init__(game)
+        self.setup = setup or _setup_of(game)
+        self._engine = _Engine()
+
+    @property
+    def cardroom(self) -> State | None:
+        """The engine's state, once dealt."""
+        return self._engine.state
+
+    @cardroom.setter
+    def cardroom(self, state: State | None) -> None:
+        self._engine.state = state
+
+    # -- OpenSpiel's API -------------------------------------------------------------
+
+    def current_player(self) -> int:
+        # pyspiel asks this several times per action: kept to a few attribute reads.
+        state = self._engine.state
+        if state is None:
+            return _CHANCE
+        player = state.current_player
+        if player is None or state.deal_number > self.setup.deals:
+            return _TERMINAL
+        return player
+
+    def _legal_actions(self, player: int) -> list[Action]:
+        state = self._engine.state
+        if state is None or player < 0 or player != self.current_player():
+            return []
+        return sorted(state.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.cardroom is not None:
+            return []
+        return list(_DEALS)
+
+    def _apply_action(self, action: Action) -> None:
+        if self.cardroom is None:
+            if not 0 <= action < DEAL_OUTCOMES:
+                raise RulesError(f"a deal is a seed from 0 to {DEAL_OUTCOMES - 1}, not {action!r}")
+            self.cardroom = self.setup.rules.new_game(action)
+        else:
+            self.cardroom.apply(action)
+
+    def _action_to_string(self, player: int, action: Action) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal from seed {action}"
+        state = self.cardroom or self.setup.rules.new_game(0)
+        return state.action_to_string(action)
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == _TERMINAL
+
+    def returns(self) -> list[float]:
+        state = self.cardroom
+        if state is None:
+            return [0.0] * self.setup.rules.players
+        return state.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardroomState:
+        """A state ``player_id`` cannot tell from this one, its hidden cards (and the
+        chance still to come) dealt again: the engine's ``determinize``, seeded by the
+        sampler."""
+        world: CardroomState = self.clone()
+        state = self.cardroom
+        if state is not None:
+            rng = random.Random(int(probability_sampler() * (1 << 53)))
+            world.cardroom = state.determinize(player_id, rng)
+        return world
+
+    def __str__(self) -> str:
+        state = self.cardroom
+        if state is None:
+            return "before the deal"
+        return json.dumps({"seed": state.seed, "actions": [a for _, a in state.history]})
+
+
+class CardroomObserver:
+    """What one seat may know, as OpenSpiel's observer: a string and a tensor.
+
+    Strings: the observation is the seat's view now (``view(seat)``, JSON); the
+    information state adds the seat's log (``view_log(seat)``: everything it saw happen, in
+    order), so it has perfect recall. Tensors, for both: the game's observation encoder
+    (``GameSpec.observation``), with each of its slices a named view in ``dict``. The
+    encoder summarizes the seat's knowledge (cards seen, passes, totals...) rather than
+    keeping every move in order, so the information-state tensor is not perfect recall;
+    the string is.
+    """
+
+    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+        self.setup = setup
+        self.perfect_recall = perfect_recall
+        encoder = setup.encoder
+        size = 0 if encoder is None else encoder.size(setup.rules)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, Any] = {} if encoder is None else {
+            part.name: self.tensor[part.start:part.stop] for part in encoder.slices(setup.rules)
+        }
+
+    def set_from(self, state: CardroomState, player: int) -> None:
+        cardroom = state.cardroom
+        if cardroom is None or self.setup.encoder is None:
+            self.tensor.fill(0)  # before the deal, nobody knows anything
+            return
+        self.setup.encoder.encode(cardroom, player, self.tensor)
+
+    def string_from(self, state: CardroomState, player: int) -> str:
+        cardroom = state.cardroom
+        if cardroom is None:
+            return f"seat {player}, before the deal"
+        seen: dict[str, Any] = {"seat": player, "view": cardroom.view(player)}
+        if self.perfect_recall:
+            seen["log"] = cardroom.view_log(player)
+        return json.dumps(seen, separators=(",", ":"))

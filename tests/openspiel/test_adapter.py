@@ -1,0 +1,190 @@
+"""The OpenSpiel adapter: OpenSpiel's own API test, its search bots through whole deals,
+what a seat's strings and tensors show, resampling, and bad input."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pyspiel
+import pytest
+
+from cardroom import games, openspiel
+from cardroom.engine import RulesError
+
+
+def dealt(game: Any, seed: int, moves: int) -> Any:
+    """A state ``moves`` random actions after the deal from ``seed``."""
+    state = game.new_initial_state()
+    state.apply_action(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("name", "options"), [("baha", {}), ("baebae", {}), ("baha", {"players": 2})])
+def test_openspiel_random_simulation_passes(name: str, options: dict[str, Any]) -> None:
+    game = openspiel.load(name, **options)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_the_game_is_described_from_the_registry() -> None:
+    assert openspiel.register() == ["python_cardroom_baha", "python_cardroom_baebae"]
+    game = openspiel.load("baha")
+    kind = game.get_type()
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (kind.min_num_players, kind.max_num_players) == games.get("baha").players()
+    assert game.num_distinct_actions() == 104
+    assert game.max_game_length() == 64  # 12 pass picks and 52 plays
+    assert game.max_chance_outcomes() == openspiel.DEAL_OUTCOMES
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert openspiel.load("baha", deals=3).max_game_length() == 3 * 64
+    # by the number of players: two play with the draw pile, unless told otherwise
+    assert openspiel.load("baha", players=2).rules.draw_pile is True
+    assert openspiel.load("baha", players=2, draw_pile=0).rules.draw_pile is False
+    # each slice of the game's observation encoder is a named view of the tensor
+    observer = game.make_py_observer()
+    assert observer.tensor.shape == (game.observation_tensor_size(),)
+    assert observer.dict and all(part.base is observer.tensor for part in observer.dict.values())
+
+
+def test_the_deal_is_the_engine_dealing_from_the_chosen_seed() -> None:
+    game = openspiel.load("baebae")
+    state = game.new_initial_state()
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) == openspiel.DEAL_OUTCOMES
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    state.apply_action(4321)
+    assert state.cardroom.log == game.rules.new_game(4321).log
+    assert state.history() == [4321]
+
+
+def test_an_episode_lasts_the_deals_asked_for_and_returns_the_engines_returns() -> None:
+    for deals in (1, 2):
+        game = openspiel.load("baha", deals=deals)
+        state = dealt(game, 11, 0)
+        rng = random.Random(0)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+        engine = state.cardroom
+        assert [e["t"] for e in engine.log].count("score") == deals
+        assert state.returns() == engine.returns()
+        assert sum(state.returns()) == pytest.approx(0.0)
+        assert state.legal_actions() == []
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+def test_a_resampled_state_looks_the_same_to_the_seat_and_deals_the_rest_again(name: str) -> None:
+    game = openspiel.load(name)
+    for moves in (0, 5, 17):
+        state = dealt(game, 20 + moves, moves)
+        seat = state.current_player()
+        sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+        worlds = [state.resample_from_infostate(seat, sampler) for _ in range(6)]
+        for world in worlds:
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.observation_string(seat) == state.observation_string(seat)
+            assert world.information_state_tensor(seat) == state.information_state_tensor(seat)
+            assert world.observation_tensor(seat) == state.observation_tensor(seat)
+            assert world.legal_actions() == state.legal_actions()
+        # the seats that hold hidden cards are dealt other ones in some world
+        others = [p for p in range(game.num_players()) if p != seat]
+        assert any(
+            world.information_state_string(p) != state.information_state_string(p)
+            for world in worlds for p in others
+        )
+        # a world is a game of its own: playing it on leaves the real one as it was
+        before = str(state)
+        world = worlds[0]
+        while not world.is_terminal():
+            world.apply_action(world.legal_actions()[0])
+        assert str(state) == before
+
+
+def test_two_states_that_differ_only_in_hidden_cards_look_the_same_to_the_seat() -> None:
+    game = openspiel.load("baha")
+    state = dealt(game, 9, 3)  # three pass picks made, by seats that pass unseen by others
+    seat = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    other = state.resample_from_infostate(seat, sampler)
+    while other.cardroom.hands == state.cardroom.hands:
+        other = state.resample_from_infostate(seat, sampler)
+    assert other.cardroom.hands[seat] == state.cardroom.hands[seat]
+    for observe in ("information_state_string", "observation_string",
+                    "information_state_tensor", "observation_tensor"):
+        assert getattr(other, observe)(seat) == getattr(state, observe)(seat), observe
+    # and the seat's strings never name a card held by another seat that its view does not show
+    view = json.dumps(state.cardroom.view(seat))
+    held = {state.cardroom.action_to_string(a).split()[-1] for p in range(4) if p != seat
+            for a in range(52) if state.cardroom.hands[p] >> a & 1}
+    hidden = {card for card in held if f'"{card}"' not in view}
+    text = state.information_state_string(seat)
+    assert len(hidden) > 30
+    assert not [card for card in hidden if f'"{card}"' in text]
+
+
+def test_a_clone_is_independent_and_keeps_the_history() -> None:
+    game = openspiel.load("baebae")
+    state = dealt(game, 5, 4)
+    copy = state.clone()
+    assert copy.history() == state.history() and str(copy) == str(state)
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.history() != state.history()
+    assert len(state.history()) == 5
+
+
+def test_unknown_games_and_bad_options_are_refused_in_words() -> None:
+    with pytest.raises(games.UnknownGame, match="unknown game 'chess'; the games are baha, baebae"):
+        openspiel.load("chess")
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'colour'. Available parameters are"):
+        openspiel.load("baha", colour=1)
+    with pytest.raises(pyspiel.SpielError, match="Wrong type for parameter target"):
+        openspiel.load("baha", target="high")
+    with pytest.raises(RulesError, match="target"):
+        openspiel.load("baha", target=0)
+    with pytest.raises(RulesError, match="deals must be a whole number from 1"):
+        openspiel.load("baha", deals=0)
+    with pytest.raises(RulesError, match=r"option draw_pile takes -1 \(by the number of players\), 0"):
+        openspiel.load("baha", players=3, draw_pile=2)
+    with pytest.raises(RulesError, match="deck"):
+        openspiel.load("baebae", deck="no-such-deck")
+    state = openspiel.load("baha").new_initial_state()
+    with pytest.raises(RulesError, match="a deal is a seed from 0 to 65535"):
+        state.apply_action(openspiel.DEAL_OUTCOMES)
+
+
+@pytest.mark.parametrize(("name", "options"), [
+    ("baha", {"target": 30}), ("baha", {"players": 3, "draw_pile": True, "target": 30}),
+    ("baha", {"players": 5, "passing": False, "target": 30}), ("baebae", {"rounds": 4}),
+    ("baebae", {"players": 2, "draw_when_able": True, "rounds": 4}),
+])
+def test_no_deal_goes_past_the_games_declared_limits(name: str, options: dict[str, Any]) -> None:
+    spec = games.get(name)
+    rules = spec.make_rules(options)
+    assert spec.deal_limits is not None
+    limits = games.load_ref(spec.deal_limits)(rules)
+    rng = random.Random(1)
+    for seed in range(6):
+        state = rules.new_game(seed)
+        while not state.is_over:
+            deal, before, actions = state.deal_number, state.returns(), 0
+            while not state.is_over and state.deal_number == deal:
+                state.apply(rng.choice(state.legal_actions()))
+                actions += 1
+            assert actions <= limits.actions
+            assert all(abs(a - b) <= limits.returns for a, b in zip(state.returns(), before, strict=True))
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+def test_a_game_without_an_encoder_has_its_action_space_found_from_decode(name: str) -> None:
+    from cardroom.openspiel.game import _num_actions
+
+    spec = games.get(name)
+    assert spec.observation is not None
+    for options in ({}, {"players": 3}):
+        rules = spec.make_rules(options)
+        assert _num_actions(rules) == games.load_ref(spec.observation).num_actions(rules)
