@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,train]'
 	touch $@
 
 install: $(VENV)/.installed
@@ -36,7 +36,7 @@ lint: install
 	$(BIN)/mypy
 
 $(VENV)/.bench: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,bench]'
 	touch $@
 
 bench: $(VENV)/.bench

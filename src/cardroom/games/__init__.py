@@ -138,6 +138,11 @@ class GameSpec:
     web_renderer: str | None = None
     """The game's renderer for the web table: a JavaScript module under the web's static
     folder (``games/baha.js``), loaded by the pages the catalog names it to."""
+    observation: str | None = None
+    """The game's observation encoder for learning environments, as ``"module:attribute"``:
+    an object with ``size(rules)``, ``num_actions(rules)``, ``slices(rules)``, ``bounds(rules)``
+    and ``encode(state, seat, out)`` (see :mod:`cardroom.games.tensor`); ``None`` for a game
+    without one. Loaded only by :mod:`cardroom.rl`, which needs numpy."""
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""

@@ -90,6 +90,7 @@ SPEC = GameSpec(
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
     terminal="cardroom.cli.play.baebae:run_play",
     web_renderer="games/baebae.js",
+    observation="cardroom.games.baebae.observation:encoder",
     decks=True,
     errors=(DeckError,),
     read_decks=read_decks,

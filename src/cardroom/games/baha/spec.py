@@ -74,4 +74,5 @@ SPEC = GameSpec(
     heuristic="cardroom.agents.baha_heuristic:BahaHeuristic",
     terminal="cardroom.cli.play.baha:run_play",
     web_renderer="games/baha.js",
+    observation="cardroom.games.baha.observation:encoder",
 )

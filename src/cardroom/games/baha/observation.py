@@ -1,0 +1,130 @@
+"""Baha's observation for learning environments: what one seat may know, as a float array.
+
+Built from the seat's own knowledge only (RULINGS B11): its hand, its picks, passes and
+taken cards, and what everyone saw (cards played, the trick, horns shown, voids, totals).
+Per-seat slices start with the observing seat and go on in seat order. The layout is listed
+by :meth:`BahaObservation.slices` and in docs/research.md.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardroom.cards import BAHA_DECK, VALUES
+from cardroom.games.baha.actions import NUM_ACTIONS, Phase
+from cardroom.games.baha.rules import Rules
+from cardroom.games.baha.state import BahaState
+from cardroom.games.tensor import Layout, Slice, put_bits
+
+__all__ = ["BahaObservation", "encoder"]
+
+CARDS = len(BAHA_DECK)
+_PASS_SLOT = {1: 0, -1: 1, 0: 2}
+"""Where each pass offset (right, left, none) sits in the pass-direction one-hot."""
+
+
+class _Offsets:
+    """Where each slice of the layout for ``n`` players starts."""
+
+    def __init__(self, n: int) -> None:
+        lay = Layout()
+        seats = f"{n} seats from this one"
+        self.hand = lay.add("hand", CARDS, "1 for each card this seat holds")
+        self.picks = lay.add("picks", CARDS, "1 for each card this seat has chosen to pass (not yet given)")
+        self.passed = lay.add("passed", CARDS, "1 for each card this seat gave in this hand's pass")
+        self.received = lay.add("received", CARDS, "1 for each card this seat was given in this hand's pass")
+        self.played = lay.add("played", CARDS, "1 for each card played this hand, the trick's included")
+        self.taken = lay.add("taken", CARDS,
+                             "1 for each card this seat has taken this hand (its face-down ones too)")
+        self.trick = lay.add("trick", n * CARDS,
+                             f"the trick so far: 52 per seat ({seats}), 1 for the card it played")
+        self.voids = lay.add("voids", n * 4,
+                             f"colours (P R T O) each seat is known to lack, 4 per seat ({seats})")
+        self.pass_direction = lay.add("pass_direction", 3, "this hand's pass: right, left, none (one-hot)")
+        self.phase = lay.add("phase", 2, "passing, playing (one-hot; both 0 once the game is over)")
+        self.to_act = lay.add("to_act", n, f"the seat to act ({seats}, one-hot)")
+        self.leader = lay.add("leader", n, f"the seat that leads the trick ({seats}, one-hot)")
+        self.led = lay.add("led", 4, "the colour led in this trick (P R T O one-hot; 0 before the lead)")
+        self.bits = lay.size
+        self.horns = lay.add("horns_shown", n,
+                             f"points each seat took face up this hand ({seats}), over one hand's points")
+        self.totals = lay.add("totals", n,
+                              f"each seat's running total ({seats}), over target plus one hand's points")
+        self.hand_sizes = lay.add("hand_sizes", n, f"cards in each seat's hand ({seats}), over a full hand")
+        self.tricks = lay.add("tricks_done", 1, "tricks finished this hand, over the tricks in a hand")
+        self.leftover = lay.add("leftover", 1, "face-down cards waiting for the first trick's taker, over 4")
+        self.draw_pile = lay.add("draw_pile", 1, "cards in the draw pile, over 52")
+        self.layout = lay
+
+
+@lru_cache(maxsize=16)
+def _offsets(n: int) -> _Offsets:
+    return _Offsets(n)
+
+
+class BahaObservation:
+    """Baha's encoder: see :mod:`cardroom.games.tensor` for the five methods."""
+
+    def size(self, rules: Rules) -> int:
+        return _offsets(rules.players).layout.size
+
+    def num_actions(self, rules: Rules) -> int:
+        return NUM_ACTIONS
+
+    def slices(self, rules: Rules) -> list[Slice]:
+        return list(_offsets(rules.players).layout.slices)
+
+    def bounds(self, rules: Rules) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        return _offsets(rules.players).layout.bounds()
+
+    def encode(self, state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
+        assert isinstance(state, BahaState)
+        n = state.n
+        at = _offsets(n)
+        rules = state.rules
+        bits = (
+            state.hands[seat] << at.hand
+            | state.picks[seat] << at.picks
+            | state.passed[seat] << at.passed
+            | state.received[seat] << at.received
+            | state.played << at.played
+            | state.taken[seat] << at.taken
+        )
+        leader = state.leader
+        for i, card in enumerate(state.trick):
+            bits |= 1 << (at.trick + (leader + i - seat) % n * CARDS + card)
+        for k in range(n):
+            bits |= state.voids[(seat + k) % n] << (at.voids + 4 * k)
+        bits |= 1 << (at.pass_direction + _PASS_SLOT[state.pass_offset])
+        phase = state.phase
+        if phase is not Phase.OVER:
+            bits |= 1 << (at.phase + (phase is Phase.PLAY))
+            bits |= 1 << (at.leader + (leader - seat) % n)
+        turn = state.turn
+        if turn is not None:
+            bits |= 1 << (at.to_act + (turn - seat) % n)
+        if state.trick:
+            bits |= 1 << (at.led + state.trick[0] // VALUES)
+        put_bits(out, bits, at.bits)
+        # Horns shown: the points of what each seat took, less its face-down cards.
+        hand_points = rules.hand_points
+        per_hand = rules.points_per_hand
+        top = rules.target + per_hand
+        size = rules.hand_size
+        order = [(seat + k) % n for k in range(n)]
+        out[at.bits:] = [
+            *(hand_points(state.taken[s] & ~state.face_down[s]) / per_hand for s in order),
+            *(state.totals[s] / top for s in order),
+            *(state.hands[s].bit_count() / size for s in order),
+            state.tricks_done / (CARDS // n),
+            state.leftover.bit_count() / 4,
+            len(state.draw_pile) / CARDS,
+        ]
+
+
+encoder = BahaObservation()
+"""The encoder Baha's spec names."""

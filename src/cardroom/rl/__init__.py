@@ -1,0 +1,48 @@
+"""Learning environments on Cardroom's games: PettingZoo (every seat an agent) and Gymnasium
+(one learner against bots), over any game of the registry that names an observation encoder.
+
+>>> from cardroom import rl
+>>> env = rl.env("baha", players=4)
+>>> env.reset(seed=7)
+>>> obs, reward, terminated, truncated, info = env.last()
+>>> env.agent_selection, obs["observation"].shape, int(obs["action_mask"].sum())
+('seat_1', (568,), 13)
+>>> env.step(int(obs["action_mask"].argmax()))
+
+The same observation outside an environment, for any state and seat:
+
+>>> state = env.game
+>>> rl.observe(state, 2).shape, rl.action_mask(state).shape
+((568,), (104,))
+
+- :func:`env` / :class:`CardroomEnv`: the PettingZoo AEC environment.
+- :func:`gym_env` / :class:`CardroomGymEnv`: the Gymnasium environment, with ``action_masks()``.
+- :func:`observe` (float32, what one seat may know) and :func:`action_mask` (int8, the legal
+  actions of the seat to act); the layout of each game's array is its encoder's
+  ``slices(rules)``, listed in docs/research.md (:func:`slices` here).
+
+Rewards: when a deal ends (a Baha hand, a BAEBAE round), each seat's change of score, negated
+so that higher is better (both games count points against a player); with ``zero_sum=True``
+less the mean over seats. Bad input (an unknown game or option, an action outside the mask,
+a step after the end, a bad seed) raises a :class:`ValueError` that says what was wrong.
+"""
+
+from __future__ import annotations
+
+from cardroom.games.tensor import Slice
+from cardroom.rl.aec import CardroomEnv, env
+from cardroom.rl.single import ILLEGAL_ACTIONS, CardroomGymEnv, gym_env
+from cardroom.rl.table import EnvError, Table, action_mask, observe
+
+__all__ = [
+    "CardroomEnv", "CardroomGymEnv", "EnvError", "ILLEGAL_ACTIONS", "Slice", "action_mask", "env",
+    "gym_env", "observe", "slices",
+]
+
+
+def slices(game: str, players: int | None = None, **options: object) -> list[Slice]:
+    """The observation's slices for ``game`` with those rules: name, start, stop, bounds, meaning."""
+    table = Table(game, players, options)
+    result: list[Slice] = table.encoder.slices(table.rules)
+    return result
+

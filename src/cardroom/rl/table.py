@@ -1,0 +1,170 @@
+"""What both environments share: a game found in the registry with its encoder, seeds,
+per-deal rewards and the text of a position."""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, SupportsIndex
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from cardroom import games
+from cardroom.engine import RulesError, State, check_seed
+
+__all__ = ["Table", "DealRewards", "EnvError", "observe", "action_mask", "check_env_seed"]
+
+RENDER_MODES = ("ansi", "human")
+
+
+class EnvError(RulesError):
+    """A learning environment used wrongly (a step after the end, a bad argument); the
+    message says what was wrong and what is allowed."""
+
+
+class Table:
+    """One game with its rules, as the environments need it: the encoder, the spaces, states.
+
+    ``options`` are the game's rule options (values may be text, as on a command line). A
+    game that takes decks takes ``deck`` as the command line does: a project deck's name or a
+    deck file's path (several by commas).
+    """
+
+    def __init__(self, game: str, players: int | None, options: Mapping[str, Any]) -> None:
+        spec = games.get(game)
+        if spec.observation is None:
+            raise EnvError(f"{spec.title} has no observation encoder, so no learning environment")
+        chosen = dict(options)
+        if players is not None:
+            chosen["players"] = players
+        deck = chosen.get("deck")
+        if spec.read_decks is not None and isinstance(deck, str) and "deck_files" not in chosen:
+            chosen.update(spec.read_decks(deck, None))
+        self.spec = spec
+        self.rules = spec.make_rules(chosen)
+        self.encoder: Any = games.load_ref(spec.observation)
+        self.players: int = self.rules.players
+        self.size: int = self.encoder.size(self.rules)
+        self.num_actions: int = self.encoder.num_actions(self.rules)
+        low, high = self.encoder.bounds(self.rules)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, (self.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+
+    def observe(self, state: State, seat: int) -> npt.NDArray[np.float32]:
+        out = np.empty(self.size, np.float32)
+        self.encoder.encode(state, seat, out)
+        return out
+
+    def action_mask(self, state: State, seat: int | None = None) -> npt.NDArray[np.int8]:
+        """1 for each action the seat to act may take (all 0 for another ``seat``)."""
+        mask = np.zeros(self.num_actions, np.int8)
+        if seat is None or state.current_player == seat:
+            mask[state.legal_actions()] = 1
+        return mask
+
+    def text(self, state: State, events: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
+        """The position in words, as anyone watching saw it: ``events`` told one a line (no
+        seat's hidden cards), then the totals and who is to act."""
+        spec = self.spec
+        lines = []
+        for event in events:
+            line = spec.narrate(state.visible_event(event, -1), names, self.rules)
+            if line:
+                lines.append(line)
+        totals = ", ".join(f"{name} {total}" for name, total in zip(names, state.scores, strict=True))
+        turn = state.current_player
+        status = "game over" if turn is None else f"{names[turn]} to act"
+        lines.append(f"{spec.title}, {spec.deal_unit} {state.deal_number}: {status}. Totals: {totals}.")
+        return "\n".join(lines)
+
+
+def check_env_seed(seed: object) -> int:
+    """A seed given to an environment: a whole number (numpy's too), else an :class:`EnvError`."""
+    if isinstance(seed, bool) or not isinstance(seed, SupportsIndex):
+        raise EnvError(f"seed must be a whole number, not {seed!r}")
+    value = operator.index(seed)
+    check_seed(value)
+    return value
+
+
+class Seeds:
+    """The engine seed of each game an environment plays: ``reset(seed=s)`` plays game ``s``
+    (the same deals as ``cardroom play --seed s``), and later resets without a seed play
+    games whose seeds follow from ``s``."""
+
+    def __init__(self) -> None:
+        self._next: random.Random | None = None
+
+    def game_seed(self, seed: object) -> int:
+        if seed is not None:
+            value = check_env_seed(seed)
+            self._next = random.Random(value)
+            return value
+        if self._next is None:
+            self._next = random.Random()
+        return self._next.randrange(2**63)
+
+
+class DealRewards:
+    """Per-deal rewards: when a deal (a Baha hand, a BAEBAE round) ends, each seat's change of
+    score, negated so that higher is better; with ``zero_sum`` less the mean over seats."""
+
+    def __init__(self, state: State, zero_sum: bool) -> None:
+        self.zero_sum = zero_sum
+        self.start = state.scores
+        self.deal = self.first = state.deal_number
+        self.deals = 0
+        """Deals ended so far."""
+
+    def after(self, state: State) -> list[float] | None:
+        """Each seat's reward if a deal ended since the last call, else ``None``."""
+        if state.deal_number == self.deal and not state.is_over:
+            return None
+        now = state.scores
+        change = [float(b - a) for a, b in zip(now, self.start, strict=True)]
+        if self.zero_sum:
+            mean = sum(change) / len(change)
+            change = [c - mean for c in change]
+        self.deals = state.deal_number - self.first + state.is_over
+        self.start = now
+        self.deal = state.deal_number
+        return change
+
+
+def _table_of(state: State) -> Table:
+    rules = state.rules
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        table = Table.__new__(Table)
+        spec = games.get(rules.game)
+        if spec.observation is None:
+            raise EnvError(f"{spec.title} has no observation encoder")
+        table.spec = spec
+        table.rules = rules
+        table.encoder = games.load_ref(spec.observation)
+        table.players = rules.players
+        table.size = table.encoder.size(rules)
+        table.num_actions = table.encoder.num_actions(rules)
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        entry = _TABLES[id(rules)] = (rules, table)
+    return entry[1]
+
+
+_TABLES: dict[int, tuple[Any, Table]] = {}
+
+
+def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
+    """The observation of ``seat`` in ``state``: a float32 array built from what that seat
+    may know (its layout: the game encoder's ``slices(rules)``, docs/research.md)."""
+    return _table_of(state).observe(state, seat)
+
+
+def action_mask(state: State) -> npt.NDArray[np.int8]:
+    """An int8 array over the game's action space: 1 for each legal action of the seat to act."""
+    return _table_of(state).action_mask(state)
