@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,rl,train]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,rl,bench,train]'
 	touch $@
 
 install: $(VENV)/.installed

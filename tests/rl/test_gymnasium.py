@@ -102,3 +102,9 @@ def test_render_ansi():
     env.reset(seed=4)
     text = env.render()
     assert "BAEBAE, round 1: seat_0 to act" in text
+
+
+def test_check_env_renders_ansi():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(rl.gym_env("baha", opponents="random", illegal_action="refuse", render_mode="ansi"))

@@ -97,6 +97,26 @@ def test_baha_slices_read_the_position():
     assert part["trick"].sum() == 0 and part["played"].sum() == 0
 
 
+@pytest.mark.parametrize("decks", [1, 2])
+def test_baebae_counts_agree_with_the_view(decks):
+    # One deck: a card is its design (counts are bits); two: each design has two copies.
+    options = {"players": 3, "decks": decks}
+    slices = {s.name: s for s in rl.slices("baebae", **options)}
+    for state in positions("baebae", options, games_played=2):
+        for seat in range(3):
+            obs = rl.observe(state, seat)
+            view = state.view(seat)
+            designs = state.rules.design_of_key
+            for name, texts in (("hand", view["hand"]), ("discard", view["discard"])):
+                expected = np.zeros(len(designs), np.float32)
+                for text in texts:
+                    expected[designs[text.upper()]] += 1 / decks
+                part = slices[name]
+                np.testing.assert_allclose(obs[part.start:part.stop], expected, rtol=1e-6)
+            top = slices["top"]
+            assert obs[top.start + designs[view["top"].upper()]] == 1
+
+
 def test_baebae_hand_counts_designs():
     state = games.make_rules("baebae", {"players": 2, "decks": 2}).new_game(3)
     seat = state.current_player

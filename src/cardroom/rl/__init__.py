@@ -36,13 +36,26 @@ from cardroom.rl.table import EnvError, Table, action_mask, observe
 
 __all__ = [
     "CardroomEnv", "CardroomGymEnv", "EnvError", "ILLEGAL_ACTIONS", "Slice", "action_mask", "env",
-    "gym_env", "observe", "slices",
+    "gym_env", "observe", "slice_table", "slices",
 ]
 
 
 def slices(game: str, players: int | None = None, **options: object) -> list[Slice]:
     """The observation's slices for ``game`` with those rules: name, start, stop, bounds, meaning."""
-    table = Table(game, players, options)
+    table = Table.of(game, players, options)
     result: list[Slice] = table.encoder.slices(table.rules)
     return result
 
+
+
+def _bound(value: float) -> str:
+    return {float("inf"): "inf", float("-inf"): "-inf"}.get(value, f"{value:g}")
+
+
+def slice_table(game: str, players: int | None = None, **options: object) -> str:
+    """The observation's slices as a Markdown table (what docs/research.md shows)."""
+    rows = ["| entries | slice | values | meaning |", "| ---: | --- | --- | --- |"]
+    for s in slices(game, players, **options):
+        values = f"{_bound(s.low)} to {_bound(s.high)}"
+        rows.append(f"| {s.start}-{s.stop - 1} | `{s.name}` | {values} | {s.meaning} |")
+    return "\n".join(rows)

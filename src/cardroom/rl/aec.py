@@ -50,7 +50,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
                  deals: int | None = None, zero_sum: bool = False, **rules: Any) -> None:
         super().__init__()
-        self.table = Table(game, players, rules)
+        self.table = Table.of(game, players, rules)
         self.render_mode = check_render_mode(render_mode)
         self.deals = check_deals(deals)
         if not isinstance(zero_sum, bool):
@@ -97,16 +97,20 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         self.agent_selection = self.possible_agents[turn]
 
     def observe(self, agent: str) -> Observation:
-        game = self.game
+        game = self._game
+        if game is None:
+            raise EnvError("no game yet: call reset() first")
         seat = self._seats[agent]
         table = self.table
-        mask = np.zeros(table.num_actions, np.int8)
-        if game.current_player == seat and not self.terminations.get(agent, True):
-            mask[game.legal_actions()] = 1
-        return {"observation": table.observe(game, seat), "action_mask": mask}
+        out = np.empty(table.size, np.float32)
+        table.encoder.encode(game, seat, out)
+        live = not self.terminations.get(agent, True)
+        return {"observation": out, "action_mask": table.action_mask(game, seat if live else -1)}
 
     def step(self, action: int | None) -> None:
-        game = self.game
+        game = self._game
+        if game is None:
+            raise EnvError("no game yet: call reset() first")
         if not self.agents:
             raise EnvError("the episode is over and every agent has stepped out: call reset() to play again")
         agent = self.agent_selection
@@ -121,7 +125,10 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         if self._rewarded:
             self._clear_rewards()
             self._rewarded = False
-        rewards = self._deal_rewards.after(game)
+        deal_rewards = self._deal_rewards
+        # Most steps end no deal: the cheap test first.
+        rewards = (deal_rewards.after(game) if game.deal_number != deal_rewards.deal or game.is_over
+                   else None)
         if rewards is not None:
             for seat, reward in enumerate(rewards):
                 self.rewards[self.possible_agents[seat]] = reward

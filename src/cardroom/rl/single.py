@@ -33,7 +33,8 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
     the mask as sb3-contrib's ``MaskablePPO`` asks for it. A step plays the learner's action,
     then the bots' until the learner is to act again or the episode ends; its reward is the sum
     of the learner's per-deal rewards of the deals that ended meanwhile. An episode is the
-    whole game, or ``deals`` deals.
+    whole game, or ``deals`` deals. ``seed`` is the game the first ``reset()`` without a seed
+    deals; the bots are seeded from each game's seed, so a seed replays the same game.
     """
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
@@ -42,7 +43,7 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
                  players: int | None = None, seed: int | None = None, render_mode: str | None = None,
                  deals: int | None = None, zero_sum: bool = False, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, **rules: Any) -> None:
-        self.table = Table(game, players, rules)
+        self.table = Table.of(game, players, rules)
         n = self.table.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             raise EnvError(f"seat must be a whole number from 0 to {n - 1}, not {seat!r}")

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from cardroom import games
-from cardroom.engine import RulesError, State, check_seed
+from cardroom.engine import Rules, RulesError, State, check_seed
 
 __all__ = ["Table", "DealRewards", "EnvError", "observe", "action_mask", "check_env_seed"]
 
@@ -26,34 +26,40 @@ class EnvError(RulesError):
 
 
 class Table:
-    """One game with its rules, as the environments need it: the encoder, the spaces, states.
+    """One game's rules as the environments need them: the encoder, the spaces, the text.
 
-    ``options`` are the game's rule options (values may be text, as on a command line). A
-    game that takes decks takes ``deck`` as the command line does: a project deck's name or a
-    deck file's path (several by commas).
+    Made from rules (:meth:`of` makes the rules from a game's name and options first).
     """
 
-    def __init__(self, game: str, players: int | None, options: Mapping[str, Any]) -> None:
-        spec = games.get(game)
+    def __init__(self, rules: Rules) -> None:
+        spec = games.get(rules.game)
         if spec.observation is None:
             raise EnvError(f"{spec.title} has no observation encoder, so no learning environment")
+        self.spec = spec
+        self.rules = rules
+        self.encoder: Any = games.load_ref(spec.observation)
+        self.players: int = rules.players
+        self.size: int = self.encoder.size(rules)
+        self.num_actions: int = self.encoder.num_actions(rules)
+        low, high = self.encoder.bounds(rules)
+        self.observation_space = spaces.Dict({
+            "observation": spaces.Box(low, high, (self.size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
+        })
+
+    @classmethod
+    def of(cls, game: str, players: int | None, options: Mapping[str, Any]) -> Table:
+        """``game`` (a registered name) with rule ``options`` (values may be text, as on a
+        command line). A game that takes decks takes ``deck`` as the command line does: a
+        project deck's name or a deck file's path (several by commas)."""
+        spec = games.get(game)
         chosen = dict(options)
         if players is not None:
             chosen["players"] = players
         deck = chosen.get("deck")
         if spec.read_decks is not None and isinstance(deck, str) and "deck_files" not in chosen:
             chosen.update(spec.read_decks(deck, None))
-        self.spec = spec
-        self.rules = spec.make_rules(chosen)
-        self.encoder: Any = games.load_ref(spec.observation)
-        self.players: int = self.rules.players
-        self.size: int = self.encoder.size(self.rules)
-        self.num_actions: int = self.encoder.num_actions(self.rules)
-        low, high = self.encoder.bounds(self.rules)
-        self.observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, (self.size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
-        })
+        return cls(spec.make_rules(chosen))
 
     def observe(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         out = np.empty(self.size, np.float32)
@@ -62,10 +68,13 @@ class Table:
 
     def action_mask(self, state: State, seat: int | None = None) -> npt.NDArray[np.int8]:
         """1 for each action the seat to act may take (all 0 for another ``seat``)."""
-        mask = np.zeros(self.num_actions, np.int8)
+        mask = bytearray(self.num_actions)
         if seat is None or state.current_player == seat:
-            mask[state.legal_actions()] = 1
-        return mask
+            # Set in Python, wrapped once: a dozen legal actions cost less than numpy's
+            # zeros and fancy assignment.
+            for action in state.legal_actions():
+                mask[action] = 1
+        return np.frombuffer(mask, np.int8)
 
     def text(self, state: State, events: Sequence[dict[str, Any]], names: Sequence[str]) -> str:
         """The position in words, as anyone watching saw it: ``events`` told one a line (no
@@ -137,26 +146,17 @@ class DealRewards:
 
 
 def _table_of(state: State) -> Table:
+    # Keyed by the rules object itself, kept in the entry so that its id is not reused.
     rules = state.rules
     entry = _TABLES.get(id(rules))
     if entry is None or entry[0] is not rules:
-        table = Table.__new__(Table)
-        spec = games.get(rules.game)
-        if spec.observation is None:
-            raise EnvError(f"{spec.title} has no observation encoder")
-        table.spec = spec
-        table.rules = rules
-        table.encoder = games.load_ref(spec.observation)
-        table.players = rules.players
-        table.size = table.encoder.size(rules)
-        table.num_actions = table.encoder.num_actions(rules)
         if len(_TABLES) > 64:
             _TABLES.clear()
-        entry = _TABLES[id(rules)] = (rules, table)
+        entry = _TABLES[id(rules)] = (rules, Table(rules))
     return entry[1]
 
 
-_TABLES: dict[int, tuple[Any, Table]] = {}
+_TABLES: dict[int, tuple[Rules, Table]] = {}
 
 
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:

@@ -21,7 +21,7 @@ from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import Phase
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
-from cardroom.games.tensor import Layout, Slice, put_bits
+from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
 
 __all__ = ["BaebaeObservation", "encoder"]
 
@@ -62,6 +62,7 @@ class _Tables:
         self.may_stop = lay.add("may_stop", 1, "1 if this seat may stop selecting (done)")
         self.to_act = lay.add("to_act", n, f"the seat to act ({seats}, one-hot)")
         self.bits = lay.size - self.counts
+        """How many one-hot entries follow the counts."""
         deck = len(rules.card_of)
         hand = rules.hand_size or 1
         self.hand_sizes = lay.add("hand_sizes", n,
@@ -79,8 +80,12 @@ class _Tables:
         self.designs = designs
         self.deck = deck
         self.hand_size = hand
-        self.card_of = np.array(rules.card_of, np.intp)
-        self.per_copy = (1.0 / np.bincount(self.card_of, minlength=designs)).astype(np.float32)
+        copies = [0] * designs
+        for design in rules.card_of:
+            copies[design] += 1
+        self.per_copy = [1.0 / c for c in copies]
+        self.orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
+        """For each observing seat, the seats in the order of the per-seat slices."""
 
 
 _TABLES: dict[int, tuple[Rules, _Tables]] = {}
@@ -126,43 +131,59 @@ class BaebaeObservation:
         rules = state.rules
         at = _tables(rules)
         n = state.n
-        designs = at.designs
-        card_of = at.card_of
-        out[at.hand:at.hand + designs] = np.bincount(
-            card_of[_pids(state.hands[seat])], minlength=designs) * at.per_copy
-        out[at.discard:at.discard + designs] = np.bincount(
-            card_of[state.discard], minlength=designs) * at.per_copy
-        base = at.counts
-        bits = 1 << (at.top - base + rules.card_of[state.discard[-1]])
+        card_of = rules.card_of
+        # The one-hot entries, each at its place in the array, packed in one int.
+        bits = 1 << (at.top + card_of[state.discard[-1]])
         turn = state.turn
         if state.drawn is not None and turn == seat:
-            bits |= 1 << (at.drawn - base + rules.card_of[state.drawn])
+            bits |= 1 << (at.drawn + card_of[state.drawn])
         decision = state.pending
         if decision is not None and decision.seat == seat:
-            bits |= 1 << (at.pending_card - base + rules.card_of[decision.card])
-            bits |= 1 << (at.decision - base + KINDS.index(decision.kind))
+            bits |= 1 << (at.pending_card + card_of[decision.card])
+            bits |= 1 << (at.decision + KINDS.index(decision.kind))
             if decision.kind == "select":
-                bits |= 1 << (at.purpose - base + PURPOSES.index(decision.purpose))
-                bits |= decision.may_stop << (at.may_stop - base)
-        bits |= 1 << (at.suit - base + state.suit)
-        bits |= state.declared << (at.declared - base)
-        bits |= (state.direction == 1) << (at.direction - base)
+                bits |= 1 << (at.purpose + PURPOSES.index(decision.purpose))
+                bits |= decision.may_stop << at.may_stop
+        bits |= 1 << (at.suit + state.suit)
+        bits |= state.declared << at.declared
+        bits |= (state.direction == 1) << at.direction
         phase = _PHASES.get(state.phase)
         if phase is not None:
-            bits |= 1 << (at.phase - base + phase)
+            bits |= 1 << (at.phase + phase)
         if turn is not None:
-            bits |= 1 << (at.to_act - base + (turn - seat) % n)
-        put_bits(out[base:], bits, at.bits)
-        order = [(seat + k) % n for k in range(n)]
-        hand = at.hand_size
-        out[at.hand_sizes:] = [
-            *(state.hands[s].bit_count() / hand for s in order),
-            *(state.skips[s] for s in order),
-            len(state.stock) / at.deck,
-            *(state.round_penalties[s] / 10 for s in order),
-            *(state.totals[s] / 100 for s in order),
-            state.round_no / rules.rounds,
-        ]
+            bits |= 1 << (at.to_act + (turn - seat) % n)
+        hand = state.hands[seat]
+        if rules.one_copy:
+            # One card per design: a card is its design, and every count is 0 or 1.
+            discard = 0
+            for pid in state.discard:
+                discard |= 1 << pid
+            put_bits(out, bits | hand << at.hand | discard << at.discard, at.counts + at.bits)
+        else:
+            designs = at.designs
+            per_copy = at.per_copy
+            counts = [0.0] * (2 * designs)
+            for pid in _pids(hand):
+                design = card_of[pid]
+                counts[design] += per_copy[design]
+            for pid in state.discard:
+                design = card_of[pid]
+                counts[designs + design] += per_copy[design]
+            put_floats(out, at.hand, counts)
+            put_bits(out[at.counts:], bits >> at.counts, at.bits)
+        order = at.orders[seat]
+        hands = state.hands
+        skips = state.skips
+        penalties = state.round_penalties
+        totals = state.totals
+        size = at.hand_size
+        scalars = [hands[s].bit_count() / size for s in order]
+        scalars += [skips[s] for s in order]
+        scalars.append(len(state.stock) / at.deck)
+        scalars += [penalties[s] / 10 for s in order]
+        scalars += [totals[s] / 100 for s in order]
+        scalars.append(state.round_no / rules.rounds)
+        put_floats(out, at.hand_sizes, scalars)
 
 
 encoder = BaebaeObservation()

@@ -18,7 +18,8 @@ from cardroom.cards import BAHA_DECK, VALUES
 from cardroom.games.baha.actions import NUM_ACTIONS, Phase
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import BahaState
-from cardroom.games.tensor import Layout, Slice, put_bits
+from cardroom.games.baha.views import horns_shown
+from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
 
 __all__ = ["BahaObservation", "encoder"]
 
@@ -59,6 +60,8 @@ class _Offsets:
         self.leftover = lay.add("leftover", 1, "face-down cards waiting for the first trick's taker, over 4")
         self.draw_pile = lay.add("draw_pile", 1, "cards in the draw pile, over 52")
         self.layout = lay
+        self.orders = [tuple((seat + k) % n for k in range(n)) for seat in range(n)]
+        """For each observing seat, the seats in the order of the per-seat slices."""
 
 
 @lru_cache(maxsize=16)
@@ -86,19 +89,24 @@ class BahaObservation:
         n = state.n
         at = _offsets(n)
         rules = state.rules
+        order = at.orders[seat]
+        hands = state.hands
+        taken = state.taken
         bits = (
-            state.hands[seat] << at.hand
+            hands[seat] << at.hand
             | state.picks[seat] << at.picks
             | state.passed[seat] << at.passed
             | state.received[seat] << at.received
             | state.played << at.played
-            | state.taken[seat] << at.taken
+            | taken[seat] << at.taken
         )
         leader = state.leader
-        for i, card in enumerate(state.trick):
+        trick = state.trick
+        for i, card in enumerate(trick):
             bits |= 1 << (at.trick + (leader + i - seat) % n * CARDS + card)
-        for k in range(n):
-            bits |= state.voids[(seat + k) % n] << (at.voids + 4 * k)
+        voids = state.voids
+        for k, s in enumerate(order):
+            bits |= voids[s] << (at.voids + 4 * k)
         bits |= 1 << (at.pass_direction + _PASS_SLOT[state.pass_offset])
         phase = state.phase
         if phase is not Phase.OVER:
@@ -107,23 +115,20 @@ class BahaObservation:
         turn = state.turn
         if turn is not None:
             bits |= 1 << (at.to_act + (turn - seat) % n)
-        if state.trick:
-            bits |= 1 << (at.led + state.trick[0] // VALUES)
+        if trick:
+            bits |= 1 << (at.led + trick[0] // VALUES)
         put_bits(out, bits, at.bits)
-        # Horns shown: the points of what each seat took, less its face-down cards.
-        hand_points = rules.hand_points
+        horns = horns_shown(state)
         per_hand = rules.points_per_hand
         top = rules.target + per_hand
         size = rules.hand_size
-        order = [(seat + k) % n for k in range(n)]
-        out[at.bits:] = [
-            *(hand_points(state.taken[s] & ~state.face_down[s]) / per_hand for s in order),
-            *(state.totals[s] / top for s in order),
-            *(state.hands[s].bit_count() / size for s in order),
-            state.tricks_done / (CARDS // n),
-            state.leftover.bit_count() / 4,
-            len(state.draw_pile) / CARDS,
-        ]
+        totals = state.totals
+        scalars = [horns[s] / per_hand for s in order]
+        scalars += [totals[s] / top for s in order]
+        scalars += [hands[s].bit_count() / size for s in order]
+        scalars += [state.tricks_done / (CARDS // n), state.leftover.bit_count() / 4,
+                    len(state.draw_pile) / CARDS]
+        put_floats(out, at.bits, scalars)
 
 
 encoder = BahaObservation()

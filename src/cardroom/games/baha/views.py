@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HIDDEN", "PUBLIC_KEYS", "PRIVATE_KEYS", "Observation", "visible_event", "view", "public_view",
-    "view_log", "observation",
+    "view_log", "observation", "horns_shown",
 ]
 
 HIDDEN = "?"
@@ -146,9 +146,8 @@ def public_view(state: BahaState) -> dict[str, Any]:
     return view
 
 
-def observation(state: BahaState, seat: int) -> Observation:
-    """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
-    n = state.n
+def horns_shown(state: BahaState) -> tuple[int, ...]:
+    """The points each seat took face up this hand (what everyone has seen it take)."""
     # Cards are taken only as a trick ends: the horns shown hold until the next one.
     shown = state._shown
     if shown is None or shown[0] != state.hand_no or shown[1] != state.tricks_done:
@@ -156,6 +155,12 @@ def observation(state: BahaState, seat: int) -> Observation:
         shown = state._shown = (state.hand_no, state.tricks_done, tuple(
             hand_points(t & ~f) for t, f in zip(state.taken, state.face_down, strict=True)
         ))
+    return shown[2]
+
+
+def observation(state: BahaState, seat: int) -> Observation:
+    """What ``seat`` may know now, as ints (the same knowledge as :meth:`view`)."""
+    n = state.n
     return Observation(
         seat=seat,
         rules=state.rules,
@@ -163,7 +168,7 @@ def observation(state: BahaState, seat: int) -> Observation:
         hand=state.hands[seat],
         trick=tuple(((state.leader + i) % n, c) for i, c in enumerate(state.trick)),
         played=state.played,
-        horns_shown=shown[2],
+        horns_shown=horns_shown(state),
         voids=tuple(state.voids),
         totals=tuple(state.totals),
     )

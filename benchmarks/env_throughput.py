@@ -1,0 +1,240 @@
+"""Learning-environment speed: Cardroom's PettingZoo env against RLCard's ``uno`` env,
+OpenSpiel's ``hearts`` and Cardroom's own State API, in steps (decisions) per second.
+
+Every contender is driven the way a learner's data collection drives it, with uniformly
+random legal actions chosen by the same ``pick``:
+
+- ``baha-env`` / ``baebae-env``: ``cardroom.rl.env`` (4 players, default rules), the usual AEC
+  loop ``obs, reward, terminated, truncated, info = env.last(); env.step(a)``, ``a`` picked
+  over ``np.flatnonzero(obs["action_mask"])`` (an agent that is done steps ``None``, not
+  counted). ``last()`` encodes the observation array of the agent to act, every step.
+- ``baha-env-noobs`` / ``baebae-env-noobs``: the same loop with ``env.last(observe=False)``
+  and the legal actions read from the game: what the wrapper costs without the observation.
+- ``baha-raw`` / ``baebae-raw``: the State API, ``legal = state.legal_actions();
+  state.apply(legal[pick(len(legal))])``, no observation.
+- ``uno``: RLCard's ``uno`` env (``env.step`` returns the next player's encoded state and
+  its legal actions), a uniformly random legal action each step.
+- ``hearts``: OpenSpiel's ``hearts``, at each decision the player's
+  ``information_state_tensor`` (it has no observation tensor) and ``legal_actions_mask``, a
+  pick over the mask; chance nodes (the deal) are sampled and not counted.
+
+The contenders run in rounds of ``--seconds`` each, their order rotated every round, so
+slow drift of the machine touches all alike. Reported: each one's median steps per second and
+the medians of the per-round ratios. Goals: ``baebae-env`` and ``baha-env`` at least 5x
+``uno``; each env at least 0.7 of its game's raw State API (at most 30% slower).
+
+Run: ``python benchmarks/env_throughput.py --rounds 5 --seconds 1 [--json]`` (the ``rl`` and
+``bench`` extras: ``make bench`` installs them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from harness import Pick, environment, load_average, make_pick
+
+from cardroom import games, rl
+
+Runner = Callable[[float], tuple[int, float]]
+"""Steps for about the given seconds; returns (steps, seconds)."""
+
+RATIOS = (
+    ("baha-env", "baha-raw", 0.7),
+    ("baebae-env", "baebae-raw", 0.7),
+    ("baha-env-noobs", "baha-raw", None),
+    ("baebae-env-noobs", "baebae-raw", None),
+    ("baebae-env", "uno", 5.0),
+    ("baha-env", "uno", 5.0),
+    ("baha-env", "hearts", None),
+)
+"""(ours, theirs, goal): the ratios reported, with the goal where the project set one."""
+
+
+def env_runner(game: str, pick: Pick, observe: bool = True) -> Runner:
+    env = rl.env(game, players=4)
+    seeds = iter(range(10**9))
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.perf_counter
+        steps = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            env.reset(seed=next(seeds))
+            for _ in env.agent_iter():
+                obs, reward, terminated, truncated, info = env.last(observe)
+                if terminated or truncated:
+                    env.step(None)
+                    continue
+                if observe:
+                    legal = np.flatnonzero(obs["action_mask"])
+                    env.step(int(legal[pick(len(legal))]))
+                else:
+                    actions = env.game.legal_actions()
+                    env.step(actions[pick(len(actions))])
+                steps += 1
+            now = clock()
+            if now >= end:
+                return steps, now - start
+
+    return run
+
+
+def raw_runner(game: str, pick: Pick) -> Runner:
+    rules = games.make_rules(game, {"players": 4})
+    seeds = iter(range(10**9))
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.perf_counter
+        steps = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            state = rules.new_game(next(seeds))
+            while not state.is_over:
+                actions = state.legal_actions()
+                state.apply(actions[pick(len(actions))])
+                steps += 1
+            now = clock()
+            if now >= end:
+                return steps, now - start
+
+    return run
+
+
+def uno_runner(pick: Pick, rlcard: Any) -> Runner:
+    env = rlcard.make("uno", config={"seed": 0})
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.perf_counter
+        steps = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[pick(len(legal))])
+                steps += 1
+            now = clock()
+            if now >= end:
+                return steps, now - start
+
+    return run
+
+
+def hearts_runner(pick: Pick, pyspiel: Any) -> Runner:
+    game = pyspiel.load_game("hearts")
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.perf_counter
+        steps = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            state = game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    state.apply_action(outcomes[pick(len(outcomes))][0])
+                    continue
+                player = state.current_player()
+                np.asarray(state.information_state_tensor(player), np.float32)
+                legal = np.flatnonzero(state.legal_actions_mask(player))
+                state.apply_action(int(legal[pick(len(legal))]))
+                steps += 1
+            now = clock()
+            if now >= end:
+                return steps, now - start
+
+    return run
+
+
+def measure(runners: dict[str, Runner], rounds: int, seconds: float) -> dict[str, Any]:
+    for run in runners.values():
+        run(min(0.2, seconds))  # warm-up: first-use costs stay out of the rounds
+    names = list(runners)
+    rows = []
+    for r in range(rounds):
+        order = names[r % len(names):] + names[:r % len(names)]
+        row: dict[str, Any] = {"round": r + 1, "order": order}
+        for name in order:
+            steps, elapsed = runners[name](seconds)
+            row[name] = steps / elapsed
+        rows.append(row)
+    summary: dict[str, Any] = {
+        f"{name}_steps_per_s": float(statistics.median(row[name] for row in rows)) for name in names
+    }
+    ratios = []
+    for ours, theirs, goal in RATIOS:
+        if ours in runners and theirs in runners:
+            per_round = [row[ours] / row[theirs] for row in rows]
+            median = float(statistics.median(per_round))
+            ratios.append({"ours": ours, "theirs": theirs, "median": median, "min": min(per_round),
+                           "max": max(per_round), "goal": goal,
+                           "meets_goal": None if goal is None else median >= goal})
+    summary["ratios"] = ratios
+    return {"rounds": rows, "summary": summary}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per contender (default 5)")
+    parser.add_argument("--seconds", type=float, default=1.0,
+                        help="seconds per contender per round (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0:
+        parser.error("--rounds must be at least 1 and --seconds more than 0")
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+        rlcard = importlib.import_module("rlcard")
+    except ImportError as err:
+        print(f"A peer is not installed ({err}). Run `make bench`, which installs the `bench` "
+              "extra (open-spiel, rlcard).", file=sys.stderr)
+        return 2
+    runners = {
+        "baha-env": env_runner("baha", make_pick(args.seed)),
+        "baha-env-noobs": env_runner("baha", make_pick(args.seed), observe=False),
+        "baha-raw": raw_runner("baha", make_pick(args.seed)),
+        "baebae-env": env_runner("baebae", make_pick(args.seed)),
+        "baebae-env-noobs": env_runner("baebae", make_pick(args.seed), observe=False),
+        "baebae-raw": raw_runner("baebae", make_pick(args.seed)),
+        "uno": uno_runner(make_pick(args.seed + 1), rlcard),
+        "hearts": hearts_runner(make_pick(args.seed + 2), pyspiel),
+    }
+    before = load_average()
+    result = {"benchmark": "env_throughput", "environment": environment(), "rounds_asked": args.rounds,
+              "seconds": args.seconds, **measure(runners, args.rounds, args.seconds)}
+    after = load_average()
+    result["load_average"] = None if before is None or after is None else {"before": before, "after": after}
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    s = result["summary"]
+    print(f"steps per second, median of {args.rounds} rounds of {args.seconds:g} s each, order rotated:")
+    for name in runners:
+        print(f"  {name:<16} {s[name + '_steps_per_s']:>10,.0f}")
+    print("ratios (median of the per-round ratios, range):")
+    for ratio in s["ratios"]:
+        goal = "" if ratio["goal"] is None else (
+            f"  goal >= {ratio['goal']:g}: {'met' if ratio['meets_goal'] else 'not met'}")
+        print(f"  {ratio['ours']:>14} / {ratio['theirs']:<10} {ratio['median']:6.2f} "
+              f"({ratio['min']:.2f}-{ratio['max']:.2f}){goal}")
+    if result["load_average"] is not None:
+        load = result["load_average"]
+        print(f"load average (1 min): {load['before']:.2f} before, {load['after']:.2f} after")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
