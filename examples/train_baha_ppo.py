@@ -7,11 +7,12 @@ opponents, then heuristic ones (a curriculum). It sees only its own seat's obser
     pip install -e '.[train]'
     python examples/train_baha_ppo.py --timesteps 200000 --seed 0 --out runs/baha-ppo
 
-It writes ``policy.zip``, ``curve.png`` and ``curve.csv`` into the folder, then prints the
-policy's mean horns per hand against random and heuristic bots, with 95% intervals, beside the
-bots' own in the same seats (the same deals, the line-up turned round the table). Play the
-policy as any bot: ``cardroom simulate baha --agents policy:path=runs/baha-ppo/policy.zip,heuristic``
-or ``cardroom play baha --bots policy:path=runs/baha-ppo/policy.zip``.
+It writes ``policy.zip`` (to train on from), ``player.zip`` (the same policy in a third of the
+size, to play with), ``curve.png`` and ``curve.csv`` into the folder, then prints the policy's
+mean horns per hand against random and heuristic bots, with 95% intervals, beside the bots' own
+in the same seats (the same deals, the line-up turned round the table). Play the policy as any
+bot: ``cardroom simulate baha --agents policy:path=runs/baha-ppo/player.zip,heuristic`` or
+``cardroom play baha --bots policy:path=runs/baha-ppo/player.zip``.
 """
 
 from __future__ import annotations
@@ -112,7 +113,18 @@ def train(timesteps: int, seed: int, out: Path, random_share: float, n_steps: in
             plot(curve.rows, out)
             print(f"{model.num_timesteps} steps, {model.num_timesteps - before} against {opponents} bots "
                   f"in {time.perf_counter() - started:.0f} s; saved", flush=True)
+    save_for_play(model, out / "player.zip")
     return path
+
+
+def save_for_play(model: MaskablePPO, path: Path) -> None:
+    """A copy that plays the same but cannot resume training as it was: the optimizer's
+    state (two thirds of the file) is left out, a fresh one saved in its place."""
+    policy = model.policy
+    kept = policy.optimizer
+    policy.optimizer = policy.optimizer_class(policy.parameters(), **policy.optimizer_kwargs)
+    model.save(path)
+    policy.optimizer = kept
 
 
 def plot(rows: list[tuple[int, str, int]], out: Path, window: int = 500) -> None:

@@ -22,6 +22,7 @@ from cardroom.agents import AgentError, make, parse_spec
 from cardroom.agents.policy import load_policy
 from cardroom.cli.main import app
 from cardroom.games import baha
+from cardroom.record import load, verify
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_baha_ppo.py"
 runner = CliRunner()
@@ -55,6 +56,19 @@ def test_training_saves_a_policy_and_its_curve(trained: Path) -> None:
     assert stages == {"random", "heuristic"}
 
 
+def test_the_copy_for_play_is_smaller_and_plays_the_same(trained: Path) -> None:
+    player = trained.parent / "player.zip"
+    assert player.stat().st_size < trained.stat().st_size / 2
+    full, small = make("policy", path=str(trained)), make("policy", path=str(player))
+    state = baha.Rules(players=4).new_game(8)
+    while not state.is_over:
+        seat = state.current_player
+        assert seat is not None
+        action = full.act(state, seat)
+        assert small.act(state, seat) == action
+        state.apply(action)
+
+
 def test_policy_plays_a_whole_game_in_simulate(trained: Path) -> None:
     result = runner.invoke(app, ["simulate", "baha", "--players", "4", "--games", "1", "--seed", "5", "--json",
                                  "--agents", f"policy:path={trained},heuristic,random,random"])
@@ -63,6 +77,19 @@ def test_policy_plays_a_whole_game_in_simulate(trained: Path) -> None:
     assert summary["games"] == 1 and summary["guard_stopped"] == 0
     assert summary["seats"][0]["agent"] == f"policy:path={trained}"
     assert summary["deals"] >= 1
+
+
+def test_policy_plays_against_a_person_in_play(trained: Path, tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "baha", "--seed", "5", "--rule", "target=1", "--record", str(record),
+                                 "--bots", f"policy:path={trained},random,policy:path={trained}:sample=true"],
+                           input="1\n" * 3000)
+    assert result.exit_code == 0, result.output
+    assert "Final standings" in result.output
+    saved = load(record)
+    assert verify(saved).ok, verify(saved).message
+    assert [seat["agent"] for seat in saved["seats"][1:]] == [
+        f"policy:path={trained}", "random", f"policy:path={trained}:sample=true"]
 
 
 def test_policy_plays_legal_moves_and_samples_with_its_seed(trained: Path) -> None:
