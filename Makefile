@@ -43,6 +43,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
+	$(BIN)/python benchmarks/env_throughput.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -126,12 +126,14 @@ def test_render_tells_what_anyone_saw():
     assert env.render().count("\n") == 0  # nothing new since: the status line alone
 
 
-def test_human_render_prints(capsys):
-    env = rl.env("baebae", render_mode="human")
+def test_human_render_prints_every_step_to_the_end(capsys):
+    env = rl.env("baebae", render_mode="human", deals=1)
     env.reset(seed=2)
     obs, *_ = env.last()
     env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert "BAEBAE, round 1" in capsys.readouterr().out
+    play(env, 2, np.random.default_rng(0))
+    assert "Penalties" in capsys.readouterr().out  # the step that ended the round was told too
 
 
 def test_a_baebae_env_takes_a_deck_like_the_command_line():
@@ -194,3 +196,25 @@ def test_a_step_after_the_end_is_refused():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     with pytest.raises(rl.EnvError, match="step it with None"):
         env.step(3)
+
+
+def test_without_the_rl_extra_the_import_names_it(monkeypatch):
+    import importlib
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pettingzoo" else real(name, *a))
+    with pytest.raises(ImportError, match=r"needs pettingzoo, which comes with the rl extra"):
+        importlib.reload(rl)
+    monkeypatch.undo()
+    importlib.reload(rl)
+
+
+def test_a_game_without_an_encoder_has_no_environment(monkeypatch):
+    import dataclasses
+
+    spec = dataclasses.replace(games.get("baha"), observation=None)
+    monkeypatch.setattr(games, "get", lambda name: spec)
+    with pytest.raises(rl.EnvError, match="Baha has no observation encoder"):
+        rl.env("baha")

@@ -29,10 +29,17 @@ a step after the end, a bad seed) raises a :class:`ValueError` that says what wa
 
 from __future__ import annotations
 
-from cardroom.games.tensor import Slice
-from cardroom.rl.aec import CardroomEnv, env
-from cardroom.rl.single import ILLEGAL_ACTIONS, CardroomGymEnv, gym_env
-from cardroom.rl.table import EnvError, Table, action_mask, observe
+import importlib.util
+
+for _needed in ("numpy", "gymnasium", "pettingzoo"):
+    if importlib.util.find_spec(_needed) is None:
+        raise ImportError(f"cardroom.rl needs {_needed}, which comes with the rl extra: "
+                          "pip install 'cardroom[rl]'")
+
+from cardroom.games.tensor import Slice  # noqa: E402  (after the check that names the extra)
+from cardroom.rl.aec import CardroomEnv, env  # noqa: E402
+from cardroom.rl.single import ILLEGAL_ACTIONS, CardroomGymEnv, gym_env  # noqa: E402
+from cardroom.rl.table import EnvError, Table, action_mask, observe  # noqa: E402
 
 __all__ = [
     "CardroomEnv", "CardroomGymEnv", "EnvError", "ILLEGAL_ACTIONS", "Slice", "action_mask", "env",

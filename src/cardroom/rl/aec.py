@@ -97,9 +97,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         self.agent_selection = self.possible_agents[turn]
 
     def observe(self, agent: str) -> Observation:
-        game = self._game
-        if game is None:
-            raise EnvError("no game yet: call reset() first")
+        game = self.game
         seat = self._seats[agent]
         table = self.table
         out = np.empty(table.size, np.float32)
@@ -108,9 +106,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         return {"observation": out, "action_mask": table.action_mask(game, seat if live else -1)}
 
     def step(self, action: int | None) -> None:
-        game = self._game
-        if game is None:
-            raise EnvError("no game yet: call reset() first")
+        game = self.game
         if not self.agents:
             raise EnvError("the episode is over and every agent has stepped out: call reset() to play again")
         agent = self.agent_selection
@@ -129,17 +125,20 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         # Most steps end no deal: the cheap test first.
         rewards = (deal_rewards.after(game) if game.deal_number != deal_rewards.deal or game.is_over
                    else None)
+        over = False
         if rewards is not None:
             for seat, reward in enumerate(rewards):
                 self.rewards[self.possible_agents[seat]] = reward
             self._accumulate_rewards()
             self._rewarded = True
-            if game.is_over or (self.deals is not None and self._deal_rewards.deals >= self.deals):
-                self.terminations = dict.fromkeys(self.agents, True)
-                return  # the acting agent steps out first, with None
-        turn = game.current_player
-        assert turn is not None
-        self.agent_selection = self.possible_agents[turn]
+            over = game.is_over or (self.deals is not None and deal_rewards.deals >= self.deals)
+        if over:
+            # Every agent is done; the acting one stays selected and steps out first, with None.
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            turn = game.current_player
+            assert turn is not None
+            self.agent_selection = self.possible_agents[turn]
         if self.render_mode == "human":
             self.render()
 

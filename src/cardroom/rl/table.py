@@ -13,15 +13,15 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from cardroom import games
-from cardroom.engine import Rules, RulesError, State, check_seed
+from cardroom.engine import Rules, State
 
-__all__ = ["Table", "DealRewards", "EnvError", "observe", "action_mask", "check_env_seed"]
+__all__ = ["Table", "DealRewards", "EnvError", "Seeds", "observe", "action_mask", "check_env_seed"]
 
 RENDER_MODES = ("ansi", "human")
 
 
-class EnvError(RulesError):
-    """A learning environment used wrongly (a step after the end, a bad argument); the
+class EnvError(ValueError):
+    """A learning environment used wrongly (a step after the end, a bad seed or argument); the
     message says what was wrong and what is allowed."""
 
 
@@ -96,9 +96,7 @@ def check_env_seed(seed: object) -> int:
     """A seed given to an environment: a whole number (numpy's too), else an :class:`EnvError`."""
     if isinstance(seed, bool) or not isinstance(seed, SupportsIndex):
         raise EnvError(f"seed must be a whole number, not {seed!r}")
-    value = operator.index(seed)
-    check_seed(value)
-    return value
+    return operator.index(seed)
 
 
 class Seeds:
