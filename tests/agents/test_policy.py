@@ -69,6 +69,26 @@ def test_the_copy_for_play_is_smaller_and_plays_the_same(trained: Path) -> None:
         state.apply(action)
 
 
+def test_the_example_measures_the_policy_on_duplicate_deals(trained: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    example().evaluate(trained, 1, seed=9, workers=1)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(",")[0] for line in lines] == ["against random bots", "against heuristic bots"]
+    assert all("4 games on 1 deal" in line and "policy " in line and "difference " in line for line in lines)
+
+
+def test_the_shipped_policy_plays_its_game() -> None:
+    """examples/baha-ppo.zip still fits Baha's observations (retrain it if the encoder changes)."""
+    shipped = EXAMPLE.parent / "baha-ppo.zip"
+    agent = make("policy", seed=0, path=str(shipped))
+    state = baha.Rules(players=4).new_game(2)
+    for _ in range(30):
+        seat = state.current_player
+        assert seat is not None
+        action = agent.act(state, seat)
+        assert action in state.legal_actions()
+        state.apply(action)
+
+
 def test_policy_plays_a_whole_game_in_simulate(trained: Path) -> None:
     result = runner.invoke(app, ["simulate", "baha", "--players", "4", "--games", "1", "--seed", "5", "--json",
                                  "--agents", f"policy:path={trained},heuristic,random,random"])
