@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Every extra the project ships is installed, so that make test tests each of them.
-EXTRAS := dev,results,analysis,ray,rl,openspiel,bench
+EXTRAS := dev,results,analysis,ray,rl,openspiel,train,bench
 
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
 # reinstalls, so a stale compiled module never shadows the edited source.

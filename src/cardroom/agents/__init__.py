@@ -61,6 +61,12 @@ def _ismcts(seed: int | None, **options: Any) -> Agent:
     return ISMCTSAgent(seed=seed, **options)
 
 
+def _policy(seed: int | None, **options: Any) -> Agent:
+    from cardroom.agents.policy import PolicyAgent
+
+    return PolicyAgent(seed=seed, **options)
+
+
 SEED_OPTION = "seed"
 """The option every seeded agent takes in a spec (``random:seed=3``): it fixes that bot's own
 random choices together with the seed the front gives it (see :func:`make`)."""
@@ -99,6 +105,10 @@ AGENTS: dict[str, AgentKind] = {
         "rollout": "heuristic or random",
         "epsilon": "a number from 0 to 1",
         "max_depth": "a whole number from 1",
+    }),
+    "policy": AgentKind(_policy, {
+        "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
+        "sample": "true or false: draw each action from the policy's probabilities; default false",
     }),
     "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }

@@ -250,8 +250,9 @@ def play(
     deck: DeckOpt = None,
     bots: Annotated[
         str,
-        typer.Option(help="The computer opponents: random, heuristic or ismcts (options after colons); "
-                          "one for every bot, or one per seat from seat 1, comma-separated.", metavar="BOTS"),
+        typer.Option(help="The computer opponents: random, heuristic, ismcts or policy:path=FILE (options "
+                          "after colons); one for every bot, or one per seat from seat 1, comma-separated.",
+                     metavar="BOTS"),
     ] = "random",
     think: Annotated[
         float | None, typer.Option(help="Seconds an ismcts bot thinks per move.", min=0.01, metavar="SECONDS")
