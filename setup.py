@@ -34,7 +34,8 @@ def _compiled_modules() -> list[Any]:
         from mypyc.build import mypycify
 
         return list(mypycify(COMPILED, opt_level="3"))
-    except Exception as error:  # mypyc missing or refusing a module: the plain modules still work
+    except (Exception, SystemExit) as error:  # mypyc missing, or refusing a module (it exits): the
+        # plain modules still work
         _say(f"the engine is not compiled ({type(error).__name__}: {error}); using plain Python")
         return []
 
