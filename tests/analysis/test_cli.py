@@ -189,3 +189,28 @@ def test_sweep_refuses_an_unknown_option_and_a_bad_value(tmp_path: Path) -> None
     refused(["sweep", "baha", "--rule", "players=3,4", "--out", str(tmp_path / "x")],
             "different numbers of players", "players=3: 3")
     assert not (tmp_path / "x").exists()  # refused before anything was written
+
+
+def test_analyze_leaves_out_games_the_action_guard_stopped(baebae_run: Path, tmp_path: Path) -> None:
+    """A stopped game has no winner and no places (docs/results.md): the figures leave it out of
+    every table and the report says how many, instead of failing or counting it as a loss."""
+    import polars as pl
+
+    folder = tmp_path / "stopped"
+    shutil.copytree(baebae_run, folder)
+    games = pl.read_parquet(folder / "games.parquet")
+    stopped = pl.col("game_index") == games["game_index"][0]
+    games = games.with_columns(
+        pl.when(stopped).then(pl.lit([], dtype=games.schema["winners"])).otherwise(pl.col("winners")).alias("winners"),
+        pl.when(stopped).then(None).otherwise(pl.col("places")).alias("places"),
+        pl.when(stopped).then(True).otherwise(pl.col("guard_stopped")).alias("guard_stopped"),
+    )
+    games.write_parquet(folder / "games.parquet")
+    out = tmp_path / "f.json"
+    result = runner.invoke(app, ["analyze", str(folder), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "1 games stopped by the action guard" in " ".join(result.output.split())
+    seats = json.loads(out.read_text())["sections"]["seat_advantage"]["tables"]["seats"]["rows"]
+    assert sum(r["wins"] for r in seats) == pytest.approx(11)
+    compared = runner.invoke(app, ["compare", str(folder), str(baebae_run)])
+    assert compared.exit_code == 0, compared.output

@@ -62,7 +62,12 @@ def _ismcts(seed: int | None, **options: Any) -> Agent:
 
 
 def _policy(seed: int | None, **options: Any) -> Agent:
-    from cardroom.agents.policy import PolicyAgent
+    try:
+        from cardroom.agents.policy import PolicyAgent
+    except ImportError as err:  # a base install: numpy and the learning packages are extras
+        raise AgentError(
+            f"the policy bot needs Cardroom's train extra (pip install 'cardroom[train]'): {err}"
+        ) from None
 
     return PolicyAgent(seed=seed, **options)
 

@@ -353,8 +353,8 @@ def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
             "Random agents played: random play says little about a card's or a seat's strength "
             "(use --agents heuristic, or a search bot)."
         )
-    if "guard_stopped" in games.columns and games["guard_stopped"].sum():
-        warnings.append(f"{games['guard_stopped'].sum()} games were stopped by the action guard.")
+    if results.stopped:
+        warnings.append(f"{results.stopped} games stopped by the action guard (no winner) are left out.")
     return facts, warnings
 
 

@@ -28,6 +28,9 @@ class Results:
     path: Path
     manifest: dict[str, Any]
     tables: dict[str, pl.DataFrame] = field(default_factory=dict)
+    stopped: int = 0
+    """Games the action guard stopped (no winner, no places): left out of every table, counted
+    here so the report can say so."""
     deck_files: tuple[str, ...] = ()
     """The texts of deck files the run played, when the caller has them: the tables name a deck
     file by its digest only, and a game's analysis may need its designs."""
@@ -94,4 +97,21 @@ def read_results(path: Path) -> Results:
     missing = needed - set(results.games.columns)
     if missing:
         raise ResultsError(f"{path}/games.parquet lacks the columns {', '.join(sorted(missing))}")
+    _leave_out_stopped(results)
     return results
+
+
+def _leave_out_stopped(results: Results) -> None:
+    """Drop the games the action guard stopped from every table: with no winner and no places
+    they have no outcome to count, and counting them as losses would bias every figure."""
+    games = results.games
+    stopped = games["winners"].list.len() == 0
+    if "guard_stopped" in games.columns:
+        stopped = stopped | games["guard_stopped"]
+    left_out = games.filter(stopped)["game_index"]
+    if not left_out.len():
+        return
+    results.stopped = left_out.len()
+    for name, table in results.tables.items():
+        if "game_index" in table.columns:
+            results.tables[name] = table.filter(~pl.col("game_index").is_in(left_out.implode()))
