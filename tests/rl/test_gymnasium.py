@@ -87,6 +87,8 @@ def test_bad_arguments_and_a_step_after_the_end():
         rl.gym_env("baha", opponents="grandmaster")
     with pytest.raises(rl.EnvError, match="illegal_action must be one of raise, refuse"):
         rl.gym_env("baha", illegal_action="ignore")
+    with pytest.raises(rl.EnvError, match="illegal_reward must be a number, not 'minus one'"):
+        rl.gym_env("baha", illegal_action="refuse", illegal_reward="minus one")
     with pytest.raises(rl.EnvError, match="seed must be a whole number"):
         rl.gym_env("baha", seed="seven")
     env = rl.gym_env("baha", opponents="random", deals=1)

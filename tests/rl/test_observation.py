@@ -137,3 +137,23 @@ def test_action_mask_is_the_legal_actions(game):
 def test_slice_records_read_well():
     s = rl.slices("baha")[0]
     assert isinstance(s, Slice) and (s.name, s.start, s.stop) == ("hand", 0, 52)
+
+
+def test_baha_totals_past_the_target_stay_in_bounds():
+    """Hands go on past the target while the lowest total is tied: a total over the target plus
+    one hand's points is still inside the declared bounds (target 10, seed 85 gets there)."""
+    from cardroom.agents import make
+    from cardroom.match import Match
+
+    state = games.make_rules("baha", {"target": 10}).new_game(85)
+    Match(state, [make("random", seed=s) for s in range(4)]).run()
+    high = {s.name: s.high for s in rl.slices("baha", target=10)}["totals"]
+    scaled = rl.observe(state, 0)[[s for s in rl.slices("baha", target=10) if s.name == "totals"][0].start:][:4]
+    assert max(state.scores) > 10 + state.rules.points_per_hand and np.all(scaled <= high)
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 1.0, True, "0"])
+def test_observe_refuses_a_seat_that_is_not_at_the_table(seat):
+    state = games.make_rules("baha", {}).new_game(1)
+    with pytest.raises(rl.EnvError, match="seat must be a whole number from 0 to 3"):
+        rl.observe(state, seat)

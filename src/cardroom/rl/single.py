@@ -62,6 +62,8 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
             raise EnvError(f"illegal_action must be one of {', '.join(ILLEGAL_ACTIONS)}, "
                            f"not {illegal_action!r}")
         self.illegal_action = illegal_action
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, int | float):
+            raise EnvError(f"illegal_reward must be a number, not {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.render_mode = check_render_mode(render_mode)
         self.deals = check_deals(deals)

@@ -160,6 +160,9 @@ _TABLES: dict[int, tuple[Rules, Table]] = {}
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The observation of ``seat`` in ``state``: a float32 array built from what that seat
     may know (its layout: the game encoder's ``slices(rules)``, docs/research.md)."""
+    players = len(state.scores)
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise EnvError(f"seat must be a whole number from 0 to {players - 1}, not {seat!r}")
     return _table_of(state).observe(state, seat)
 
 

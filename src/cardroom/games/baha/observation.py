@@ -53,8 +53,10 @@ class _Offsets:
         self.bits = lay.size
         self.horns = lay.add("horns_shown", n,
                              f"points each seat took face up this hand ({seats}), over one hand's points")
+        # Not bounded by 1: hands go on past the target while the lowest total is tied.
         self.totals = lay.add("totals", n,
-                              f"each seat's running total ({seats}), over target plus one hand's points")
+                              f"each seat's running total ({seats}), over target plus one hand's points",
+                              high=float("inf"))
         self.hand_sizes = lay.add("hand_sizes", n, f"cards in each seat's hand ({seats}), over a full hand")
         self.tricks = lay.add("tricks_done", 1, "tricks finished this hand, over the tricks in a hand")
         self.leftover = lay.add("leftover", 1, "face-down cards waiting for the first trick's taker, over 4")
