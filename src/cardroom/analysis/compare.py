@@ -2,9 +2,10 @@
 differences from the first run with 95% intervals, paired on seeds where the runs share them.
 
 Where every seed of one run is a seed of the other (``compare`` plays variants on the same
-seeds), game i of each is the same deal of cards, so the difference is taken seed by seed
-(a paired t interval), which cancels the luck of the deal. Otherwise the runs are independent
-samples (Welch's t interval).
+seeds), game i of each plays the same seed (the same deal of cards when the variants deal
+alike; another deck or hand size deals differently from the same seed), so the difference is
+taken seed by seed (a paired t interval), which cancels much of the luck of the deal.
+Otherwise the runs are independent samples (Welch's t interval).
 """
 
 from __future__ import annotations

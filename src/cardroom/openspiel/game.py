@@ -43,8 +43,8 @@ PREFIX = "python_cardroom_"
 """OpenSpiel's name of a Cardroom game is this and the game's name."""
 
 DEAL_OUTCOMES = 1 << 16
-"""Outcomes of the chance node that deals: seeds 0 to 65,535. Enough that two episodes of a
-study rarely share a deal, few enough that ``chance_outcomes()`` stays a list OpenSpiel's
+"""Outcomes of the chance node that deals: seeds 0 to 65,535. Enough that two given episodes
+share a deal one time in 65,536, few enough that ``chance_outcomes()`` stays a list OpenSpiel's
 algorithms can walk (about 10 ms to build)."""
 
 BY_PLAYERS = -1

@@ -41,8 +41,8 @@ _IMPACT_ABOUT = (
 _MULTIPLE = (
     "Outlier: an interval excludes 0. With many designs, about 1 in 20 such flags appears by chance "
     "alone: the Holm column keeps only the differences that stay significant after Holm's adjustment "
-    "over every design and both figures, penalty and win (family-wise 5%; held and played are "
-    "adjusted as two families)."
+    "over every design and both figures, penalty and win, within each family: held and played are "
+    "two families of 5% each, so a row flagged for either has up to about 10% family-wise error."
 )
 
 
