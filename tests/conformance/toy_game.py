@@ -268,6 +268,7 @@ SPEC = GameSpec(
     narrate=narrate,
     deal_unit="deal",
     points="tricks",
+    lower_wins=False,
     deal_points=lambda e: list(e["points"]) if e["t"] == "score" else None,
     winners=_winners,
     result_extras=lambda log: {},

@@ -41,16 +41,6 @@ BASE_COLUMNS = frozenset(
 AnalysisSections = Callable[[Results], list[Section]]
 
 
-def _lower_wins(games: pl.DataFrame) -> bool:
-    """Whether the lowest total wins, read from the games themselves (the winners' totals)."""
-    low = high = 0
-    for totals, winners in zip(games["totals"].to_list(), games["winners"].to_list(), strict=True):
-        best = totals[winners[0]]
-        low += best == min(totals)
-        high += best == max(totals)
-    return low >= high
-
-
 def _lead_changes(deals: pl.DataFrame, lower: bool) -> dict[int, int]:
     """Per game: how many times the sole leader (by running totals after each deal) changed.
 
@@ -78,7 +68,7 @@ def game_frame(results: Results) -> pl.DataFrame:
     and the game's own counts."""
     games = results.games.sort("game_index")
     players = results.players
-    lower = _lower_wins(games)
+    lower = game_registry.get(results.game).lower_wins
     leads = _lead_changes(results.deals, lower)
     rows: dict[str, list[Any]] = {
         "seed": games["seed"].to_list(),

@@ -118,6 +118,9 @@ class GameSpec:
     """The seats sharing first place, read from the game's ``end`` event."""
     result_extras: Callable[[Sequence[Event]], dict[str, int]]
     """Counts for reports read from a finished game's log (moons, blocked rounds...)."""
+    lower_wins: bool = True
+    """Whether points count against a player (the lowest total wins, as in both of Cardroom's
+    games); rewards and reports turn the sign by it."""
     exploration: float = 0.7
     """A search hint: the UCB constant, scaled to the spread of ``returns()``."""
     heuristic: str | None = None

@@ -119,10 +119,12 @@ class Seeds:
 
 class DealRewards:
     """Per-deal rewards: when a deal (a Baha hand, a BAEBAE round) ends, each seat's change of
-    score, negated so that higher is better; with ``zero_sum`` less the mean over seats."""
+    score, negated where points count against a player (the spec's ``lower_wins``) so that
+    higher is better; with ``zero_sum`` less the mean over seats."""
 
     def __init__(self, state: State, zero_sum: bool) -> None:
         self.zero_sum = zero_sum
+        self.sign = -1.0 if games.get(state.rules.game).lower_wins else 1.0
         self.start = state.scores
         self.deal = self.first = state.deal_number
         self.deals = 0
@@ -133,7 +135,7 @@ class DealRewards:
         if state.deal_number == self.deal and not state.is_over:
             return None
         now = state.scores
-        change = [float(b - a) for a, b in zip(now, self.start, strict=True)]
+        change = [self.sign * (b - a) for b, a in zip(now, self.start, strict=True)]
         if self.zero_sum:
             mean = sum(change) / len(change)
             change = [c - mean for c in change]
