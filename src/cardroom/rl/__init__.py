@@ -23,8 +23,9 @@ The same observation outside an environment, for any state and seat:
 
 Rewards: when a deal ends (a Baha hand, a BAEBAE round), each seat's change of score, negated
 so that higher is better (both games count points against a player: ``GameSpec.lower_wins``);
-with ``zero_sum=True`` less the mean over seats. Bad input (an unknown game or option, an action outside the mask,
-a step after the end, a bad seed) raises a :class:`ValueError` that says what was wrong.
+with ``zero_sum=True`` less the mean over seats. Bad input (an unknown game or option, an
+action outside the mask, a step after the end, a bad seed) raises a :class:`ValueError` that
+says what was wrong.
 """
 
 from __future__ import annotations
