@@ -19,13 +19,34 @@ Numpy is needed only here and by the encoders: the rules never import them.
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Slice", "Layout", "put_bits", "put_floats"]
+__all__ = ["Slice", "Layout", "PerRules", "put_bits", "put_floats"]
+
+T = TypeVar("T")
+
+
+class PerRules(Generic[T]):
+    """What ``make(rules)`` gives, kept per rules object: keyed by the object itself (its id,
+    with the object kept in the entry so that the id is not reused), because hashing a deck's
+    rules on every step would cost more than the encoding. At most ``limit`` entries."""
+
+    def __init__(self, make: Callable[[Any], T], limit: int = 64) -> None:
+        self.make = make
+        self.limit = limit
+        self.entries: dict[int, tuple[Any, T]] = {}
+
+    def get(self, rules: Any) -> T:
+        entry = self.entries.get(id(rules))
+        if entry is None or entry[0] is not rules:
+            if len(self.entries) > self.limit:
+                self.entries.clear()
+            entry = self.entries[id(rules)] = (rules, self.make(rules))
+        return entry[1]
 
 
 class Slice(NamedTuple):

@@ -14,6 +14,7 @@ from gymnasium import spaces
 
 from cardroom import games
 from cardroom.engine import Rules, State
+from cardroom.games.tensor import PerRules
 
 __all__ = ["Table", "DealRewards", "EnvError", "Seeds", "observe", "action_mask", "check_env_seed"]
 
@@ -145,18 +146,11 @@ class DealRewards:
         return change
 
 
+_TABLES = PerRules(Table)
+
+
 def _table_of(state: State) -> Table:
-    # Keyed by the rules object itself, kept in the entry so that its id is not reused.
-    rules = state.rules
-    entry = _TABLES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        entry = _TABLES[id(rules)] = (rules, Table(rules))
-    return entry[1]
-
-
-_TABLES: dict[int, tuple[Rules, Table]] = {}
+    return _TABLES.get(state.rules)
 
 
 def observe(state: State, seat: int) -> npt.NDArray[np.float32]:

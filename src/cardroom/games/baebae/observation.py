@@ -21,7 +21,7 @@ from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import Phase
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
-from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
+from cardroom.games.tensor import Layout, PerRules, Slice, put_bits, put_floats
 
 __all__ = ["BaebaeObservation", "encoder"]
 
@@ -88,18 +88,7 @@ class _Tables:
         """For each observing seat, the seats in the order of the per-seat slices."""
 
 
-_TABLES: dict[int, tuple[Rules, _Tables]] = {}
-
-
-def _tables(rules: Rules) -> _Tables:
-    # Keyed by the rules object itself: hashing a deck's rules on every step would cost more
-    # than the encoding.
-    entry = _TABLES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_TABLES) > 64:
-            _TABLES.clear()
-        entry = _TABLES[id(rules)] = (rules, _Tables(rules))
-    return entry[1]
+_tables = PerRules(_Tables).get
 
 
 def _pids(mask: int) -> list[int]:
