@@ -69,10 +69,13 @@ def game_name(name: str) -> str:
 
 
 def register() -> list[str]:
-    """Register every game of Cardroom's registry with ``pyspiel`` (once); their OpenSpiel names."""
+    """Register every game of Cardroom's registry that declares its deal limits (which
+    OpenSpiel needs: ``GameSpec.deal_limits``) with ``pyspiel``, once; their OpenSpiel names."""
     for name in games.names():
         if name not in _registered:
             spec = games.get(name)
+            if spec.deal_limits is None:
+                continue
             pyspiel.register_game(_game_type(spec), _factory(spec))
             _registered[name] = spec
     return [PREFIX + name for name in _registered]
@@ -82,6 +85,8 @@ def load(name: str, **params: Any) -> Any:
     """The OpenSpiel game of the Cardroom game ``name`` with ``params`` (rule options,
     ``players``, ``deals``): ``pyspiel.load_game`` after :func:`register`."""
     full = game_name(name)
+    if games.get(name).deal_limits is None:
+        raise RulesError(f"game {name!r} declares no deal limits, which OpenSpiel needs")
     register()
     return pyspiel.load_game(full, params)
 
@@ -136,7 +141,12 @@ def _game_type(spec: GameSpec) -> Any:
 def _factory(spec: GameSpec) -> type[CardroomGame]:
     """A subclass of :class:`CardroomGame` for ``spec``: pyspiel is given a class, as its own
     Python games register, since it keeps the factory until the interpreter has gone."""
-    return type(f"Cardroom{spec.name.title()}Game", (CardroomGame,), {"spec_name": spec.name})
+    name = f"Cardroom{spec.name.title()}Game"
+    game_class = type(name, (CardroomGame,), {"spec_name": spec.name, "__module__": __name__})
+    # A module attribute, so that pickle finds the class by name (OpenSpiel pickles a game as
+    # its class and its string; a state as its game, its history and its attributes).
+    globals()[name] = game_class
+    return game_class
 
 
 def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
@@ -192,6 +202,8 @@ def _num_actions(rules: Rules) -> int:
 class _Setup:
     """What a game's states need, made once per set of parameters."""
 
+    params: str
+    """OpenSpiel's parameters as given, as JSON: what the setup is made from again."""
     spec: GameSpec
     rules: Rules
     deals: int
@@ -202,6 +214,11 @@ class _Setup:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self  # frozen, and shared by every state of the game
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # Pickled by name and parameters, made again (or found) where it is unpickled: the
+        # spec's functions and the encoder are the code's, not data to copy.
+        return _setup_named, (self.spec.name, self.params)
 
 
 _setups: dict[tuple[str, str], _Setup] = {}
@@ -217,8 +234,14 @@ def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
         limits = games.load_ref(spec.deal_limits)(rules)
         encoder = None if spec.observation is None else games.load_ref(spec.observation)
         actions = _num_actions(rules) if encoder is None else encoder.num_actions(rules)
-        setup = _setups[key] = _Setup(spec, rules, deals, actions, limits, encoder)
+        setup = _setups[key] = _Setup(key[1], spec, rules, deals, actions, limits, encoder)
     return setup
+
+
+def _setup_named(name: str, params: str) -> _Setup:
+    """The setup of the Cardroom game ``name`` with OpenSpiel's ``params`` (JSON): what an
+    unpickled state is given."""
+    return _setup(games.get(name), json.loads(params))
 
 
 def _setup_of(game: Any) -> _Setup:

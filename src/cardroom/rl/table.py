@@ -48,6 +48,12 @@ class Table:
             "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
 
+    def __reduce__(self) -> tuple[type[Table], tuple[Rules]]:
+        # Pickled as its rules and made again where it is unpickled: the spec's functions and
+        # the encoder are the code's, not data to copy (an environment pickles for
+        # multiprocessing and vector environments).
+        return Table, (self.rules,)
+
     @classmethod
     def of(cls, game: str, players: int | None, options: Mapping[str, Any]) -> Table:
         """``game`` (a registered name) with rule ``options`` (values may be text, as on a
