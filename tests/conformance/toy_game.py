@@ -249,6 +249,19 @@ def _start(rules: Any, seed: int, start: Mapping[str, Any]) -> HighCardState:
     raise RulesError("a high card game always starts from its seed")
 
 
+# Named functions, not lambdas: a spec pickles (tests/conformance/test_pickling.py).
+def _players() -> tuple[int, int]:
+    return MIN_PLAYERS, MAX_PLAYERS
+
+
+def _deal_points(event: Event) -> list[int] | None:
+    return list(event["points"]) if event["t"] == "score" else None
+
+
+def _result_extras(log: Sequence[Event]) -> dict[str, int]:
+    return {}
+
+
 def _winners(end: Event) -> list[int]:
     best = max(end["totals"])
     return [s for s, t in enumerate(end["totals"]) if t == best]
@@ -263,14 +276,14 @@ SPEC = GameSpec(
         OptionSpec("hand_size", "int", "Cards dealt to each player.", minimum=1, maximum=5),
         OptionSpec("hands", "int", "Deals in the game.", minimum=1, maximum=5),
     ),
-    players=lambda: (MIN_PLAYERS, MAX_PLAYERS),
+    players=_players,
     start=_start,
     narrate=narrate,
     deal_unit="deal",
     points="tricks",
     lower_wins=False,
-    deal_points=lambda e: list(e["points"]) if e["t"] == "score" else None,
+    deal_points=_deal_points,
     winners=_winners,
-    result_extras=lambda log: {},
+    result_extras=_result_extras,
     exploration=1.0,
 )

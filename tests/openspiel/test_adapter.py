@@ -188,3 +188,78 @@ def test_a_game_without_an_encoder_has_its_action_space_found_from_decode(name: 
     for options in ({}, {"players": 3}):
         rules = spec.make_rules(options)
         assert _num_actions(rules) == games.load_ref(spec.observation).num_actions(rules)
+
+
+@pytest.mark.parametrize(("name", "deals"), [("baha", 3), ("baebae", 2)])
+def test_with_several_deals_each_deal_is_rewarded_and_the_rewards_add_up_to_the_returns(name, deals):
+    game = pyspiel.load_game(f"{openspiel.game_name(name)}(deals={deals})")
+    assert game.get_type().reward_model == pyspiel.GameType.RewardModel.REWARDS
+    assert openspiel.load(name).get_type().reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    state = dealt(game, 3, 0)
+    rng = random.Random(3)
+    total = [0.0] * game.num_players()
+    rewarded = 0
+    while not state.is_terminal():
+        state.apply_action(rng.choice(state.legal_actions()))
+        rewarded += any(state.rewards())
+        total = [t + r for t, r in zip(total, state.rewards(), strict=True)]
+        assert total == pytest.approx(state.returns())
+        assert state.returns() == pytest.approx(state.cardroom.returns())
+    assert rewarded == deals  # once a deal, at its end
+
+
+def observer(game: Any, private: Any, perfect_recall: bool = False, public: bool = True) -> Any:
+    from open_spiel.python.observation import make_observation
+
+    kind = pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=public, private_info=private)
+    return make_observation(game, kind)
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_a_public_observer_shows_no_seats_cards_and_the_same_to_every_seat(name, perfect_recall):
+    game = openspiel.load(name)
+    public = observer(game, pyspiel.PrivateInfoType.NONE, perfect_recall)
+    assert public.tensor.size == 0 and public.dict == {}
+    for moves in (2, 7):
+        state = dealt(game, 40 + moves, moves)
+        engine = state.cardroom
+        texts = {public.string_from(state, p) for p in range(game.num_players())}
+        assert len(texts) == 1
+        text = texts.pop()
+        assert json.loads(text)["public"] == engine.public_view()
+        held = {card for seat in range(game.num_players()) for card in engine.view(seat)["hand"]}
+        assert held and not [card for card in held if f'"{card}"' in text]
+        # resampled hidden cards change nothing it shows
+        world = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert public.string_from(world, 0) == text
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+def test_an_all_players_observer_holds_every_seats_private_information(name):
+    game = openspiel.load(name)
+    everyone = observer(game, pyspiel.PrivateInfoType.ALL_PLAYERS, perfect_recall=True)
+    state = dealt(game, 8, 6)
+    engine = state.cardroom
+    players = game.num_players()
+    everyone.set_from(state, 0)
+    single = [state.observation_tensor(p) for p in range(players)]
+    assert everyone.tensor.tolist() == pytest.approx([x for tensor in single for x in tensor])
+    assert everyone.dict["seat_1.hand"].base is everyone.tensor
+    seen = json.loads(everyone.string_from(state, 0))
+    assert seen["views"] == [engine.view(p) for p in range(players)]
+    assert seen["logs"] == [engine.view_log(p) for p in range(players)]
+    # the default observer and the information state are one seat's, as before
+    assert json.loads(state.observation_string(1)) == {"seat": 1, "view": engine.view(1)}
+
+
+def test_observers_the_adapter_does_not_offer_are_refused_in_words():
+    game = openspiel.load("baha")
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER):
+        with pytest.raises(openspiel.ObserverError, match=r"offers observers with the public information "
+                           r"\(public_info=True\) and private_info NONE, SINGLE_PLAYER or ALL_PLAYERS.*"
+                           r"not public_info=False"):
+            observer(game, private, public=False)
+    with pytest.raises(openspiel.ObserverError, match="takes no parameters"):
+        game.make_py_observer(None, {"colour": 1})

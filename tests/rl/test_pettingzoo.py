@@ -218,3 +218,31 @@ def test_a_game_without_an_encoder_has_no_environment(monkeypatch):
     monkeypatch.setattr(games, "get", lambda name: spec)
     with pytest.raises(rl.EnvError, match="Baha has no observation encoder"):
         rl.env("baha")
+
+
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_max_steps_truncates_every_agent(game):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(rl.env(game, max_steps=7), num_cycles=100)
+    env = rl.env(game, max_steps=7)
+    assert play(env, 5, np.random.default_rng(0))[1] == 7  # then every agent stepped out
+    env.reset(seed=5)
+    for _ in range(7):
+        env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    obs, reward, terminated, truncated, _ = env.last()
+    assert truncated and not terminated and not obs["action_mask"].any()
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    with pytest.raises(rl.EnvError, match="step it with None"):
+        env.step(0)
+    with pytest.raises(rl.EnvError, match="max_steps must be a whole number from 1"):
+        rl.env(game, max_steps=-3)
+
+
+def test_the_global_state_is_every_seats_observation():
+    env = rl.env("baha", players=3)
+    env.reset(seed=8)
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    state = env.state()
+    assert env.state_space.contains(state) and state.shape == (3 * env.table.size,)
+    np.testing.assert_array_equal(state, np.concatenate([env.observe(f"seat_{s}")["observation"] for s in range(3)]))

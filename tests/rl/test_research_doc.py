@@ -33,6 +33,14 @@ def test_the_doc_has_examples():
     assert len(examples()) >= 2
 
 
-@pytest.mark.parametrize("index", range(2))
+@pytest.mark.parametrize("index", range(len(examples())))
 def test_the_examples_run(index):
     exec(compile(examples()[index], f"research.md example {index + 1}", "exec"), {})
+
+
+def test_the_action_counts_and_ids_are_the_codes():
+    text = DOC.read_text()
+    assert f"The action space has {rl.Table.of('baha', 4, {}).num_actions} actions" in text
+    assert f"{rl.Table.of('baebae', 4, {}).num_actions} actions with the sample deck and\n4 players" in text
+    for game in ("baha", "baebae"):
+        assert f"| `{rl.gymnasium_id(game)}` |" in text

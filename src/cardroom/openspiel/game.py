@@ -34,6 +34,7 @@ __all__ = [
     "CardroomGame",
     "CardroomObserver",
     "CardroomState",
+    "ObserverError",
     "game_name",
     "load",
     "register",
@@ -62,6 +63,10 @@ _DEALS = tuple((seed, 1.0 / DEAL_OUTCOMES) for seed in range(DEAL_OUTCOMES))
 _registered: dict[str, GameSpec] = {}
 
 
+class ObserverError(ValueError):
+    """An observation type the adapter does not offer; the message lists those it does."""
+
+
 def game_name(name: str) -> str:
     """OpenSpiel's name for the Cardroom game ``name`` (an :class:`~cardroom.games.UnknownGame`
     error lists the games if there is none)."""
@@ -69,11 +74,14 @@ def game_name(name: str) -> str:
 
 
 def register() -> list[str]:
-    """Register every game of Cardroom's registry with ``pyspiel`` (once); their OpenSpiel names."""
+    """Register every game of Cardroom's registry that declares its deal limits (which
+    OpenSpiel needs: ``GameSpec.deal_limits``) with ``pyspiel``, once; their OpenSpiel names."""
     for name in games.names():
         if name not in _registered:
             spec = games.get(name)
-            pyspiel.register_game(_game_type(spec), _factory(spec))
+            if spec.deal_limits is None:
+                continue
+            pyspiel.register_game(_game_type(spec, 1), _factory(spec))
             _registered[name] = spec
     return [PREFIX + name for name in _registered]
 
@@ -82,6 +90,8 @@ def load(name: str, **params: Any) -> Any:
     """The OpenSpiel game of the Cardroom game ``name`` with ``params`` (rule options,
     ``players``, ``deals``): ``pyspiel.load_game`` after :func:`register`."""
     full = game_name(name)
+    if games.get(name).deal_limits is None:
+        raise RulesError(f"game {name!r} declares no deal limits, which OpenSpiel needs")
     register()
     return pyspiel.load_game(full, params)
 
@@ -112,7 +122,9 @@ def _parameters(spec: GameSpec) -> dict[str, Any]:
     return params
 
 
-def _game_type(spec: GameSpec) -> Any:
+def _game_type(spec: GameSpec, deals: int) -> Any:
+    """The game's type for episodes of ``deals`` deals: one deal's rewards come at its end
+    (terminal); several deals reward each deal at its end (rewards)."""
     fewest, most = spec.players()
     return pyspiel.GameType(
         short_name=PREFIX + spec.name,
@@ -122,7 +134,8 @@ def _game_type(spec: GameSpec) -> Any:
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         # returns() is each seat's distance below the table's mean: the sum is 0
         utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        reward_model=(pyspiel.GameType.RewardModel.TERMINAL if deals == 1
+                      else pyspiel.GameType.RewardModel.REWARDS),
         max_num_players=most,
         min_num_players=fewest,
         provides_information_state_string=True,
@@ -136,7 +149,12 @@ def _game_type(spec: GameSpec) -> Any:
 def _factory(spec: GameSpec) -> type[CardroomGame]:
     """A subclass of :class:`CardroomGame` for ``spec``: pyspiel is given a class, as its own
     Python games register, since it keeps the factory until the interpreter has gone."""
-    return type(f"Cardroom{spec.name.title()}Game", (CardroomGame,), {"spec_name": spec.name})
+    name = f"Cardroom{spec.name.title()}Game"
+    game_class = type(name, (CardroomGame,), {"spec_name": spec.name, "__module__": __name__})
+    # A module attribute, so that pickle finds the class by name (OpenSpiel pickles a game as
+    # its class and its string; a state as its game, its history and its attributes).
+    globals()[name] = game_class
+    return game_class
 
 
 def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
@@ -192,6 +210,8 @@ def _num_actions(rules: Rules) -> int:
 class _Setup:
     """What a game's states need, made once per set of parameters."""
 
+    params: str
+    """OpenSpiel's parameters as given, as JSON: what the setup is made from again."""
     spec: GameSpec
     rules: Rules
     deals: int
@@ -202,6 +222,11 @@ class _Setup:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Setup:
         return self  # frozen, and shared by every state of the game
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # Pickled by name and parameters, made again (or found) where it is unpickled: the
+        # spec's functions and the encoder are the code's, not data to copy.
+        return _setup_named, (self.spec.name, self.params)
 
 
 _setups: dict[tuple[str, str], _Setup] = {}
@@ -217,8 +242,14 @@ def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
         limits = games.load_ref(spec.deal_limits)(rules)
         encoder = None if spec.observation is None else games.load_ref(spec.observation)
         actions = _num_actions(rules) if encoder is None else encoder.num_actions(rules)
-        setup = _setups[key] = _Setup(spec, rules, deals, actions, limits, encoder)
+        setup = _setups[key] = _Setup(key[1], spec, rules, deals, actions, limits, encoder)
     return setup
+
+
+def _setup_named(name: str, params: str) -> _Setup:
+    """The setup of the Cardroom game ``name`` with OpenSpiel's ``params`` (JSON): what an
+    unpickled state is given."""
+    return _setup(games.get(name), json.loads(params))
 
 
 def _setup_of(game: Any) -> _Setup:
@@ -240,7 +271,7 @@ class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type i
         params = dict(params or {})
         setup = _setup(spec, params)
         super().__init__(
-            _game_type(spec),
+            _game_type(spec, setup.deals),
             pyspiel.GameInfo(
                 num_distinct_actions=setup.actions,
                 max_chance_outcomes=DEAL_OUTCOMES,
@@ -262,10 +293,22 @@ class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type i
         return CardroomState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardroomObserver:
+        """The observer of ``iig_obs_type`` (OpenSpiel's default observation when ``None``):
+        the public information with one seat's private information (``SINGLE_PLAYER``), with
+        none (``NONE``) or with every seat's (``ALL_PLAYERS``); ``perfect_recall`` adds what was
+        seen to the strings. An observer without the public information is refused."""
         if params:
-            raise ValueError(f"the observer takes no parameters, not {params!r}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return CardroomObserver(_setup_of(self), perfect_recall)
+            raise ObserverError(f"the observer takes no parameters, not {params!r}")
+        if iig_obs_type is None:
+            return CardroomObserver(_setup_of(self), False, SINGLE)
+        private = iig_obs_type.private_info
+        if not iig_obs_type.public_info or private not in _PRIVATE:
+            raise ObserverError(
+                "the adapter offers observers with the public information (public_info=True) and "
+                "private_info NONE, SINGLE_PLAYER or ALL_PLAYERS, with or without perfect_recall; "
+                f"not public_info={iig_obs_type.public_info}, private_info={private}"
+            )
+        return CardroomObserver(_setup_of(self), bool(iig_obs_type.perfect_recall), _PRIVATE[private])
 
 
 class _Engine:
@@ -288,6 +331,11 @@ class CardroomState(pyspiel.State):  # type: ignore[misc]
         super().__init__(game)
         self.setup = setup or _setup_of(game)
         self._engine = _Engine()
+        players = self.setup.rules.players
+        self._rewards = [0.0] * players
+        """Each seat's reward for the last transition: the change of ``returns()``."""
+        self._returns = [0.0] * players
+        """``returns()`` after the last deal that ended (they change only when one does)."""
 
     @property
     def cardroom(self) -> State | None:
@@ -326,8 +374,19 @@ class CardroomState(pyspiel.State):  # type: ignore[misc]
             if not 0 <= action < DEAL_OUTCOMES:
                 raise RulesError(f"a deal is a seed from 0 to {DEAL_OUTCOMES - 1}, not {action!r}")
             self.cardroom = self.setup.rules.new_game(action)
-        else:
-            self.cardroom.apply(action)
+            self._returns = self.cardroom.returns()
+            return
+        state = self.cardroom
+        deal = state.deal_number
+        state.apply(action)
+        if state.deal_number != deal or state.is_over:
+            # A deal ended: its change of returns() is this transition's reward, so that the
+            # rewards of an episode add up to its returns() at every step.
+            now = state.returns()
+            self._rewards = [a - b for a, b in zip(now, self._returns, strict=True)]
+            self._returns = now
+        elif any(self._rewards):
+            self._rewards = [0.0] * len(self._rewards)
 
     def _action_to_string(self, player: int, action: Action) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -339,10 +398,14 @@ class CardroomState(pyspiel.State):  # type: ignore[misc]
         return self.current_player() == _TERMINAL
 
     def returns(self) -> list[float]:
-        state = self.cardroom
-        if state is None:
-            return [0.0] * self.setup.rules.players
-        return state.returns()
+        """Each seat's result so far: the engine's ``returns()`` (its distance below the
+        table's mean), which moves only when a deal ends."""
+        return self._returns[:]
+
+    def rewards(self) -> list[float]:
+        """Each seat's reward for the last transition: the change of ``returns()`` when it
+        ended a deal, else 0."""
+        return self._rewards[:]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> CardroomState:
         """A state ``player_id`` cannot tell from this one, its hidden cards (and the
@@ -362,40 +425,79 @@ class CardroomState(pyspiel.State):  # type: ignore[misc]
         return json.dumps({"seed": state.seed, "actions": [a for _, a in state.history]})
 
 
-class CardroomObserver:
-    """What one seat may know, as OpenSpiel's observer: a string and a tensor.
+PUBLIC, SINGLE, ALL = "public", "single", "all"
+"""Whose private information an observer holds: nobody's, the seat's own, every seat's."""
+_PRIVATE = {pyspiel.PrivateInfoType.NONE: PUBLIC, pyspiel.PrivateInfoType.SINGLE_PLAYER: SINGLE,
+            pyspiel.PrivateInfoType.ALL_PLAYERS: ALL}
 
-    Strings: the observation is the seat's view now (``view(seat)``, JSON); the
-    information state adds the seat's log (``view_log(seat)``: everything it saw happen, in
-    order), so it has perfect recall. Tensors, for both: the game's observation encoder
-    (``GameSpec.observation``), with each of its slices a named view in ``dict``. The
-    encoder summarizes the seat's knowledge (cards seen, passes, totals...) rather than
-    keeping every move in order, so the information-state tensor is not perfect recall;
-    the string is.
+
+class CardroomObserver:
+    """What an observer may know, as OpenSpiel's observer: a string and a tensor.
+
+    ``private`` says whose private information it holds besides the public information:
+
+    - ``SINGLE`` (OpenSpiel's observation and information state): the string is the seat's
+      view now (``view(seat)``, JSON), and with ``perfect_recall`` also the seat's log
+      (``view_log(seat)``: everything it saw happen, in order). The tensor is the game's
+      observation encoder (``GameSpec.observation``), each slice a named view in ``dict``; it
+      summarizes the seat's knowledge (cards seen, passes, totals...) rather than keeping every
+      move in order, so it is not perfect recall even when the string is.
+    - ``PUBLIC``: the string is what anyone watching knows (``public_view()``, with
+      ``perfect_recall`` the log as a spectator saw it), the same for every seat; the tensor
+      is empty, since the encoders build a seat's array with its own cards in it.
+    - ``ALL``: the string holds every seat's view (with ``perfect_recall``, every seat's log
+      too); the tensor is every seat's array in seat order, ``dict`` naming each slice
+      ``seat_<s>.<slice>``. Cards in nobody's hand (Baha's leftovers, BAEBAE's stock) stay
+      hidden: they are chance's, not a player's.
     """
 
-    def __init__(self, setup: _Setup, perfect_recall: bool) -> None:
+    def __init__(self, setup: _Setup, perfect_recall: bool, private: str = SINGLE) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
+        self.private = private
         encoder = setup.encoder
-        size = 0 if encoder is None else encoder.size(setup.rules)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, Any] = {} if encoder is None else {
-            part.name: self.tensor[part.start:part.stop] for part in encoder.slices(setup.rules)
-        }
+        size = 0 if encoder is None or private == PUBLIC else encoder.size(setup.rules)
+        self.size = size
+        seats = setup.rules.players if private == ALL else 1
+        self.tensor = np.zeros(seats * size, np.float32)
+        self.dict: dict[str, Any] = {}
+        if size:
+            for seat in range(seats):
+                prefix = f"seat_{seat}." if private == ALL else ""
+                for part in encoder.slices(setup.rules):
+                    start = seat * size
+                    self.dict[prefix + part.name] = self.tensor[start + part.start:start + part.stop]
 
     def set_from(self, state: CardroomState, player: int) -> None:
         cardroom = state.cardroom
-        if cardroom is None or self.setup.encoder is None:
+        if cardroom is None or not self.size:
             self.tensor.fill(0)  # before the deal, nobody knows anything
             return
-        self.setup.encoder.encode(cardroom, player, self.tensor)
+        encode = self.setup.encoder.encode
+        if self.private == ALL:
+            size = self.size
+            for seat in range(self.setup.rules.players):
+                encode(cardroom, seat, self.tensor[seat * size:(seat + 1) * size])
+        else:
+            encode(cardroom, player, self.tensor)
 
     def string_from(self, state: CardroomState, player: int) -> str:
         cardroom = state.cardroom
+        private = self.private
         if cardroom is None:
-            return f"seat {player}, before the deal"
-        seen: dict[str, Any] = {"seat": player, "view": cardroom.view(player)}
-        if self.perfect_recall:
-            seen["log"] = cardroom.view_log(player)
+            return "before the deal" if private != SINGLE else f"seat {player}, before the deal"
+        seen: dict[str, Any]
+        if private == SINGLE:
+            seen = {"seat": player, "view": cardroom.view(player)}
+            if self.perfect_recall:
+                seen["log"] = cardroom.view_log(player)
+        elif private == PUBLIC:
+            seen = {"public": cardroom.public_view()}
+            if self.perfect_recall:
+                seen["log"] = [cardroom.visible_event(event, -1) for event in cardroom.log]
+        else:
+            seats = range(self.setup.rules.players)
+            seen = {"views": [cardroom.view(seat) for seat in seats]}
+            if self.perfect_recall:
+                seen["logs"] = [cardroom.view_log(seat) for seat in seats]
         return json.dumps(seen, separators=(",", ":"))

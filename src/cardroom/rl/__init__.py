@@ -16,7 +16,10 @@ The same observation outside an environment, for any state and seat:
 ((568,), (104,))
 
 - :func:`env` / :class:`CardroomEnv`: the PettingZoo AEC environment.
-- :func:`gym_env` / :class:`CardroomGymEnv`: the Gymnasium environment, with ``action_masks()``.
+- :func:`gym_env` / :class:`CardroomGymEnv`: the Gymnasium environment, with ``action_masks()``;
+  registered with Gymnasium on import as ``cardroom/Baha-v0`` and ``cardroom/BAEBAE-v0``
+  (:func:`gymnasium_id`), so ``gymnasium.make`` and ``gymnasium.make_vec`` make it.
+- Both: ``state()``, the global state for a centralised critic (every seat's observation).
 - :func:`observe` (float32, what one seat may know) and :func:`action_mask` (int8, the legal
   actions of the seat to act); the layout of each game's array is its encoder's
   ``slices(rules)``, listed in docs/research.md (:func:`slices` here).
@@ -39,13 +42,23 @@ for _needed in ("numpy", "gymnasium", "pettingzoo"):
 
 from cardroom.games.tensor import Slice  # noqa: E402  (after the check that names the extra)
 from cardroom.rl.aec import CardroomEnv, env  # noqa: E402
-from cardroom.rl.single import ILLEGAL_ACTIONS, CardroomGymEnv, gym_env  # noqa: E402
+from cardroom.rl.single import (  # noqa: E402
+    GYMNASIUM_NAMESPACE,
+    ILLEGAL_ACTIONS,
+    CardroomGymEnv,
+    gym_env,
+    gymnasium_id,
+    register_gymnasium,
+)
 from cardroom.rl.table import EnvError, Table, action_mask, observe  # noqa: E402
 
 __all__ = [
-    "CardroomEnv", "CardroomGymEnv", "EnvError", "ILLEGAL_ACTIONS", "Slice", "action_mask", "env",
-    "gym_env", "observe", "slice_table", "slices",
+    "CardroomEnv", "CardroomGymEnv", "EnvError", "GYMNASIUM_NAMESPACE", "ILLEGAL_ACTIONS", "Slice",
+    "action_mask", "env", "gym_env", "gymnasium_id", "observe", "register_gymnasium", "slice_table",
+    "slices",
 ]
+
+register_gymnasium()
 
 
 def slices(game: str, players: int | None = None, **options: object) -> list[Slice]:

@@ -23,6 +23,13 @@ def check_deals(deals: object) -> int | None:
     return deals
 
 
+def check_max_steps(max_steps: object) -> int | None:
+    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
+                                  or max_steps < 1):
+        raise EnvError(f"max_steps must be a whole number from 1 (or None for no limit), not {max_steps!r}")
+    return max_steps
+
+
 def check_render_mode(mode: object) -> str | None:
     if mode is not None and mode not in RENDER_MODES:
         raise EnvError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, not {mode!r}")
@@ -37,8 +44,10 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
     ``action_mask``, an int8 array over the game's action space (all 0 for a seat not to
     act). When a deal ends, every seat is rewarded with its change of score negated (higher
     is better), less the mean over seats if ``zero_sum``. An episode is the whole game, or
-    ``deals`` deals. ``reset(seed=s)`` deals game ``s``: the same deals as
-    ``cardroom play --seed s``.
+    ``deals`` deals; with ``max_steps``, the ``max_steps``-th step truncates it (every agent's
+    ``truncations`` entry is set, and each steps out with ``None``). ``reset(seed=s)`` deals
+    game ``s``: the same deals as ``cardroom play --seed s``. :meth:`state` is the global
+    state for a centralised critic: every seat's observation, in seat order (``state_space``).
 
     An action outside the mask raises :class:`~cardroom.engine.IllegalAction`, naming the
     legal actions, and changes nothing.
@@ -48,11 +57,13 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
                                 "is_parallelizable": False}
 
     def __init__(self, game: str, players: int | None = None, render_mode: str | None = None,
-                 deals: int | None = None, zero_sum: bool = False, **rules: Any) -> None:
+                 deals: int | None = None, zero_sum: bool = False, max_steps: int | None = None,
+                 **rules: Any) -> None:
         super().__init__()
         self.table = Table.of(game, players, rules)
         self.render_mode = check_render_mode(render_mode)
         self.deals = check_deals(deals)
+        self.max_steps = check_max_steps(max_steps)
         if not isinstance(zero_sum, bool):
             raise EnvError(f"zero_sum must be True or False, not {zero_sum!r}")
         self.zero_sum = zero_sum
@@ -62,7 +73,9 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         action_space = spaces.Discrete(self.table.num_actions)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self.table.observation_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, action_space)
+        self.state_space = self.table.state_space
         self._seeds = Seeds()
+        self._steps = 0
         self._game: State | None = None
         self._rewarded = False
         self._told = 0
@@ -92,9 +105,16 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rewarded = False
         self._told = 0
+        self._steps = 0
         turn = game.current_player
         assert turn is not None
         self.agent_selection = self.possible_agents[turn]
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state, for a centralised critic: every seat's observation, in seat order
+        (``state_space``). It holds every hand: a critic may read it in training; a policy must
+        not (its input is its agent's observation)."""
+        return self.table.global_state(self.game)
 
     def observe(self, agent: str) -> Observation:
         game = self.game
@@ -102,7 +122,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
         table = self.table
         out = np.empty(table.size, np.float32)
         table.encoder.encode(game, seat, out)
-        live = not self.terminations.get(agent, True)
+        live = not (self.terminations.get(agent, True) or self.truncations.get(agent, True))
         return {"observation": out, "action_mask": table.action_mask(game, seat if live else -1)}
 
     def step(self, action: int | None) -> None:
@@ -132,9 +152,12 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
             self._accumulate_rewards()
             self._rewarded = True
             over = game.is_over or (self.deals is not None and deal_rewards.deals >= self.deals)
+        self._steps += 1
         if over:
             # Every agent is done; the acting one stays selected and steps out first, with None.
             self.terminations = dict.fromkeys(self.agents, True)
+        elif self.max_steps is not None and self._steps >= self.max_steps:
+            self.truncations = dict.fromkeys(self.agents, True)  # they step out as above
         else:
             turn = game.current_player
             assert turn is not None
@@ -164,7 +187,7 @@ class CardroomEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped (Any) to m
 def env(game: str, players: int | None = None, render_mode: str | None = None, **options: Any) -> CardroomEnv:
     """A PettingZoo AEC environment of ``game`` (a registered name): see :class:`CardroomEnv`.
 
-    ``options`` are ``deals``, ``zero_sum`` and the game's rule options (``target=50``,
+    ``options`` are ``deals``, ``zero_sum``, ``max_steps`` and the game's rule options (``target=50``,
     ``deck="mydeck.toml"``); an unknown one is refused with the game's list.
     """
     return CardroomEnv(game, players=players, render_mode=render_mode, **options)

@@ -47,6 +47,15 @@ class Table:
             "observation": spaces.Box(low, high, (self.size,), np.float32),
             "action_mask": spaces.Box(0, 1, (self.num_actions,), np.int8),
         })
+        self.state_space = spaces.Box(np.tile(low, self.players), np.tile(high, self.players),
+                                      (self.players * self.size,), np.float32)
+        """The global state's space: every seat's observation, in seat order."""
+
+    def __reduce__(self) -> tuple[type[Table], tuple[Rules]]:
+        # Pickled as its rules and made again where it is unpickled: the spec's functions and
+        # the encoder are the code's, not data to copy (an environment pickles for
+        # multiprocessing and vector environments).
+        return Table, (self.rules,)
 
     @classmethod
     def of(cls, game: str, players: int | None, options: Mapping[str, Any]) -> Table:
@@ -65,6 +74,14 @@ class Table:
     def observe(self, state: State, seat: int) -> npt.NDArray[np.float32]:
         out = np.empty(self.size, np.float32)
         self.encoder.encode(state, seat, out)
+        return out
+
+    def global_state(self, state: State) -> npt.NDArray[np.float32]:
+        """Every seat's observation, in seat order, in one array: the global state a
+        centralised critic reads (it holds every hand, so a policy must not)."""
+        out = np.empty(self.players * self.size, np.float32)
+        for seat in range(self.players):
+            self.encoder.encode(state, seat, out[seat * self.size:(seat + 1) * self.size])
         return out
 
     def action_mask(self, state: State, seat: int | None = None) -> npt.NDArray[np.int8]:

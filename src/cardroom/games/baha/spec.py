@@ -27,6 +27,11 @@ def _start(rules: Rules, seed: int, start: Mapping[str, Any]) -> State:
                           totals=start.get("totals"), hand=start.get("hand", 1))
 
 
+def _players() -> tuple[int, int]:
+    """Fewest and most players (a named function, not a lambda, so that the spec pickles)."""
+    return MIN_PLAYERS, MAX_PLAYERS
+
+
 def _deal_points(event: Event) -> list[int] | None:
     return list(event["points"]) if event["t"] == "score" else None
 
@@ -59,7 +64,7 @@ SPEC = GameSpec(
                    by_players=True),
         OptionSpec("random_dealer", "bool", "Choose the first dealer at random."),
     ),
-    players=lambda: (MIN_PLAYERS, MAX_PLAYERS),
+    players=_players,
     start=_start,
     narrate=narrate,
     deal_unit="hand",
