@@ -24,7 +24,7 @@ from cardroom.engine import (
     chance_rng,
     check_seed,
 )
-from cardroom.games import GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameSpec, OptionSpec
 
 DECK = 16
 HIDDEN = "?"
@@ -268,7 +268,7 @@ SPEC = GameSpec(
     narrate=narrate,
     deal_unit="deal",
     points="tricks",
-    lower_wins=False,
+    info=GameInfo(num_actions=lambda rules: DECK, lower_wins=False),
     deal_points=lambda e: list(e["points"]) if e["t"] == "score" else None,
     winners=_winners,
     result_extras=lambda log: {},
