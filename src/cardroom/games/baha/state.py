@@ -259,10 +259,6 @@ class BahaState:
                 return list(follow)
         return cards_of(hand)
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be taken now (without the reason; see :meth:`apply`)."""
-        return self.illegal_reason(action) is None
-
     def apply(self, action: object) -> list[Event]:
         """Take ``action`` for the current seat and return the events it caused.
 
