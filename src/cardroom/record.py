@@ -129,9 +129,9 @@ def _read_old_decks(record: dict[str, Any], folder: Path | None) -> None:
     game = record.get("game")
     if not isinstance(rules, dict) or "deck_files" in rules or not isinstance(rules.get("deck"), str):
         return
-    read_decks = games.get(game).read_decks if game in games.names() else None
-    if read_decks is not None:
-        rules.update(read_decks(rules["deck"], folder))
+    decks = games.get(game).decks if game in games.names() else None
+    if decks is not None:
+        rules.update(decks.read(rules["deck"], folder))
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:

@@ -24,7 +24,7 @@ from cardroom.engine import (
     chance_rng,
     check_seed,
 )
-from cardroom.games import GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameSpec, OptionSpec
 
 DECK = 16
 HIDDEN = "?"
@@ -254,6 +254,10 @@ def _players() -> tuple[int, int]:
     return MIN_PLAYERS, MAX_PLAYERS
 
 
+def _num_actions(rules: Any) -> int:
+    return DECK
+
+
 def _deal_points(event: Event) -> list[int] | None:
     return list(event["points"]) if event["t"] == "score" else None
 
@@ -281,7 +285,7 @@ SPEC = GameSpec(
     narrate=narrate,
     deal_unit="deal",
     points="tricks",
-    lower_wins=False,
+    info=GameInfo(num_actions=_num_actions, lower_wins=False),
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_result_extras,

@@ -180,14 +180,12 @@ def test_no_deal_goes_past_the_games_declared_limits(name: str, options: dict[st
 
 
 @pytest.mark.parametrize("name", ["baha", "baebae"])
-def test_a_game_without_an_encoder_has_its_action_space_found_from_decode(name: str) -> None:
-    from cardroom.openspiel.game import _num_actions
-
+def test_the_action_space_is_the_one_the_game_declares(name: str) -> None:
     spec = games.get(name)
     assert spec.observation is not None
     for options in ({}, {"players": 3}):
         rules = spec.make_rules(options)
-        assert _num_actions(rules) == games.load_ref(spec.observation).num_actions(rules)
+        assert spec.info.num_actions(rules) == spec.load("observation").num_actions(rules)
 
 
 @pytest.mark.parametrize(("name", "deals"), [("baha", 3), ("baebae", 2)])

@@ -16,25 +16,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from cardroom.engine import Action, State
+from cardroom.agents.base import Agent, AgentError
 from cardroom.text import shorten
 
 __all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec", "format_spec"]
-
-
-class Agent(Protocol):
-    """Chooses an action for a seat."""
-
-    name: str
-
-    def act(self, state: State, seat: int) -> Action:
-        """The action ``seat`` takes in ``state`` (it is ``seat``'s turn)."""
-
-
-class AgentError(ValueError):
-    """An unknown agent name or a bad agent option; the message says what is allowed."""
 
 
 def _random(seed: int | None, **options: Any) -> Agent:
@@ -132,7 +119,7 @@ def make(name: str, seed: int | None = None, **options: Any) -> Agent:
     >>> make("random", depth=2)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    cardroom.agents.AgentError: random has no option 'depth'; its options: seed (a whole number from 0: ...)
+    cardroom.agents.base.AgentError: random has no option 'depth'; its options: seed ...
     """
     kind = AGENTS.get(name)
     if kind is None:

@@ -25,11 +25,11 @@ class HeuristicAgent:
         game = state.rules.game
         player = self._players.get(game)
         if player is None:
-            ref = games.get(game).heuristic
-            if ref is None:
-                from cardroom.agents import AgentError
+            spec = games.get(game)
+            if spec.heuristic is None:
+                from cardroom.agents.base import AgentError
 
                 raise AgentError(f"{game} has no heuristic bot: play it with random or ismcts:rollout=random")
-            player = self._players[game] = games.load_ref(ref)(self.seed)
+            player = self._players[game] = spec.load("heuristic")(self.seed)
         action: Action = player.act(state, seat)
         return action

@@ -16,7 +16,7 @@ class HumanAgent:
 
     def __init__(self, ask: Callable[[State, int], Action] | None = None) -> None:
         if ask is None:
-            from cardroom.agents import AgentError
+            from cardroom.agents.base import AgentError
 
             raise AgentError(
                 "human is a person at a front (the terminal's seat 0, a web seat), not a bot: the bots are "

@@ -83,7 +83,7 @@ class ISMCTSAgent:
     ) -> None:
         # Options typed ``object``: they come from people's text, and compiled code would
         # refuse a wrong type with a bare TypeError (or take True for 1) before the checks.
-        from cardroom.agents import AgentError
+        from cardroom.agents.base import AgentError
 
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
             raise AgentError(f"ismcts: iterations must be a whole number from 1, not {iterations!r}")
@@ -232,9 +232,9 @@ class ISMCTSAgent:
         game = world.rules.game
         agent = self._heuristics.get(game)
         if agent is None:
-            from cardroom.agents import make
+            from cardroom.agents.heuristic import HeuristicAgent
 
-            agent = make("heuristic", seed=self.rng.randrange(1 << 30))
+            agent = HeuristicAgent(seed=self.rng.randrange(1 << 30))
             self._heuristics[game] = agent
         return agent
 

@@ -1,8 +1,9 @@
 """The policy agent: a trained MaskablePPO policy (``sb3-contrib``) playing a seat.
 
-It reads only what :func:`cardroom.rl.observe` builds from its seat's view and the legal
-actions as :func:`cardroom.rl.action_mask` marks them, so it sees exactly what a person in
-that seat may know. A policy is saved by ``MaskablePPO.save`` (``examples/train_baha_ppo.py``
+It reads only what the game's observation encoder (its spec's ``observation``, the one the
+learning environments train on) builds from its seat's view, and the legal actions marked
+over the game's action space (``GameSpec.info.num_actions``), so it sees exactly what a person
+in that seat may know. A policy is saved by ``MaskablePPO.save`` (``examples/train_baha_ppo.py``
 makes one) on the observations of one game and table size; another game's observations are
 refused with the sizes that differ. Loading a policy file runs the code it pickles, as any
 ``stable-baselines3`` file does: load only policies you trust.
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom import games
-from cardroom.agents import AgentError
+from cardroom.agents.base import AgentError
 from cardroom.engine import Action, State
 from cardroom.text import shorten
 
@@ -52,10 +53,7 @@ class PolicyAgent:
         self.rng = np.random.default_rng(seed)
 
     def act(self, state: State, seat: int) -> Action:
-        from cardroom.rl import action_mask, observe
-
-        observation = np.asarray(observe(state, seat), dtype=np.float32)
-        mask = np.asarray(action_mask(state), dtype=bool)
+        observation, mask = seen_by(state, seat)
         self._check_sizes(state, observation, mask)
         probabilities = self._probabilities(observation, mask)
         if self.sample:
@@ -94,6 +92,21 @@ class PolicyAgent:
             f"{actions} actions; {title} with {players} players gives {observation.size} numbers and "
             f"{mask.size} actions: it was trained for another game or table size"
         )
+
+
+def seen_by(state: State, seat: int) -> tuple[npt.NDArray[np.float32], Mask]:
+    """What ``seat`` observes of ``state`` (the game's encoder, through its spec) and the mask
+    of the legal actions of the seat to act, over the game's action space: what
+    ``cardroom.rl``'s environments give a policy they train."""
+    spec = games.get(state.rules.game)
+    if spec.observation is None:
+        raise AgentError(f"policy: {spec.title} has no observation encoder, so no policy can play it")
+    encoder = spec.load("observation")
+    observation = np.empty(encoder.size(state.rules), np.float32)
+    encoder.encode(state, seat, observation)
+    mask = np.zeros(spec.info.num_actions(state.rules), bool)
+    mask[state.legal_actions()] = True
+    return observation, mask
 
 
 def _takes_dict(model: Any) -> bool:

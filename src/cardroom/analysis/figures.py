@@ -6,7 +6,7 @@ Nothing here knows a game: a game's own figures come from its spec's ``analysis`
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
@@ -37,8 +37,6 @@ BASE_COLUMNS = frozenset(
     }
 )
 """The games table's columns every game has; other integer columns are the game's own counts."""
-
-AnalysisSections = Callable[[Results], list[Section]]
 
 
 def _lead_changes(deals: pl.DataFrame, lower: bool) -> dict[int, int]:
@@ -360,7 +358,6 @@ def build_report(results: Results) -> Report:
         _ludii_section(results, frame),
     ]
     if spec.analysis is not None:
-        own: AnalysisSections = game_registry.load_ref(spec.analysis)
-        sections += own(results)
+        sections += spec.load("analysis")(results)
     facts, warnings = _facts(results)
     return Report(f"{spec.title}: {results.games.height} games", facts, warnings, sections)

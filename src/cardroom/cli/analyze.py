@@ -89,12 +89,12 @@ def _with_decks(results: Results, decks: Sequence[str] | None) -> Results:
     if not decks:
         return results
     from cardroom import games
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
 
-    read = games.get(results.game).read_decks
-    if read is None:
+    support = games.get(results.game).decks
+    if support is None:
         raise UsageError(f"--deck is for games played with decks; {results.game} has none")
-    options = read(",".join(decks), None)
+    options = support.read(",".join(decks), None)
     played = str(results.manifest.get("rules", {}).get("deck", ""))
     given = str(options.get("deck", ""))
     if played and played != given:
@@ -146,7 +146,7 @@ def run_compare(
         check_csv_folder(csv)
     from cardroom import games as registry
     from cardroom.analysis.compare import compare_runs
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
 
     if len(targets) == 1 and targets[0] in registry.names() and not Path(targets[0]).is_dir():
         variants = compare_variants(targets[0], rules, decks, players)
@@ -176,7 +176,7 @@ def compare_variants(
 ) -> list[tuple[str, Rules]]:
     """The variants of ``compare GAME``: one per ``--rules`` and one per ``--deck`` (a single
     one of either applies to every variant), each labelled by what sets it apart."""
-    from cardroom.cli.main import UsageError, parse_rule_options, with_deck
+    from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
     rule_sets = list(rules or [""])
     deck_list: list[str | None] = [*decks] if decks else [None]
@@ -210,7 +210,7 @@ def compare_variants(
 def same_players(variants: Sequence[tuple[str, Rules]]) -> None:
     """Refuse, before any game is played, variants with different numbers of players: their
     seats' figures cannot be set side by side."""
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
 
     counts = {label: rules.to_dict()["players"] for label, rules in variants}
     if len(set(counts.values())) > 1:
@@ -239,7 +239,7 @@ def run_sweep(
     if csv is not None:
         check_csv_folder(csv)
     from cardroom.analysis.compare import sweep_report
-    from cardroom.cli.main import UsageError, parse_rule_options, with_deck
+    from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
     swept = [r for r in rule or [] if "," in r.partition("=")[2]]
     if len(swept) != 1:
@@ -272,7 +272,7 @@ def rules_items(text: str) -> list[str]:
     """A ``--rules`` value as ``KEY=VALUE`` items, as ``--rule`` takes them: a TOML file of
     options (``target = 50``), or ``k=v,k=v`` (a deck's several files stay one item: ``deck=a.toml``
     then ``b.toml`` after a comma join the deck, as ``--deck`` does)."""
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
 
     path = Path(text)
     if text.endswith(".toml"):
@@ -317,7 +317,7 @@ def run_variants(
 
     keep = out is not None
     if out is not None and out.exists() and any(out.iterdir()):
-        from cardroom.cli.main import UsageError
+        from cardroom.cli.options import UsageError
 
         raise UsageError(f"{out} already holds files: name a new folder for the variants' results")
     root = out if out is not None else Path(tempfile.mkdtemp(prefix="cardroom-compare-"))

@@ -1,4 +1,7 @@
-"""``cardroom deck validate|show``: check and preview BAEBAE deck files."""
+"""``cardroom deck validate|show``: check and preview deck files.
+
+The decks are reached only through the deck contract of the game that takes them (its spec's
+``decks``, a :class:`~cardroom.games.contracts.DeckSupport`): this module names no game."""
 
 from __future__ import annotations
 
@@ -11,12 +14,21 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.games.baebae.deck import Deck, DeckError, combine, find_deck
-from cardroom.games.baebae.effects import SUIT_SYMBOLS
-from cardroom.games.baebae.rules import MIN_PLAYERS, hand_size_for, players_for
+from cardroom import games
+from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural
 
-__all__ = ["run_validate", "run_show", "deck_rows"]
+__all__ = ["deck_support", "run_validate", "run_show"]
+
+
+def deck_support(game: str | None = None) -> DeckSupport:
+    """The decks of ``game``, or of the first registered game that takes decks."""
+    names = [game] if game is not None else games.names()
+    for name in names:
+        support = games.get(name).decks
+        if support is not None:
+            return support
+    raise games.UnknownGame(f"{game or 'no game'} takes no decks")
 
 
 def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
@@ -39,66 +51,41 @@ def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
 
 def _verdict(name: str) -> dict[str, Any]:
     """One deck (or several joined by commas) checked: its figures, or every problem found."""
-    problems: list[str] = []
-    parts = []
-    for spec in (p.strip() for p in name.split(",")):
-        try:
-            parts.append(find_deck(spec))
-        except DeckError as err:
-            problems.extend(err.problems)
-    if not problems:
-        try:
-            deck = combine(parts)
-        except DeckError as err:
-            problems.extend(err.problems)
-    if problems:
+    support = deck_support()
+    try:
+        deck = support.find(name)
+    except support.error as err:
+        problems = str(err).splitlines()
         found = "1 problem" if len(problems) == 1 else f"{len(problems)} problems"
         return {"file": name, "ok": False, "problems": problems, "message": f"{name}: {found}"}
-    actions = sum(1 for c in deck.cards if c.has_action)
-    players = players_for(deck.size)
+    players = deck.players
     verdict: dict[str, Any] = {
-        "file": name, "ok": bool(players), "name": deck.name, "cards": deck.size,
-        "designs": len(deck.cards), "actions": actions, "digest": deck.digest,
-        "players": {"min": players[0], "max": players[-1]} if players else None, "problems": [],
+        "file": name, "ok": players is not None, "name": deck.title, "cards": deck.size,
+        "designs": deck.designs, "actions": deck.actions, "digest": deck.digest,
+        "players": {"min": players[0], "max": players[1]} if players else None, "problems": [],
     }
-    figures = (f"{name}: {deck.name!r}, {plural(deck.size, 'card')}, {actions} with actions, "
-               f"types {', '.join(sorted(deck.types)) or 'none'}")
+    figures = (f"{name}: {deck.title!r}, {plural(deck.size, 'card')}, {deck.actions} with actions, "
+               f"types {', '.join(deck.types) or 'none'}")
     if players:
-        many = f"{players[0]} players" if len(players) == 1 else f"{players[0]} to {players[-1]} players"
+        low, high = players
+        many = f"{low} players" if low == high else f"{low} to {high} players"
         verdict["message"] = f"{figures}; enough for {many} with the default hand size"
     else:
         verdict["message"] = figures
-        verdict["problems"] = [
-            f"{name}: too few cards for any game ({plural(deck.size, 'card')}; {MIN_PLAYERS} players need "
-            f"{MIN_PLAYERS * hand_size_for(MIN_PLAYERS) + 1} with the default hand size: every hand "
-            f"and a starter card); to add these cards to another deck, check them together: "
-            f"base.toml,{name}"
-        ]
+        verdict["problems"] = [deck.unplayable or f"{name}: too few cards for any game"]
     return verdict
 
 
-def deck_rows(deck: Deck) -> list[dict[str, Any]]:
-    """Each card design as a JSON-ready row."""
-    return [
-        {
-            "key": c.key, "rank": c.rank_text, "suit": c.suit_text, "name": c.name,
-            "types": sorted(c.types), "marks": sorted(c.marks), "copies": c.copies,
-            "action": c.text, "optional": c.optional, "can_win": c.can_win, "on_start": c.on_start,
-            "steps": [s.op for s in c.effects],
-        }
-        for c in deck.cards
-    ]
-
-
 def run_show(name: str, *, json_out: bool, console: Console) -> None:
-    deck = find_deck(name)
-    rows = deck_rows(deck)
+    support = deck_support()
+    deck = support.find(name)
+    rows = support.rows(name)
     if json_out:
-        out = {"name": deck.name, "description": deck.description, "types": sorted(deck.types),
+        out = {"name": deck.title, "description": deck.description, "types": list(deck.types),
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=Text(f"{deck.name} — {plural(deck.size, 'card')}"), title_justify="left",
+    table = Table(title=Text(f"{deck.title} — {plural(deck.size, 'card')}"), title_justify="left",
                   show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)
@@ -106,21 +93,21 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
     table.add_column("Marks", ratio=1)
     table.add_column("Action", ratio=4)
     table.add_column("Flags", ratio=1)
-    for card, row in zip(deck.cards, rows, strict=True):
-        colour = "red" if card.suit in (1, 2) else "bold"
-        label = f"[{colour}]{row['rank']}{SUIT_SYMBOLS[card.suit]}[/]"
-        if card.copies > 1:
-            label += f" x{card.copies}"
+    for row in rows:
+        colour = "red" if row["red"] else "bold"
+        label = f"[{colour}]{row['rank']}{row['symbol']}[/]"
+        if row["copies"] > 1:
+            label += f" x{row['copies']}"
         flags = []
-        if card.optional:
+        if row["optional"]:
             flags.append("optional")
-        if not card.can_win:
+        if not row["can_win"]:
             flags.append("cannot win")
-        if card.on_start:
+        if row["on_start"]:
             flags.append("on start")
-        table.add_row(label, Text(card.name), Text(", ".join(row["types"])), ", ".join(row["marks"]),
-                      Text(card.text), ", ".join(flags))
+        table.add_row(label, Text(row["name"]), Text(", ".join(row["types"])), ", ".join(row["marks"]),
+                      Text(row["text"]), ", ".join(flags))
     if deck.description:
         console.print(Text(deck.description))
     console.print(table)
-    console.print(Text(f"types: {', '.join(sorted(deck.types))}; hash {deck.digest}"))
+    console.print(Text(f"types: {', '.join(deck.types)}; hash {deck.digest}"))

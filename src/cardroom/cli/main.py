@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -18,8 +18,8 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from cardroom import games
 from cardroom.agents import AgentError
 from cardroom.cli.consoles import make_console
+from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 from cardroom.engine import RulesError
-from cardroom.games import make_rules
 from cardroom.record import RecordError
 from cardroom.text import MAX_NAME, clean_name, shorten
 
@@ -134,12 +134,8 @@ DeckOpt = Annotated[
 ]
 
 
-GAME_ERRORS = tuple(error for name in games.names() for error in games.get(name).errors)
+GAME_ERRORS = tuple(spec.decks.error for spec in map(games.get, games.names()) if spec.decks is not None)
 """What the games raise for bad input besides ``RulesError`` (a deck file's mistakes)."""
-
-
-class UsageError(Exception):
-    """A bad argument: printed as one line, exit status 2."""
 
 
 BAD_INPUT: tuple[type[Exception], ...] = (UsageError, RulesError, AgentError, RecordError, *GAME_ERRORS)
@@ -159,37 +155,6 @@ def guard() -> Iterator[None]:
         make_console(stderr=True).print(f"[bold red]error:[/] cannot use{escape(where)}: "
                                         f"{escape(err.strerror or str(err))}", highlight=False)
         raise typer.Exit(2) from None
-
-
-def parse_rule_options(game: str, players: int | None, rules: list[str] | None) -> Any:
-    """Rules of ``game`` from ``--players`` and ``--rule KEY=VALUE`` options."""
-    options: dict[str, Any] = {}
-    for item in rules or []:
-        key, eq, value = item.partition("=")
-        if not eq or not key.strip():
-            raise UsageError(f"--rule takes KEY=VALUE, e.g. --rule target=50; got {item!r}")
-        options[key.strip()] = value.strip()
-    if players is not None:
-        if "players" in options:
-            raise UsageError("give the number of players once: --players or --rule players=N")
-        options["players"] = players
-    read_decks = games.get(game).read_decks
-    if read_decks is not None and "deck" in options:
-        # The command line may read files: deck files become their content, as rules hold them.
-        options.update(read_decks(options["deck"], None))
-    return make_rules(game, options)
-
-
-def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
-    """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
-    if not decks:
-        return rules
-    if not games.get(game).decks:
-        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
-        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
-    if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
-        raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
-    return [*(rules or []), "deck=" + ",".join(decks)]
 
 
 def with_think(bots: str, think: float | None) -> str:
@@ -542,7 +507,9 @@ def serve(
     raise typer.Exit(code)
 
 
-deck_app = typer.Typer(help="Check and preview BAEBAE deck files.", no_args_is_help=True, cls=Group)
+_DECK_TITLES = " and ".join(games.get(name).title for name in DECK_GAMES)
+_DEFAULT_DECK = next((spec.decks.default for spec in map(games.get, DECK_GAMES) if spec.decks), "")
+deck_app = typer.Typer(help=f"Check and preview {_DECK_TITLES} deck files.", no_args_is_help=True, cls=Group)
 app.add_typer(deck_app, name="deck")
 
 
@@ -561,7 +528,7 @@ def deck_validate(
 def deck_show(
     file: Annotated[
         str, typer.Argument(help="A deck file or a project deck's name.", metavar="DECK")
-    ] = "sample",
+    ] = _DEFAULT_DECK,
     json_out: Annotated[bool, typer.Option("--json", help="Print the cards as JSON.")] = False,
 ) -> None:
     """Show a deck's cards as a table: rank, suit, name, types, marks, action and flags."""

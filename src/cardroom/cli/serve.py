@@ -23,7 +23,7 @@ def run_serve(
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
     from cardroom.web.app import create_app
     from cardroom.web.guard import server_config
     from cardroom.web.store import DatabaseInUse

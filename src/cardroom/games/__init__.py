@@ -27,17 +27,31 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from cardroom.engine import Event, Rules, RulesError, State
+from cardroom.games.contracts import (
+    AnalysisSections,
+    DealLimits,
+    DealLimitsOf,
+    DeckSupport,
+    GameInfo,
+    GameTables,
+    HeuristicFactory,
+    ObservationEncoder,
+    TerminalRenderer,
+)
 
 __all__ = [
     "ENTRY_POINTS",
     "DealLimits",
+    "GameInfo",
     "GameSpec",
+    "REFERENCES",
     "OptionSpec",
     "UnknownGame",
+    "deck_errors",
+    "input_errors",
     "get",
     "load_ref",
     "make_rules",
@@ -118,62 +132,94 @@ class GameSpec:
     """The seats sharing first place, read from the game's ``end`` event."""
     result_extras: Callable[[Sequence[Event]], dict[str, int]]
     """Counts for reports read from a finished game's log (moons, blocked rounds...)."""
-    lower_wins: bool = True
-    """Whether points count against a player (the lowest total wins, as in both of Cardroom's
-    games); rewards and reports turn the sign by it."""
+    info: GameInfo
+    """The game's static facts: its number of distinct actions, whether lower wins, the event
+    that ends it, its capabilities (checked against the game by the conformance suite)."""
     exploration: float = 0.7
     """A search hint: the UCB constant, scaled to the spread of ``returns()``."""
     heuristic: str | None = None
-    """The game's rule-of-thumb bot, as ``"module:attribute"`` (loaded when first asked for)."""
+    """The game's rule-of-thumb bot, as ``"module:attribute"``: a
+    :class:`~cardroom.games.contracts.HeuristicFactory` (loaded when first asked for)."""
     terminal: str | None = None
-    """The game's terminal renderer, as ``"module:attribute"``: a function with the arguments
-    and result of :func:`cardroom.cli.play.run_play`, which ``cardroom play`` calls."""
-    decks: bool = False
-    """Whether the game's rules take decks (a ``deck`` option: project decks, or the content of
-    deck files in a ``deck_files`` option)."""
-    read_decks: Callable[[str, Path | None], dict[str, Any]] | None = None
-    """For a game that takes decks: the rule options (``deck``, ``deck_files``) for project
-    deck names and deck files as people write them, the files read relative to the folder
-    given (else the working folder). Only the edges that may read files call it: the command
-    line, and loading a record written before records carried their decks."""
-    errors: tuple[type[Exception], ...] = ()
-    """What the game raises for bad input besides ``RulesError`` (a deck file's mistakes): the
-    fronts tell these to people as they tell a bad option, never as a crash."""
+    """The game's terminal renderer, as ``"module:attribute"``: a
+    :class:`~cardroom.games.contracts.TerminalRenderer`, a function with the arguments and
+    result of :func:`cardroom.cli.play.run_play`, which ``cardroom play`` calls."""
+    decks: DeckSupport | None = None
+    """For a game that takes decks: how the fronts list, find, parse and describe its decks,
+    the error a bad deck raises, and the one edge that reads deck files (the command line, and
+    loading a record written before records carried their decks)."""
     web_renderer: str | None = None
     """The game's renderer for the web table: a JavaScript module under the web's static
     folder (``games/baha.js``), loaded by the pages the catalog names it to."""
     results: str | None = None
     """The game's tables for ``simulate --out``, as ``"module:attribute"``: a
-    :class:`cardroom.sim.results.GameTables` (its columns of ``deals``, ``cards`` and
+    :class:`~cardroom.games.contracts.GameTables` (its columns of ``deals``, ``cards`` and
     ``hands``, its own tables, and the rows one finished game's log gives)."""
     observation: str | None = None
     """The game's observation encoder for learning environments, as ``"module:attribute"``:
-    an object with ``size(rules)``, ``num_actions(rules)``, ``slices(rules)``, ``bounds(rules)``
-    and ``encode(state, seat, out)`` (see :mod:`cardroom.games.tensor`); ``None`` for a game
-    without one. Loaded only by :mod:`cardroom.rl`, which needs numpy."""
+    a :class:`~cardroom.games.contracts.ObservationEncoder` (see :mod:`cardroom.games.tensor`);
+    ``None`` for a game without one. Loaded by the fronts that bring numpy (the learning
+    environments, OpenSpiel, the policy agent)."""
     analysis: str | None = None
-    """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: a
-    function from a results folder (:class:`cardroom.analysis.folder.Results`) to a list of
-    :class:`cardroom.analysis.report.Section` (Baha's moons and horns, BAEBAE's per-card impact)."""
+    """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: an
+    :class:`~cardroom.games.contracts.AnalysisSections`, a function from a results folder
+    (:class:`cardroom.analysis.folder.Results`) to a list of
+    :class:`cardroom.analysis.report.Section`, kept under ``analysis/games/`` (Baha's moons
+    and horns, BAEBAE's per-card impact)."""
     deal_limits: str | None = None
     """Bounds on one deal, as ``"module:attribute"``: a function from the rules to
     :class:`DealLimits`, for frameworks that must declare a game's length and utilities
     (the OpenSpiel adapter)."""
+
+    @property
+    def lower_wins(self) -> bool:
+        """Whether points count against a player (``info.lower_wins``)."""
+        return self.info.lower_wins
 
     def make_rules(self, options: Mapping[str, Any] | None = None) -> Rules:
         """The rules with ``options`` (values may be text, as typed on a command line)."""
         rules: Rules = self.rules.from_dict(options or {})
         return rules
 
+    @overload
+    def load(self, field: Literal["heuristic"]) -> HeuristicFactory: ...
+    @overload
+    def load(self, field: Literal["terminal"]) -> TerminalRenderer: ...
+    @overload
+    def load(self, field: Literal["results"]) -> GameTables: ...
+    @overload
+    def load(self, field: Literal["observation"]) -> ObservationEncoder: ...
+    @overload
+    def load(self, field: Literal["analysis"]) -> AnalysisSections: ...
+    @overload
+    def load(self, field: Literal["deal_limits"]) -> DealLimitsOf: ...
 
-@dataclass(frozen=True)
-class DealLimits:
-    """Bounds that hold for every deal (a Baha hand, a BAEBAE round) of some rules."""
+    def load(self, field: str) -> Any:
+        """What the reference in ``field`` names, checked against the contract
+        :data:`REFERENCES` gives it; a missing or wrong reference is a :class:`RulesError`
+        that names the game, the field and the contract."""
+        contract = REFERENCES.get(field)
+        if contract is None:
+            raise RulesError(f"{field!r} is not a reference of a game; they are {', '.join(REFERENCES)}")
+        ref = getattr(self, field)
+        if ref is None:
+            raise RulesError(f"{self.title} has no {field}")
+        found = load_ref(ref)
+        if not isinstance(found, contract):
+            raise RulesError(f"{self.name}'s {field} {ref!r} is not a {contract.__name__}")
+        return found
 
-    actions: int
-    """The most actions one deal can take."""
-    returns: float
-    """The most any seat's ``returns()`` can change in one deal, up or down."""
+
+REFERENCES: Mapping[str, type] = {
+    "heuristic": HeuristicFactory,
+    "terminal": TerminalRenderer,
+    "results": GameTables,
+    "observation": ObservationEncoder,
+    "analysis": AnalysisSections,
+    "deal_limits": DealLimitsOf,
+}
+"""Each ``"module:attribute"`` field of a :class:`GameSpec` and the contract (from
+:mod:`cardroom.games.contracts`) what it names must meet when loaded."""
 
 
 _GAMES: dict[str, GameSpec] = {}
@@ -226,6 +272,19 @@ def load_ref(ref: str) -> Any:
     """The object a ``"module:attribute"`` reference names (a spec's heuristic, terminal)."""
     module, _, attribute = ref.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+def deck_errors() -> tuple[type[Exception], ...]:
+    """What the games that take decks raise for a bad deck (their ``decks.error``), which the
+    fronts tell people as they tell a bad option."""
+    _load()
+    return tuple({spec.decks.error: None for spec in _GAMES.values() if spec.decks is not None})
+
+
+def input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
+    """``RulesError``, the games' :func:`deck_errors` and ``more``: what a front catches to tell
+    bad input in words (``except games.input_errors(RecordError) as err``)."""
+    return (RulesError, *more, *deck_errors())
 
 
 def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:

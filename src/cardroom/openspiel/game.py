@@ -178,34 +178,6 @@ def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
     return spec.make_rules(options), deals
 
 
-def _num_actions(rules: Rules) -> int:
-    """The size of the action space of a game without an observation encoder (which would
-    say it): actions are 0 to N - 1, and ``decode`` refuses a number outside them (the State
-    protocol), so N is found by bisection."""
-    state = rules.new_game(0)
-
-    def inside(action: int) -> bool:
-        try:
-            state.decode(action)
-        except ValueError:
-            return False
-        return True
-
-    high = 1
-    while inside(high):
-        high *= 2
-    low = high // 2  # inside(low), unless high is 1
-    if not inside(0):
-        raise RulesError(f"game {rules.game!r} has no action 0")
-    while high - low > 1:
-        middle = (low + high) // 2
-        if inside(middle):
-            low = middle
-        else:
-            high = middle
-    return high
-
-
 @dataclass(frozen=True)
 class _Setup:
     """What a game's states need, made once per set of parameters."""
@@ -239,9 +211,9 @@ def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
         rules, deals = _rules(spec, params)
         if spec.deal_limits is None:
             raise RulesError(f"game {spec.name!r} declares no deal limits, which OpenSpiel needs")
-        limits = games.load_ref(spec.deal_limits)(rules)
-        encoder = None if spec.observation is None else games.load_ref(spec.observation)
-        actions = _num_actions(rules) if encoder is None else encoder.num_actions(rules)
+        limits = spec.load("deal_limits")(rules)
+        encoder = None if spec.observation is None else spec.load("observation")
+        actions = spec.info.num_actions(rules)
         setup = _setups[key] = _Setup(key[1], spec, rules, deals, actions, limits, encoder)
     return setup
 

@@ -38,7 +38,7 @@ class Table:
             raise EnvError(f"{spec.title} has no observation encoder, so no learning environment")
         self.spec = spec
         self.rules = rules
-        self.encoder: Any = games.load_ref(spec.observation)
+        self.encoder: Any = spec.load("observation")
         self.players: int = rules.players
         self.size: int = self.encoder.size(rules)
         self.num_actions: int = self.encoder.num_actions(rules)
@@ -67,8 +67,8 @@ class Table:
         if players is not None:
             chosen["players"] = players
         deck = chosen.get("deck")
-        if spec.read_decks is not None and isinstance(deck, str) and "deck_files" not in chosen:
-            chosen.update(spec.read_decks(deck, None))
+        if spec.decks is not None and isinstance(deck, str) and "deck_files" not in chosen:
+            chosen.update(spec.decks.read(deck, None))
         return cls(spec.make_rules(chosen))
 
     def observe(self, state: State, seat: int) -> npt.NDArray[np.float32]:

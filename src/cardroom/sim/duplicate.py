@@ -24,7 +24,7 @@ from typing import Any
 from cardroom.engine import Rules
 from cardroom.sim.report import units
 from cardroom.sim.stats import mean_ci, wilson
-from cardroom.sim.tournament import GameResult, Lineup, _records_folder, play_game, worker_count
+from cardroom.sim.tournament import GameResult, Lineup, make_records_folder, play_game, worker_count
 
 __all__ = ["rotations", "run_duplicate", "summarize_duplicate"]
 
@@ -62,7 +62,7 @@ def run_duplicate(
 ) -> tuple[list[Lineup], list[list[GameResult]]]:
     """Play deal ``i`` (seed ``seed + i``) once per rotation; results[deal][rotation]."""
     if records is not None:
-        _records_folder(records)
+        make_records_folder(records)
     lineups = rotations(lineup)
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]

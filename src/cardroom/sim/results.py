@@ -17,7 +17,6 @@ import json
 import logging
 import socket
 from array import array
-from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -30,7 +29,8 @@ import pyarrow.csv as pa_csv
 import pyarrow.parquet as pq
 
 from cardroom import games as game_registry
-from cardroom.engine import DeckRules, Event, Rules
+from cardroom.engine import DeckRules, Rules
+from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
 from cardroom.sim.tournament import GameResult, Lineup, play_state, worker_count
 
@@ -58,15 +58,26 @@ BATCH_GAMES = 1000
 MAX_VARIANT = 100
 """The longest ``variant`` label: a name for a run's rules or deck, not a description."""
 
-Columns = Sequence[tuple[str, pa.DataType]]
+ARROW: Mapping[str, pa.DataType] = {
+    "bool": pa.bool_(), "int8": pa.int8(), "int32": pa.int32(), "int64": pa.int64(),
+    "float64": pa.float64(), "string": pa.string(), "list[int8]": pa.list_(pa.int8()),
+    "list[int32]": pa.list_(pa.int32()), "list[string]": pa.list_(pa.string()),
+}
+"""The Arrow type of each column kind of :mod:`cardroom.games.contracts`."""
 
-_KEY: Columns = (("game_index", pa.int64()), ("seed", pa.int64()))
+
+def arrow_fields(columns: Columns) -> list[tuple[str, pa.DataType]]:
+    """Columns given by kind as Arrow's ``(name, type)`` pairs."""
+    return [(name, ARROW[kind]) for name, kind in columns]
+
+
+_KEY: Columns = (("game_index", "int64"), ("seed", "int64"))
 _BASE: dict[str, Columns] = {
-    "deals": (("deal", pa.int32()), ("points", pa.list_(pa.int32())), ("totals", pa.list_(pa.int32())),
-              ("decisions", pa.int32())),
-    "cards": (("deal", pa.int32()), ("turn", pa.int32()), ("seat", pa.int8()), ("card", pa.string()),
-              ("design", pa.string())),
-    "hands": (("deal", pa.int32()), ("seat", pa.int8()), ("card", pa.string()), ("design", pa.string())),
+    "deals": (("deal", "int32"), ("points", "list[int32]"), ("totals", "list[int32]"),
+              ("decisions", "int32")),
+    "cards": (("deal", "int32"), ("turn", "int32"), ("seat", "int8"), ("card", "string"),
+              ("design", "string")),
+    "hands": (("deal", "int32"), ("seat", "int8"), ("card", "string"), ("design", "string")),
 }
 """The columns every game's ``deals``, ``cards`` and ``hands`` begin with (after the key)."""
 
@@ -75,62 +86,12 @@ class ResultsError(RecordError):
     """A results folder that cannot be written (or read): the message says why and what to do."""
 
 
-@dataclass
-class GameRows:
-    """What one finished game gives the tables: the places by seat (``None`` for a game
-    stopped before its end) and rows per table, without the key columns, which are added."""
-
-    places: list[int] | None
-    tables: dict[str, list[dict[str, Any]]]
-
-
-@dataclass(frozen=True)
-class GameTables:
-    """A game's part of the results, named by its spec's ``results``.
-
-    ``columns`` are the game's own columns of ``deals``, ``cards`` and ``hands`` (after the
-    common ones); ``tables`` are the game's own tables (their columns after the key); ``rows``
-    reads one finished game's log (with its rules, and the log position of each decision)."""
-
-    columns: Mapping[str, Columns]
-    tables: Mapping[str, Columns]
-    rows: Callable[[Sequence[Event], Rules, Decisions], GameRows]
-
-
-class Decisions:
-    """Which decision (action) caused each event of a log, from the log's length before each.
-
-    >>> d = Decisions([1, 3, 4])  # events 0: the deal; 1-2: action 0; 3: action 1; 4...: action 2
-    >>> d.at(2), d.at(3), d.at(0)
-    (0, 1, -1)
-    >>> d.between(1, 4)
-    2
-    """
-
-    def __init__(self, marks: Sequence[int]) -> None:
-        self.marks = marks
-
-    def at(self, event: int) -> int:
-        """The decision (0-based) that caused the event at ``event``; -1 before the first."""
-        return bisect_right(self.marks, event) - 1
-
-    def first(self, event: int) -> int:
-        """The first decision taken at or after the event at ``event``."""
-        return bisect_left(self.marks, event)
-
-    def between(self, start: int, end: int) -> int:
-        """Decisions taken from the event at ``start`` up to (not including) ``end``."""
-        return self.first(end) - self.first(start)
-
-
 def game_tables(game: str) -> GameTables:
     """The game's :class:`GameTables`; a game without them is told in words."""
     spec = game_registry.get(game)
     if spec.results is None:
         raise ResultsError(f"{spec.title} does not describe its results as tables yet")
-    tables = game_registry.load_ref(spec.results)
-    assert isinstance(tables, GameTables)
-    return tables
+    return spec.load("results")
 
 
 def schemas(game: str) -> dict[str, pa.Schema]:
@@ -138,16 +99,17 @@ def schemas(game: str) -> dict[str, pa.Schema]:
     spec = game_registry.get(game)
     own = game_tables(game)
     extras = [(key, pa.int32()) for key in spec.result_extras([])]
+    key = arrow_fields(_KEY)
     out = {"games": pa.schema([
-        ("game", pa.string()), *_KEY, ("variant", pa.string()), ("rules", pa.string()), ("deck", pa.string()),
+        ("game", pa.string()), *key, ("variant", pa.string()), ("rules", pa.string()), ("deck", pa.string()),
         ("players", pa.int8()), ("agents", pa.list_(pa.string())), ("totals", pa.list_(pa.int32())),
         ("winners", pa.list_(pa.int8())), ("places", pa.list_(pa.int8())), ("deals", pa.int32()),
         ("decisions", pa.int32()), ("guard_stopped", pa.bool_()), *extras,
     ])}
     for name, base in _BASE.items():
-        out[name] = pa.schema([*_KEY, *base, *own.columns.get(name, ())])
+        out[name] = pa.schema(arrow_fields([*_KEY, *base, *own.columns.get(name, ())]))
     for name, columns in own.tables.items():
-        out[name] = pa.schema([*_KEY, *columns])
+        out[name] = pa.schema(arrow_fields([*_KEY, *columns]))
     return out
 
 

@@ -132,18 +132,19 @@ def play_state(
 
 def result_from_log(game: str, log: list[Event], index: int, seed: int, totals: list[int]) -> GameResult:
     """Read a game's figures from its events through the game's spec (the points of each deal,
-    the winners from the ``end`` event, the extras), so one summary serves every game."""
+    the winners from the event that ends it, ``info.end_event``; the extras), so one summary
+    serves every game."""
     spec = game_registry.get(game)
     deal_points = [points for event in log if (points := spec.deal_points(event)) is not None]
     # A game stopped by the action guard has no end event, and no winner.
-    end = next((event for event in reversed(log) if event["t"] == "end"), None)
+    end = next((event for event in reversed(log) if event["t"] == spec.info.end_event), None)
     return GameResult(
         index=index, seed=seed, totals=totals, winners=[] if end is None else spec.winners(end),
         deals=len(deal_points), deal_points=deal_points, extras=spec.result_extras(log),
     )
 
 
-def _records_folder(records: Path) -> None:
+def make_records_folder(records: Path) -> None:
     """Make the records folder; a path that cannot be one is a ``RecordError``."""
     try:
         records.mkdir(parents=True, exist_ok=True)
@@ -171,7 +172,7 @@ def run_games(
     Results come back in game order and do not depend on the number of workers.
     """
     if records is not None:
-        _records_folder(records)
+        make_records_folder(records)
     jobs = [(i, seed + i) for i in range(games)]
     workers = worker_count(workers, len(jobs))
     results: list[GameResult] = []

@@ -10,14 +10,12 @@ the games' ``Rules`` classes stay the authority on what is valid.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from typing import Any
 
 from cardroom import games
 from cardroom.games import make_rules
-from cardroom.games.baebae.deck import CardDef, find_deck, project_decks
 
-__all__ = ["BOTS", "catalog", "card_rows", "option_names", "players_range"]
+__all__ = ["BOTS", "catalog", "option_names", "players_range"]
 
 BOTS = ["random", "heuristic", "ismcts"]
 """The bots a web table may seat (``human`` is a seat kind, not a bot)."""
@@ -50,24 +48,16 @@ def catalog() -> dict[str, Any]:
             "title": spec.title,
             "options": [{**o.describe(), "default": defaults[o.name]} for o in spec.options],
             "players": list(players_range(game)),
-            "decks": spec.decks,
+            "decks": spec.decks is not None,
             # The pages import this module to draw the game (static/games/*.js).
             "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
         }
     decks = []
-    for name in project_decks():
-        deck = find_deck(name)
-        decks.append({"name": name, "title": deck.name, "cards": deck.size})
+    for game in games.names():
+        support = games.get(game).decks
+        if support is None:
+            continue
+        for name in support.names():
+            deck = support.find(name)
+            decks.append({"name": name, "title": deck.title, "cards": deck.size})
     return {"games": described, "decks": decks, "bots": list(BOTS)}
-
-
-def card_rows(cards: Sequence[CardDef]) -> list[dict[str, Any]]:
-    """A BAEBAE deck's designs for the ``welcome`` message."""
-    return [
-        {
-            "key": c.key, "rank": c.rank_text, "suit": c.suit_text, "name": c.name,
-            "types": sorted(c.types), "marks": sorted(c.marks), "text": c.text,
-            "optional": c.optional, "can_win": c.can_win, "notes": list(c.notes), "copies": c.copies,
-        }
-        for c in cards
-    ]

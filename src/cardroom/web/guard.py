@@ -96,11 +96,6 @@ class ConnectionGate:
         transport.abort()
         return True
 
-    def open_from(self, address: str) -> int:
-        mine = self._open.get(address, {})
-        self._prune(mine)
-        return len(mine)
-
     def _prune(self, mine: dict[int, asyncio.Transport]) -> None:
         for port in [p for p, t in mine.items() if t.is_closing()]:
             del mine[port]

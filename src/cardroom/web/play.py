@@ -17,14 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardroom import games
 from cardroom.agents import Agent, AgentError, make, parse_spec
-from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
-from cardroom.games.baebae.deck import DeckError
 from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.web import views
-from cardroom.web.catalog import card_rows
 from cardroom.web.live import Connection, LiveTable, TableError
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
@@ -36,6 +35,13 @@ log = logging.getLogger("cardroom.web")
 
 MAX_CONNECTIONS = 200
 """Connections one table accepts (seats and spectators together)."""
+
+
+def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
+    """The designs of the decks ``rules`` are played with, for the ``welcome`` message, as the
+    game's deck support describes them; ``None`` for a game without decks."""
+    decks = games.get(rules.game).decks
+    return None if decks is None else decks.design_rows(rules)
 
 
 class TablePlay:
@@ -169,14 +175,13 @@ class TablePlay:
             rules = self._rules(data.game, data.rules, data.deck, data.upload)
             actions = self.store.actions(data.id)
             state = rebuild(rules, data.seed, actions)
-        except (RulesError, DeckError, RecordError) as err:
+        except games.input_errors(RecordError) as err:
             log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
             return
         table.rules = rules
         table.state = state
         table.seq = len(actions)
-        if isinstance(rules, DeckRules):
-            table.cards = card_rows(rules.cards)
+        table.cards = design_rows(rules)
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -336,8 +341,7 @@ class TablePlay:
             if s.kind == "bot" and s.bot is not None:
                 name, options = parse_spec(s.bot)
                 table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
-        if isinstance(rules, DeckRules):
-            table.cards = card_rows(rules.cards)
+        table.cards = design_rows(rules)
         return table
 
     def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
@@ -345,14 +349,14 @@ class TablePlay:
         if upload is not None:  # the rules hold the deck's content, read from the database
             text = self.store.deck_text(upload)
             if text is None:
-                raise DeckError(f"the uploaded deck {upload} is missing from the database")
+                raise RulesError(f"the uploaded deck {upload} is missing from the database")
             options["deck"], options["deck_files"] = upload, [text]
         elif deck is not None:
             options["deck"] = deck
         try:
             return make_rules(game, options)
         except (TypeError, ValueError) as err:
-            if isinstance(err, RulesError | DeckError):
+            if isinstance(err, games.input_errors()):
                 raise
             raise RulesError(f"bad rules: {err}") from None
 

@@ -19,13 +19,12 @@ from cardroom import games
 from cardroom.agents import AgentError, format_spec, make, parse_spec
 from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError
 from cardroom.games import make_rules
-from cardroom.games.baebae.deck import DeckError, parse_deck, project_decks
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
-from cardroom.web.catalog import BOTS, card_rows, option_names
+from cardroom.web.catalog import BOTS, option_names
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
-from cardroom.web.play import MAX_CONNECTIONS, TablePlay
+from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
 from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
 from cardroom.web.store import SeatData, TableData
 
@@ -143,23 +142,24 @@ class TableManager(TablePlay):
 
         deck: str | None = None
         upload: str | None = None
-        if games.get(game).decks:
+        decks = games.get(game).decks
+        if decks is not None:
             if body.deck is not None and body.deck_toml is not None:
                 raise TableError(
                     400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
                 )
             if body.deck_toml is not None:
-                upload = self._upload(body.deck_toml)
+                upload = self._upload(game, body.deck_toml)
             else:
-                deck = body.deck if body.deck is not None else "sample"
-                if deck not in project_decks():
+                deck = body.deck if body.deck is not None else decks.default
+                if deck not in decks.names():
                     raise TableError(400, f"unknown deck {deck!r:.40}; the project's decks are "
-                                          f"{', '.join(project_decks())} (or upload one as deck_toml)")
+                                          f"{', '.join(decks.names())} (or upload one as deck_toml)")
         elif body.deck is not None or body.deck_toml is not None:
             raise TableError(400, f"{game} is played without a deck file; leave out deck and deck_toml")
         try:
             rules = self._rules(game, options, deck, upload)
-        except (RulesError, DeckError) as err:
+        except games.input_errors() as err:
             raise TableError(400, str(err)) from None
         # The deck is kept apart (a project deck's name, or the upload's digest and text).
         stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
@@ -379,7 +379,7 @@ class TableManager(TablePlay):
                     503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
             try:
                 rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
-            except (RulesError, DeckError) as err:
+            except games.input_errors() as err:
                 raise TableError(409, f"table {table_id}'s game cannot be set up again here: {err}") from None
             seats = [SeatData(s.seat, s.kind, s.bot, s.name if s.token_hash else None, s.token_hash)
                      for s in old.seats]
@@ -418,14 +418,15 @@ class TableManager(TablePlay):
         content; the file is for people who want the deck itself.)"""
         table = self.get(table_id)
         data = table.data
-        if not games.get(data.game).decks:
+        decks = games.get(data.game).decks
+        if decks is None:
             raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
         if data.upload is not None:
             text = self.store.deck_text(data.upload)
             if text is None:
                 raise TableError(404, f"the deck of table {table_id} is missing from the database")
             return text, data.upload.removeprefix("sha256:") + ".toml"
-        path = project_decks().get(data.deck or "")
+        path = decks.path(data.deck or "")
         if path is None:
             raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
         return path.read_text(encoding="utf-8"), path.name
@@ -450,8 +451,8 @@ class TableManager(TablePlay):
         if cached is not None:
             return cached
         rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
-        if table.cards is None and isinstance(rules, DeckRules):  # a finished game after a restart
-            table.cards = card_rows(rules.cards)
+        if table.cards is None:  # a finished game after a restart
+            table.cards = design_rows(rules)
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
         self._replays[key] = steps, total
@@ -469,7 +470,7 @@ class TableManager(TablePlay):
             state = rebuild(rules, data.seed, actions[:before])
             window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
             return rules, window, len(actions) + 1
-        except (RulesError, DeckError, RecordError, IllegalAction) as err:
+        except games.input_errors(RecordError, IllegalAction) as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
     # -- helpers -----------------------------------------------------------------------
 
@@ -494,13 +495,15 @@ class TableManager(TablePlay):
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
         return SeatData(seat, "bot", bot=format_spec(name, options))
 
-    def _upload(self, text: str) -> str:
-        """Validate an uploaded deck file and keep it in the database; its digest."""
+    def _upload(self, game: str, text: str) -> str:
+        """Validate an uploaded deck file of ``game`` and keep it in the database; its digest."""
+        decks = games.get(game).decks
+        assert decks is not None
         try:
-            deck = parse_deck(text, "deck_toml")
-        except DeckError as err:
+            deck = decks.parse(text, "deck_toml")
+        except decks.error as err:
             raise TableError(400, str(err)) from None
-        self.store.add_deck(deck.digest, deck.name, text, time.time())
+        self.store.add_deck(deck.digest, deck.title, text, time.time())
         return deck.digest
 
 

@@ -60,5 +60,5 @@ def run_play(
     if spec.terminal is None:
         can = ", ".join(terminal_games())
         raise RulesError(f"{spec.title} cannot be played in the terminal; the games that can: {can}")
-    play: Callable[..., int] = games.load_ref(spec.terminal)
+    play = spec.load("terminal")
     return play(rules, seed=seed, bots=bots, name=name, record_path=record_path, console=console, ask=ask)

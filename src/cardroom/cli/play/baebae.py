@@ -24,7 +24,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.cli.play.baebae_narration import MARKS_SHOWN, SUIT_SYMBOLS, Narration
+from cardroom.cli.play.baebae_narration import MARKS_SHOWN, SYMBOL_OF_SUIT, Narration
 from cardroom.cli.play.session import (
     HELP_WORDS,
     ME,
@@ -126,7 +126,7 @@ class Question:
 def normalise(text: str) -> str:
     """An entry as the answer tables hold it: lower case, single spaces, suit symbols as letters."""
     out = " ".join(text.strip().lower().split())
-    for letter, symbol in SUIT_SYMBOLS.items():
+    for letter, symbol in SYMBOL_OF_SUIT.items():
         out = out.replace(symbol, letter.lower())
     return out
 

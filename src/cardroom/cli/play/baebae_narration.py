@@ -21,13 +21,14 @@ from cardroom.cli.play.session import ME, TableScreen, signed_number
 from cardroom.engine import Event
 from cardroom.games.baebae import CardDef
 from cardroom.games.baebae import Rules as BaebaeRules
-from cardroom.games.baebae.effects import RANKS, SUIT_NAMES, SUITS
+from cardroom.games.baebae.effects import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
 from cardroom.games.baebae.rules import penalty_of
 from cardroom.text import plural
 
-__all__ = ["Narration", "SUIT_SYMBOLS", "MARKS_SHOWN"]
+__all__ = ["Narration", "SYMBOL_OF_SUIT", "MARKS_SHOWN"]
 
-SUIT_SYMBOLS = dict(zip(SUITS, "♣♦♥♠", strict=True))
+SYMBOL_OF_SUIT = dict(zip(SUITS, SUIT_SYMBOLS, strict=True))
+"""Each suit letter's symbol (``C`` ♣), from the game's one table of them."""
 SUIT_STYLES = {"C": "bold", "D": "bold red", "H": "bold red", "S": "bold"}
 MARKS_SHOWN = ("wild", "skip", "reverse")
 HIDDEN = "?"
@@ -87,7 +88,7 @@ class Narration(TableScreen):
             return Text(key, style="dim")
         rank, suit, copy = match.groups()
         style = SUIT_STYLES[suit] + (" dim" if dim else "")
-        return Text(f"{rank}{SUIT_SYMBOLS[suit]}{copy or ''}", style=style)
+        return Text(f"{rank}{SYMBOL_OF_SUIT[suit]}{copy or ''}", style=style)
 
     def plain(self, key: str) -> str:
         return self.card(key).plain
@@ -128,7 +129,7 @@ class Narration(TableScreen):
         return out
 
     def suit(self, letter: str) -> Text:
-        return Text(f"{SUIT_SYMBOLS[letter]} {SUIT_NAMES[SUITS.index(letter)]}", style=SUIT_STYLES[letter])
+        return Text(f"{SYMBOL_OF_SUIT[letter]} {SUIT_NAMES[SUITS.index(letter)]}", style=SUIT_STYLES[letter])
 
     def sort(self, keys: Sequence[str]) -> list[str]:
         """Cards by suit (C D H S), then rank (A to K)."""

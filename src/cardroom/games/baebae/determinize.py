@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING
 from cardroom.engine import Event
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS
-from cardroom.games.baebae.state import Phase, visible_event
+from cardroom.games.baebae.interpreter import Phase
+from cardroom.games.baebae.views import visible_event
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-
 from cardroom.engine import Event, Rules
 from cardroom.games.baebae.rules import Rules as BaebaeRules
-from cardroom.sim.results import Decisions, GameRows, GameTables
+from cardroom.games.contracts import Decisions, GameRows, GameTables
 
 __all__ = ["TABLES", "rows"]
 
@@ -91,10 +89,10 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
 
 TABLES = GameTables(
     columns={
-        "deals": (("out", pa.int8()), ("blocked", pa.bool_()), ("guard", pa.bool_())),
-        "cards": (("action_ran", pa.bool_()), ("draws_forced", pa.int32()), ("skips", pa.int32()),
-                  ("penalties", pa.int32()), ("reversals", pa.int32()), ("moves", pa.int32()),
-                  ("suit_named", pa.string()), ("coin", pa.string()), ("under", pa.bool_())),
+        "deals": (("out", "int8"), ("blocked", "bool"), ("guard", "bool")),
+        "cards": (("action_ran", "bool"), ("draws_forced", "int32"), ("skips", "int32"),
+                  ("penalties", "int32"), ("reversals", "int32"), ("moves", "int32"),
+                  ("suit_named", "string"), ("coin", "string"), ("under", "bool")),
     },
     tables={},
     rows=rows,

@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardroom.engine import Event, Rules, RulesError, State
-from cardroom.games import GameSpec, OptionSpec
-from cardroom.games.baebae.deck import DeckError, find_deck
+from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games.baebae.actions import ActionSpace
+from cardroom.games.baebae.deck import find_deck
+from cardroom.games.baebae.deck_support import DECKS
 from cardroom.games.baebae.narrate import narrate
 from cardroom.games.baebae.rules import (
     MAX_HAND,
@@ -15,7 +17,6 @@ from cardroom.games.baebae.rules import (
     MAX_TURN_LIMIT,
     MIN_PLAYERS,
     players_for,
-    read_decks,
 )
 from cardroom.games.baebae.rules import Rules as BaebaeRules
 from cardroom.games.baebae.state import Deal
@@ -50,6 +51,11 @@ def _winners(end: Event) -> list[int]:
     return [r["seat"] for r in end["ranking"] if r["place"] == 1]
 
 
+def _num_actions(rules: Rules) -> int:
+    assert isinstance(rules, BaebaeRules)
+    return ActionSpace(len(rules.cards), rules.players, rules.max_options).size
+
+
 def _extras(log: Sequence[Event]) -> dict[str, int]:
     ends = [e for e in log if e["t"] == "round_end"]
     return {"blocked_rounds": sum(bool(e["blocked"]) for e in ends),
@@ -81,6 +87,8 @@ SPEC = GameSpec(
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_extras,
+    info=GameInfo(num_actions=_num_actions, lower_wins=True, end_event="end",
+                  capabilities=frozenset({"deck_rules"})),
     # The UCB constant is scaled to the spread of returns(): about 0.86 tens of points here
     # (the standard deviation of returns() over heuristic rollouts from positions of play),
     # against 0.15 moons for Baha. At Baha's 0.7, this search settled on noise (an option left
@@ -92,9 +100,7 @@ SPEC = GameSpec(
     web_renderer="games/baebae.js",
     results="cardroom.games.baebae.results:TABLES",
     observation="cardroom.games.baebae.observation:encoder",
-    analysis="cardroom.games.baebae.analysis:sections",
-    decks=True,
-    errors=(DeckError,),
-    read_decks=read_decks,
+    analysis="cardroom.analysis.games.baebae:sections",
+    decks=DECKS,
     deal_limits="cardroom.games.baebae.limits:deal_limits",
 )

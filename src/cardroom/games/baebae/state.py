@@ -31,6 +31,7 @@ from cardroom.games.baebae import actions, interpreter, views
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
+from cardroom.games.baebae.determinize import determinize as redeal_hidden
 from cardroom.games.baebae.effects import SUITS, CardFilter
 from cardroom.games.baebae.interpreter import (
     ASK_OPTIONAL,
@@ -629,9 +630,7 @@ class BaebaeState:
 
         See :mod:`cardroom.games.baebae.determinize` for what is kept.
         """
-        from cardroom.games.baebae.determinize import determinize
-
-        return determinize(self, seat, rng)
+        return redeal_hidden(self, seat, rng)
 
     def card(self, text: str) -> CardDef:
         """The design named ``text`` (``6C``)."""

@@ -29,17 +29,18 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Phase", "PASS_BASE", "NUM_ACTIONS", "action_to_string", "decode", "parse_action", "illegal_reason",
-    "allowed_suffix", "allowed_text",
+    "allowed_suffix", "allowed_text", "CARD_TEXT", "CARD_COLOUR", "PASS_WORDS", "card_texts",
 ]
 
 PASS_BASE: Final = len(BAHA_DECK)
 NUM_ACTIONS: Final = 2 * len(BAHA_DECK)
 
-# Card texts, colours and pass directions by index: tables of the package (state, views
-# and deal read them), not names for other packages.
-_TEXT: Final = tuple(baha_card_text(c) for c in BAHA_DECK)
-_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
-_PASS_WORDS = {1: "right", -1: "left", 0: "none"}
+CARD_TEXT: Final = tuple(baha_card_text(c) for c in BAHA_DECK)
+"""Each card's text (``9P``), by card."""
+CARD_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
+"""Each card's colour (0 to 3), by card."""
+PASS_WORDS: Final = {1: "right", -1: "left", 0: "none"}
+"""A pass direction (seats to the left: 1 right, -1 left, 0 no pass) in words."""
 
 
 class Phase(Enum):
@@ -50,24 +51,25 @@ class Phase(Enum):
     OVER = "over"
 
 
-def _texts(mask: CardMask) -> list[str]:
-    return [_TEXT[c] for c in cards_of(mask)]
+def card_texts(mask: CardMask) -> list[str]:
+    """The texts of the cards in ``mask``, lowest first."""
+    return [CARD_TEXT[c] for c in cards_of(mask)]
 
 
 def action_to_string(state: BahaState, action: Action) -> str:
     if 0 <= action < PASS_BASE:
-        return f"play {_TEXT[action]}"
+        return f"play {CARD_TEXT[action]}"
     if PASS_BASE <= action < NUM_ACTIONS:
-        return f"pass {_TEXT[action - PASS_BASE]}"
+        return f"pass {CARD_TEXT[action - PASS_BASE]}"
     raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
 
 
 def decode(state: BahaState, action: Action) -> ActionInfo:
     """``play`` or ``pass`` (a pick for the pass) and the card."""
     if 0 <= action < PASS_BASE:
-        return ActionInfo("play", card=_TEXT[action])
+        return ActionInfo("play", card=CARD_TEXT[action])
     if PASS_BASE <= action < NUM_ACTIONS:
-        return ActionInfo("pass", card=_TEXT[action - PASS_BASE])
+        return ActionInfo("pass", card=CARD_TEXT[action - PASS_BASE])
     raise IllegalAction(f"{action!r} is not a Baha action: actions are 0 to {NUM_ACTIONS - 1}")
 
 
@@ -108,25 +110,25 @@ def illegal_reason(state: BahaState, action: object) -> str | None:
     if state.phase is Phase.PASS:
         if action < PASS_BASE:
             return (
-                f"you must choose cards to pass {_PASS_WORDS[state.pass_offset]}, "
+                f"you must choose cards to pass {PASS_WORDS[state.pass_offset]}, "
                 f"not play; allowed: {allowed_text(state)}"
             )
         card = action - PASS_BASE
         if not hand >> card & 1:
-            return f"you do not hold {_TEXT[card]}; allowed: {allowed_text(state)}"
+            return f"you do not hold {CARD_TEXT[card]}; allowed: {allowed_text(state)}"
         if state.picks[turn] >> card & 1:
-            return f"you have already chosen {_TEXT[card]}; allowed: {allowed_text(state)}"
+            return f"you have already chosen {CARD_TEXT[card]}; allowed: {allowed_text(state)}"
         return None
     if action >= PASS_BASE:
         return f"this is not the passing time: you must play; allowed: {allowed_text(state)}"
     if not hand >> action & 1:
-        return f"you do not hold {_TEXT[action]}; allowed: {allowed_text(state)}"
+        return f"you do not hold {CARD_TEXT[action]}; allowed: {allowed_text(state)}"
     if state.trick:
-        led = _COLOUR[state.trick[0]]
-        if _COLOUR[action] != led and hand & COLOUR_MASK[led]:
+        led = CARD_COLOUR[state.trick[0]]
+        if CARD_COLOUR[action] != led and hand & COLOUR_MASK[led]:
             return (
-                f"you must follow {COLOUR_NAMES[led]} (led {_TEXT[state.trick[0]]}) "
-                f"and may not play {_TEXT[action]}; allowed: {allowed_text(state)}"
+                f"you must follow {COLOUR_NAMES[led]} (led {CARD_TEXT[state.trick[0]]}) "
+                f"and may not play {CARD_TEXT[action]}; allowed: {allowed_text(state)}"
             )
     return None
 

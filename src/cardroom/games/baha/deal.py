@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from cardroom.cards import BAHA_DECK, FULL_BAHA_MASK, Card, CardMask, CardParseError, mask_of, parse_baha_card
 from cardroom.engine import RulesError
-from cardroom.games.baha.actions import _TEXT
+from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.text import plural
 
@@ -71,7 +71,7 @@ def check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list
     mask = mask_of(everything)
     if len(everything) != len(BAHA_DECK) or mask != FULL_BAHA_MASK:
         seen: set[int] = set()
-        twice = sorted({_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
+        twice = sorted({CARD_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
         raise RulesError(f"deal must hold each of the 52 cards once; repeated: {', '.join(twice)}")
     if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
         raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")

@@ -32,14 +32,15 @@ from cardroom.cards import (
     parse_baha_card,
 )
 from cardroom.engine import Event
-from cardroom.games.baha.state import Phase, visible_event
+from cardroom.games.baha.actions import Phase
+from cardroom.games.baha.views import visible_event
 
 if TYPE_CHECKING:
     from cardroom.games.baha.state import BahaState
 
 __all__ = ["Knowledge", "knowledge", "determinize"]
 
-_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
+CARD_COLOUR: Final = tuple(c // VALUES for c in BAHA_DECK)
 _RETRIES = 64
 
 
@@ -76,7 +77,7 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
         if t == "play":
             p = event["p"]
             card = parse_baha_card(event["card"])
-            colour = _COLOUR[card]
+            colour = CARD_COLOUR[card]
             if led is None:
                 led = colour
             if p != seat:
@@ -192,7 +193,7 @@ def _try_constrained(
     left = set(unknown)
     placed: list[tuple[int, Card]] = []
     for forbidden, players in groups.items():
-        eligible = [c for c in unknown if c in left and not forbidden >> _COLOUR[c] & 1]
+        eligible = [c for c in unknown if c in left and not forbidden >> CARD_COLOUR[c] & 1]
         if len(eligible) < len(players):
             return None
         chosen = rng.sample(eligible, len(players))
@@ -212,7 +213,7 @@ def _match_constrained(
     def augment(slot: int, visited: set[Card]) -> bool:
         forbidden = slots[slot][1]
         for card in cards:
-            if forbidden >> _COLOUR[card] & 1 or card in visited:
+            if forbidden >> CARD_COLOUR[card] & 1 or card in visited:
                 continue
             visited.add(card)
             if card not in owner or augment(owner[card], visited):

@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-
 from cardroom.cards import parse_baha_card
 from cardroom.engine import Event, Rules
 from cardroom.games.baha.rules import Rules as BahaRules
-from cardroom.sim.results import Decisions, GameRows, GameTables
+from cardroom.games.contracts import Decisions, GameRows, GameTables
 
 __all__ = ["TABLES", "rows"]
 
@@ -74,13 +72,13 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
 
 TABLES = GameTables(
     columns={
-        "deals": (("moon", pa.int8()), ("pass", pa.string())),
-        "cards": (("trick", pa.int32()), ("led", pa.bool_()), ("won_trick", pa.bool_()),
-                  ("horns", pa.int32()), ("horns_taken_by", pa.int8())),
-        "hands": (("passed", pa.bool_()), ("received", pa.bool_())),
+        "deals": (("moon", "int8"), ("pass", "string")),
+        "cards": (("trick", "int32"), ("led", "bool"), ("won_trick", "bool"),
+                  ("horns", "int32"), ("horns_taken_by", "int8")),
+        "hands": (("passed", "bool"), ("received", "bool")),
     },
-    tables={"tricks": (("deal", pa.int32()), ("trick", pa.int32()), ("leader", pa.int8()),
-                       ("winner", pa.int8()), ("cards", pa.list_(pa.string())), ("horns", pa.int32()))},
+    tables={"tricks": (("deal", "int32"), ("trick", "int32"), ("leader", "int8"),
+                       ("winner", "int8"), ("cards", "list[string]"), ("horns", "int32"))},
     rows=rows,
 )
 """Baha's part of the results tables (its spec's ``results``)."""

@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardroom.engine import Event, Rules, RulesError, State
-from cardroom.games import GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games.baha.actions import NUM_ACTIONS
 from cardroom.games.baha.narrate import narrate
 from cardroom.games.baha.rules import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS, SCORINGS, Deal
 from cardroom.games.baha.rules import Rules as BahaRules
@@ -72,6 +73,8 @@ SPEC = GameSpec(
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_extras,
+    info=GameInfo(num_actions=lambda rules: NUM_ACTIONS, lower_wins=True, end_event="end",
+                  capabilities=frozenset({"quiet_playout"})),
     # The UCB constant is scaled to the spread of returns(), so that both games' searches
     # explore alike: about 0.15 moons here (the standard deviation of returns() over heuristic
     # rollouts from positions of play).
@@ -81,6 +84,6 @@ SPEC = GameSpec(
     web_renderer="games/baha.js",
     results="cardroom.games.baha.results:TABLES",
     observation="cardroom.games.baha.observation:encoder",
-    analysis="cardroom.games.baha.analysis:sections",
+    analysis="cardroom.analysis.games.baha:sections",
     deal_limits="cardroom.games.baha.limits:deal_limits",
 )

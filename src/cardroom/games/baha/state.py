@@ -36,8 +36,17 @@ from cardroom.engine import (
     check_totals,
 )
 from cardroom.games.baha import actions, views
-from cardroom.games.baha.actions import _COLOUR, _PASS_WORDS, _TEXT, NUM_ACTIONS, PASS_BASE, Phase, _texts
+from cardroom.games.baha.actions import (
+    CARD_COLOUR,
+    CARD_TEXT,
+    NUM_ACTIONS,
+    PASS_BASE,
+    PASS_WORDS,
+    Phase,
+    card_texts,
+)
 from cardroom.games.baha.deal import check_deal, shuffled_deck
+from cardroom.games.baha.determinize import determinize as redeal_hidden
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
 from cardroom.games.baha.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, Observation, visible_event
 
@@ -151,9 +160,9 @@ class BahaState:
             self.origin = {"hand": hand, "totals": list(self.totals)}
             if dealt is not None:
                 self.origin["deal"] = {
-                    "hands": [_texts(h) for h in dealt[0]],
-                    "leftover": _texts(dealt[1]),
-                    "draw_pile": [_TEXT[c] for c in dealt[2]],
+                    "hands": [card_texts(h) for h in dealt[0]],
+                    "leftover": card_texts(dealt[1]),
+                    "draw_pile": [CARD_TEXT[c] for c in dealt[2]],
                     "dealer": dealt[3],
                 }
         self.hand_no = hand - 1
@@ -243,16 +252,12 @@ class BahaState:
             return [PASS_BASE + c for c in cards_of(hand & ~self.picks[turn])]
         trick = self.trick
         if trick:
-            led = _COLOUR[trick[0]]
+            led = CARD_COLOUR[trick[0]]
             # Only the led colour's slice is needed to follow: one table look-up, not four.
             follow = SLICE_CARDS[led][hand >> COLOUR_SHIFT[led] & SLICE_BITS]
             if follow:
                 return list(follow)
         return cards_of(hand)
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` may be taken now (without the reason; see :meth:`apply`)."""
-        return self.illegal_reason(action) is None
 
     def apply(self, action: object) -> list[Event]:
         """Take ``action`` for the current seat and return the events it caused.
@@ -268,8 +273,8 @@ class BahaState:
             trick = self.trick
             if hand >> act & 1 and (
                 not trick
-                or _COLOUR[act] == _COLOUR[trick[0]]
-                or not hand & COLOUR_MASK[_COLOUR[trick[0]]]
+                or CARD_COLOUR[act] == CARD_COLOUR[trick[0]]
+                or not hand & COLOUR_MASK[CARD_COLOUR[trick[0]]]
             ):
                 self.history.append((turn, act))
                 return self._play(turn, act)
@@ -347,8 +352,8 @@ class BahaState:
         self.hand_start = len(self.log)
         self.log.append({
             "t": "hand", "n": self.hand_no, "dealer": self.dealer,
-            "hands": [_texts(h) for h in hands], "leftover": _texts(leftover),
-            "draw_pile": [_TEXT[c] for c in pile], "pass": _PASS_WORDS[offset],
+            "hands": [card_texts(h) for h in hands], "leftover": card_texts(leftover),
+            "draw_pile": [CARD_TEXT[c] for c in pile], "pass": PASS_WORDS[offset],
         })
         self.phase = Phase.PASS if offset else Phase.PLAY
         self.turn = self.leader
@@ -357,7 +362,7 @@ class BahaState:
         turn = self.turn
         assert turn is not None
         self.picks[turn] |= 1 << card
-        self.log.append({"t": "pass_pick", "p": turn, "card": _TEXT[card]})
+        self.log.append({"t": "pass_pick", "p": turn, "card": CARD_TEXT[card]})
         if self.picks[turn].bit_count() < PASS_COUNT:
             return
         nxt = (turn + 1) % self.n
@@ -377,7 +382,7 @@ class BahaState:
             self.hands[to] |= cards
             self.passed[seat] = cards
             self.received[to] = cards
-            self.log.append({"t": "pass", "from": seat, "to": to, "cards": _texts(cards)})
+            self.log.append({"t": "pass", "from": seat, "to": to, "cards": card_texts(cards)})
         self.picks = [0] * n
         self.phase = Phase.PLAY
         self.turn = self.leader
@@ -388,10 +393,10 @@ class BahaState:
         self.hands[turn] &= ~bit
         self.played |= bit
         trick = self.trick
-        if trick and _COLOUR[card] != _COLOUR[trick[0]]:
-            self.voids[turn] |= 1 << _COLOUR[trick[0]]
+        if trick and CARD_COLOUR[card] != CARD_COLOUR[trick[0]]:
+            self.voids[turn] |= 1 << CARD_COLOUR[trick[0]]
         trick.append(card)
-        event = {"t": "play", "p": turn, "card": _TEXT[card]}
+        event = {"t": "play", "p": turn, "card": CARD_TEXT[card]}
         log = self.log
         log.append(event)
         if len(trick) < self.n:
@@ -425,7 +430,7 @@ class BahaState:
         hands = self.hands
         voids = self.voids
         taken = self.taken
-        colour = _COLOUR
+        colour = CARD_COLOUR
         colour_mask = COLOUR_MASK
         trick = self.trick[:]
         turn = self.turn
@@ -481,14 +486,14 @@ class BahaState:
     def _end_trick(self) -> None:
         n = self.n
         trick = self.trick
-        led = _COLOUR[trick[0]]
+        led = CARD_COLOUR[trick[0]]
         best = 0
         top = trick[0]
         cards = 1 << top
         for i in range(1, n):
             card = trick[i]
             cards |= 1 << card
-            if card > top and _COLOUR[card] == led:
+            if card > top and CARD_COLOUR[card] == led:
                 best = i
                 top = card
         leader = self.leader
@@ -499,12 +504,12 @@ class BahaState:
             self.leftover = 0
         self.taken[winner] |= cards | leftover
         self.tricks_done += 1
-        texts = [_TEXT[c] for c in trick]
+        texts = [CARD_TEXT[c] for c in trick]
         self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
         self.log.append({
             "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
             "horns": mask_points(self.rules.slice_points, cards),  # hand_points, compiled
-            "leftover": _texts(leftover) if leftover else [],
+            "leftover": card_texts(leftover) if leftover else [],
         })
         self.trick = []
         if self.draw_pile:
@@ -526,12 +531,12 @@ class BahaState:
                 card = pile.pop(0)
                 self.hands[seat] |= 1 << card
                 self.voids[seat] = 0  # a drawn card may be of any colour
-                self.log.append({"t": "draw", "p": seat, "card": _TEXT[card]})
+                self.log.append({"t": "draw", "p": seat, "card": CARD_TEXT[card]})
         else:
             rest = mask_of(pile)
             self.taken[winner] |= rest
             self.face_down[winner] |= rest
-            self.log.append({"t": "take", "p": winner, "cards": [_TEXT[c] for c in pile]})
+            self.log.append({"t": "take", "p": winner, "cards": [CARD_TEXT[c] for c in pile]})
             pile.clear()
 
     def _end_hand(self, deal_next: bool = True) -> None:
@@ -550,7 +555,7 @@ class BahaState:
             self.totals[seat] += points[seat]
         self.log.append({
             "t": "score", "hand": self.hand_no, "horns": horns, "moon": moon, "points": points,
-            "totals": self.totals[:], "revealed": [_texts(f) for f in self.face_down],
+            "totals": self.totals[:], "revealed": [card_texts(f) for f in self.face_down],
         })
         self.turn = None
         if max(self.totals) >= rules.target:
@@ -590,9 +595,7 @@ class BahaState:
         state's log is ``seat``'s filtered log, its history is empty, and its future shuffles come
         from ``rng``.
         """
-        from cardroom.games.baha.determinize import determinize
-
-        return determinize(self, seat, rng)
+        return redeal_hidden(self, seat, rng)
 
     def __repr__(self) -> str:
         return (

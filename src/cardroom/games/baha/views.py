@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import COLOUR_LETTERS, Card, CardMask
 from cardroom.engine import Event, IllegalAction
-from cardroom.games.baha.actions import _COLOUR, _PASS_WORDS, _TEXT, Phase, _texts
+from cardroom.games.baha.actions import CARD_COLOUR, CARD_TEXT, PASS_WORDS, Phase, card_texts
 from cardroom.games.baha.rules import PASS_COUNT, Rules
 
 if TYPE_CHECKING:
@@ -100,8 +100,8 @@ def view(state: BahaState, seat: int) -> dict[str, Any]:
     offset = state.pass_offset
     passed = received = None
     if state.passed[seat]:
-        passed = {"to": (seat + offset) % n, "cards": _texts(state.passed[seat])}
-        received = {"from": (seat - offset) % n, "cards": _texts(state.received[seat])}
+        passed = {"to": (seat + offset) % n, "cards": card_texts(state.passed[seat])}
+        received = {"from": (seat - offset) % n, "cards": card_texts(state.received[seat])}
     return {
         "game": "baha",
         "seat": seat,
@@ -110,25 +110,25 @@ def view(state: BahaState, seat: int) -> dict[str, Any]:
         "phase": state.phase.value,
         "hand_number": state.hand_no,
         "dealer": state.dealer,
-        "pass_direction": _PASS_WORDS[offset],
+        "pass_direction": PASS_WORDS[offset],
         "current_player": turn,
-        "hand": _texts(state.hands[seat]),
+        "hand": card_texts(state.hands[seat]),
         "hand_sizes": [h.bit_count() for h in state.hands],
-        "my_picks": _texts(state.picks[seat]),
+        "my_picks": card_texts(state.picks[seat]),
         "picks_made": [p.bit_count() for p in state.picks],
         "passed": passed,
         "received": received,
-        "trick": [{"p": s, "card": _TEXT[c]} for s, c in zip(trick_seats, state.trick, strict=True)],
+        "trick": [{"p": s, "card": CARD_TEXT[c]} for s, c in zip(trick_seats, state.trick, strict=True)],
         "leader": state.leader,
-        "led": COLOUR_LETTERS[_COLOUR[state.trick[0]]] if state.trick else None,
+        "led": COLOUR_LETTERS[CARD_COLOUR[state.trick[0]]] if state.trick else None,
         "last_trick": _copy_trick(state.last_trick),
         "pass_count": PASS_COUNT,
         "tricks_done": state.tricks_done,
-        "played": _texts(state.played),
-        "taken_shown": [_texts(t) for t in public_taken],
+        "played": card_texts(state.played),
+        "taken_shown": [card_texts(t) for t in public_taken],
         "horns_shown": [state.rules.hand_points(t) for t in public_taken],
         "face_down_counts": [f.bit_count() for f in state.face_down],
-        "my_face_down": _texts(state.face_down[seat]),
+        "my_face_down": card_texts(state.face_down[seat]),
         "leftover_count": state.leftover.bit_count(),
         "draw_pile_count": len(state.draw_pile),
         "voids": ["".join(COLOUR_LETTERS[c] for c in range(4) if v >> c & 1) for v in state.voids],

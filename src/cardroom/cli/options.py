@@ -1,0 +1,49 @@
+"""What several commands share of their options: the usage error, rules from ``--rule`` and
+``--players``, ``--deck`` as the rules option ``deck`` (read through the game's deck contract).
+
+The commands' modules (:mod:`~cardroom.cli.main`, :mod:`~cardroom.cli.analyze`,
+:mod:`~cardroom.cli.serve`) import these from here, so none imports another's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cardroom import games
+from cardroom.games import make_rules
+
+__all__ = ["UsageError", "parse_rule_options", "with_deck"]
+
+
+class UsageError(Exception):
+    """A bad argument: printed as one line, exit status 2."""
+
+
+def parse_rule_options(game: str, players: int | None, rules: list[str] | None) -> Any:
+    """Rules of ``game`` from ``--players`` and ``--rule KEY=VALUE`` options."""
+    options: dict[str, Any] = {}
+    for item in rules or []:
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UsageError(f"--rule takes KEY=VALUE, e.g. --rule target=50; got {item!r}")
+        options[key.strip()] = value.strip()
+    if players is not None:
+        if "players" in options:
+            raise UsageError("give the number of players once: --players or --rule players=N")
+        options["players"] = players
+    decks = games.get(game).decks
+    if decks is not None and "deck" in options:
+        # The command line may read files: deck files become their content, as rules hold them.
+        options.update(decks.read(options["deck"], None))
+    return make_rules(game, options)
+
+
+def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
+    """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
+    if not decks:
+        return rules
+    if not games.get(game).decks:
+        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
+        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
+    if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
+        raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
+    return [*(rules or []), "deck=" + ",".join(decks)]
