@@ -68,6 +68,10 @@ class BaebaeDecks:
     error: type[Exception] = DeckError
     default = "sample"
 
+    def __reduce__(self) -> str:
+        """The one instance, :data:`DECKS`, pickles by name (a spec holds it and must pickle)."""
+        return "DECKS"
+
     def names(self) -> list[str]:
         return list(project_decks())
 

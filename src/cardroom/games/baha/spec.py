@@ -33,6 +33,10 @@ def _players() -> tuple[int, int]:
     return MIN_PLAYERS, MAX_PLAYERS
 
 
+def _num_actions(rules: Rules) -> int:
+    return NUM_ACTIONS
+
+
 def _deal_points(event: Event) -> list[int] | None:
     return list(event["points"]) if event["t"] == "score" else None
 
@@ -73,7 +77,7 @@ SPEC = GameSpec(
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_extras,
-    info=GameInfo(num_actions=lambda rules: NUM_ACTIONS, lower_wins=True, end_event="end",
+    info=GameInfo(num_actions=_num_actions, lower_wins=True, end_event="end",
                   capabilities=frozenset({"quiet_playout"})),
     # The UCB constant is scaled to the spread of returns(), so that both games' searches
     # explore alike: about 0.15 moons here (the standard deviation of returns() over heuristic
