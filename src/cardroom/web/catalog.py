@@ -16,6 +16,7 @@ from typing import Any
 from cardroom import games
 from cardroom.games import make_rules
 from cardroom.games.baebae.deck import CardDef, find_deck, project_decks
+from cardroom.web.pages import has_rules
 
 __all__ = ["BOTS", "catalog", "card_rows", "option_names", "players_range"]
 
@@ -53,6 +54,7 @@ def catalog() -> dict[str, Any]:
             "decks": spec.decks,
             # The pages import this module to draw the game (static/games/*.js).
             "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
+            "rules": f"/rules/{game}" if has_rules(game) else None,
         }
     decks = []
     for name in project_decks():

@@ -167,7 +167,7 @@ export class TableView {
         : kind === "free" ? seatChip("free seat", "chip-free")
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
-        h("div", { class: "seat-name" }, h("span", { text: kind === "free" ? `Seat ${s.seat + 1}` : seatName(table, s.seat) }),
+        h("div", { class: "seat-name" }, h("span", { text: seatName(table, s.seat) }),
           me ? seatChip("you", "chip-you") : null),
         h("div", { class: "seat-status" }, chip));
     });

@@ -134,7 +134,7 @@ function drawHeader() {
     $("table-title").textContent = `${gameTitle(t.game)} \u00b7 table ${t.id}`;
     document.title = `${gameTitle(t.game)} \u00b7 Cardroom`;
   }
-  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat + 1}: ${seatName(t, state.seat)}`;
+  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
   const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("join-bar").hidden = !free;
   // While seats wait for people, the link to send them (the page's own address, no token).
@@ -395,7 +395,7 @@ $("join-form").addEventListener("submit", async (ev) => {
     const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { json: { name } });
     localStorage.setItem(TOKEN_KEY(id), res.token);
     localStorage.setItem(NAME_KEY, name);
-    notify(`You sit at seat ${res.seat + 1}.`, "info", 3000);
+    notify(`You sit at seat ${res.seat}.`, "info", 3000);
     retry = 0;
     if (ws) {
       const old = ws;
