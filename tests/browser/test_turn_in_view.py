@@ -8,7 +8,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from browser_support import ServeProcess, hand_cards, open_table, page_report, seq, wait_seq_above, wait_turn_or_over
+from browser_support import (
+    ServeProcess,
+    hand_cards,
+    open_table,
+    page_report,
+    seq,
+    wait_seq_above,
+    wait_turn_or_over,
+)
 from playwright.sync_api import BrowserContext, Page
 
 SIZES = {

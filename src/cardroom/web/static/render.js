@@ -296,7 +296,9 @@ export class TableView {
     t.replaceChildren(...parts);
     const acting = this.toAct(view, state);
     t.dataset.turn = acting ?? "";
-    t.classList.toggle("my-turn", mine && acting !== null && acting === state.seat);
+    // The seat asked next is asked first to read the result (its Continue): still its turn.
+    const asked = this.ended(view, state) ? null : view.current_player;
+    t.classList.toggle("my-turn", mine && asked !== null && asked !== undefined && asked === state.seat);
   }
 
   winnerText(view) {
