@@ -147,6 +147,13 @@ def test_the_lobby_labels_and_helps_every_field_and_links_the_rules(server: Serv
             assert page.locator(f"#{helped}").inner_text().strip()
         labels = page.locator("#rules .option-label").all_inner_texts()
         assert labels and all("_" not in x and x[0].isupper() for x in labels), labels
+        # Fields side by side line up: their inputs start at one height, whatever their help says.
+        boxes = page.evaluate("""() => [...document.querySelectorAll('#rules label')].map((l) => {
+            const r = l.getBoundingClientRect();
+            return [r.top, r.bottom, Math.round(l.querySelector('[data-rule]').getBoundingClientRect().top)]; })""")
+        for top, bottom, _ in boxes:  # the fields beside this one (their boxes share a height)
+            beside = {input_top for t, b, input_top in boxes if t < bottom and b > top}
+            assert len(beside) == 1, f"{game}: inputs side by side at different heights: {boxes}"
     assert page.get_by_test_id("timer-input").get_attribute("min") == "1"
     page.get_by_test_id("rules-link-baebae").click()
     page.wait_for_url(re.compile(r"/rules/baebae$"))
