@@ -190,7 +190,7 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     page.get_by_test_id("deck-file").set_input_files(str(bad))
     page.get_by_test_id("create-button").click()
     # The server's deck check, in words, and no table made.
-    expect(page.get_by_test_id("create-error")).to_contain_text("card 1: the field 'suit' is missing")
+    expect(page.get_by_test_id("create-error")).to_contain_text("broken.toml: card 1: the field 'suit' is missing")
     assert TABLE_URL.search(page.url) is None
     page.get_by_test_id("deck-file").set_input_files(str(good))
     page.get_by_test_id("create-button").click()
