@@ -126,7 +126,7 @@ def test_a_whole_round_of_baebae_by_clicking(server: ServeProcess, context: Brow
     table = server.create(game="baebae", players=4, rules={"rounds": 1}, deck="sample", name="Bo",
                           seats=["human", "heuristic", "heuristic", "heuristic"])
     page = open_table(context, server, table["id"], table["token"])
-    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Bo")
+    expect(page.get_by_test_id("who")).to_have_text("Seat 0: Bo")
     expect(page.get_by_test_id("discard-top")).to_be_visible()
     expect(page.get_by_test_id("suit-in-play")).to_have_attribute("data-suit", re.compile("^[CDHS]$"))
 
@@ -138,7 +138,7 @@ def test_a_whole_round_of_baebae_by_clicking(server: ServeProcess, context: Brow
     final = seat_update(server, table["id"], table["token"])["view"]
     assert final["phase"] == "over"
     ranking, shame, totals = final["ranking"], final["shame"], final["totals"]
-    names = {s["seat"]: s["name"] or f"Heuristic {s['seat'] + 1}" for s in table["seats"]}
+    names = {s["seat"]: s["name"] or f"Heuristic {s['seat']}" for s in table["seats"]}
     names[0] = "Bo"
 
     scores = page.get_by_test_id("scores")

@@ -73,7 +73,7 @@ def test_a_whole_game_of_baha_by_clicking(server: ServeProcess, context: Browser
     table = server.create(game="baha", rules={"target": 1}, name="Ada",
                           seats=["human", "heuristic", "heuristic", "heuristic"])
     page = open_table(context, server, table["id"], table["token"])
-    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Ada")
+    expect(page.get_by_test_id("who")).to_have_text("Seat 0: Ada")
     expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
 
     assert wait_turn_or_over(page) == "turn"

@@ -75,7 +75,7 @@ def test_the_replay_of_a_finished_game_opens_and_steps(server: ServeProcess, con
     expect(page.get_by_test_id("replay-step")).to_have_text(f"Step 2 of {n}")
     first = steps[1]
     # In the words the page uses for cards ("pass 13 Red", not "pass 13R").
-    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {first['seat'] + 1}: {baha_words(first['action'])}")
+    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {first['seat']}: {baha_words(first['action'])}")
     # The arrow keys, then End: the last step shows the result.
     page.keyboard.press("ArrowRight")
     expect(page.locator("body")).to_have_attribute("data-step", "2")
@@ -102,7 +102,7 @@ def test_the_replay_of_a_finished_game_opens_and_steps(server: ServeProcess, con
     hidden = next(i for i, s in enumerate(seat0) if s["seat"] not in (None, 0) and s["action"] == "?")
     page.get_by_test_id("replay-slider").fill(str(hidden))
     expect(page.locator("body")).to_have_attribute("data-step", str(hidden))
-    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {seat0[hidden]['seat'] + 1}: a hidden choice")
+    expect(page.get_by_test_id("replay-action")).to_have_text(f"Heuristic {seat0[hidden]['seat']}: a hidden choice")
     expect(page.get_by_test_id("record-link")).to_have_attribute("href", f"/api/tables/{table['id']}/record")
 
 

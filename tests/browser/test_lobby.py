@@ -50,7 +50,7 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     ada.wait_for_url(TABLE_URL)
     table_id = TABLE_URL.search(ada.url).group(1)  # type: ignore[union-attr]
     wait_first_update(ada)
-    expect(ada.get_by_test_id("who")).to_have_text("Seat 1: Ada")
+    expect(ada.get_by_test_id("who")).to_have_text("Seat 0: Ada")
     expect(ada.get_by_test_id("status")).to_have_attribute("data-status", "waiting")
     expect(ada.get_by_test_id("turn-indicator")).to_contain_text("Waiting")
     summary = server.get(f"/api/tables/{table_id}")
@@ -76,7 +76,7 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     expect(bea.get_by_test_id("join-bar")).to_be_visible()
     bea.get_by_test_id("join-name").fill("Bea")
     bea.get_by_test_id("join-button").click()
-    expect(bea.get_by_test_id("who")).to_have_text("Seat 2: Bea")
+    expect(bea.get_by_test_id("who")).to_have_text("Seat 1: Bea")
     expect(bea.get_by_test_id("join-bar")).to_be_hidden()
     expect(bea.get_by_test_id("status")).to_have_attribute("data-status", "running")
     expect(bea.get_by_test_id("hand")).to_have_attribute("data-count", "13")
@@ -117,12 +117,12 @@ def test_two_people_at_one_table(server: ServeProcess, new_context: Callable[...
     ada.get_by_test_id(f"join-button-{table['id']}").click()
     ada.wait_for_url(f"**/table/{table['id']}")
     wait_first_update(ada)
-    expect(ada.get_by_test_id("who")).to_have_text("Seat 1: Ada")
+    expect(ada.get_by_test_id("who")).to_have_text("Seat 0: Ada")
     expect(ada.get_by_test_id("status")).to_have_attribute("data-status", "waiting")
     bea_seat = server.join(table["id"], "Bea")
     assert bea_seat["seat"] == 1
     bea = open_table(new_context(), server, table["id"], bea_seat["token"])
-    expect(bea.get_by_test_id("who")).to_have_text("Seat 2: Bea")
+    expect(bea.get_by_test_id("who")).to_have_text("Seat 1: Bea")
     for page in (ada, bea):
         expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
         expect(page.get_by_test_id("hand")).to_have_attribute("data-count", "13")
@@ -190,7 +190,7 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     page.get_by_test_id("deck-file").set_input_files(str(bad))
     page.get_by_test_id("create-button").click()
     # The server's deck check, in words, and no table made.
-    expect(page.get_by_test_id("create-error")).to_contain_text("card 1: the field 'suit' is missing")
+    expect(page.get_by_test_id("create-error")).to_contain_text("broken.toml: card 1: the field 'suit' is missing")
     assert TABLE_URL.search(page.url) is None
     page.get_by_test_id("deck-file").set_input_files(str(good))
     page.get_by_test_id("create-button").click()

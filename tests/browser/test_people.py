@@ -71,7 +71,7 @@ def test_a_waiting_table_shows_its_seats_then_starts(
     for page in (ada, bo):
         expect(page.get_by_test_id("status")).to_have_attribute("data-status", "running")
         expect(page.get_by_test_id("waiting-note")).to_have_count(0)
-    expect(bo.get_by_test_id("who")).to_have_text("Seat 2: Bo")
+    expect(bo.get_by_test_id("who")).to_have_text("Seat 1: Bo")
 
 
 def test_leaving_a_seat_then_the_creator_closes_the_table(
@@ -135,14 +135,14 @@ def test_a_rematch_at_the_same_seats(server: ServeProcess, new_context: Callable
     assert new_id != table["id"]
     record_frames(ada)
     wait_first_update(ada)
-    expect(ada.get_by_test_id("who")).to_have_text("Seat 1: Ada")
+    expect(ada.get_by_test_id("who")).to_have_text("Seat 0: Ada")
     expect(ada.get_by_test_id("status")).to_have_attribute("data-status", "running")
     # Bo's page hears of it and follows with his seat.
     expect(bo.get_by_test_id("rematch-link")).to_be_visible()
     expect(bo.get_by_test_id("rematch-button")).to_be_hidden()
     bo.get_by_test_id("rematch-link").click()
     bo.wait_for_url(f"{server.base}/table/{new_id}")
-    expect(bo.get_by_test_id("who")).to_have_text("Seat 2: Bo")
+    expect(bo.get_by_test_id("who")).to_have_text("Seat 1: Bo")
     summary = server.get(f"/api/tables/{new_id}")
     assert [(s["kind"], s["name"], s["bot"]) for s in summary["seats"]] == [
         ("human", "Ada", None), ("human", "Bo", None), ("bot", None, "heuristic"), ("bot", None, "heuristic")]

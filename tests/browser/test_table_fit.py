@@ -75,6 +75,11 @@ def test_six_players_scores_fit_at_1280(server: ServeProcess, new_context: Calla
     cells = page.evaluate(SCORE_CELLS)
     assert cells["columns"] == 7
     assert cells["right"] <= cells["inner"] + TOLERANCE, f"the score table is cut: {cells}"
+    # Every player's name is shown whole (wrapped, not cut to "Heur..."): the bots differ by number.
+    heads = page.evaluate("""() => [...document.querySelectorAll('[data-testid=scores] thead th')].map((th) =>
+      ({text: th.textContent, cut: th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1}))""")
+    assert [h["text"] for h in heads][1:] == ["Ada with a long name"] + [f"Heuristic {s}" for s in range(1, 6)]
+    assert not [h for h in heads if h["cut"]], heads
 
 
 HAS_MOVES_AFTER_A_BUTTON = """async () => {

@@ -116,9 +116,9 @@ def test_a_whole_game_answering_the_first_move_ends_with_standings_and_a_winner(
     assert "Traceback" not in result.output
     assert "Scores after hand 1" in result.output
     assert "Final standings" in result.output
-    assert re.search(r"^(You win|Seat [123] wins) with \d+ horns? \(lowest total\)", result.output, re.M)
+    assert re.search(r"^(You win|Random [123] wins) with \d+ horns? \(lowest total\)", result.output, re.M)
     # The bots' moves are told one line each, as they happen.
-    assert re.search(r"^Seat [123] plays (1[0-3]|[1-9])[PRTO]", result.output, re.M)
+    assert re.search(r"^Random [123] plays (1[0-3]|[1-9])[PRTO]", result.output, re.M)
 
 
 def test_the_record_of_a_whole_game_replays_exactly(tmp_path: Path) -> None:
@@ -133,13 +133,13 @@ def test_the_record_of_a_whole_game_replays_exactly(tmp_path: Path) -> None:
     assert record["seed"] == 5
     assert record["seats"] == [
         {"name": "Ada [the 1st]", "agent": "human"},
-        {"name": "Seat 1", "agent": "random"},
-        {"name": "Seat 2", "agent": "random"},
-        {"name": "Seat 3", "agent": "random"},
+        {"name": "Random 1", "agent": "random"},
+        {"name": "Random 2", "agent": "random"},
+        {"name": "Random 3", "agent": "random"},
     ]
     assert record["result"]["over"] is True
     winner = record["result"]["winner"]
-    assert f"{'You win' if winner == 0 else f'Seat {winner} wins'} with" in result.output
+    assert f"{'You win' if winner == 0 else f'Random {winner} wins'} with" in result.output
     assert "Ada [the 1st]" in result.output  # the name is shown as typed, never read as markup
 
 
@@ -159,7 +159,7 @@ def test_cards_can_be_typed_as_text_in_any_case_with_or_without_the_verb(tmp_pat
     assert result.exit_code == 0, result.output
     assert seat0_actions(path) == [f"pass {first}", f"pass {second}", f"pass {third}"]
     passed = " ".join(sorted({first, second, third}, key=hand.index))
-    assert f"You pass {passed} to Seat 1." in result.output.replace("▲", "")
+    assert f"You pass {passed} to Random 1." in result.output.replace("▲", "")
 
 
 def test_a_number_picks_from_the_listed_moves_and_play_text_works_in_the_play_phase(

@@ -114,10 +114,10 @@ def test_a_whole_game_answering_the_first_move_ends_with_the_ranking() -> None:
     assert "Round 1 of 1" in text
     assert "Penalties after round 1" in text
     assert "Final ranking" in text
-    assert re.search(r"^(You win|Seat [123] wins) with \d+ points? \(lowest total\)|share first place", text, re.M)
+    assert re.search(r"^(You win|Random [123] wins) with \d+ points? \(lowest total\)|share first place", text, re.M)
     assert re.search(r"bury (their|your) heads? in shame", text)
     # The bots' moves are told in words, as they happen.
-    assert re.search(r"^Seat [123] plays (10|[2-9AJQK])[♣♦♥♠] \w", text, re.M)
+    assert re.search(r"^Random [123] plays (10|[2-9AJQK])[♣♦♥♠] \w", text, re.M)
 
 
 def test_three_rounds_with_two_players_are_played_and_ranked() -> None:
@@ -179,8 +179,8 @@ def test_the_hand_is_a_table_sorted_by_suit_then_rank_with_each_cards_character(
     assert len(re.findall("optional", hand, re.IGNORECASE)) == 2  # Lady Violetta and Honest Tam, once each
     assert "Top card" in text and "9♦ Master Ledger, Tax Collector" in text
     assert "Suit in play" in text and "♦ Diamonds" in text
-    assert "Cards held    You 5   Seat 1 5   Seat 2 5   Seat 3 5" in text
-    assert "play goes left: You → Seat 1 → Seat 2 → Seat 3" in text
+    assert "Cards held    You 5   Random 1 5   Random 2 5   Random 3 5" in text
+    assert "play goes left: You → Random 1 → Random 2 → Random 3" in text
     # The playable cards carry their move number in the table and in the list of moves.
     assert re.search(r"1\s+A♣\s+Mayor Prudence Quill", text)
     assert re.search(r"Your move:\n  1\) A♣  2\) 5♦  3\) 9♥  4\) 8♠", text)
@@ -336,10 +336,10 @@ def test_a_player_is_chosen_from_the_list_and_the_peek_is_shown_only_to_the_pers
     assert run(person, out, state=state, width=400) == 0
     assert person.prompts[1] == "Player (1-3) › "
     text = out.getvalue()
-    assert "Choose a player:\n  1) Seat 1 (5 cards)  2) Seat 2 (5 cards)  3) Seat 3 (5 cards)" in text
+    assert "Choose a player:\n  1) Random 1 (5 cards)  2) Random 2 (5 cards)  3) Random 3 (5 cards)" in text
     peek = next(e for e in state.log if e["t"] == "effect" and e["op"] == "peek")
     assert (peek["p"], peek["who"]) == (0, 2)
-    told = text[text.index("You look at Seat 2's hand: "):].splitlines()[0]
+    told = text[text.index("You look at Random 2's hand: "):].splitlines()[0]
     assert sorted(CARD.findall(told)) == sorted((k[:-1], SYMBOLS[k[-1]]) for k in seat2)
 
 
@@ -368,7 +368,7 @@ def test_a_card_to_give_is_chosen_after_the_player() -> None:
     assert (move["from"], move["to"], move["cards"], move["why"]) == (0, 3, ["JS"], "give")
     text = out.getvalue()
     assert "Choose a card to give:\n  1) K♣ Old King Cask, Lord of the Cellars  2) Q♦ Countess Glimmer" in text
-    assert "You give J♠ The Night-Watchman's Shade to Seat 3." in text
+    assert "You give J♠ The Night-Watchman's Shade to Random 3." in text
 
 
 def test_cards_are_put_under_one_at_a_time_until_done() -> None:

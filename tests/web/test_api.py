@@ -12,8 +12,8 @@ def test_catalog(server: LiveServer) -> None:
     assert cat["games"]["baha"]["players"] == [2, 6]
     assert cat["games"]["baebae"]["players"][0] == 2
     baha = {o["name"]: o for o in cat["games"]["baha"]["options"]}
-    assert baha["target"] == {"name": "target", "kind": "int", "min": 1, "max": 10_000, "default": 100,
-                              "text": baha["target"]["text"]}
+    assert baha["target"] == {"name": "target", "label": "Points that end the game", "kind": "int", "min": 1,
+                              "max": 10_000, "default": 100, "text": baha["target"]["text"]}
     assert baha["scoring"]["choices"] == ["horns", "face"]
     assert baha["draw_pile"]["default"] is None
     baebae = {o["name"]: o for o in cat["games"]["baebae"]["options"]}
@@ -158,7 +158,8 @@ def test_bad_bodies(server: LiveServer) -> None:
 def test_pages_and_static(server: LiveServer) -> None:
     from cardroom.web.app import STATIC_DIR
 
-    for path, page in (("/", "index.html"), ("/table/abc", "table.html"), ("/replay/abc", "replay.html")):
+    table = server.create(game="baha", seats=["random"] * 4)["id"]
+    for path, page in (("/", "index.html"), (f"/table/{table}", "table.html"), (f"/replay/{table}", "replay.html")):
         r = server.http.get(path)
         if (STATIC_DIR / page).is_file():
             assert r.status_code == 200 and "html" in r.headers["content-type"]

@@ -223,8 +223,11 @@ def play(
         float | None, typer.Option(help="Seconds an ismcts bot thinks per move.", min=0.01, metavar="SECONDS")
     ] = None,
     name: Annotated[
-        str, typer.Option(help=f"Your name at the table (1 to {MAX_NAME} characters).", metavar="NAME")
-    ] = "You",
+        str | None,
+        typer.Option(help=f"Your name at the table (1 to {MAX_NAME} characters); the screen calls you "
+                          "\"You\", and without a name a record calls your seat \"Seat 0\".",
+                     metavar="NAME"),
+    ] = None,
     record: Annotated[
         Path | None, typer.Option(help="Write the game's record to this file.", metavar="FILE")
     ] = None,
@@ -234,7 +237,8 @@ def play(
 
     with guard():
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
-        code = run_play(rules, seed=seed, bots=with_think(bots, think), name=checked_name(name),
+        person = None if name is None else checked_name(name)
+        code = run_play(rules, seed=seed, bots=with_think(bots, think), name=person,
                         record_path=record, console=make_console())
     raise typer.Exit(code)
 

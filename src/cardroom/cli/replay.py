@@ -14,6 +14,7 @@ from rich.text import Text
 
 from cardroom import games
 from cardroom.record import RecordError, load, replay, verify
+from cardroom.seats import bot_title, record_names
 from cardroom.text import plural
 
 __all__ = ["run_replay", "narration"]
@@ -23,7 +24,7 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
     """The game of ``record`` told one line an event: as ``seat`` saw it, or every card shown
     when ``seat`` is ``None``. The events come from replaying the record, not from its log."""
     state = replay(record, where)
-    names = [s["name"] for s in record["seats"]]
+    names = record_names(record["seats"])
     if seat is not None and not 0 <= seat < len(names):
         raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
     tell = games.get(record["game"]).narrate  # replay() has checked the game is known
@@ -41,10 +42,15 @@ def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
             console.print(Text.assemble(("FAIL ", "bold red"), str(err)))
             code = 1
             continue
-        seats = ", ".join(f"{s['name']} ({s['agent']})" for s in record["seats"])
+        names = record_names(record["seats"])
+        # A bot's name says its kind; a person's is followed by what they were.
+        seats = ", ".join(
+            name if name.startswith(f"{bot_title(str(s['agent']))} ") else f"{name} ({s['agent']})"
+            for name, s in zip(names, record["seats"], strict=True)
+        )
         view = "every card shown"
         if seat is not None:
-            view = f"as {record['seats'][seat]['name']} (seat {seat}) saw it"
+            view = f"as {names[seat]} (seat {seat}) saw it"
         heading = f": {record['game']}, seed {record['seed']}, {view}; seats {seats}"
         console.print(Text.assemble((str(path), "bold"), heading))
         for line in lines:

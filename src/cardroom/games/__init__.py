@@ -85,10 +85,13 @@ class OptionSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     by_players: bool = False
+    label: str = ""
+    """The option's name in a form's words (``Draw pile``), beside ``text``, its one-line help."""
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready, as the web catalog sends it (bounds and choices only where they apply)."""
-        out: dict[str, Any] = {"name": self.name, "kind": self.kind, "text": self.text}
+        label = self.label or self.name.replace("_", " ").capitalize()
+        out: dict[str, Any] = {"name": self.name, "label": label, "kind": self.kind, "text": self.text}
         if self.minimum is not None:
             out["min"] = self.minimum
         if self.maximum is not None:

@@ -16,11 +16,14 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardroom.web import pages
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, TableQuota
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
@@ -146,7 +149,17 @@ def create_app(
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
         return JSONResponse({"detail": _sendable(_validation_text(err))}, status_code=400)
 
+    @app.exception_handler(StarletteHTTPException)
+    async def not_found(request: Request, err: StarletteHTTPException) -> Response:
+        # A person's unknown address gets a page with the way back; the API keeps JSON.
+        if err.status_code == 404 and not request.url.path.startswith("/api/"):
+            return missing(f"There is no page at {request.url.path[:200]} on this server.")
+        return await http_exception_handler(request, err)
+
     # -- pages -------------------------------------------------------------------------
+
+    def missing(message: str) -> Response:
+        return HTMLResponse(pages.not_found_page(message), status_code=404)
 
     def page(name: str) -> Response:
         path = STATIC_DIR / name
@@ -160,11 +173,23 @@ def create_app(
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> Response:
+        if table_id not in manager.tables:
+            return missing(f"There is no table {table_id[:40]} here: it was closed before its game "
+                           "began, or the address is not quite right.")
         return page("table.html")
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(table_id: str) -> Response:
+        if table_id not in manager.tables:
+            return missing(f"There is no game {table_id[:40]} to replay here: the address is not "
+                           "quite right, or its table was closed before the game began.")
         return page("replay.html")
+
+    @app.get("/rules/{game}", include_in_schema=False)
+    async def rules_page(game: str) -> Response:
+        if not pages.has_rules(game):
+            return missing(f"There are no rules of a game {game[:40]} here.")
+        return HTMLResponse(pages.rules_page(game))
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

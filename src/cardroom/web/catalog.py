@@ -14,6 +14,7 @@ from typing import Any
 
 from cardroom import games
 from cardroom.games import make_rules
+from cardroom.web.pages import has_rules
 
 __all__ = ["BOTS", "catalog", "option_names", "players_range"]
 
@@ -51,6 +52,7 @@ def catalog() -> dict[str, Any]:
             "decks": spec.decks is not None,
             # The pages import this module to draw the game (static/games/*.js).
             "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
+            "rules": f"/rules/{game}" if has_rules(game) else None,
         }
     decks = []
     for game in games.names():

@@ -23,6 +23,7 @@ from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
+from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
 from cardroom.web.live import Connection, LiveTable, TableError
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
@@ -215,11 +216,8 @@ class TablePlay:
         return all(state.public_action(action, other) == -1 for other in others)
 
     def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
-        seats: list[dict[str, Any]] = [
-            {"name": s.name or f"Seat {s.seat}", "agent": "human"} if s.kind == "human"
-            else {"name": f"Seat {s.seat}", "agent": s.bot or "unknown"}
-            for s in table.data.seats
-        ]
+        seats = seat_entries([s.name for s in table.data.seats],
+                             ["human" if s.kind == "human" else s.bot for s in table.data.seats])
         for seat, after in table.data.left.items():
             # the player left: a heuristic stand-in took every action of the seat from then on
             seats[seat]["left_after"] = after
@@ -372,6 +370,7 @@ class TablePlay:
             "deck": None if data.deck_info is None else dict(data.deck_info),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
+                 "title": seat_name(s.seat, s.name, s.bot),
                  "connected": table.connected(s.seat), "away": s.seat in table.away,
                  "left": s.seat in data.left}
                 for s in data.seats

@@ -130,13 +130,24 @@ class CreateBody(_Body):
     """``POST /api/tables``."""
 
     game: str = Field(max_length=MAX_RULE_TEXT)
-    players: int | None = Field(default=None, ge=2, le=MAX_PLAYERS)
+    players: int | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
     deck: str | None = Field(default=None, max_length=100)
     deck_toml: str | None = Field(default=None, max_length=MAX_DECK_BYTES)
+    deck_file: str | None = Field(default=None, max_length=100)
+    """The uploaded deck file's name, which its problems are told by."""
     seats: list[str] | None = Field(default=None, max_length=MAX_PLAYERS)
     timer: float | None = None
     name: str | None = None
+
+    @field_validator("players", mode="before")
+    @classmethod
+    def _players(cls, value: Any) -> Any:
+        # Said in Cardroom's words (a game's own rules may allow fewer: they say so next).
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                  or not 2 <= value <= MAX_PLAYERS):
+            raise ValueError(f"a table seats 2 to {MAX_PLAYERS} players (a whole number), not {value!r:.40}")
+        return value
 
     @field_validator("timer", mode="before")
     @classmethod

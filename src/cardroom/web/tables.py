@@ -13,6 +13,7 @@ import hmac
 import logging
 import secrets
 import time
+from pathlib import PurePath
 from typing import Any
 
 from cardroom import games
@@ -149,7 +150,7 @@ class TableManager(TablePlay):
                     400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
                 )
             if body.deck_toml is not None:
-                upload = self._upload(game, body.deck_toml)
+                upload = self._upload(game, body.deck_toml, body.deck_file)
             else:
                 deck = body.deck if body.deck is not None else decks.default
                 if deck not in decks.names():
@@ -495,12 +496,15 @@ class TableManager(TablePlay):
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
         return SeatData(seat, "bot", bot=format_spec(name, options))
 
-    def _upload(self, game: str, text: str) -> str:
-        """Validate an uploaded deck file of ``game`` and keep it in the database; its digest."""
+    def _upload(self, game: str, text: str, filename: str | None) -> str:
+        """Validate an uploaded deck file of ``game`` and keep it in the database; its digest. Its
+        problems are told by the file's name (without any folder), as the person chose it, else by
+        the field that carried the text (``deck_toml``)."""
         decks = games.get(game).decks
         assert decks is not None
+        where = PurePath(filename.replace("\\", "/")).name if filename else ""
         try:
-            deck = decks.parse(text, "deck_toml")
+            deck = decks.parse(text, where or "deck_toml")
         except decks.error as err:
             raise TableError(400, str(err)) from None
         self.store.add_deck(deck.digest, deck.title, text, time.time())

@@ -70,7 +70,7 @@ def run_play(
     *,
     seed: int | None,
     bots: str,
-    name: str,
+    name: str | None,
     record_path: Path | None,
     console: Console,
     ask: Callable[[str], str] | None = None,

@@ -37,7 +37,7 @@ HIDDEN = "?"
 class Narration(TableScreen):
     """Tells BAEBAE's events for seat 0 and draws its cards, with Rich."""
 
-    def __init__(self, console: Console, name: str, rules: BaebaeRules) -> None:
+    def __init__(self, console: Console, name: str | None, rules: BaebaeRules) -> None:
         super().__init__(console, name, rules.players)
         self.rules = rules
         self.designs: dict[str, CardDef] = rules.deck_data.by_key()
@@ -66,17 +66,17 @@ class Narration(TableScreen):
     # -- words and cards ---------------------------------------------------------------
 
     def verb(self, seat: int, verb: str) -> str:
-        """``seat`` and a verb that agrees: "You play", "Seat 2 plays"."""
+        """``seat`` and a verb that agrees: "You play", "Heuristic 2 plays"."""
         if seat == ME:
             return f"You {verb}"
-        return f"Seat {seat} {_third_person(verb)}"
+        return f"{self.seat(seat)} {_third_person(verb)}"
 
     def obj(self, seat: int) -> str:
-        """A seat inside a sentence: "you", "Seat 2"."""
-        return "you" if seat == ME else f"Seat {seat}"
+        """A seat inside a sentence: "you", "Heuristic 2"."""
+        return "you" if seat == ME else self.seat(seat)
 
     def whose(self, seat: int) -> str:
-        return "your" if seat == ME else f"Seat {seat}'s"
+        return "your" if seat == ME else f"{self.seat(seat)}'s"
 
     def design(self, key: str) -> CardDef | None:
         return self.designs.get(key)
@@ -187,7 +187,7 @@ class Narration(TableScreen):
         if seat == ME:
             self._line("You draw ", self.cards(cards, named=True), ".")
         else:
-            self._line(f"Seat {seat} draws {plural(len(cards), 'card', one='a')}.")
+            self._line(f"{self.seat(seat)} draws {plural(len(cards), 'card', one='a')}.")
 
     def _on_round(self, event: Event) -> None:
         self.round = event["n"]
@@ -334,9 +334,9 @@ class Narration(TableScreen):
                 self._line(f"You look at {self.whose(who)} hand: ",
                            self.cards(self.sort(cards), named=True) if cards else "no cards", ".")
             elif who == ME:
-                self._line(f"Seat {seat} looks at your hand.")
+                self._line(f"{self.seat(seat)} looks at your hand.")
             else:
-                self._line(f"Seat {seat} peeks at {self.whose(who)} hand.")
+                self._line(f"{self.seat(seat)} peeks at {self.whose(who)} hand.")
 
     def _on_round_end(self, event: Event) -> None:
         n, out = event["n"], event["out"]
@@ -348,7 +348,7 @@ class Narration(TableScreen):
         elif out == ME:
             self._line((f"You are out: round {n} is over!", "bold green"))
         else:
-            self._line((f"Seat {out} is out: round {n} is over.", "bold"))
+            self._line((f"{self.seat(out)} is out: round {n} is over.", "bold"))
         hands: list[list[str]] = event["hands"]
         penalties: list[int] = event["penalties"]
         totals: list[int] = event["totals"]
@@ -390,7 +390,7 @@ class Narration(TableScreen):
         if len(first) == self.players:
             self._line(("Everyone ties", "bold green"), f" with {best}.")
         elif len(first) == 1:
-            who = "You win" if first[0] == ME else f"Seat {first[0]} wins"
+            who = "You win" if first[0] == ME else f"{self.seat(first[0])} wins"
             self._line((f"{who} with {best}", "bold green"), " (lowest total).")
         else:
             who = _and([self.seat(s) for s in first])
@@ -409,7 +409,8 @@ class Narration(TableScreen):
                 self._line((f"You are last with {worst}: by the rules you must bury your head in "
                             "shame.", "bold red"), " Chin up: there is always another game.")
         elif len(shame) == 1:
-            self._line((f"Seat {shame[0]} is last with {worst} and must bury their head in shame.", "bold"))
+            self._line((f"{self.seat(shame[0])} is last with {worst} and must bury their head in shame.",
+                        "bold"))
         else:
             self._line((f"{_and([self.seat(s) for s in shame])} share last place with {worst} and must "
                         "bury their heads in shame.", "bold"))

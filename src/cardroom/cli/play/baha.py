@@ -57,7 +57,7 @@ def run_play(
     *,
     seed: int | None,
     bots: str,
-    name: str,
+    name: str | None,
     record_path: Path | None,
     console: Console,
     ask: Callable[[str], str] | None = None,
@@ -144,7 +144,7 @@ class Screen(TableScreen):
 
     help_text = HELP
 
-    def __init__(self, console: Console, name: str, view: Mapping[str, Any]) -> None:
+    def __init__(self, console: Console, name: str | None, view: Mapping[str, Any]) -> None:
         super().__init__(console, name, view["players"])
         self.rules: Mapping[str, Any] = view["rules"]
         self.unit = "horns" if self.rules.get("scoring", "horns") == "horns" else "points"

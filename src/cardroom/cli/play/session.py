@@ -33,6 +33,7 @@ from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import Action, Event, State
 from cardroom.match import Match, Stop
 from cardroom.record import RecordError, make_record, save
+from cardroom.seats import seat_entries, seat_name
 from cardroom.text import plural
 
 __all__ = [
@@ -115,11 +116,11 @@ def make_bots(bots: str, seed: int, players: int) -> dict[int, Agent]:
     return agents
 
 
-def seats_of(name: str, bots: str, players: int) -> list[dict[str, Any]]:
-    """Who sits where, as a record names them."""
-    return [{"name": name, "agent": "human"}] + [
-        {"name": f"Seat {seat}", "agent": spec} for seat, spec in bot_specs(bots, players).items()
-    ]
+def seats_of(name: str | None, bots: str, players: int) -> list[dict[str, Any]]:
+    """Who sits where, as a record names them (:func:`cardroom.seats.seat_name`): the person by
+    their name (``Seat 0`` if they gave none), each bot by its kind and seat."""
+    specs = bot_specs(bots, players)
+    return seat_entries([name] + [None] * (players - 1), ["human"] + [specs[s] for s in range(1, players)])
 
 
 def check_record_path(path: Path) -> None:
@@ -206,20 +207,23 @@ class TableScreen:
     help_text = ""
     """The game's ``help`` page (Rich markup)."""
 
-    def __init__(self, console: Console, name: str, players: int) -> None:
+    def __init__(self, console: Console, name: str | None, players: int) -> None:
         self.console = console
-        self.name = name
+        self.name = name or "You"
         self.players = players
+        self.agents: Mapping[int, str] = {}
+        """Each bot's spec by seat (:func:`play_game` sets it), which names the bot."""
         self.previous: Event | None = None  # the event told last
         self.handlers: dict[str, Callable[[Event], None]] = {}
 
     def seat(self, seat: int) -> str:
-        """A seat in running text: "You" for the person, "Seat 2" for a bot."""
-        return "You" if seat == ME else f"Seat {seat}"
+        """A seat in running text: "You" for the person, "Heuristic 2" for a bot (as every front
+        names seats: :func:`cardroom.seats.seat_name`)."""
+        return "You" if seat == ME else seat_name(seat, agent=self.agents.get(seat))
 
     def player(self, seat: int) -> str:
-        """A seat in tables: the person's name, "Seat 2" for a bot."""
-        return self.name if seat == ME else f"Seat {seat}"
+        """A seat in tables: the person's name (or "You"), "Heuristic 2" for a bot."""
+        return self.name if seat == ME else seat_name(seat, agent=self.agents.get(seat))
 
     def heading(self, bots: str) -> Text:
         """The game's first line: its name and the table's options."""
@@ -265,7 +269,7 @@ class TableScreen:
         self.console.print(message, highlight=False)
 
     def per_seat(self, numbers: Sequence[int], *, signed: bool = False, skips: Sequence[int] = ()) -> Text:
-        """A number per seat on one line (``Ada 12   Seat 1 30``); ``skips`` marks who loses a turn."""
+        """A number per seat on one line (``Ada 12   Heuristic 1 30``); ``skips`` marks who loses a turn."""
         out = Text()
         for seat, number in enumerate(numbers):
             if seat:
@@ -303,7 +307,7 @@ def play_game(
     *,
     seed: int,
     bots: str,
-    name: str,
+    name: str | None,
     record_path: Path | None,
     console: Console,
     ask: Callable[[str], str],
@@ -313,6 +317,7 @@ def play_game(
     players = len(state.scores)
     agents = make_bots(bots, seed, players)
     seats = seats_of(name, bots, players)
+    screen.agents = bot_specs(bots, players)
     if record_path is not None:
         check_record_path(record_path)  # fails before play, writes nothing yet
     return play_session(

@@ -142,13 +142,15 @@ export function gameTitle(game) {
   return games[game]?.title ?? String(game || "");
 }
 
-/** A seat's name for people: the player's name, the bot's kind, or "Seat N". */
+/** A seat's name for people, as the server names it for every front and record (its
+ * summary's `title`: the player's name, a bot's kind and seat "Heuristic 2", or "Seat 2";
+ * cardroom/seats.py). Seats keep the game's numbers, from 0. */
 export function seatName(table, seat) {
   if (seat === null || seat === undefined) return "nobody";
   const s = table && Array.isArray(table.seats) ? table.seats.find((x) => x.seat === seat) || table.seats[seat] : null;
+  if (s && s.title) return s.title;
   if (s && s.name) return s.name;
-  if (s && s.kind === "bot") return `${botTitle(s.bot)} ${seat + 1}`;
-  return `Seat ${seat + 1}`;
+  return `Seat ${seat}`;
 }
 
 export function botTitle(spec) {

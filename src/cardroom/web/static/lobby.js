@@ -28,7 +28,8 @@ function optionKind(opt) {
 function ruleField(opt) {
   const kind = optionKind(opt);
   const id = `rule-${opt.name}`;
-  const help = opt.text ? h("span", { class: "option-help", text: opt.text }) : null;
+  const helpId = `${id}-help`;
+  const help = opt.text ? h("span", { class: "option-help", id: helpId, "data-testid": helpId, text: opt.text }) : null;
   let input;
   if (kind === "choice") {
     input = h("select", { id, "data-testid": id, "data-rule": opt.name, "data-kind": kind },
@@ -49,7 +50,9 @@ function ruleField(opt) {
     input = h("input", { id, type: "text", "data-testid": id, "data-rule": opt.name, "data-kind": kind, value: opt.default ?? "" });
   }
   input.dataset.default = JSON.stringify(opt.default ?? null);
-  return h("label", { for: id }, h("span", { text: opt.name.replace(/_/g, " ") }), input, help);
+  if (help) input.setAttribute("aria-describedby", helpId);
+  const label = opt.label || opt.name.replace(/_/g, " ");
+  return h("label", { for: id }, h("span", { class: "option-label", "data-testid": `${id}-label`, text: label }), input, help);
 }
 
 function readRules() {
@@ -82,7 +85,7 @@ function drawSeats() {
   const items = [];
   for (let i = 0; i < Math.min(Math.max(n, 0), 12); i++) {
     const value = old[i] ?? (i === 0 ? "human" : fallbackBot);
-    items.push(h("label", {}, `Seat ${i + 1}${i === 0 ? " (you)" : ""}`,
+    items.push(h("label", {}, `Seat ${i}${i === 0 ? " (you)" : ""}`,
       h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}` },
         ...seatOptions().map(([v, t]) => h("option", { value: v, text: t, selected: v === value })))));
   }
@@ -125,6 +128,9 @@ async function loadCatalog() {
   }
   const sel = $("game-select");
   sel.replaceChildren(...Object.keys(catalog.games).map((g) => h("option", { value: g, text: gameTitle(g) })));
+  const withRules = Object.keys(catalog.games).filter((g) => catalog.games[g].rules);
+  $("rules-links").replaceChildren(...(withRules.length ? [h("span", { text: "Rules:" })] : []),
+    ...withRules.map((g) => h("a", { href: catalog.games[g].rules, "data-testid": `rules-link-${g}` }, `How to play ${gameTitle(g)}`)));
   sel.addEventListener("change", drawGame);
   $("players-input").addEventListener("input", drawSeats);
   drawDecks();
@@ -150,8 +156,10 @@ $("create-form").addEventListener("submit", async (ev) => {
   const seats = [...document.querySelectorAll("#seat-kinds select")].map((s) => s.value);
   const timerText = $("timer-input").value.trim();
   const name = myName();
-  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: name || null };
-  if (seats.includes("human") && !name) {
+  // A table of bots only is watched: the creator takes no seat, whatever name is filled in.
+  const sits = seats.includes("human");
+  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null };
+  if (sits && !name) {
     err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
     nameInput.focus();
     return;
@@ -169,6 +177,7 @@ $("create-form").addEventListener("submit", async (ev) => {
         return;
       }
       body.deck_toml = await readFile(file);
+      body.deck_file = file.name.slice(0, 100);
     } else body.deck = deck;
   }
   const btn = $("create-button");
@@ -177,7 +186,7 @@ $("create-form").addEventListener("submit", async (ev) => {
     const res = await api("/api/tables", { json: body });
     if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
     if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
-    if (name) localStorage.setItem(NAME_KEY, name);
+    if (body.name) localStorage.setItem(NAME_KEY, name);
     location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);
   } catch (e) {
     err.textContent = e.message;

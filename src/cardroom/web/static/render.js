@@ -118,8 +118,9 @@ export class TableView {
     this.game = game;
     const r = renderer(game);
     const mine = state.seat !== null && state.seat !== undefined && state.seat === view.seat && !state.spectator;
-    // While a hand's (or round's) result is shown, the next decision waits behind Continue.
-    const moves = mine && !state.result ? state.moves || [] : [];
+    // While a hand's (or round's) result is shown, the next decision waits behind Continue; a
+    // table that is over (finished, or closed unfinished) asks nothing of anyone.
+    const moves = mine && !state.result && !this.ended(view, state) ? state.moves || [] : [];
     const hand = mine || state.replay ? view.hand || [] : [];
     const cls = classifyMoves(moves, hand, game);
     this.cls = cls;
@@ -167,7 +168,7 @@ export class TableView {
         : kind === "free" ? seatChip("free seat", "chip-free")
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
-        h("div", { class: "seat-name" }, h("span", { text: kind === "free" ? `Seat ${s.seat + 1}` : seatName(table, s.seat) }),
+        h("div", { class: "seat-name" }, h("span", { text: seatName(table, s.seat) }),
           me ? seatChip("you", "chip-you") : null),
         h("div", { class: "seat-status" }, chip));
     });
@@ -177,8 +178,28 @@ export class TableView {
       `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
   }
 
+  /** A waiting table its creator closed: nothing waits any more. */
+  renderClosed() {
+    this.els.seats.replaceChildren();
+    this.els.center.replaceChildren(h("p", { class: "waiting-note", "data-testid": "closed-note" },
+      "This table was closed before its game began."));
+    this.els.turn.replaceChildren(h("span", { text: "Table closed" }));
+  }
+
   names(i) {
     return seatName(this.state.table, i);
+  }
+
+  /** Whether no seat is to act: the game is over, or the table over (closed unfinished). */
+  ended(view, state) {
+    return view.phase === "over" || (!state.replay && !!state.table && state.table.status === "over");
+  }
+
+  /** The seat to act, or null: none once the table is over, nor while a deal's result waits
+   * behind Continue (the result is what the page shows then, not the next turn). */
+  toAct(view, state) {
+    if (this.ended(view, state) || state.result) return null;
+    return view.current_player ?? null;
   }
 
   renderSeats(view, state) {
@@ -187,7 +208,7 @@ export class TableView {
     const tableSeats = (state.table && state.table.seats) || [];
     for (let i = 0; i < n; i++) {
       const info = tableSeats.find((s) => s.seat === i) || tableSeats[i] || {};
-      const turn = view.current_player === i && view.phase !== "over";
+      const turn = this.toAct(view, state) === i;
       const me = state.seat === i && !state.spectator;
       const size = (view.hand_sizes || [])[i] ?? 0;
       const bits = [];
@@ -199,6 +220,7 @@ export class TableView {
       const status = [];
       if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
+      else if (info.kind === "human" && info.left) status.push(seatChip("left \u00b7 bot plays", "chip-away"));
       else if (info.kind === "human" && info.away) status.push(seatChip("away \u00b7 bot plays", "chip-away"));
       else if (info.kind === "human" && info.connected === false) status.push(seatChip("offline", "chip-away"));
       if (status.length) bits.push(h("div", { class: "seat-status" }, status));
@@ -263,6 +285,7 @@ export class TableView {
     if (over && !state.replay && state.table && state.table.closed) text = "Closed by its creator: the game ended unfinished";
     else if (over) text = `Game over \u00b7 ${this.winnerText(view)}`;
     else if (!state.replay && state.table && state.table.status === "waiting") text = "Waiting for players to take their seats";
+    else if (state.result) text = "Read the result, then continue";
     else if (view.current_player === null || view.current_player === undefined) text = "\u2026";
     else if (mine && !state.replay && view.current_player === state.seat) text = "Your turn";
     else text = `${this.names(view.current_player)}'s turn`;
@@ -271,8 +294,11 @@ export class TableView {
       parts.push(h("span", { class: "countdown", "data-testid": "countdown", "data-deadline": state.deadline }, countdownText(state.deadline)));
     }
     t.replaceChildren(...parts);
-    t.dataset.turn = view.current_player ?? "";
-    t.classList.toggle("my-turn", !over && mine && view.current_player === state.seat);
+    const acting = this.toAct(view, state);
+    t.dataset.turn = acting ?? "";
+    // The seat asked next is asked first to read the result (its Continue): still its turn.
+    const asked = this.ended(view, state) ? null : view.current_player;
+    t.classList.toggle("my-turn", mine && asked !== null && asked !== undefined && asked === state.seat);
   }
 
   winnerText(view) {
@@ -290,10 +316,11 @@ export class TableView {
     const box = this.els.decision;
     const parts = [];
     const pending = view.pending;
-    if (pending && pending.text && pending.seat === view.seat && !state.spectator) {
+    const r0 = renderer(view.game);
+    if (pending && pending.text && pending.seat === view.seat && !state.spectator && !this.ended(view, state) && !state.result) {
       parts.push(h("div", { class: "pending-text", "data-testid": "pending" },
         pending.card ? h("strong", { text: `${cardWords(view.game, pending.card, state.designs)}: ` }) : null,
-        pending.text.charAt(0).toUpperCase() + pending.text.slice(1)));
+        capital(r0.pendingWords ? r0.pendingWords(pending.text, state.designs) : pending.text)));
     }
     const buttons = [];
     const busy = this.busy;
@@ -492,6 +519,10 @@ export class TableView {
     if (stick || items.length !== this._lastLogLen) box.scrollTop = box.scrollHeight;
     this._lastLogLen = items.length;
   }
+}
+
+function capital(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function ordinal(n) {

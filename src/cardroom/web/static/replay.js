@@ -173,7 +173,7 @@ async function main() {
   $("status").dataset.status = table.status;
   $("status").className = `chip status-${table.status}`;
   const options = [h("option", { value: "all", text: "every seat" })];
-  for (let s = 0; s < table.players; s++) options.push(h("option", { value: String(s), text: `${seatName(table, s)} (seat ${s + 1})` }));
+  for (let s = 0; s < table.players; s++) options.push(h("option", { value: String(s), text: `${seatName(table, s)} (seat ${s})` }));
   seatSel.replaceChildren(...options);
   const wanted = params.get("seat");
   seatSel.value = wanted && [...seatSel.options].some((o) => o.value === wanted) ? wanted : "all";

@@ -21,7 +21,7 @@
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
 import { TableView, handKeys, splitMove } from "./render.js";
-import { api, h, notify, seatName, gameTitle, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, h, notify, seatName, gameTitle, gameInfo, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
 const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
@@ -43,6 +43,7 @@ let pingTimer = null;
 let busyTimer = null;
 let passQueue = [];
 let gone = false;
+let closedWaiting = false;
 let ready = false;
 
 const view = new TableView({
@@ -114,7 +115,8 @@ function draw() {
   if (!state.view) {
     view.state = state;
     view.renderEmpty();
-    if (state.table && state.table.status === "waiting") view.renderWaiting(state.table, state);
+    if (closedWaiting) view.renderClosed();
+    else if (state.table && state.table.status === "waiting") view.renderWaiting(state.table, state);
     drawHeader();
     return;
   }
@@ -126,19 +128,30 @@ function draw() {
 function drawHeader() {
   const t = state.table;
   const status = $("status");
-  const st = t ? t.status : "connecting";
-  status.textContent = st;
+  // A waiting table its creator closed is gone ("closed"); a closed game is "over" and closed.
+  const st = gone && closedWaiting ? "closed" : t ? t.status : "connecting";
+  status.textContent = t && t.closed ? "closed" : st;
   status.dataset.status = st;
-  status.className = `chip status-${st}`;
+  status.className = `chip status-${st === "closed" ? "over" : st}`;
   if (t) {
     $("table-title").textContent = `${gameTitle(t.game)} \u00b7 table ${t.id}`;
     document.title = `${gameTitle(t.game)} \u00b7 Cardroom`;
+    const rules = gameInfo(t.game)?.rules;
+    $("rules-link").hidden = !rules;
+    if (rules) $("rules-link").href = rules;
   }
-  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat + 1}: ${seatName(t, state.seat)}`;
+  const closed = (gone && closedWaiting) || !!(t && t.closed);
+  $("closed-bar").hidden = !closed;
+  if (closed) {
+    $("closed-text").textContent = t && t.closed && !closedWaiting
+      ? "This game was closed by its creator before it ended. Its record is kept with the finished games."
+      : "This table was closed by its creator before its game began.";
+  }
+  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
   const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("join-bar").hidden = !free;
   // While seats wait for people, the link to send them (the page's own address, no token).
-  const waiting = t && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
+  const waiting = t && !gone && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("share-bar").hidden = !waiting;
   if (waiting) $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
   drawTableActions(t);
@@ -208,13 +221,16 @@ async function askRematch() {
   }
 }
 
-/** A waiting table its creator closed: it is gone; stop calling the server. */
+/** A waiting table its creator closed: it is gone; stop calling the server. Said once, though
+ * both the close's answer and the server's `closed` message tell it. */
 function tableClosed() {
+  if (gone && closedWaiting) return;
   gone = true;
+  closedWaiting = true;
   localStorage.removeItem(TOKEN_KEY(id));
   setConn("closed", "table closed");
   notify("This table was closed by its creator. Back to the lobby to find another.", "error", 0);
-  drawHeader();
+  draw();
 }
 
 async function copyShareLink() {
@@ -395,7 +411,7 @@ $("join-form").addEventListener("submit", async (ev) => {
     const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { json: { name } });
     localStorage.setItem(TOKEN_KEY(id), res.token);
     localStorage.setItem(NAME_KEY, name);
-    notify(`You sit at seat ${res.seat + 1}.`, "info", 3000);
+    notify(`You sit at seat ${res.seat}.`, "info", 3000);
     retry = 0;
     if (ws) {
       const old = ws;

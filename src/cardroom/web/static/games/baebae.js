@@ -171,7 +171,9 @@ export default {
   seatStats(view, i) {
     const stats = [];
     const pen = (view.round_penalties || [])[i] ?? 0;
-    if (pen) stats.push(h("span", { class: "stat", title: "penalty points from actions this round" }, `+${pen} this round`));
+    // Actions add penalty points (+2) or take them off (a bonus: \u22121), this round.
+    if (pen > 0) stats.push(h("span", { class: "stat", title: "penalty points from actions this round" }, `+${pen} this round`));
+    else if (pen < 0) stats.push(h("span", { class: "stat", title: "penalty points taken off by actions this round (a bonus)" }, `\u2212${-pen} this round`));
     const sk = (view.skips || [])[i] ?? 0;
     if (sk) stats.push(h("span", { class: "stat chip-away", title: "turns to be skipped" }, `skip \u00d7${sk}`));
     return stats;
@@ -250,6 +252,12 @@ export default {
     return null;
   },
 
+  /** A decision's text with its cards as the page writes them ("carry out 7H's action" is
+   * "carry out 7\u2665's action"), as beside it in the hand and on the pile. */
+  pendingWords(text) {
+    return String(text).replace(/\b(A|K|Q|J|10|[2-9])([CDHS])(#\d+)?\b/g, (key, rank, suit) => `${rank}${SUITS[suit].symbol}`);
+  },
+
   /** "declare H" is "declare ♥ Hearts", "target 2" names seat 2; null for a card's move. */
   actionWords(verb, arg, designs, seatName) {
     if (verb === "declare" && SUITS[arg.toUpperCase()]) {
@@ -280,7 +288,8 @@ export default {
     if (view.phase !== "over" && (view.round_penalties || []).some((x) => x)) {
       rows.push(h("tr", { class: "current" }, h("th", { scope: "row", text: `${view.round} (actions)` }), ...(view.round_penalties || []).map((p) => h("td", { text: p }))));
     }
-    return { unit: "Round", rows, target: `Lowest penalty after ${view.rules?.rounds ?? 3} rounds wins.` };
+    const rounds = view.rules?.rounds ?? 3;
+    return { unit: "Round", rows, target: `Lowest penalty after ${rounds} round${rounds === 1 ? "" : "s"} wins.` };
   },
 
   winners: (view) => (view.ranking || []).filter((r) => r.place === 1).map((r) => r.seat),
