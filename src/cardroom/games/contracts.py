@@ -260,8 +260,8 @@ class TerminalRenderer(Protocol):
     """A game's terminal (its spec's ``terminal``): plays a game of ``rules`` with a person at
     seat 0; the arguments and result of :func:`cardroom.cli.play.run_play`."""
 
-    def __call__(self, rules: Rules, *, seed: int | None, bots: str, name: str | None, record_path: Path | None,
-                 console: Any, ask: Callable[[str], str] | None = None) -> int: ...
+    def __call__(self, rules: Rules, *, seed: int | None, bots: str, name: str | None,
+                 record_path: Path | None, console: Any, ask: Callable[[str], str] | None = None) -> int: ...
 
 
 @runtime_checkable
