@@ -57,6 +57,8 @@ def _rules_text(game: str) -> str | None:
     """The rules text a registered game ships in the package of its rules class (``rules.md``
     beside ``cardroom/games/baha/rules.py``), or None: a game from another package may ship one."""
     package = games.get(game).rules.__module__.rpartition(".")[0]
+    if not package:  # rules defined in a top-level module: no package to ship a text in
+        return None
     try:
         where = resources.files(package).joinpath("rules.md")
     except ModuleNotFoundError:
