@@ -3,25 +3,39 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play test lint bench install browser clean
+.PHONY: play designer research test lint bench install browser clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Every extra the project ships is installed, so that make test tests each of them.
-EXTRAS := dev,results,analysis,ray,rl,openspiel,train,bench
+# What each target installs, as extras of pyproject.toml: playing needs the web table alone
+# (the terminal game and the bots are the core); the designer's and the researcher's extras
+# come on request; make install (and test, lint, bench) installs every extra, so that make
+# test tests each of them.
+EXTRAS_play     := web
+EXTRAS_designer := web,designer
+EXTRAS_research := web,research
+EXTRAS_all      := dev,web,designer,research,bench
+PROFILES        := play designer research all
 
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
 # reinstalls, so a stale compiled module never shadows the edited source.
 ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
 	$(wildcard src/cardroom/games/*/*.py)
 
-$(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
-	touch $@
+# One stamp per set of extras: $(VENV)/.installed-play says the play extras are installed.
+# An install also stamps every set it covers (all covers play), so make test after make play
+# installs the rest, and make play after make test installs nothing.
+comma   := ,
+extras   = $(subst $(comma), ,$(EXTRAS_$(1)))
+covered  = $(foreach p,$(PROFILES),$(if $(filter-out $(call extras,$(1)),$(call extras,$(p))),,$(VENV)/.installed-$(p)))
 
-install: $(VENV)/.installed
+$(VENV)/.installed-%: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS_$*)]'
+	touch $(call covered,$*)
+
+install: $(VENV)/.installed-all
 
 # The browser tests drive Debian's Chromium (no browser download by a test tool).
 CHROMIUM ?= /usr/bin/chromium
@@ -33,8 +47,20 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
-play: install
+MORE := make designer adds the designer's extras (simulate --out, analyze, compare, sweep, Ray), \
+	make research the researcher's (learning environments, OpenSpiel, training a policy); \
+	or pip install -e '.[designer]' or '.[research]'.
+
+play: $(VENV)/.installed-play
+	@[ -e $(VENV)/.installed-designer ] && [ -e $(VENV)/.installed-research ] || \
+		echo "Installed for playing: the web table, the terminal game (cardroom play) and the bots. $(MORE)"
 	$(BIN)/cardroom serve
+
+designer: $(VENV)/.installed-designer
+	@echo "Installed the designer's extras: cardroom simulate --out, --ray, analyze, compare and sweep."
+
+research: $(VENV)/.installed-research
+	@echo "Installed the researcher's extras: cardroom.rl, cardroom.openspiel, the policy bot and training."
 
 test: lint browser
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
