@@ -15,7 +15,7 @@ EXTRAS := dev,results,analysis,ray,rl,openspiel,train,bench
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
 # reinstalls, so a stale compiled module never shadows the edited source.
 ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
-	$(wildcard src/cardroom/games/*/*.py)
+	$(wildcard src/cardroom/games/*/*.py) $(wildcard native/*.cpp native/*/*.hpp)
 
 $(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'

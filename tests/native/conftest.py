@@ -1,0 +1,8 @@
+"""The native engine's tests: their shared module (native_support) on the path."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
