@@ -7,7 +7,9 @@ one core. OpenSpiel plays ``hearts`` games (one hand each) with ``pyspiel.evalua
 four C++ uniform random bots in this process. For scale, the Python engine plays the same
 games through :func:`cardroom.sim.tournament.run_games` on one process. Rounds alternate, the
 order turning; reported: hands per second, the median ratios (the issue's goal: native >= 10x
-OpenSpiel's C++ on one core), and nanoseconds per action of the native batch.
+OpenSpiel's C++ on one core), and nanoseconds per action of the native batch. The batch runs
+twice: with simulate's random agents (a Mersenne Twister seeded per seat and game, as Python
+seeds them) and with the fast uniform stream (``exact=False``), the same deals either way.
 
 ``--instructions`` also counts the instructions one action takes with ``valgrind
 --tool=callgrind`` (only the batch's own function is counted, so the figure does not depend on
@@ -43,8 +45,9 @@ BATCH = 2000
 RULES = baha.Rules(players=4, target=1)
 
 
-def native_runner(pick: Pick) -> Runner:
-    """Batches of ``BATCH`` one-hand games of random agents on the native engine."""
+def native_runner(pick: Pick, exact: bool = True) -> Runner:
+    """Batches of ``BATCH`` one-hand games of random agents on the native engine: simulate's
+    random agents (``exact``), or the fast uniform stream."""
     from cardroom.native.baha import random_games
 
     seeds = iter(range(0, 1 << 60, BATCH))
@@ -54,7 +57,7 @@ def native_runner(pick: Pick) -> Runner:
         hands = actions = 0
         start = clock()
         while True:
-            found = random_games(RULES, BATCH, next(seeds))
+            found = random_games(RULES, BATCH, next(seeds), exact=exact)
             hands += sum(found.hands)
             actions += sum(found.actions)
             now = clock()
@@ -88,12 +91,12 @@ _COUNTED = (
     "import sys; sys.path[:0] = {path!r}\n"
     "from cardroom.games import baha\n"
     "from cardroom.native.baha import random_games\n"
-    "found = random_games(baha.Rules(players=4, target=1), {games}, 12345)\n"
+    "found = random_games(baha.Rules(players=4, target=1), {games}, 12345, exact={exact})\n"
     "print(sum(found.actions))\n"
 )
 
 
-def count_instructions(games: int = 300) -> dict[str, Any] | None:
+def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
     """Instructions per action of the native batch, counted by callgrind in the batch's function."""
     valgrind = shutil.which("valgrind")
     if valgrind is None:
@@ -103,7 +106,7 @@ def count_instructions(games: int = 300) -> dict[str, Any] | None:
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
              "--toggle-collect=*play_random_games*", sys.executable, "-c",
-             _COUNTED.format(path=sys.path, games=games)],
+             _COUNTED.format(path=sys.path, games=games, exact=exact)],
             capture_output=True, text=True, timeout=600, check=True,
         )
         actions = int(done.stdout.split()[-1])
@@ -111,7 +114,7 @@ def count_instructions(games: int = 300) -> dict[str, Any] | None:
         if found is None:
             return None
         instructions = int(found.group(1))
-    return {"games": games, "actions": actions, "instructions": instructions,
+    return {"exact": exact, "games": games, "actions": actions, "instructions": instructions,
             "instructions_per_action": instructions / actions}
 
 
@@ -136,20 +139,22 @@ def main(argv: list[str] | None = None) -> int:
     load_before = load_average()
     runners = [
         ("baha_native_batch", native_runner(make_pick(0))),
+        ("baha_native_fast", native_runner(make_pick(0), exact=False)),
         ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
         ("baha_python_run_games", python_runner(make_pick(2), pyspiel)),
     ]
     comparisons = [
         ("baha_native_batch", "openspiel_cpp_evaluate_bots", GOAL),
+        ("baha_native_fast", "openspiel_cpp_evaluate_bots", GOAL),
         ("baha_native_batch", "baha_python_run_games", None),
     ]
     measured = measure(runners, comparisons, args.rounds, args.seconds)
     rows = measured["rounds"]
-    per_action = sorted(row["baha_native_batch"]["seconds"] * 1e9 / row["baha_native_batch"]["decisions"]
-                        for row in rows)
-    measured["summary"]["native_ns_per_action"] = per_action[len(per_action) // 2]
-    if args.instructions:
-        measured["summary"]["native_instructions"] = count_instructions()
+    for name in ("baha_native_batch", "baha_native_fast"):
+        per_action = sorted(row[name]["seconds"] * 1e9 / row[name]["decisions"] for row in rows)
+        measured["summary"][f"{name}_ns_per_action"] = per_action[len(per_action) // 2]
+        if args.instructions:
+            measured["summary"][f"{name}_instructions"] = count_instructions(exact=name == "baha_native_batch")
     load_after = load_average()
     result = {
         "benchmark": "native_vs_openspiel",
@@ -162,11 +167,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print_table(result, [name for name, _ in runners], "hands")
-    print(f"native batch: {measured['summary']['native_ns_per_action']:.1f} ns an action (median of rounds)")
-    counted = measured["summary"].get("native_instructions")
-    if counted:
-        print(f"native batch: {counted['instructions_per_action']:.0f} instructions an action "
-              f"(callgrind, {counted['actions']} actions of {counted['games']} games)")
+    for name in ("baha_native_batch", "baha_native_fast"):
+        print(f"{name}: {measured['summary'][f'{name}_ns_per_action']:.1f} ns an action (median of rounds)")
+        counted = measured["summary"].get(f"{name}_instructions")
+        if counted:
+            print(f"{name}: {counted['instructions_per_action']:.0f} instructions an action "
+                  f"(callgrind, {counted['actions']} actions of {counted['games']} games)")
     return 0
 
 

@@ -358,6 +358,19 @@ struct RandomSeat {
     int choose(uint64_t legal) { return static_cast<int>(rng.randbelow(static_cast<uint64_t>(baha::count(legal)))); }
 };
 
+// A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64
+// stream per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
+struct FastSeat {
+    uint64_t state;
+    int choose(uint64_t legal) {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+    }
+};
+
 inline int kth(uint64_t mask, int k) {
     for (int i = 0; i < k; ++i) mask &= mask - 1;
     return baha::lowest(mask);
@@ -374,8 +387,10 @@ struct Played {
 
 // Games seed, seed + 1, ... of random agents seeded as cardroom simulate seeds them (seat s
 // of the game with seed k: k * 1000 + s), each played to its end or to max_actions.
+// With ``exact`` false, every seat plays FastSeat's stream instead: the same deals, other
+// choices, without seeding four Mersenne Twisters a game.
 void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
-                       Played& out) {
+                       bool exact, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);
     out.winners.assign(games, -1);
@@ -393,22 +408,35 @@ void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t gam
         g.n = n;
         g.seed = std::to_string(seed);
         g.choose_first_dealer();
-        std::vector<RandomSeat> seats;
-        seats.reserve(n);
-        for (int s = 0; s < n; ++s) {
-            __int128 agent_seed = static_cast<__int128>(seed) * 1000 + s;
-            unsigned __int128 magnitude = agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed)
-                                                          : static_cast<unsigned __int128>(agent_seed);
-            seats.push_back(RandomSeat{PyRandom::from_int(magnitude)});
-        }
         Counter sink;
         g.begin_hand(sink, nullptr);
         int64_t actions = 0;
-        while (g.phase != baha::OVER && actions < max_actions) {
-            uint64_t legal = g.legal_mask();
-            int card = kth(legal, seats[g.turn].choose(legal));
-            g.apply(sink, g.phase == baha::PASS ? card + baha::PASS_BASE : card);
-            ++actions;
+        auto play = [&](auto& seats) {
+            while (g.phase != baha::OVER && actions < max_actions) {
+                uint64_t legal = g.legal_mask();
+                int card = kth(legal, seats[g.turn].choose(legal));
+                g.apply(sink, g.phase == baha::PASS ? card + baha::PASS_BASE : card);
+                ++actions;
+            }
+        };
+        if (exact) {
+            std::vector<RandomSeat> seats;
+            seats.reserve(n);
+            for (int s = 0; s < n; ++s) {
+                __int128 agent_seed = static_cast<__int128>(seed) * 1000 + s;
+                unsigned __int128 magnitude = agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed)
+                                                              : static_cast<unsigned __int128>(agent_seed);
+                seats.push_back(RandomSeat{PyRandom::from_int(magnitude)});
+            }
+            play(seats);
+        } else {
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};
+            FastSeat* seats = &one;  // every seat draws from the game's one stream
+            struct Same {
+                FastSeat* seat;
+                FastSeat& operator[](int) { return *seat; }
+            } same{seats};
+            play(same);
         }
         for (int s = 0; s < n; ++s) out.totals[static_cast<size_t>(i) * n + s] = g.totals[s];
         out.winners[i] = g.winner;
@@ -509,12 +537,12 @@ PYBIND11_MODULE(_core, m) {
     m.def(
         "baha_random_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           int64_t first_seed, int64_t games, int64_t max_actions) {
+           int64_t first_seed, int64_t games, int64_t max_actions, bool exact) {
             baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
             Played out;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_random_games(rules, first_seed, games, max_actions, out);
+                play_random_games(rules, first_seed, games, max_actions, exact, out);
             }
             py::dict result;
             result["totals"] = out.totals;
@@ -526,5 +554,5 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"));
+        py::arg("max_actions"), py::arg("exact"));
 }

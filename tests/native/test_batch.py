@@ -39,3 +39,18 @@ def test_the_action_guard_stops_a_game_and_bad_arguments_are_refused():
         random_games(Rules(), 2, 2**63)
     with pytest.raises(RulesError, match="games must be"):
         random_games(Rules(), -1)
+
+
+def test_fast_play_outs_play_whole_uniform_games():
+    from cardroom.native.baha import random_games
+
+    rules = Rules(players=4, target=1)
+    fast = random_games(rules, 3000, 0, exact=False)
+    exact = random_games(rules, 3000, 0)
+    assert fast.totals != exact.totals and min(fast.hands) == 1
+    # every hand gives out its 60 horns, or a moon's 3 x 60 (a tie for lowest plays another hand)
+    assert all(sum(t) % 60 == 0 and 60 * h <= sum(t) <= 180 * h for t, h in zip(fast.totals, fast.hands))
+    assert all(w in range(4) for w in fast.winners)
+    # uniform choices: each seat wins about a quarter of the hands
+    for seat in range(4):
+        assert abs(fast.winners.count(seat) / 3000 - 0.25) < 0.05

@@ -54,5 +54,5 @@ class BahaCore:
 
 def baha_random_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
-    first_seed: int, games: int, max_actions: int,
+    first_seed: int, games: int, max_actions: int, exact: bool,
 ) -> dict[str, list[int]]: ...
