@@ -154,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         per_action = sorted(row[name]["seconds"] * 1e9 / row[name]["decisions"] for row in rows)
         measured["summary"][f"{name}_ns_per_action"] = per_action[len(per_action) // 2]
         if args.instructions:
-            measured["summary"][f"{name}_instructions"] = count_instructions(exact=name == "baha_native_batch")
+            exact = name == "baha_native_batch"
+            measured["summary"][f"{name}_instructions"] = count_instructions(exact=exact)
     load_after = load_average()
     result = {
         "benchmark": "native_vs_openspiel",

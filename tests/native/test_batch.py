@@ -49,7 +49,7 @@ def test_fast_play_outs_play_whole_uniform_games():
     exact = random_games(rules, 3000, 0)
     assert fast.totals != exact.totals and min(fast.hands) == 1
     # every hand gives out its 60 horns, or a moon's 3 x 60 (a tie for lowest plays another hand)
-    assert all(sum(t) % 60 == 0 and 60 * h <= sum(t) <= 180 * h for t, h in zip(fast.totals, fast.hands))
+    assert all(sum(t) % 60 == 0 and 60 * h <= sum(t) <= 180 * h for t, h in zip(fast.totals, fast.hands, strict=True))
     assert all(w in range(4) for w in fast.winners)
     # uniform choices: each seat wins about a quarter of the hands
     for seat in range(4):
