@@ -29,7 +29,7 @@ from cardroom.games.baha.actions import _TEXT, NUM_ACTIONS, Phase, _texts
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import _FIELDS, BahaState, _unpickle
-from cardroom.games.baha.views import Observation, visible_event
+from cardroom.games.baha.views import Observation, horns_shown, visible_event
 from cardroom.native import core
 
 __all__ = ["NativeBahaState", "LIMIT", "RandomGames", "random_games"]
@@ -242,6 +242,10 @@ class NativeBahaState:
 
     def observation(self, seat: int) -> Observation:
         return self.reference().observation(seat)
+
+    def horns_shown(self) -> tuple[int, ...]:
+        """The points each seat took face up this hand (``views.horns_shown`` of the reference)."""
+        return horns_shown(self.reference())
 
     def illegal_reason(self, action: object) -> str | None:
         return self.reference().illegal_reason(action)
