@@ -50,6 +50,7 @@ bench: install
 	$(BIN)/python benchmarks/sim_throughput.py
 	$(BIN)/python benchmarks/env_throughput.py
 	$(BIN)/python benchmarks/sim_vs_openspiel.py
+	$(BIN)/python benchmarks/native_vs_openspiel.py --instructions
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -5,7 +5,8 @@ between random agents in one call (:func:`cardroom.native.baha.random_games`: th
 ``cardroom simulate`` plays with ``random`` agents, no Python in the loop), in this process on
 one core. OpenSpiel plays ``hearts`` games (one hand each) with ``pyspiel.evaluate_bots`` and
 four C++ uniform random bots in this process. For scale, the Python engine plays the same
-games through :func:`cardroom.sim.tournament.run_games` on one process. Rounds alternate, the
+games through :func:`cardroom.sim.tournament.run_games` on one process, and both engines are
+driven action by action through the State API (what the web and the terminal use). Rounds alternate, the
 order turning; reported: hands per second, the median ratios (the issue's goal: native >= 10x
 OpenSpiel's C++ on one core), and nanoseconds per action of the native batch. The batch runs
 twice: with simulate's random agents (a Mersenne Twister seeded per seat and game, as Python
@@ -31,7 +32,7 @@ import tempfile
 import time
 from typing import Any
 
-from harness import Pick, Runner, environment, load_average, make_pick, measure, print_table
+from harness import Pick, Runner, cardroom_runner, environment, load_average, make_pick, measure, print_table
 from sim_vs_openspiel import evaluate_bots_runner
 
 from cardroom import engine_build, native, native_build
@@ -143,10 +144,20 @@ def main(argv: list[str] | None = None) -> int:
         ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
         ("baha_python_run_games", python_runner(make_pick(2), pyspiel)),
     ]
+    from cardroom.games.baha.state import BahaState
+    from cardroom.native.baha import NativeBahaState
+
+    runners += [  # the per-action State API, what the web and the terminal use
+        ("baha_native_state_api", cardroom_runner(lambda seed: NativeBahaState.start(RULES, seed),
+                                                  lambda state: state.deal_number, make_pick(3))),
+        ("baha_python_state_api", cardroom_runner(lambda seed: BahaState.start(RULES, seed),
+                                                  lambda state: state.deal_number, make_pick(3))),
+    ]
     comparisons = [
         ("baha_native_batch", "openspiel_cpp_evaluate_bots", GOAL),
         ("baha_native_fast", "openspiel_cpp_evaluate_bots", GOAL),
         ("baha_native_batch", "baha_python_run_games", None),
+        ("baha_native_state_api", "baha_python_state_api", None),
     ]
     measured = measure(runners, comparisons, args.rounds, args.seconds)
     rows = measured["rounds"]
