@@ -22,7 +22,7 @@ PROFILES        := play designer research all
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
 # reinstalls, so a stale compiled module never shadows the edited source.
 ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
-	$(wildcard src/cardroom/games/*/*.py)
+	$(wildcard src/cardroom/games/*/*.py) $(wildcard native/*.cpp native/*/*.hpp)
 
 # One stamp per set of extras: $(VENV)/.installed-play says the play extras are installed.
 # An install also stamps every set it covers (all covers play), so make test after make play
@@ -76,6 +76,7 @@ bench: install
 	$(BIN)/python benchmarks/sim_throughput.py
 	$(BIN)/python benchmarks/env_throughput.py
 	$(BIN)/python benchmarks/sim_vs_openspiel.py
+	$(BIN)/python benchmarks/native_vs_openspiel.py --instructions
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -4,6 +4,10 @@ The metadata is in pyproject.toml; this file only adds the compiled modules. The
 one set of Python files: mypyc compiles those same files, and the plain modules are the
 fallback. ``CARDROOM_PURE=1`` at install time skips compilation; a failed compilation falls back
 to the plain modules with a one-line message instead of failing the install.
+
+It also builds the native engine (``cardroom.native._core``, C++17 through pybind11, from the
+sources in ``native/``); where it cannot be built the install says so in one line and the
+Python engine serves alone (``cardroom --version`` tells which is there).
 """
 
 from __future__ import annotations
@@ -44,8 +48,35 @@ def _compiled_modules() -> list[Any]:
         return []
 
 
+NATIVE = "cardroom.native._core"
+
+
+def _native_modules() -> list[Any]:
+    if os.environ.get("CARDROOM_PURE", "") not in ("", "0"):
+        return []
+    try:
+        from pybind11.setup_helpers import Pybind11Extension
+    except ImportError as error:  # pybind11 is a build requirement; a build without isolation may lack it
+        _say(f"the native engine is not built ({error}); the Python engine serves alone")
+        return []
+    return [Pybind11Extension(
+        NATIVE, [os.path.join("native", "module.cpp")], include_dirs=["native"], cxx_std=17,
+        extra_compile_args=["-O2"],
+    )]
+
+
 class BuildExt(build_ext):
     """build_ext that falls back to the plain modules when the C build fails."""
+
+    def build_extension(self, ext: Any) -> None:
+        if ext.name != NATIVE:
+            super().build_extension(ext)
+            return
+        try:  # the native engine alone: its failure leaves the compiled modules be
+            super().build_extension(ext)
+        except Exception as error:  # no C++ compiler, a compiler error
+            _say(f"the native engine is not built ({type(error).__name__}: {error}); "
+                 "the Python engine serves alone")
 
     def run(self) -> None:
         try:
@@ -57,4 +88,4 @@ class BuildExt(build_ext):
             _say(f"the engine is not compiled ({type(error).__name__}: {error}); using plain Python")
 
 
-setup(ext_modules=_compiled_modules(), cmdclass={"build_ext": BuildExt})
+setup(ext_modules=[*_compiled_modules(), *_native_modules()], cmdclass={"build_ext": BuildExt})

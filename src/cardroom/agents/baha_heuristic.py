@@ -29,6 +29,7 @@ from cardroom.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.engine import Action, State
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import PASS_BASE, BahaState, Observation, Phase
+from cardroom.native.baha import NativeBahaState
 
 __all__ = ["BahaHeuristic"]
 
@@ -51,7 +52,7 @@ class BahaHeuristic:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        assert isinstance(state, BahaState), "the Baha heuristic plays Baha only"
+        assert isinstance(state, BahaState | NativeBahaState), "the Baha heuristic plays Baha only"
         seen = state.observation(seat)
         if seen.phase is Phase.PASS:
             return PASS_BASE + self._pass_card(seen, [a - PASS_BASE for a in legal])

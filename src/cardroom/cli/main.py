@@ -136,9 +136,10 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        from cardroom import engine_build
+        from cardroom import engine_build, native_build
 
-        make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()})", highlight=False)
+        make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()}; {native_build()})",
+                             highlight=False)
         raise typer.Exit()
 
 

@@ -20,6 +20,7 @@ from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import BahaState
 from cardroom.games.baha.views import horns_shown
 from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
+from cardroom.native.baha import NativeBahaState
 
 __all__ = ["BahaObservation", "encoder"]
 
@@ -87,7 +88,7 @@ class BahaObservation:
         return _offsets(rules.players).layout.bounds()
 
     def encode(self, state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
-        assert isinstance(state, BahaState)
+        assert isinstance(state, BahaState | NativeBahaState)
         n = state.n
         at = _offsets(n)
         rules = state.rules
@@ -120,7 +121,7 @@ class BahaObservation:
         if trick:
             bits |= 1 << (at.led + trick[0] // VALUES)
         put_bits(out, bits, at.bits)
-        horns = horns_shown(state)
+        horns = horns_shown(state) if isinstance(state, BahaState) else state.horns_shown()
         per_hand = rules.points_per_hand
         top = rules.target + per_hand
         size = rules.hand_size

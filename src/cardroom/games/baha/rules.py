@@ -20,6 +20,7 @@ from cardroom.engine import NamedOptions, RulesError
 
 if TYPE_CHECKING:
     from cardroom.games.baha.state import BahaState
+    from cardroom.native.baha import NativeBahaState
 
 __all__ = ["Rules", "Deal", "SCORINGS", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_TARGET"]
 
@@ -160,13 +161,20 @@ class Rules(NamedOptions):
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
         hand: int = 1,
-    ) -> BahaState:
+    ) -> BahaState | NativeBahaState:
         """A new game; every shuffle comes from ``seed``.
 
         ``deal``, ``totals`` and ``hand`` start the game from a given first deal, running
         totals and hand number (for tests, puzzles and teaching); later hands are shuffled.
+        The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
         """
         from cardroom.games.baha.state import BahaState
+        from cardroom.native import native_for
+
+        if native_for(self.game):
+            from cardroom.native.baha import NativeBahaState
+
+            return NativeBahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
 
         return BahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
 

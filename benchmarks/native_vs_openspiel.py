@@ -1,0 +1,192 @@
+"""Native simulation on one core: Baha hands/s of the native batch against OpenSpiel's C++ ``evaluate_bots``.
+
+Cardroom's native engine plays batches of 4-player Baha games of target 1 (one hand each)
+between random agents in one call (:func:`cardroom.native.baha.random_games`: the very games
+``cardroom simulate`` plays with ``random`` agents, no Python in the loop), in this process on
+one core. OpenSpiel plays ``hearts`` games (one hand each) with ``pyspiel.evaluate_bots`` and
+four C++ uniform random bots in this process. For scale, the Python engine plays the same
+games through :func:`cardroom.sim.tournament.run_games` on one process, and both engines are
+driven action by action through the State API (what the web and the terminal use). Rounds alternate, the
+order turning; reported: hands per second, the median ratios (the issue's goal: native >= 10x
+OpenSpiel's C++ on one core), and nanoseconds per action of the native batch. The batch runs
+twice: with simulate's random agents (a Mersenne Twister seeded per seat and game, as Python
+seeds them) and with the fast uniform stream (``exact=False``), the same deals either way.
+
+``--instructions`` also counts the instructions one action takes with ``valgrind
+--tool=callgrind`` (only the batch's own function is counted, so the figure does not depend on
+the machine's load).
+
+Run with ``make bench`` or ``python benchmarks/native_vs_openspiel.py [--rounds 10] [--json]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any
+
+from harness import Pick, Runner, cardroom_runner, environment, load_average, make_pick, measure, print_table
+from sim_vs_openspiel import evaluate_bots_runner
+
+from cardroom import engine_build, native, native_build
+from cardroom.games import baha
+from cardroom.sim.tournament import Lineup, run_games
+
+GOAL = 10.0
+"""Native Baha hands per second over OpenSpiel's C++ evaluation, both on one core."""
+BATCH = 2000
+"""Games per native call: enough that the call's own cost is a small part of it."""
+RULES = baha.Rules(players=4, target=1)
+
+
+def native_runner(pick: Pick, exact: bool = True) -> Runner:
+    """Batches of ``BATCH`` one-hand games of random agents on the native engine: simulate's
+    random agents (``exact``), or the fast uniform stream."""
+    from cardroom.native.baha import random_games
+
+    seeds = iter(range(0, 1 << 60, BATCH))
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        hands = actions = 0
+        start = clock()
+        while True:
+            found = random_games(RULES, BATCH, next(seeds), exact=exact)
+            hands += sum(found.hands)
+            actions += sum(found.actions)
+            now = clock()
+            if now - start >= seconds:
+                return hands, actions, now - start
+
+    return run
+
+
+def python_runner(pick: Pick, pyspiel: Any) -> Runner:
+    """The same games on the Python engine (compiled where built), one process."""
+    lineup = Lineup.parse("random", 4)
+    seeds = iter(range(1 << 40, 1 << 62, 100))
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        hands = actions = 0
+        start = clock()
+        while True:
+            results = run_games(RULES, 100, next(seeds), lineup, workers=1)
+            hands += sum(r.deals for r in results)
+            actions += sum(r.actions for r in results)
+            now = clock()
+            if now - start >= seconds:
+                return hands, actions, now - start
+
+    return run
+
+
+_COUNTED = (
+    "import sys; sys.path[:0] = {path!r}\n"
+    "from cardroom.games import baha\n"
+    "from cardroom.native.baha import random_games\n"
+    "found = random_games(baha.Rules(players=4, target=1), {games}, 12345, exact={exact})\n"
+    "print(sum(found.actions))\n"
+)
+
+
+def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
+    """Instructions per action of the native batch, counted by callgrind in the batch's function."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        out = f"{folder}/callgrind.out"
+        done = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+             "--toggle-collect=*play_random_games*", sys.executable, "-c",
+             _COUNTED.format(path=sys.path, games=games, exact=exact)],
+            capture_output=True, text=True, timeout=600, check=True,
+        )
+        actions = int(done.stdout.split()[-1])
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            return None
+        instructions = int(found.group(1))
+    return {"exact": exact, "games": games, "actions": actions, "instructions": instructions,
+            "instructions_per_action": instructions / actions}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=10, help="rounds per engine (default 10)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds per engine per round (default 1)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions an action (callgrind)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    if args.rounds < 1 or args.seconds <= 0:
+        parser.error("--rounds must be at least 1 and --seconds more than 0")
+    if not native.available():
+        print(f"The native engine is {native.unavailable_reason()}: nothing to measure.", file=sys.stderr)
+        return 2
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+    except ImportError as err:
+        print(f"OpenSpiel is not installed ({err}): `make bench` installs the bench extra.", file=sys.stderr)
+        return 2
+    load_before = load_average()
+    runners = [
+        ("baha_native_batch", native_runner(make_pick(0))),
+        ("baha_native_fast", native_runner(make_pick(0), exact=False)),
+        ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
+        ("baha_python_run_games", python_runner(make_pick(2), pyspiel)),
+    ]
+    from cardroom.games.baha.state import BahaState
+    from cardroom.native.baha import NativeBahaState
+
+    runners += [  # the per-action State API, what the web and the terminal use
+        ("baha_native_state_api", cardroom_runner(lambda seed: NativeBahaState.start(RULES, seed),
+                                                  lambda state: state.deal_number, make_pick(3))),
+        ("baha_python_state_api", cardroom_runner(lambda seed: BahaState.start(RULES, seed),
+                                                  lambda state: state.deal_number, make_pick(3))),
+    ]
+    comparisons = [
+        ("baha_native_batch", "openspiel_cpp_evaluate_bots", GOAL),
+        ("baha_native_fast", "openspiel_cpp_evaluate_bots", GOAL),
+        ("baha_native_batch", "baha_python_run_games", None),
+        ("baha_native_state_api", "baha_python_state_api", None),
+    ]
+    measured = measure(runners, comparisons, args.rounds, args.seconds)
+    rows = measured["rounds"]
+    for name in ("baha_native_batch", "baha_native_fast"):
+        per_action = sorted(row[name]["seconds"] * 1e9 / row[name]["decisions"] for row in rows)
+        measured["summary"][f"{name}_ns_per_action"] = per_action[len(per_action) // 2]
+        if args.instructions:
+            exact = name == "baha_native_batch"
+            measured["summary"][f"{name}_instructions"] = count_instructions(exact=exact)
+    load_after = load_average()
+    result = {
+        "benchmark": "native_vs_openspiel",
+        "environment": {**environment(), "engine": f"{engine_build()}; {native_build()}"},
+        "rounds_asked": args.rounds, "seconds": args.seconds, "unit": "hands", **measured,
+        "load_average": None if load_before is None or load_after is None
+        else {"before": load_before, "after": load_after},
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print_table(result, [name for name, _ in runners], "hands")
+    for name in ("baha_native_batch", "baha_native_fast"):
+        print(f"{name}: {measured['summary'][f'{name}_ns_per_action']:.1f} ns an action (median of rounds)")
+        counted = measured["summary"].get(f"{name}_instructions")
+        if counted:
+            print(f"{name}: {counted['instructions_per_action']:.0f} instructions an action "
+                  f"(callgrind, {counted['actions']} actions of {counted['games']} games)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

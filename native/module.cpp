@@ -1,0 +1,558 @@
+// cardroom.native._core: the native engine's Python face (pybind11).
+//
+// What it holds: the chance stream (chance.hpp) for tests, Baha's rules (baha.hpp) as a core
+// object that the Python class cardroom.native.baha.NativeBahaState drives through the State
+// protocol, and batches of whole games played without Python in the loop. Events are built
+// here as the same dicts the Python engine writes, key for key in the same order.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "cardroom/baha.hpp"
+#include "cardroom/chance.hpp"
+
+namespace py = pybind11;
+using namespace cardroom;
+
+namespace {
+
+// -- the chance stream, for tests ----------------------------------------------------------
+
+std::vector<uint32_t> words_of(const py::int_& value) {
+    // abs(value) as 32-bit words, least significant first (what CPython seeds a Random with).
+    py::object magnitude = py::reinterpret_steal<py::object>(PyNumber_Absolute(value.ptr()));
+    std::vector<uint32_t> words;
+    py::int_ mask(0xffffffffULL);
+    py::int_ zero(0);
+    do {
+        words.push_back(py::cast<uint32_t>(magnitude & mask));
+        magnitude = magnitude.attr("__rshift__")(32);
+    } while (!magnitude.equal(zero));
+    return words;
+}
+
+PyRandom random_from(const py::int_& seed) {
+    std::vector<uint32_t> words = words_of(seed);
+    return PyRandom(words.data(), static_cast<int>(words.size()));
+}
+
+// -- Baha's events, as the Python engine writes them ---------------------------------------
+
+struct Texts {
+    std::array<py::str, baha::DECK> card;
+    py::str t, n, dealer, hands, leftover, draw_pile, pass_, p, card_, from, to, cards, winner, horns,
+        hand, moon, points, totals, revealed, leader;
+    py::str hand_t, pass_pick_t, pass_t, play_t, trick_t, draw_t, take_t, score_t, end_t;
+    py::str right, left, none;
+
+    Texts() {
+        static const char* letters = "PRTO";
+        for (int c = 0; c < baha::DECK; ++c) {
+            std::string text = std::to_string(c % baha::VALUES + 1) + letters[c / baha::VALUES];
+            card[c] = py::str(text);
+        }
+        t = py::str("t"), n = py::str("n"), dealer = py::str("dealer"), hands = py::str("hands");
+        leftover = py::str("leftover"), draw_pile = py::str("draw_pile"), pass_ = py::str("pass");
+        p = py::str("p"), card_ = py::str("card"), from = py::str("from"), to = py::str("to");
+        cards = py::str("cards"), winner = py::str("winner"), horns = py::str("horns");
+        hand = py::str("hand"), moon = py::str("moon"), points = py::str("points");
+        totals = py::str("totals"), revealed = py::str("revealed"), leader = py::str("leader");
+        hand_t = py::str("hand"), pass_pick_t = py::str("pass_pick"), pass_t = py::str("pass");
+        play_t = py::str("play"), trick_t = py::str("trick"), draw_t = py::str("draw");
+        take_t = py::str("take"), score_t = py::str("score"), end_t = py::str("end");
+        right = py::str("right"), left = py::str("left"), none = py::str("none");
+    }
+
+    py::list of_mask(uint64_t mask) const {
+        py::list out;
+        while (mask) {
+            out.append(card[baha::lowest(mask)]);
+            mask &= mask - 1;
+        }
+        return out;
+    }
+
+    py::list of_cards(const uint8_t* cards, int size) const {
+        py::list out(size);
+        for (int i = 0; i < size; ++i) out[i] = card[cards[i]];
+        return out;
+    }
+
+    const py::str& pass_word(int offset) const { return offset > 0 ? right : offset < 0 ? left : none; }
+};
+
+const Texts& texts() {
+    static const Texts* made = new Texts();  // never freed: the strings outlive the module's users
+    return *made;
+}
+
+py::list int_list(const int64_t* values, int size) {
+    py::list out(size);
+    for (int i = 0; i < size; ++i) out[i] = py::int_(values[i]);
+    return out;
+}
+
+py::list int_list(const int* values, int size) {
+    py::list out(size);
+    for (int i = 0; i < size; ++i) out[i] = py::int_(values[i]);
+    return out;
+}
+
+// The sink that writes the Python engine's events into a log.
+struct LogSink {
+    py::list& log;
+    Py_ssize_t& hand_start;
+    const Texts& x = texts();
+
+    void add(py::dict&& event) { log.append(std::move(event)); }
+
+    void hand(const baha::Game& g) {
+        hand_start = static_cast<Py_ssize_t>(py::len(log));
+        py::list hands(g.n);
+        for (int s = 0; s < g.n; ++s) hands[s] = x.of_mask(g.hands[s]);
+        py::dict e;
+        e[x.t] = x.hand_t;
+        e[x.n] = py::int_(g.hand_no);
+        e[x.dealer] = py::int_(g.dealer);
+        e[x.hands] = std::move(hands);
+        e[x.leftover] = x.of_mask(g.leftover);
+        e[x.draw_pile] = x.of_cards(g.pile + g.pile_head, g.pile_len);
+        e[x.pass_] = x.pass_word(g.pass_offset);
+        add(std::move(e));
+    }
+    void pick(int seat, int card) {
+        py::dict e;
+        e[x.t] = x.pass_pick_t;
+        e[x.p] = py::int_(seat);
+        e[x.card_] = x.card[card];
+        add(std::move(e));
+    }
+    void pass(int from, int to, uint64_t cards) {
+        py::dict e;
+        e[x.t] = x.pass_t;
+        e[x.from] = py::int_(from);
+        e[x.to] = py::int_(to);
+        e[x.cards] = x.of_mask(cards);
+        add(std::move(e));
+    }
+    void play(int seat, int card) {
+        py::dict e;
+        e[x.t] = x.play_t;
+        e[x.p] = py::int_(seat);
+        e[x.card_] = x.card[card];
+        add(std::move(e));
+    }
+    void trick(const baha::Game& g, int won, const uint8_t* cards, int size, uint64_t left) {
+        uint64_t mask = 0;
+        for (int i = 0; i < size; ++i) mask |= 1ULL << cards[i];
+        py::dict e;
+        e[x.t] = x.trick_t;
+        e[x.n] = py::int_(g.tricks_done);
+        e[x.winner] = py::int_(won);
+        e[x.cards] = x.of_cards(cards, size);
+        e[x.horns] = py::int_(g.rules.points(mask));
+        e[x.leftover] = x.of_mask(left);
+        add(std::move(e));
+    }
+    void draw(int seat, int card) {
+        py::dict e;
+        e[x.t] = x.draw_t;
+        e[x.p] = py::int_(seat);
+        e[x.card_] = x.card[card];
+        add(std::move(e));
+    }
+    void take(int seat, const uint8_t* cards, int size) {
+        py::dict e;
+        e[x.t] = x.take_t;
+        e[x.p] = py::int_(seat);
+        e[x.cards] = x.of_cards(cards, size);
+        add(std::move(e));
+    }
+    void score(const baha::Game& g, const int* horns, int moon, const int* points) {
+        py::list revealed(g.n);
+        for (int s = 0; s < g.n; ++s) revealed[s] = x.of_mask(g.face_down[s]);
+        py::dict e;
+        e[x.t] = x.score_t;
+        e[x.hand] = py::int_(g.hand_no);
+        e[x.horns] = int_list(horns, g.n);
+        e[x.moon] = moon < 0 ? py::object(py::none()) : py::object(py::int_(moon));
+        e[x.points] = int_list(points, g.n);
+        e[x.totals] = int_list(g.totals, g.n);
+        e[x.revealed] = std::move(revealed);
+        add(std::move(e));
+    }
+    void end(const baha::Game& g) {
+        py::dict e;
+        e[x.t] = x.end_t;
+        e[x.totals] = int_list(g.totals, g.n);
+        e[x.winner] = py::int_(g.winner);
+        add(std::move(e));
+    }
+};
+
+// -- Baha's core: the state the Python face drives -----------------------------------------
+
+baha::Rules make_rules(int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
+                       bool random_dealer) {
+    baha::Rules r;
+    r.players = players;
+    r.face = face;
+    r.passing = passing;
+    r.moon = moon;
+    r.target = target;
+    r.draw_pile = draw_pile;
+    r.random_dealer = random_dealer;
+    r.derive();
+    return r;
+}
+
+struct BahaCore {
+    baha::Game g;
+    py::list log;
+    py::list history;
+    Py_ssize_t hand_start = 0;
+
+    LogSink sink() { return LogSink{log, hand_start}; }
+
+    py::list legal_actions() const {
+        uint64_t mask = g.legal_mask();
+        int base = g.phase == baha::PASS ? baha::PASS_BASE : 0;
+        py::list out(baha::count(mask));
+        for (Py_ssize_t i = 0; mask; ++i, mask &= mask - 1) out[i] = py::int_(base + baha::lowest(mask));
+        return out;
+    }
+
+    // The events the action caused, or None (and nothing changed) when it is not legal.
+    py::object apply(int action) {
+        if (!g.is_legal(action)) return py::none();
+        Py_ssize_t mark = static_cast<Py_ssize_t>(py::len(log));
+        history.append(py::make_tuple(g.turn, action));
+        LogSink s = sink();
+        g.apply(s, action);
+        return py::reinterpret_steal<py::object>(PyList_GetSlice(log.ptr(), mark, PY_SSIZE_T_MAX));
+    }
+
+    void random_playout(const py::object& random) {
+        auto uniform = [&random]() { return py::cast<double>(random()); };
+        LogSink s = sink();
+        g.random_playout(s, uniform);
+    }
+
+    BahaCore clone() const {
+        BahaCore other;
+        other.g = g;
+        other.log = py::reinterpret_steal<py::list>(PyList_GetSlice(log.ptr(), 0, PY_SSIZE_T_MAX));
+        other.history = py::reinterpret_steal<py::list>(PyList_GetSlice(history.ptr(), 0, PY_SSIZE_T_MAX));
+        other.hand_start = hand_start;
+        return other;
+    }
+
+    py::object last_trick() const {
+        if (!g.has_last) return py::none();
+        const Texts& x = texts();
+        py::dict trick;
+        trick[x.leader] = py::int_(g.last_leader);
+        trick[x.cards] = x.of_cards(g.last_cards, g.n);
+        trick[x.winner] = py::int_(g.last_winner);
+        return std::move(trick);
+    }
+};
+
+py::list masks(const uint64_t* values, int size) {
+    py::list out(size);
+    for (int i = 0; i < size; ++i) out[i] = py::int_(values[i]);
+    return out;
+}
+
+template <class T, size_t N>
+void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* what) {
+    if (static_cast<int>(values.size()) != size) throw py::value_error(std::string(what) + ": wrong length");
+    for (int i = 0; i < size; ++i) out[i] = values[i];
+}
+
+BahaCore new_core(int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
+                  bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
+                  const py::object& dealt) {
+    BahaCore core;
+    baha::Game& g = core.g;
+    g.rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+    g.n = players;
+    g.seed = seed;
+    read_into(totals, g.totals, players, "totals");
+    baha::Game::Dealt deal{};
+    bool given = !dealt.is_none();
+    if (given) {
+        auto parts = dealt.cast<std::tuple<std::vector<uint64_t>, uint64_t, std::vector<int>, int>>();
+        read_into(std::get<0>(parts), deal.hands, players, "deal hands");
+        deal.leftover = std::get<1>(parts);
+        const std::vector<int>& pile = std::get<2>(parts);
+        deal.pile_len = static_cast<int>(pile.size());
+        for (int i = 0; i < deal.pile_len; ++i) deal.pile[i] = static_cast<uint8_t>(pile[i]);
+        g.dealer = std::get<3>(parts);
+    } else {
+        g.choose_first_dealer();
+    }
+    g.hand_no = hand - 1;
+    LogSink s = core.sink();
+    g.begin_hand(s, given ? &deal : nullptr);
+    return core;
+}
+
+// Every field, set from the Python engine's state (a determinized world made by the reference).
+void load_core(BahaCore& core, int64_t hand_no, int dealer, int phase, py::object turn,
+               const std::vector<uint64_t>& hands, const std::vector<uint64_t>& taken,
+               const std::vector<uint64_t>& face_down, int pass_offset, const std::vector<uint64_t>& picks,
+               const std::vector<uint64_t>& passed, const std::vector<uint64_t>& received, uint64_t leftover,
+               const std::vector<int>& pile, const std::vector<int>& trick, int leader, int tricks_done,
+               uint64_t played, const std::vector<int>& voids, const std::vector<int64_t>& totals, py::object winner,
+               py::object last_trick, Py_ssize_t hand_start, py::list log, py::list history,
+               const std::string& seed) {
+    baha::Game& g = core.g;
+    int n = g.n;
+    g.seed = seed;
+    g.hand_no = hand_no;
+    g.dealer = dealer;
+    g.phase = static_cast<baha::Phase>(phase);
+    g.turn = turn.is_none() ? -1 : turn.cast<int>();
+    read_into(hands, g.hands, n, "hands");
+    read_into(taken, g.taken, n, "taken");
+    read_into(face_down, g.face_down, n, "face_down");
+    g.pass_offset = pass_offset;
+    read_into(picks, g.picks, n, "picks");
+    read_into(passed, g.passed, n, "passed");
+    read_into(received, g.received, n, "received");
+    g.leftover = leftover;
+    g.pile_head = 0;
+    g.pile_len = static_cast<int>(pile.size());
+    for (int i = 0; i < g.pile_len; ++i) g.pile[i] = static_cast<uint8_t>(pile[i]);
+    g.trick_len = static_cast<int>(trick.size());
+    for (int i = 0; i < g.trick_len; ++i) g.trick[i] = static_cast<uint8_t>(trick[i]);
+    g.leader = leader;
+    g.tricks_done = tricks_done;
+    g.played = played;
+    read_into(voids, g.voids, n, "voids");
+    read_into(totals, g.totals, n, "totals");
+    g.winner = winner.is_none() ? -1 : winner.cast<int>();
+    g.has_last = !last_trick.is_none();
+    if (g.has_last) {
+        auto parts = last_trick.cast<std::tuple<int, std::vector<int>, int>>();
+        g.last_leader = std::get<0>(parts);
+        const std::vector<int>& cards = std::get<1>(parts);
+        for (int i = 0; i < n && i < static_cast<int>(cards.size()); ++i) g.last_cards[i] = static_cast<uint8_t>(cards[i]);
+        g.last_winner = std::get<2>(parts);
+    }
+    core.hand_start = hand_start;
+    core.log = std::move(log);
+    core.history = std::move(history);
+}
+
+// -- batches: whole games with no Python in the loop ---------------------------------------
+
+// The random agent (agents/random_agent.py) of one seat: random.Random(seed) and
+// randrange(len(legal)) over the legal actions in ascending order.
+struct RandomSeat {
+    PyRandom rng;
+    int choose(uint64_t legal) { return static_cast<int>(rng.randbelow(static_cast<uint64_t>(baha::count(legal)))); }
+};
+
+// A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64
+// stream per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
+struct FastSeat {
+    uint64_t state;
+    int choose(uint64_t legal) {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+    }
+};
+
+inline int kth(uint64_t mask, int k) {
+    for (int i = 0; i < k; ++i) mask &= mask - 1;
+    return baha::lowest(mask);
+}
+
+// What a batch returns per game.
+struct Played {
+    std::vector<int64_t> totals;  // games x players
+    std::vector<int> winners;
+    std::vector<int> hands;
+    std::vector<int64_t> actions;
+    std::vector<int> moons;
+};
+
+// Games seed, seed + 1, ... of random agents seeded as cardroom simulate seeds them (seat s
+// of the game with seed k: k * 1000 + s), each played to its end or to max_actions.
+// With ``exact`` false, every seat plays FastSeat's stream instead: the same deals, other
+// choices, without seeding four Mersenne Twisters a game.
+void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
+                       bool exact, Played& out) {
+    int n = rules.players;
+    out.totals.assign(static_cast<size_t>(games) * n, 0);
+    out.winners.assign(games, -1);
+    out.hands.assign(games, 0);
+    out.actions.assign(games, 0);
+    out.moons.assign(games, 0);
+    struct Counter : baha::Quiet {
+        int moons = 0;
+        void score(const baha::Game&, const int*, int moon, const int*) { moons += moon >= 0; }
+    };
+    for (int64_t i = 0; i < games; ++i) {
+        int64_t seed = first_seed + i;
+        baha::Game g;
+        g.rules = rules;
+        g.n = n;
+        g.seed = std::to_string(seed);
+        g.choose_first_dealer();
+        Counter sink;
+        g.begin_hand(sink, nullptr);
+        int64_t actions = 0;
+        auto play = [&](auto& seats) {
+            while (g.phase != baha::OVER && actions < max_actions) {
+                uint64_t legal = g.legal_mask();
+                int card = kth(legal, seats[g.turn].choose(legal));
+                g.apply(sink, g.phase == baha::PASS ? card + baha::PASS_BASE : card);
+                ++actions;
+            }
+        };
+        if (exact) {
+            std::vector<RandomSeat> seats;
+            seats.reserve(n);
+            for (int s = 0; s < n; ++s) {
+                __int128 agent_seed = static_cast<__int128>(seed) * 1000 + s;
+                unsigned __int128 magnitude = agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed)
+                                                              : static_cast<unsigned __int128>(agent_seed);
+                seats.push_back(RandomSeat{PyRandom::from_int(magnitude)});
+            }
+            play(seats);
+        } else {
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};
+            FastSeat* seats = &one;  // every seat draws from the game's one stream
+            struct Same {
+                FastSeat* seat;
+                FastSeat& operator[](int) { return *seat; }
+            } same{seats};
+            play(same);
+        }
+        for (int s = 0; s < n; ++s) out.totals[static_cast<size_t>(i) * n + s] = g.totals[s];
+        out.winners[i] = g.winner;
+        out.hands[i] = static_cast<int>(g.hand_no);
+        out.actions[i] = actions;
+        out.moons[i] = sink.moons;
+    }
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() = "Cardroom's native engine: the chance stream, Baha's rules, batches of games.";
+
+    // The chance stream
+    m.def(
+        "blake2b",
+        [](const py::bytes& data, int size) {
+            std::string text = data;
+            uint8_t out[64];
+            blake2b(text.data(), text.size(), out, size);
+            return py::bytes(reinterpret_cast<const char*>(out), static_cast<size_t>(size));
+        },
+        py::arg("data"), py::arg("size"));
+    py::class_<PyRandom>(m, "Random")
+        .def(py::init(&random_from), py::arg("seed"))
+        .def("getrandbits", &PyRandom::getrandbits)
+        .def("randbelow", &PyRandom::randbelow)
+        .def("random", &PyRandom::random)
+        .def("shuffle",
+             [](PyRandom& r, std::vector<int64_t> values) {
+                 r.shuffle(values.data(), values.size());
+                 return values;
+             })
+        .def("sample",
+             [](PyRandom& r, const std::vector<int64_t>& values, size_t k) {
+                 if (k > values.size()) throw py::value_error("sample larger than population");
+                 return r.sample(values.data(), values.size(), k);
+             })
+        .def("choice", [](PyRandom& r, const std::vector<int64_t>& values) {
+            if (values.empty()) throw py::index_error("cannot choose from an empty sequence");
+            return values[r.randbelow(values.size())];
+        });
+    m.def("chance_rng", [](const std::string& text) { return chance_rng(text); }, py::arg("text"));
+    m.def(
+        "baha_deck",
+        [](const std::string& text) {
+            uint8_t deck[52];
+            baha_deck_order(text, deck);
+            return std::vector<int>(deck, deck + 52);
+        },
+        py::arg("text"));
+
+    // Baha's core
+    py::class_<BahaCore>(m, "BahaCore")
+        .def(py::init(&new_core), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"),
+             py::arg("target"), py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seed"), py::arg("hand"),
+             py::arg("totals"), py::arg("dealt"))
+        .def("legal_actions", &BahaCore::legal_actions)
+        .def("apply", &BahaCore::apply)
+        .def("random_playout", &BahaCore::random_playout)
+        .def("clone", &BahaCore::clone)
+        .def("load", &load_core)
+        .def_property_readonly("turn", [](const BahaCore& c) -> py::object {
+            return c.g.turn < 0 ? py::object(py::none()) : py::object(py::int_(c.g.turn));
+        })
+        .def_property_readonly("winner", [](const BahaCore& c) -> py::object {
+            return c.g.winner < 0 ? py::object(py::none()) : py::object(py::int_(c.g.winner));
+        })
+        .def_property_readonly("phase", [](const BahaCore& c) { return static_cast<int>(c.g.phase); })
+        .def_property_readonly("hand_no", [](const BahaCore& c) { return c.g.hand_no; })
+        .def_property_readonly("dealer", [](const BahaCore& c) { return c.g.dealer; })
+        .def_property_readonly("leader", [](const BahaCore& c) { return c.g.leader; })
+        .def_property_readonly("tricks_done", [](const BahaCore& c) { return c.g.tricks_done; })
+        .def_property_readonly("pass_offset", [](const BahaCore& c) { return c.g.pass_offset; })
+        .def_property_readonly("leftover", [](const BahaCore& c) { return c.g.leftover; })
+        .def_property_readonly("played", [](const BahaCore& c) { return c.g.played; })
+        .def_property_readonly("hands", [](const BahaCore& c) { return masks(c.g.hands, c.g.n); })
+        .def_property_readonly("taken", [](const BahaCore& c) { return masks(c.g.taken, c.g.n); })
+        .def_property_readonly("face_down", [](const BahaCore& c) { return masks(c.g.face_down, c.g.n); })
+        .def_property_readonly("picks", [](const BahaCore& c) { return masks(c.g.picks, c.g.n); })
+        .def_property_readonly("passed", [](const BahaCore& c) { return masks(c.g.passed, c.g.n); })
+        .def_property_readonly("received", [](const BahaCore& c) { return masks(c.g.received, c.g.n); })
+        .def_property_readonly("voids", [](const BahaCore& c) { return int_list(c.g.voids, c.g.n); })
+        .def_property_readonly("totals", [](const BahaCore& c) { return int_list(c.g.totals, c.g.n); })
+        .def_property_readonly("draw_pile", [](const BahaCore& c) {
+            return std::vector<int>(c.g.pile + c.g.pile_head, c.g.pile + c.g.pile_head + c.g.pile_len);
+        })
+        .def_property_readonly("trick", [](const BahaCore& c) {
+            return std::vector<int>(c.g.trick, c.g.trick + c.g.trick_len);
+        })
+        .def_property_readonly("last_trick", &BahaCore::last_trick)
+        .def_property_readonly("hand_start", [](const BahaCore& c) { return c.hand_start; })
+        .def_readonly("log", &BahaCore::log)
+        .def_readonly("history", &BahaCore::history);
+
+    // Batches
+    m.def(
+        "baha_random_games",
+        [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
+           int64_t first_seed, int64_t games, int64_t max_actions, bool exact) {
+            baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+            Played out;
+            {
+                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
+                play_random_games(rules, first_seed, games, max_actions, exact, out);
+            }
+            py::dict result;
+            result["totals"] = out.totals;
+            result["winners"] = out.winners;
+            result["hands"] = out.hands;
+            result["actions"] = out.actions;
+            result["moons"] = out.moons;
+            return result;
+        },
+        py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
+        py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
+        py::arg("max_actions"), py::arg("exact"));
+}

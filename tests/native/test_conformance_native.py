@@ -1,0 +1,36 @@
+"""The conformance suite (tests/conformance/test_protocol.py) run again on the native engine:
+the same properties, checked through the protocol alone, of Baha on NativeBahaState (the other
+games are left to the suite itself, see conftest.py)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
+
+from native_support import needs_native  # noqa: E402
+from test_protocol import *  # noqa: E402,F403  (the suite's tests, collected here again)
+
+from cardroom import native  # noqa: E402
+
+pytestmark = needs_native
+
+
+@pytest.fixture(autouse=True)
+def native_engine() -> Iterator[None]:
+    native.use_engine("native")
+    try:
+        yield
+    finally:
+        native.use_engine(None)
+
+
+def test_the_suite_runs_on_the_native_engine() -> None:
+    from cardroom.games.baha import Rules
+    from cardroom.native.baha import NativeBahaState
+
+    assert isinstance(Rules().new_game(3), NativeBahaState)
