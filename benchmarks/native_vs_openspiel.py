@@ -1,7 +1,7 @@
 """Native simulation on one core: Baha hands/s of the native batch against OpenSpiel's C++ ``evaluate_bots``.
 
 Cardroom's native engine plays batches of 4-player Baha games of target 1 (one hand each)
-between random agents in one call (:func:`cardroom.native.baha.random_games`: the very games
+between random agents in one call (:func:`cardroom.games.baha.native.random_games`: the very games
 ``cardroom simulate`` plays with ``random`` agents, no Python in the loop), in this process on
 one core. OpenSpiel plays ``hearts`` games (one hand each) with ``pyspiel.evaluate_bots`` and
 four C++ uniform random bots in this process. For scale, the Python engine plays the same
@@ -49,7 +49,7 @@ RULES = baha.Rules(players=4, target=1)
 def native_runner(pick: Pick, exact: bool = True) -> Runner:
     """Batches of ``BATCH`` one-hand games of random agents on the native engine: simulate's
     random agents (``exact``), or the fast uniform stream."""
-    from cardroom.native.baha import random_games
+    from cardroom.games.baha.native import random_games
 
     seeds = iter(range(0, 1 << 60, BATCH))
 
@@ -91,7 +91,7 @@ def python_runner(pick: Pick, pyspiel: Any) -> Runner:
 _COUNTED = (
     "import sys; sys.path[:0] = {path!r}\n"
     "from cardroom.games import baha\n"
-    "from cardroom.native.baha import random_games\n"
+    "from cardroom.games.baha.native import random_games\n"
     "found = random_games(baha.Rules(players=4, target=1), {games}, 12345, exact={exact})\n"
     "print(sum(found.actions))\n"
 )
@@ -144,8 +144,8 @@ def main(argv: list[str] | None = None) -> int:
         ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
         ("baha_python_run_games", python_runner(make_pick(2), pyspiel)),
     ]
+    from cardroom.games.baha.native import NativeBahaState
     from cardroom.games.baha.state import BahaState
-    from cardroom.native.baha import NativeBahaState
 
     runners += [  # the per-action State API, what the web and the terminal use
         ("baha_native_state_api", cardroom_runner(lambda seed: NativeBahaState.start(RULES, seed),

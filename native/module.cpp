@@ -1,7 +1,7 @@
 // cardroom.native._core: the native engine's Python face (pybind11).
 //
 // What it holds: the chance stream (chance.hpp) for tests, Baha's rules (baha.hpp) as a core
-// object that the Python class cardroom.native.baha.NativeBahaState drives through the State
+// object that the Python class cardroom.games.baha.native.NativeBahaState drives through the State
 // protocol, and batches of whole games played without Python in the loop. Events are built
 // here as the same dicts the Python engine writes, key for key in the same order.
 #include <pybind11/pybind11.h>

@@ -26,7 +26,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cardroom", "cardroom.compiled", "cardroom.text", "cardroom.cards"),
-    ("cardroom.engine",),
+    ("cardroom.engine", "cardroom.native"),
     ("cardroom.games",),
     ("cardroom.agents",),
     ("cardroom.match", "cardroom.record"),
@@ -45,8 +45,10 @@ ADAPTERS = frozenset({
 FACTORIES = frozenset({
     ("cardroom.games.baha.rules", "cardroom.games.baha.state"),
     ("cardroom.games.baebae.rules", "cardroom.games.baebae.state"),
+    ("cardroom.games.baha.rules", "cardroom.games.baha.native"),
 })
-"""Function-local imports allowed against a module's own imports: ``Rules.new_game`` makes the state."""
+"""Function-local imports allowed against a module's own imports: ``Rules.new_game`` makes the state
+(on the engine chosen: Baha's native state is its package's ``native`` module)."""
 
 GAMES = "cardroom.games"
 

@@ -13,12 +13,13 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from cardroom import engine_build, native_build
+from cardroom import engine_build
 from cardroom.agents import AgentError
 from cardroom.cli.main import app
 from cardroom.cli.play import run_play
 from cardroom.cli.play.session import Refusal, pick_number
 from cardroom.games import baebae, baha
+from cardroom.native import describe as native_build
 from cardroom.record import load
 
 runner = CliRunner()

@@ -35,7 +35,7 @@ def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 
     """One random game on the Python engine and on the native one, compared at every action:
     the seat to act, the legal actions, the events; at a share ``check_views`` of the moments,
     every seat's view and filtered log, the public view and the fields the encoder reads."""
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     python = BahaState.start(rules, seed)
     fast = NativeBahaState.start(rules, seed)

@@ -17,7 +17,7 @@ pytestmark = needs_native
     {"players": 5, "scoring": "face", "moon": False}, {"players": 6, "passing": False, "target": 40},
 ])
 def test_a_batch_plays_the_games_simulate_plays_with_random_agents(options):
-    from cardroom.native.baha import random_games
+    from cardroom.games.baha.native import random_games
 
     rules = Rules(**options)
     first = -7
@@ -31,7 +31,7 @@ def test_a_batch_plays_the_games_simulate_plays_with_random_agents(options):
 
 
 def test_the_action_guard_stops_a_game_and_bad_arguments_are_refused():
-    from cardroom.native.baha import random_games
+    from cardroom.games.baha.native import random_games
 
     found = random_games(Rules(), 2, 0, max_actions=10)
     assert found.actions == [10, 10] and found.winners == [-1, -1]
@@ -42,7 +42,7 @@ def test_the_action_guard_stops_a_game_and_bad_arguments_are_refused():
 
 
 def test_fast_play_outs_play_whole_uniform_games():
-    from cardroom.native.baha import random_games
+    from cardroom.games.baha.native import random_games
 
     rules = Rules(players=4, target=1)
     fast = random_games(rules, 3000, 0, exact=False)

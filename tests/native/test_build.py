@@ -6,8 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from cardroom import native, native_build
+from cardroom import native
 from cardroom.compiled import pure_requested
+from cardroom.native import describe as native_build
 
 
 def test_this_run_has_the_native_engine() -> None:

@@ -31,6 +31,6 @@ def native_engine() -> Iterator[None]:
 
 def test_the_suite_runs_on_the_native_engine() -> None:
     from cardroom.games.baha import Rules
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     assert isinstance(Rules().new_game(3), NativeBahaState)

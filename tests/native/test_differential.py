@@ -35,7 +35,7 @@ def test_random_games_agree_at_every_action(options):
 
 
 def test_the_engine_choice_routes_new_games_and_records_replay_on_either():
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     rules = Rules(players=3, target=60)
     try:
@@ -64,7 +64,7 @@ def test_an_unknown_engine_in_the_environment_is_refused_in_words(monkeypatch):
 
 
 def test_illegal_actions_are_refused_in_the_references_words_and_change_nothing():
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     rules = Rules()
     python, fast = BahaState.start(rules, 5), NativeBahaState.start(rules, 5)
@@ -80,7 +80,7 @@ def test_illegal_actions_are_refused_in_the_references_words_and_change_nothing(
 
 
 def test_hand_made_starts_and_their_refusals_are_the_references():
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     rules = Rules(players=3, draw_pile=True)
     cards = list(range(52))
@@ -105,7 +105,7 @@ def test_hand_made_starts_and_their_refusals_are_the_references():
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_determinized_worlds_clones_pickles_and_quiet_playouts_agree(players):
-    from cardroom.native.baha import NativeBahaState
+    from cardroom.games.baha.native import NativeBahaState
 
     rules = Rules(players=players, target=200)
     for seed in range(12):

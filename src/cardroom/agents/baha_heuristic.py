@@ -27,9 +27,9 @@ from collections.abc import Sequence
 
 from cardroom.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.engine import Action, State
+from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import PASS_BASE, BahaState, Observation, Phase
-from cardroom.native.baha import NativeBahaState
 
 __all__ = ["BahaHeuristic"]
 

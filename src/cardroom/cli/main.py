@@ -136,7 +136,8 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        from cardroom import engine_build, native_build
+        from cardroom import engine_build
+        from cardroom.native import describe as native_build
 
         make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()}; {native_build()})",
                              highlight=False)

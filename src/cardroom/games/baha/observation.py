@@ -16,11 +16,11 @@ import numpy.typing as npt
 
 from cardroom.cards import BAHA_DECK, VALUES
 from cardroom.games.baha.actions import NUM_ACTIONS, Phase
+from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import BahaState
 from cardroom.games.baha.views import horns_shown
 from cardroom.games.tensor import Layout, Slice, put_bits, put_floats
-from cardroom.native.baha import NativeBahaState
 
 __all__ = ["BahaObservation", "encoder"]
 

@@ -19,8 +19,8 @@ from cardroom.cards import (
 from cardroom.engine import NamedOptions, RulesError
 
 if TYPE_CHECKING:
+    from cardroom.games.baha.native import NativeBahaState
     from cardroom.games.baha.state import BahaState
-    from cardroom.native.baha import NativeBahaState
 
 __all__ = ["Rules", "Deal", "SCORINGS", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_TARGET"]
 
@@ -172,7 +172,7 @@ class Rules(NamedOptions):
         from cardroom.native import native_for
 
         if native_for(self.game):
-            from cardroom.native.baha import NativeBahaState
+            from cardroom.games.baha.native import NativeBahaState
 
             return NativeBahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
 

@@ -66,7 +66,7 @@ _MAKER: Final = object()
 """The key only this module's factories hold to make a state (see ``BahaState.__init__``)."""
 
 
-_FIELDS = (
+FIELDS = (
     "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
     "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
     "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
@@ -78,7 +78,7 @@ _FIELDS = (
 class BahaState:
     """A game of Baha in progress. Make one with ``Rules(...).new_game(seed)``."""
 
-    __slots__ = _FIELDS
+    __slots__ = FIELDS
 
     rules: Rules
     seed: int
@@ -172,8 +172,8 @@ class BahaState:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
         # __init__: a compiled class has no default way back from a pickle.
-        return _unpickle, (self.rules, self.seed, [
-            {} if name == "_det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
+        return unpickle, (self.rules, self.seed, [
+            {} if name == "_det_cache" else getattr(self, name) for name in FIELDS  # a cache: left behind
         ])
 
     def clone(self) -> BahaState:
@@ -604,8 +604,8 @@ class BahaState:
         )
 
 
-def _unpickle(rules: Rules, seed: int, values: list[Any]) -> BahaState:
+def unpickle(rules: Rules, seed: int, values: list[Any]) -> BahaState:
     state = BahaState(rules, seed, _MAKER)
-    for name, value in zip(_FIELDS, values, strict=True):
+    for name, value in zip(FIELDS, values, strict=True):
         setattr(state, name, value)
     return state

@@ -25,10 +25,10 @@ from typing import Any, SupportsIndex
 
 from cardroom.cards import parse_baha_card
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
-from cardroom.games.baha.actions import _TEXT, NUM_ACTIONS, Phase, _texts
+from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
-from cardroom.games.baha.state import _FIELDS, BahaState, _unpickle
+from cardroom.games.baha.state import FIELDS, BahaState, unpickle
 from cardroom.games.baha.views import Observation, horns_shown, visible_event
 from cardroom.native import core
 
@@ -88,9 +88,9 @@ class NativeBahaState:
             origin = {"hand": hand, "totals": list(start_totals)}
             if dealt is not None:
                 origin["deal"] = {
-                    "hands": [_texts(h) for h in dealt[0]],
-                    "leftover": _texts(dealt[1]),
-                    "draw_pile": [_TEXT[c] for c in dealt[2]],
+                    "hands": [card_texts(h) for h in dealt[0]],
+                    "leftover": card_texts(dealt[1]),
+                    "draw_pile": [CARD_TEXT[c] for c in dealt[2]],
                     "dealer": dealt[3],
                 }
         native = core().BahaCore(
@@ -203,7 +203,7 @@ class NativeBahaState:
                 "hand_start": c.hand_start, "origin": self.origin, "history": c.history[:],
                 "_det_cache": {}, "_shown": None,
             }
-            ref = self._ref = _unpickle(self.rules, self.seed, [values[name] for name in _FIELDS])
+            ref = self._ref = unpickle(self.rules, self.seed, [values[name] for name in FIELDS])
         return ref
 
     def _from_reference(self, ref: BahaState) -> NativeBahaState:
