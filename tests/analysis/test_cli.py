@@ -214,3 +214,69 @@ def test_analyze_leaves_out_games_the_action_guard_stopped(baebae_run: Path, tmp
     assert sum(r["wins"] for r in seats) == pytest.approx(11)
     compared = runner.invoke(app, ["compare", str(folder), str(baebae_run)])
     assert compared.exit_code == 0, compared.output
+
+
+def test_analyze_accepts_the_sample_decks_own_file_by_digest(baebae_run: Path, tmp_path: Path) -> None:
+    sample = Path(find_deck("sample").source)
+    figures = tmp_path / "figures.json"
+    result = runner.invoke(app, ["analyze", str(baebae_run), "--deck", str(sample), "--json", str(figures)])
+    assert result.exit_code == 0, result.output
+    assert "Per-type impact" in result.output
+    designs = json.loads(figures.read_text())["sections"]["cards"]["tables"]["designs"]["rows"]
+    assert all(r["card"] for r in designs)  # the Card column is filled
+    other = tmp_path / "other.toml"
+    other.write_text(sample.read_text().replace("Constable Hobb", "Constable Bob"))
+    refused(["analyze", str(baebae_run), "--deck", str(other)], "their digests differ", "Cardroom Sample Deck")
+
+
+@pytest.fixture(scope="module")
+def file_deck_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("file-deck")
+    text = Path(find_deck("sample").source).read_text()
+    mine = folder / "mydeck.toml"
+    mine.write_text(text.replace('name = "Cardroom Sample Deck"', 'name = "My Deck"', 1)
+                    .replace('name = "Constable Hobb"', 'name = "Constable Hobb"\nmarks = ["skip"]', 1))
+    return simulate(folder / "run", "baebae", 6, "--deck", str(mine)), mine
+
+
+def _designs_and_groups(run: Path, tmp_path: Path, *extra: str) -> tuple[list[dict], dict, str]:
+    figures = tmp_path / "f.json"
+    figures.unlink(missing_ok=True)
+    result = runner.invoke(app, ["analyze", str(run), "--json", str(figures), *extra])
+    assert result.exit_code == 0, result.output
+    data = json.loads(figures.read_text())["sections"]
+    return data["cards"]["tables"]["designs"]["rows"], data["groups"], result.output
+
+
+def test_a_run_of_a_deck_file_keeps_its_deck_beside_the_tables(file_deck_run: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    run, mine = file_deck_run
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["deck_files"] == ["deck-1.toml"] and (run / "deck-1.toml").read_text() == mine.read_text()
+    mine_elsewhere = tmp_path / "moved.toml"
+    mine_elsewhere.write_bytes(mine.read_bytes())
+    # No --deck: the deck is read from beside the tables, its digest checked.
+    designs, groups, _ = _designs_and_groups(run, tmp_path)
+    assert designs and all(r["card"] for r in designs)
+    assert {"types", "marks"} <= set(groups["tables"])
+    # --deck with the file the run played is accepted too (by digest).
+    designs, groups, _ = _designs_and_groups(run, tmp_path, "--deck", str(mine_elsewhere))
+    assert all(r["card"] for r in designs) and {"types", "marks"} <= set(groups["tables"])
+
+
+def test_a_changed_or_missing_deck_beside_the_tables_is_said(file_deck_run: tuple[Path, Path],
+                                                             tmp_path: Path) -> None:
+    run, mine = file_deck_run
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    (copy / "deck-1.toml").write_text(mine.read_text().replace("Constable Hobb", "Constable Bob"))
+    designs, groups, output = _designs_and_groups(copy, tmp_path)
+    assert not any(r["card"] for r in designs)
+    assert "not the deck the run played" in groups["about"][0] and "--deck" in groups["about"][0]
+    assert "The Card column is empty" in output
+    (copy / "deck-1.toml").unlink()
+    _, groups, _ = _designs_and_groups(copy, tmp_path)
+    assert "cannot be read" in groups["about"][0]
+    # given again, the deck fills what was missing
+    designs, groups, _ = _designs_and_groups(copy, tmp_path, "--deck", str(mine))
+    assert all(r["card"] for r in designs) and "tables" in groups

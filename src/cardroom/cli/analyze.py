@@ -85,23 +85,37 @@ def save_report(
 
 
 def _with_decks(results: Results, decks: Sequence[str] | None) -> Results:
-    """``--deck FILE``: the deck files' texts for a game's analysis (results name them by digest)."""
+    """``--deck FILE``: the deck files' texts for a game's analysis (results name them by digest),
+    accepted when the decks given are, by digest, the deck the run played (a project deck's own
+    file is the project deck)."""
     if not decks:
         return results
     from cardroom import games
     from cardroom.cli.main import UsageError
+    from cardroom.engine import DeckRules
+    from cardroom.sim.report import deck_words
 
-    read = games.get(results.game).read_decks
+    spec = games.get(results.game)
+    read = spec.read_decks
     if read is None:
         raise UsageError(f"--deck is for games played with decks; {results.game} has none")
-    options = read(",".join(decks), None)
-    played = str(results.manifest.get("rules", {}).get("deck", ""))
-    given = str(options.get("deck", ""))
-    if played and played != given:
-        raise UsageError(
-            f"--deck: the deck given ({given[:27]}) is not the one the run played ({played[:27]})"
-        )
-    results.deck_files = tuple(options.get("deck_files", ()))
+    given = [read(deck, None) for deck in decks]  # one at a time: each file's digest beside its text
+    options = {"deck": ",".join(g["deck"] for g in given),
+               "deck_files": [text for g in given for text in g["deck_files"]]}
+    rules = results.manifest.get("rules")
+    played = results.manifest.get("deck")
+    try:
+        made = spec.make_rules({**(rules if isinstance(rules, dict) else {}), **options})
+    except (ValueError, TypeError) as err:
+        raise UsageError(f"--deck: {err}") from None
+    have = made.deck_record() if isinstance(made, DeckRules) else None
+    if isinstance(played, dict) and have is not None and have["digest"] != played.get("digest"):
+        raise UsageError(f"--deck: the deck given, {deck_words(have)}, is not the one the run played, "
+                         f"{deck_words(played)}: their digests differ")
+    # Only the files the run named by digest are needed: a project deck is read by its name.
+    named = set(str((rules or {}).get("deck", "")).split(",")) if isinstance(rules, dict) else set()
+    results.deck_files = tuple(text for g in given if g["deck"] in named for text in g["deck_files"])
+    results.deck_note = ""
     return results
 
 
