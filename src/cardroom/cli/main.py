@@ -440,16 +440,20 @@ def analyze(
 @app.command(cls=Command)
 def compare(
     targets: Annotated[
-        list[str], typer.Argument(help="A game (then --rules or --deck twice or more), or results folders.",
+        list[str], typer.Argument(help="A game (then --rule or --deck twice or more), or results folders.",
                                   metavar="GAME | FOLDER...")
     ],
     games_: Annotated[int, typer.Option("--games", help="Games per variant.", min=1, metavar="N")] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i of every variant uses seed+i.",
                                       metavar="N")] = 0,
-    rules: Annotated[
+    rule: Annotated[
         list[str] | None,
-        typer.Option("--rules", help="A variant's rules: a TOML file of options or KEY=VALUE,KEY=VALUE "
-                     "(repeatable: one variant each).", metavar="RULES"),
+        typer.Option("--rule", "-r", help="A variant's rules: KEY=VALUE, several joined by commas "
+                     "(KEY=VALUE,KEY=VALUE), or a TOML file of options (repeatable: one variant each).",
+                     metavar="RULES"),
+    ] = None,
+    rules_alias: Annotated[
+        list[str] | None, typer.Option("--rules", hidden=True, help="The old name of --rule.")
     ] = None,
     deck: Annotated[
         list[str] | None,
@@ -475,7 +479,10 @@ def compare(
 
     with guard():
         check_workers(workers)
-        run_compare(targets, games=games_, seed=seed, rules=rules, decks=deck, players=players, agents=agents,
+        if rule and rules_alias:
+            raise UsageError("give the variants' rules with --rule (--rules is its old name), not both")
+        run_compare(targets, games=games_, seed=seed, rules=rule or rules_alias, decks=deck, players=players,
+                    agents=agents,
                     workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
 
 
