@@ -308,6 +308,16 @@ def test_without_a_seed_one_is_chosen_and_shown_so_the_game_can_be_replayed(tmp_
 # -- bad arguments -------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("bots", ["human", "random,human,random", "human:ask=2"])
+def test_bots_human_is_refused_in_words_with_no_internals(bots: str) -> None:
+    result = play("--seed", "3", "--bots", bots, input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "ask=" not in result.output and "(state, seat)" not in result.output
+    assert "human is not a bot" in result.output and "the bots are random, heuristic, ismcts" in result.output
+    simulated = runner.invoke(app, ["simulate", "baha", "--games", "1", "--agents", bots.replace("random", "heuristic")])
+    assert simulated.exit_code == 2 and "ask=" not in simulated.output and "human is not a bot" in simulated.output
+
+
 @pytest.mark.parametrize(
     ("args", "named"),
     [

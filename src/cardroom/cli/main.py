@@ -209,6 +209,19 @@ def with_think(bots: str, think: float | None) -> str:
     return ",".join(specs)
 
 
+def bots_only(specs: str | None, option: str, person: str) -> None:
+    """Refuse ``human`` in a line-up of bots (``--bots``, ``--agents``), in a person's words:
+    a person is not made from a spec on a command line. ``person`` says where people play."""
+    from cardroom.agents import AGENTS
+
+    if specs is None:
+        return
+    if any(spec.strip().partition(":")[0].strip() == "human" for spec in specs.split(",")):
+        bots = ", ".join(name for name, kind in AGENTS.items() if kind.seeded)
+        raise UsageError(f"{option}: human is not a bot: {person}; the bots are {bots} "
+                         f"(options after colons, e.g. ismcts:seconds=1)")
+
+
 def seat_number(seat: str | None) -> int | None:
     """``--seat``: a seat's number, or ``None`` for ``all`` (every card shown)."""
     if seat is None or seat.strip().lower() == "all":
@@ -268,6 +281,7 @@ def play(
     from cardroom.cli.play import run_play
 
     with guard():
+        bots_only(bots, "--bots", "you are the person, at seat 0, and the other seats take bots")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         code = run_play(rules, seed=seed, bots=with_think(bots, think), name=checked_name(name),
                         record_path=record, console=make_console())
@@ -330,6 +344,7 @@ def simulate(
 
     with guard():
         check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         ray = ray or ray_address is not None
         if out is None and (csv or variant or force or ray):
             raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
@@ -479,6 +494,7 @@ def compare(
 
     with guard():
         check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         if rule and rules_alias:
             raise UsageError("give the variants' rules with --rule (--rules is its old name), not both")
         run_compare(targets, games=games_, seed=seed, rules=rule or rules_alias, decks=deck, players=players,
@@ -514,6 +530,7 @@ def sweep(
 
     with guard():
         check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         run_sweep(game, rule, games=games_, seed=seed, decks=deck, players=players, agents=agents,
                   workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
 
