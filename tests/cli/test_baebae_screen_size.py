@@ -83,8 +83,8 @@ def test_show_fits_80_by_24_a_page_at_a_time(options: dict[str, int], seed: int)
     run_play(Rules(rounds=1, **options), seed=seed, bots="random", name="Ada", record_path=None,
              console=Console(file=out, width=WIDTH, height=HEIGHT), ask=ask)
     text = out.getvalue()
-    screens = [text[a:b].splitlines() for a, b in zip(marks, marks[1:])]
-    for screen, prompt in zip(screens, prompts[1:]):
+    screens = [text[a:b].splitlines() for a, b in zip(marks, marks[1:], strict=False)]
+    for screen, prompt in zip(screens, prompts[1:], strict=False):
         assert len(screen) + 1 <= HEIGHT, "\n".join([*screen, prompt])
     shown = text[marks[0]:marks[-1]]
     assert shown.count("╭") == 1 and shown.count("╰") == 1  # the whole table, once

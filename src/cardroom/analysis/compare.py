@@ -79,7 +79,9 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
     return facts, warnings
 
 
-def _game_metrics(runs: Sequence[Results], frames: Sequence[pl.DataFrame]) -> tuple[dict[str, str], list[str]]:
+def _game_metrics(
+    runs: Sequence[Results], frames: Sequence[pl.DataFrame]
+) -> tuple[dict[str, str], list[str]]:
     """The metrics every run has, by name; with different numbers of players (a sweep of
     ``players``), the game's own only: a seat of two players is not a seat of six."""
     names = metric_names(runs[0])

@@ -299,9 +299,9 @@ def run_sweep(
 
 
 def rules_items(text: str) -> list[str]:
-    """A compare ``--rule`` value as ``KEY=VALUE`` items, as other commands' ``--rule`` take them: a TOML file of
-    options (``target = 50``), or ``k=v,k=v`` (a deck's several files stay one item: ``deck=a.toml``
-    then ``b.toml`` after a comma join the deck, as ``--deck`` does)."""
+    """A compare ``--rule`` value as ``KEY=VALUE`` items, as other commands' ``--rule`` take them:
+    a TOML file of options (``target = 50``), or ``k=v,k=v`` (a deck's several files stay one
+    item: ``deck=a.toml`` then ``b.toml`` after a comma join the deck, as ``--deck`` does)."""
     from cardroom.cli.main import UsageError
 
     path = Path(text)

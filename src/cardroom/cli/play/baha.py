@@ -446,7 +446,8 @@ class Screen(TableScreen):
     def _to_pass(self, picks: Sequence[str], left: int) -> Text:
         return Text.assemble(
             self.cards(picks) if picks else Text("nothing yet", style="dim"),
-            f"  (choose {PASS_COUNT}: {left} more)" if left else "  (Enter sends them; undo takes the last back)",
+            f"  (choose {PASS_COUNT}: {left} more)" if left
+            else "  (Enter sends them; undo takes the last back)",
         )
 
     def passing(self, picks: Sequence[str], left: int, moves: Sequence[str]) -> None:
