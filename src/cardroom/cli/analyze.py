@@ -380,9 +380,7 @@ def run_variants(
                     )
             else:
                 simulate_to(folder, rules, games, seed, lineup, backend=backend, variant=label)
-            run = read_results(folder)
-            run.deck_files = tuple(rules.to_dict().get("deck_files", ()))
-            runs.append(run)
+            runs.append(read_results(folder))  # a deck file's text is read from beside the tables
         if keep:
             console.print(f"results of each variant written under {escape(str(root))}/", highlight=False)
         return runs
