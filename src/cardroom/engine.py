@@ -258,6 +258,11 @@ class NamedOptions:
     title: ClassVar[str] = "game"
     text_kinds: ClassVar[Mapping[str, Any]] = {}
     """How to read text for options whose default is ``None``: a value of the option's kind."""
+    readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
+    """Options that name a reading of the rules which changed while records were kept: for each,
+    the values a record written before the option existed may have been played under, the
+    default first. :func:`cardroom.record.replay` replays such a record under the reading its
+    log shows."""
 
     @classmethod
     def option_names(cls) -> list[str]:

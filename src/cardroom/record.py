@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ __all__ = [
     "parse",
     "rebuild",
     "replay",
+    "replay_checked",
     "verify",
 ]
 
@@ -299,17 +301,44 @@ def _text(state: State, action: Action) -> str:
 
 
 def replay(record: Mapping[str, Any], where: str = "record") -> State:
-    """Rebuild the game of ``record`` from its rules, seed, start and actions."""
+    """Rebuild the game of ``record`` from its rules, seed, start and actions.
+
+    A record written before an option that names a reading of the rules existed (the rules'
+    ``readings``, e.g. BAEBAE's ``chosen_target``) is replayed under the reading its log shows:
+    the default first, then each earlier one (docs/records.md, "Readings").
+    """
     check_record(record, where)
     try:
         options = dict(record["rules"])
         _read_old_decks({"game": record["game"], "rules": options}, None)
-        rules = make_rules(record["game"], options)
-    except (ValueError, TypeError) as err:  # bad rules, or a deck file an old record names
+    except (ValueError, TypeError) as err:  # a deck file an old record names
         raise RecordError(f"{where}: {err}") from None
     except OSError as err:  # a deck path the system refuses (too long, not allowed)
         path = shorten(str(err.filename))
         raise RecordError(f"{where}: cannot use the deck {path!r}: {err.strerror or err}") from None
+    readings: Mapping[str, Sequence[Any]] = getattr(games.get(record["game"]).rules, "readings", {})
+    missing = {key: values for key, values in readings.items() if key not in options}
+    first: State | RecordError | None = None
+    for values in itertools.product(*missing.values()):
+        try:
+            state = _replay_under(record, {**options, **dict(zip(missing, values, strict=True))}, where)
+        except RecordError as err:
+            first = err if first is None else first
+            continue
+        if not missing or "log" not in record or _log_difference(state, record["log"], where) is None:
+            return state
+        first = state if first is None else first
+    if isinstance(first, RecordError):
+        raise first
+    assert first is not None  # product() of the readings gives at least one reading
+    return first
+
+
+def _replay_under(record: Mapping[str, Any], options: dict[str, Any], where: str) -> State:
+    try:
+        rules = make_rules(record["game"], options)
+    except (ValueError, TypeError) as err:  # bad rules
+        raise RecordError(f"{where}: {err}") from None
     if len(record["seats"]) != rules.players:
         raise RecordError(
             f"{where}: the rules seat {rules.players} players, but 'seats' names {len(record['seats'])}"
@@ -332,8 +361,46 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
         raise RecordError(f"{where}: {err}") from None
 
 
+def _log_difference(state: State, log: Sequence[Any], where: str) -> str | None:
+    """How the replayed log differs from ``log`` (a record's), or ``None`` if it does not."""
+    # A JSON round trip makes the replayed log comparable to one read from a file.
+    replayed = json.loads(json.dumps(state.log))
+    if replayed == log:
+        return None
+    for i, (mine, theirs) in enumerate(zip(replayed, log, strict=False)):
+        if mine != theirs:
+            return f"{where}: event {i} differs: replay gives {shorten(repr(mine), 300)}, record has " \
+                   f"{shorten(repr(theirs), 300)}"
+    return f"{where}: the replay has {plural(len(replayed), 'event')}, the record {len(log)}"
+
+
+def _difference(state: State, record: Mapping[str, Any], where: str) -> str | None:
+    """How the game replayed differs from the log and the result ``record`` carries (each only
+    if it carries it), or ``None``."""
+    log = record.get("log")
+    if log is not None:
+        found = _log_difference(state, log, where)
+        if found is not None:
+            return found
+    expected = json.loads(json.dumps(result_of(state)))
+    if "result" in record and record["result"] != expected:
+        return f"{where}: result differs: replay gives {expected}, record has {record['result']}"
+    return None
+
+
+def replay_checked(record: Mapping[str, Any], where: str = "record") -> State:
+    """:func:`replay`, then check the log and the result ``record`` carries against the game
+    replayed: what a reader shows of a record (its winner, its events) is what its actions
+    give, never what an edited or cut file says. A difference is a :class:`RecordError`."""
+    state = replay(record, where)
+    found = _difference(state, record, where)
+    if found is not None:
+        raise RecordError(f"{found}; the record does not replay to what it says (edited or cut?)")
+    return state
+
+
 def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:
-    """Whether ``record`` replays to exactly the log and result it carries."""
+    """Whether ``record`` replays to exactly the log and result it carries (it must carry a log)."""
     try:
         state = replay(record, where)
     except RecordError as err:
@@ -341,19 +408,8 @@ def verify(record: Mapping[str, Any], where: str = "record") -> Verdict:
     log = record.get("log")
     if log is None:
         return Verdict(False, f"{where}: the record has no log to compare")
-    # A JSON round trip makes the replayed log comparable to one read from a file.
-    replayed = json.loads(json.dumps(state.log))
-    if replayed != log:
-        for i, (mine, theirs) in enumerate(zip(replayed, log, strict=False)):
-            if mine != theirs:
-                return Verdict(False, f"{where}: event {i} differs: replay gives {mine}, record has {theirs}")
-        return Verdict(
-            False, f"{where}: the replay has {plural(len(replayed), 'event')}, the record {len(log)}"
-        )
-    expected = json.loads(json.dumps(result_of(state)))
-    if "result" in record and record["result"] != expected:
-        return Verdict(
-            False, f"{where}: result differs: replay gives {expected}, record has {record['result']}"
-        )
+    found = _difference(state, record, where)
+    if found is not None:
+        return Verdict(False, found)
     actions, events = plural(len(record["actions"]), "action"), plural(len(log), "event")
     return Verdict(True, f"{where}: replays exactly ({actions}, {events})")

@@ -103,7 +103,7 @@ def test_policy_plays_against_a_person_in_play(trained: Path, tmp_path: Path) ->
     record = tmp_path / "game.json"
     result = runner.invoke(app, ["play", "baha", "--seed", "5", "--rule", "target=1", "--record", str(record),
                                  "--bots", f"policy:path={trained},random,policy:path={trained}:sample=true"],
-                           input="1\n" * 3000)
+                           input="1 2 3\n\n1\n" * 1000)  # a pass: three cards, then Enter sends them
     assert result.exit_code == 0, result.output
     assert "Final standings" in result.output
     saved = load(record)

@@ -105,7 +105,7 @@ def test_compare_rules_variants_from_text_and_toml(tmp_path: Path) -> None:
     short = tmp_path / "short.toml"
     short.write_text("target = 40\nmoon = false\n")
     html = tmp_path / "c.html"
-    result = runner.invoke(app, ["compare", "baha", "--rules", "target=80", "--rules", str(short),
+    result = runner.invoke(app, ["compare", "baha", "--rule", "target=80", "--rule", str(short),
                                  "--games", "4", "--workers", "1", "--html", str(html)])
     assert result.exit_code == 0, result.output
     assert "target=80 vs short.toml" in result.output and "short.toml minus target=80" in result.output
@@ -177,8 +177,9 @@ def test_compare_refuses_two_games(baebae_run: Path, baha_run: Path) -> None:
 
 
 def test_compare_refuses_one_variant_and_mixed_forms(baha_run: Path) -> None:
-    refused(["compare", "baha", "--rules", "target=50"], "two or more variants")
-    refused(["compare", str(baha_run), str(baha_run), "--rules", "target=50"], "give a game")
+    refused(["compare", "baha", "--rule", "target=50"], "two or more variants", "--rule twice")
+    refused(["compare", str(baha_run), str(baha_run), "--rule", "target=50"], "give a game")
+    refused(["compare", "baha", "--rule", "target=50", "--rules", "target=60"], "not both")
 
 
 def test_sweep_refuses_an_unknown_option_and_a_bad_value(tmp_path: Path) -> None:
@@ -186,8 +187,7 @@ def test_sweep_refuses_an_unknown_option_and_a_bad_value(tmp_path: Path) -> None
             "unknown Baha option 'colour'", "the options are")
     refused(["sweep", "baha", "--rule", "target=50,lots"], "target", "whole number")
     refused(["sweep", "baha", "--rule", "target=50"], "two or more values")
-    refused(["sweep", "baha", "--rule", "players=3,4", "--out", str(tmp_path / "x")],
-            "different numbers of players", "players=3: 3")
+    refused(["sweep", "baha", "--rule", "players=2,9", "--out", str(tmp_path / "x")], "players")
     assert not (tmp_path / "x").exists()  # refused before anything was written
 
 
@@ -214,3 +214,114 @@ def test_analyze_leaves_out_games_the_action_guard_stopped(baebae_run: Path, tmp
     assert sum(r["wins"] for r in seats) == pytest.approx(11)
     compared = runner.invoke(app, ["compare", str(folder), str(baebae_run)])
     assert compared.exit_code == 0, compared.output
+
+
+def test_analyze_accepts_the_sample_decks_own_file_by_digest(baebae_run: Path, tmp_path: Path) -> None:
+    sample = Path(find_deck("sample").source)
+    figures = tmp_path / "figures.json"
+    result = runner.invoke(app, ["analyze", str(baebae_run), "--deck", str(sample), "--json", str(figures)])
+    assert result.exit_code == 0, result.output
+    assert "Per-type impact" in result.output
+    designs = json.loads(figures.read_text())["sections"]["cards"]["tables"]["designs"]["rows"]
+    assert all(r["card"] for r in designs)  # the Card column is filled
+    other = tmp_path / "other.toml"
+    other.write_text(sample.read_text().replace("Constable Hobb", "Constable Bob"))
+    refused(["analyze", str(baebae_run), "--deck", str(other)], "their digests differ", "Cardroom Sample Deck")
+
+
+@pytest.fixture(scope="module")
+def file_deck_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("file-deck")
+    text = Path(find_deck("sample").source).read_text()
+    mine = folder / "mydeck.toml"
+    mine.write_text(text.replace('name = "Cardroom Sample Deck"', 'name = "My Deck"', 1)
+                    .replace('name = "Constable Hobb"', 'name = "Constable Hobb"\nmarks = ["skip"]', 1))
+    return simulate(folder / "run", "baebae", 6, "--deck", str(mine)), mine
+
+
+def _designs_and_groups(run: Path, tmp_path: Path, *extra: str) -> tuple[list[dict], dict, str]:
+    figures = tmp_path / "f.json"
+    figures.unlink(missing_ok=True)
+    result = runner.invoke(app, ["analyze", str(run), "--json", str(figures), *extra])
+    assert result.exit_code == 0, result.output
+    data = json.loads(figures.read_text())["sections"]
+    return data["cards"]["tables"]["designs"]["rows"], data["groups"], result.output
+
+
+def test_a_run_of_a_deck_file_keeps_its_deck_beside_the_tables(file_deck_run: tuple[Path, Path],
+                                                               tmp_path: Path) -> None:
+    run, mine = file_deck_run
+    manifest = json.loads((run / "manifest.json").read_text())
+    assert manifest["deck_files"] == ["deck-1.toml"] and (run / "deck-1.toml").read_text() == mine.read_text()
+    mine_elsewhere = tmp_path / "moved.toml"
+    mine_elsewhere.write_bytes(mine.read_bytes())
+    # No --deck: the deck is read from beside the tables, its digest checked.
+    designs, groups, _ = _designs_and_groups(run, tmp_path)
+    assert designs and all(r["card"] for r in designs)
+    assert {"types", "marks"} <= set(groups["tables"])
+    # --deck with the file the run played is accepted too (by digest).
+    designs, groups, _ = _designs_and_groups(run, tmp_path, "--deck", str(mine_elsewhere))
+    assert all(r["card"] for r in designs) and {"types", "marks"} <= set(groups["tables"])
+
+
+def test_a_changed_or_missing_deck_beside_the_tables_is_said(file_deck_run: tuple[Path, Path],
+                                                             tmp_path: Path) -> None:
+    run, mine = file_deck_run
+    copy = tmp_path / "copy"
+    shutil.copytree(run, copy)
+    (copy / "deck-1.toml").write_text(mine.read_text().replace("Constable Hobb", "Constable Bob"))
+    designs, groups, output = _designs_and_groups(copy, tmp_path)
+    assert not any(r["card"] for r in designs)
+    assert "not the deck the run played" in groups["about"][0] and "--deck" in groups["about"][0]
+    assert "The Card column is empty" in output
+    (copy / "deck-1.toml").unlink()
+    _, groups, _ = _designs_and_groups(copy, tmp_path)
+    assert "cannot be read" in groups["about"][0]
+    # given again, the deck fills what was missing
+    designs, groups, _ = _designs_and_groups(copy, tmp_path, "--deck", str(mine))
+    assert all(r["card"] for r in designs) and "tables" in groups
+
+
+def test_compare_takes_rule_as_every_command_does_and_rules_as_its_hidden_old_name(tmp_path: Path) -> None:
+    for flag in ("--rule", "-r", "--rules"):
+        figures = tmp_path / f"{flag.strip('-')}.json"
+        result = runner.invoke(app, ["compare", "baha", flag, "target=40", flag, "target=80", "--games", "2",
+                                     "--workers", "1", "--json", str(figures)])
+        assert result.exit_code == 0, (flag, result.output)
+        assert "target=80 minus target=40" in result.output
+    shown = runner.invoke(app, ["compare", "--help"], env={"COLUMNS": "200"}).output
+    assert "--rule" in shown and "--rules" not in shown
+
+
+def test_sweep_of_players_gives_length_and_decisiveness_by_player_count(tmp_path: Path) -> None:
+    figures = tmp_path / "sweep.json"
+    result = runner.invoke(app, ["sweep", "baha", "--rule", "players=2,4,6", "--games", "2", "--workers", "1",
+                                 "--json", str(figures)])
+    assert result.exit_code == 0, result.output
+    sections = json.loads(figures.read_text())["sections"]
+    rows = sections["sweep"]["tables"]["along"]["rows"]
+    metrics = [r["metric"] for r in rows]
+    assert "hands a game" in metrics and "margin first-second" in metrics
+    assert not any("seat" in m for m in metrics)  # a seat of two players is not a seat of six
+    assert "per-seat figures" in " ".join(sections["sweep"]["about"])
+    assert {"v0", "v1", "v2"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("command", [
+    ["analyze", "{run}"],
+    ["compare", "baha", "--rule", "target=40", "--rule", "target=80", "--games", "2", "--workers", "1"],
+    ["sweep", "baha", "--rule", "target=40,80", "--games", "2", "--workers", "1"],
+], ids=["analyze", "compare", "sweep"])
+@pytest.mark.parametrize("output", [["--html", "/proc/x/y.html"], ["--json", "/proc/x/y.json"],
+                                    ["--csv", "/proc/x/tables"], ["--html", "{folder}"]],
+                         ids=["html", "json", "csv", "html-folder"])
+def test_outputs_that_cannot_be_written_are_refused_before_any_work(
+    baha_run: Path, tmp_path: Path, command: list[str], output: list[str]
+) -> None:
+    args = [a.format(run=baha_run, folder=tmp_path) for a in [*command, *output]]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert output[0] in result.output and ("cannot write there" in result.output or "is a folder" in result.output)
+    # refused before any figure was computed or any game played
+    assert "Seat advantage" not in result.output and "minus" not in result.output
+    assert list(tmp_path.iterdir()) == []

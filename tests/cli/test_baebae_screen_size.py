@@ -60,8 +60,48 @@ def test_the_short_table_still_numbers_and_describes_the_cards() -> None:
 
 def test_show_draws_the_whole_table() -> None:
     out = io.StringIO()
-    replies = iter(["show", "quit"])
+    replies = iter(["show", "", "", "quit"])  # Enter for each further page of the table
     run_play(Rules(players=4, rounds=1), seed=3, bots="random", name="Ada", record_path=None,
              console=Console(file=out, width=WIDTH, height=HEIGHT), ask=lambda prompt: next(replies))
     text = out.getvalue()
     assert "Optional: swap hands" in text and "with another player" in text  # wrapped in full, not cut
+
+
+@pytest.mark.parametrize(("options", "seed"), [({"players": 2}, 5), ({"players": 2, "hand_size": 20}, 2),
+                                               ({"players": 4}, 3)])
+def test_show_fits_80_by_24_a_page_at_a_time(options: dict[str, int], seed: int) -> None:
+    out = io.StringIO()
+    marks: list[int] = []
+    prompts: list[str] = []
+    replies = iter(["show"] + [""] * 10 + ["quit"])
+
+    def ask(prompt: str) -> str:
+        marks.append(len(out.getvalue()))
+        prompts.append(prompt)
+        return next(replies)
+
+    run_play(Rules(rounds=1, **options), seed=seed, bots="random", name="Ada", record_path=None,
+             console=Console(file=out, width=WIDTH, height=HEIGHT), ask=ask)
+    text = out.getvalue()
+    screens = [text[a:b].splitlines() for a, b in zip(marks, marks[1:], strict=False)]
+    for screen, prompt in zip(screens, prompts[1:], strict=False):
+        assert len(screen) + 1 <= HEIGHT, "\n".join([*screen, prompt])
+    shown = text[marks[0]:marks[-1]]
+    assert shown.count("╭") == 1 and shown.count("╰") == 1  # the whole table, once
+    if options.get("hand_size") == 20:
+        assert any(p.startswith("-- ") and "Enter for more" in p for p in prompts)
+
+
+def test_q_stops_the_pages_and_the_game_goes_on() -> None:
+    out = io.StringIO()
+    prompts: list[str] = []
+    replies = iter(["show", "q", "quit"])
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(replies)
+
+    code = run_play(Rules(rounds=1, players=2, hand_size=20), seed=2, bots="random", name="Ada",
+                    record_path=None, console=Console(file=out, width=WIDTH, height=HEIGHT), ask=ask)
+    assert code == 0 and prompts[1].startswith("-- ") and prompts[2] == prompts[0]
+    assert out.getvalue().rstrip().endswith("You left the game.")

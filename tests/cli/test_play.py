@@ -28,7 +28,16 @@ CARD = re.compile(r"(?<![0-9A-Za-z])(?:1[0-3]|[1-9])[PRTO](?![0-9A-Za-z])")
 """A card's text as the screen writes it (horns, if drawn, follow as ▲ marks)."""
 
 ALL_CARDS = [baha_card_text(c) for c in BAHA_DECK]
-MANY_FIRST_MOVES = "1\n" * 3000  # far more answers than a game to target=1 needs, ties included
+MANY_FIRST_MOVES = "1 2 3\n\n1\n" * 1000
+"""Far more answers than a game to target=1 needs, ties included: at a pass, the first three
+cards then Enter to send them (a play prompt refuses those two lines); at a play, the first move."""
+
+
+def first_move(prompt: str) -> str:
+    """The first listed move; at a pass, the first three cards, then sending them."""
+    if prompt.startswith("Send"):
+        return ""
+    return "1 2 3" if prompt.startswith("Pass") else "1"
 
 
 @pytest.fixture(autouse=True)
@@ -154,12 +163,63 @@ def test_cards_can_be_typed_as_text_in_any_case_with_or_without_the_verb(tmp_pat
     path = tmp_path / "game.json"
     result = play(
         "--seed", "3", "--record", str(path),
-        input=f"{first.lower()}\npass {second}\n  {third.lower()}  \nquit\n",
+        input=f"{first.lower()}\npass {second}\n  {third.lower()}  \n\nquit\n",
     )
     assert result.exit_code == 0, result.output
     assert seat0_actions(path) == [f"pass {first}", f"pass {second}", f"pass {third}"]
     passed = " ".join(sorted({first, second, third}, key=hand.index))
     assert f"You pass {passed} to Random 1." in result.output.replace("▲", "")
+
+
+def _prompts_and(lines: list[str]) -> tuple[Callable[[str], str], list[str]]:
+    prompts: list[str] = []
+    queue = list(lines)
+
+    def ask(prompt: str) -> str:
+        prompts.append(prompt)
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return ask, prompts
+
+
+def test_a_pass_takes_three_cards_on_one_line_and_is_sent_only_on_enter(tmp_path: Path) -> None:
+    hand = Rules(players=4).new_game(3).view(0)["hand"]
+    path = tmp_path / "game.json"
+    ask, prompts = _prompts_and([f"{hand[4]} {hand[1].lower()}, {hand[9]}", "quit"])
+    out = io.StringIO()
+    assert run(ask, out, record_path=path) == 0
+    assert prompts[1] == f"Send {hand[4]} {hand[1]} {hand[9]}? Enter sends, undo takes the last back › "
+    assert seat0_actions(path) == []  # quit before sending: nothing passed
+    ask, prompts = _prompts_and([f"pass {hand[4]} {hand[1]} {hand[9]}", "", "quit"])
+    assert run(ask, io.StringIO(), record_path=path) == 0
+    assert seat0_actions(path) == [f"pass {hand[4]}", f"pass {hand[1]}", f"pass {hand[9]}"]
+
+
+def test_undo_takes_back_the_last_card_chosen_before_the_pass_is_sent(tmp_path: Path) -> None:
+    hand = Rules(players=4).new_game(3).view(0)["hand"]
+    path = tmp_path / "game.json"
+    out = io.StringIO()
+    ask, prompts = _prompts_and(["undo", "1", "2 3", "undo", "undo", "5", "6", "", "quit"])
+    assert run(ask, out, record_path=path) == 0
+    assert "Nothing to undo" in out.getvalue()
+    assert seat0_actions(path) == [f"pass {hand[0]}", f"pass {hand[4]}", f"pass {hand[5]}"]
+    assert prompts[-2].startswith("Send")
+
+
+def test_the_move_numbers_stay_with_their_cards_while_a_pass_is_chosen() -> None:
+    hand = Rules(players=4).new_game(3).view(0)["hand"]
+    out = io.StringIO()
+    ask, _ = _prompts_and(["1", "1", "3 4", "2 5", "quit"])
+    assert run(ask, out) == 0
+    text = out.getvalue().replace("▲", "")
+    moves = [line for line in text.splitlines() if line.startswith("Moves:")]
+    assert moves[0].startswith(f"Moves:  1) {hand[0]}  2) {hand[1]}  3) {hand[2]}")
+    assert moves[1].startswith(f"Moves:  1) ✓{hand[0]}  2) {hand[1]}  3) {hand[2]}")  # the same numbers
+    assert f"{hand[0]} is chosen already" in text  # "1" again does not choose the next card
+    assert "A pass is 3 cards, 3 chosen already: 2 more is too many." in text
+    assert "To pass: " + " ".join([hand[0], hand[2], hand[3]]) in text
 
 
 def test_a_number_picks_from_the_listed_moves_and_play_text_works_in_the_play_phase(
@@ -172,7 +232,7 @@ def test_a_number_picks_from_the_listed_moves_and_play_text_works_in_the_play_ph
         assert state is not None
         view = state.view(0)
         if view["phase"] == "pass":
-            return "2"
+            return "" if prompt.startswith("Send") else "2 4 6"
         if len(chosen) == 2:
             return "quit"
         card = state.action_to_string(state.legal_actions()[-1]).split()[1]
@@ -224,7 +284,7 @@ def test_bad_entries_are_explained_then_asked_again_and_the_game_goes_on(spy: Wa
             moves_after += 1
             if moves_after > 3:
                 return "quit"
-        return "1"
+        return first_move(prompt)
 
     assert run(ask, out, bots="spy") == 0
     assert set(replies) == {"not a card", "out of range", "not held", "empty", "not following"}
@@ -270,7 +330,7 @@ def test_quit_ends_cleanly() -> None:
 
 
 def test_ctrl_c_ends_with_status_130_and_still_writes_the_record(tmp_path: Path) -> None:
-    typed = iter(["1", "1"])
+    typed = iter(["1", "2"])
 
     def ask(prompt: str) -> str:
         answer = next(typed, None)
@@ -283,12 +343,12 @@ def test_ctrl_c_ends_with_status_130_and_still_writes_the_record(tmp_path: Path)
     assert run(ask, out, record_path=path) == 130
     assert "Interrupted" in out.getvalue()
     assert verify(load(path)).ok
-    assert seat0_actions(path) == ["pass " + c for c in Rules().new_game(3).view(0)["hand"][:2]]
+    assert seat0_actions(path) == []  # a pass not sent is not played
 
 
 def test_the_record_of_a_game_ended_by_quit_still_replays(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    result = play("--seed", "8", "--record", str(path), input="1\n" * 10 + "quit\n")
+    result = play("--seed", "8", "--record", str(path), input="1 2 3\n\n" + "1\n" * 7 + "quit\n")
     assert result.exit_code == 0, result.output
     record = load(path)
     assert verify(record).ok, verify(record).message
@@ -306,6 +366,16 @@ def test_without_a_seed_one_is_chosen_and_shown_so_the_game_can_be_replayed(tmp_
 
 
 # -- bad arguments -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bots", ["human", "random,human,random", "human:ask=2"])
+def test_bots_human_is_refused_in_words_with_no_internals(bots: str) -> None:
+    result = play("--seed", "3", "--bots", bots, input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "ask=" not in result.output and "(state, seat)" not in result.output
+    assert "human is not a bot" in result.output and "the bots are random, heuristic, ismcts" in result.output
+    simulated = runner.invoke(app, ["simulate", "baha", "--games", "1", "--agents", bots.replace("random", "heuristic")])
+    assert simulated.exit_code == 2 and "ask=" not in simulated.output and "human is not a bot" in simulated.output
 
 
 @pytest.mark.parametrize(
@@ -379,7 +449,7 @@ def test_no_hidden_card_is_ever_shown(spy: Watch, options: dict[str, Any]) -> No
     def ask(prompt: str) -> str:
         assert spy.state is not None
         check(spy.state)
-        return "1"
+        return first_move(prompt)
 
     spy.checks.append(check)
     assert run(ask, out, bots="spy", target=1, **options) == 0

@@ -134,3 +134,40 @@ def test_replay_without_verify_summarizes(tmp_path: Path) -> None:
     runner.invoke(app, ["simulate", "baha", "--games", "1", "--records", str(records)])
     result = runner.invoke(app, ["replay", str(records / "game-000000.json")])
     assert result.exit_code == 0 and "winner seat" in result.output
+
+
+def _tampered(tmp_path: Path) -> dict[str, Path]:
+    """A good record, one whose result was edited, one whose log was cut, one without a log."""
+    records = tmp_path / "r"
+    assert runner.invoke(app, ["simulate", "baha", "--games", "1", "--records", str(records)]).exit_code == 0
+    good = records / "game-000000.json"
+    record = json.loads(good.read_text())
+    files = {"good": good}
+    edited = dict(record, result={**record["result"], "winner": (record["result"]["winner"] + 1) % 4})
+    cut = dict(record, log=record["log"][: len(record["log"]) // 2])
+    unlogged = {k: v for k, v in record.items() if k != "log"}
+    for name, changed in (("edited", edited), ("cut", cut), ("unlogged", unlogged)):
+        files[name] = tmp_path / f"{name}.json"
+        files[name].write_text(json.dumps(changed))
+    return files
+
+
+def test_replay_without_verify_refuses_an_edited_result_or_a_cut_log(tmp_path: Path) -> None:
+    files = _tampered(tmp_path)
+    for name in ("edited", "cut"):
+        result = runner.invoke(app, ["replay", str(files[name])])
+        assert result.exit_code == 1, (name, result.output)
+        assert "FAIL" in result.output and "winner seat" not in result.output, result.output
+        assert "does not replay to what it says" in result.output
+    assert "result differs" in runner.invoke(app, ["replay", str(files["edited"])]).output
+    assert "the replay has" in runner.invoke(app, ["replay", str(files["cut"])]).output
+    # What is there is checked; a record without a log (made by hand) still replays.
+    assert runner.invoke(app, ["replay", str(files["unlogged"])]).exit_code == 0
+    assert runner.invoke(app, ["replay", "--verify", str(files["unlogged"])]).exit_code == 1
+
+
+def test_narrate_refuses_an_edited_result(tmp_path: Path) -> None:
+    files = _tampered(tmp_path)
+    result = runner.invoke(app, ["replay", "--narrate", str(files["edited"])])
+    assert result.exit_code == 1 and "result differs" in result.output
+    assert runner.invoke(app, ["replay", "--narrate", str(files["good"])]).exit_code == 0

@@ -35,8 +35,8 @@ ABOUT = [
 ]
 
 
-def check_same_game(runs: Sequence[Results]) -> None:
-    """Refuse, in words, runs of different games or numbers of players."""
+def check_same_game(runs: Sequence[Results], *, players: bool = True) -> None:
+    """Refuse, in words, runs of different games or (with ``players``) numbers of players."""
     first = runs[0]
     for run in runs[1:]:
         if run.game != first.game:
@@ -44,7 +44,7 @@ def check_same_game(runs: Sequence[Results]) -> None:
                 f"{first.path} holds {game_registry.get(first.game).title} results and {run.path} "
                 f"{game_registry.get(run.game).title} results: compare runs of one game"
             )
-        if run.players != first.players:
+        if players and run.players != first.players:
             raise ResultsError(
                 f"{first.path} has {first.players} players and {run.path} {run.players}: "
                 "compare runs with the same number of players"
@@ -79,15 +79,33 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
     return facts, warnings
 
 
-def compare_runs(runs: Sequence[Results], labels: Sequence[str] | None = None) -> Report:
-    """The report of ``cardroom compare``: one table per variant against the first."""
+def _game_metrics(
+    runs: Sequence[Results], frames: Sequence[pl.DataFrame]
+) -> tuple[dict[str, str], list[str]]:
+    """The metrics every run has, by name; with different numbers of players (a sweep of
+    ``players``), the game's own only: a seat of two players is not a seat of six."""
+    names = metric_names(runs[0])
+    per_seat = len({run.players for run in runs}) == 1
+    shared = [m for m in names if all(m in f.columns for f in frames) and (per_seat or "_seat" not in m)]
+    return names, shared
+
+
+SEATS_LEFT_OUT = ("The runs seat different numbers of players, so the per-seat figures (win rate and "
+                  "points of each seat) are left out; each run's own are in cardroom analyze of its folder.")
+
+
+def compare_runs(
+    runs: Sequence[Results], labels: Sequence[str] | None = None, *, same_players: bool = True
+) -> Report:
+    """The report of ``cardroom compare``: one table per variant against the first. Runs of
+    different numbers of players are refused unless ``same_players`` is false (a sweep of
+    ``players``), which compares the game's own metrics only."""
     if len(runs) < 2:
         raise ResultsError("compare needs two or more runs")
-    check_same_game(runs)
+    check_same_game(runs, players=same_players)
     labels = list(labels or [run.label for run in runs])
     frames = [game_frame(run) for run in runs]
-    names = metric_names(runs[0])
-    shared = [m for m in names if all(m in f.columns for f in frames)]
+    names, shared = _game_metrics(runs, frames)
     tables = []
     significant: dict[str, list[str]] = {}
     for label, frame in zip(labels[1:], frames[1:], strict=True):
@@ -130,8 +148,9 @@ def compare_runs(runs: Sequence[Results], labels: Sequence[str] | None = None) -
         tables.append(Table(_slug(label), f"{label} minus {labels[0]}", columns, rows, note=note,
                             flag="significant"))
     facts, warnings = _facts(runs, labels)
+    about = ABOUT if len({run.players for run in runs}) == 1 else [*ABOUT, SEATS_LEFT_OUT]
     section = Section(
-        "compare", "Differences between variants", ABOUT, tables, [], {"significant": significant}
+        "compare", "Differences between variants", about, tables, [], {"significant": significant}
     )
     return Report(
         f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}", facts, warnings, [section]
@@ -140,12 +159,12 @@ def compare_runs(runs: Sequence[Results], labels: Sequence[str] | None = None) -
 
 def sweep_report(option: str, values: Sequence[str], runs: Sequence[Results]) -> Report:
     """The report of ``cardroom sweep``: each metric's mean along the option's values, and the
-    difference of each value from the first."""
-    check_same_game(runs)
+    difference of each value from the first. A sweep of ``players`` (runs of different numbers
+    of players) gives the game's own metrics (length, decisiveness...), not the seats'."""
+    check_same_game(runs, players=option != "players")
     labels = [f"{option}={v}" for v in values]
     frames = [game_frame(run) for run in runs]
-    names = metric_names(runs[0])
-    shared = [m for m in names if all(m in f.columns for f in frames)]
+    names, shared = _game_metrics(runs, frames)
     estimates = {m: [mean_t(f[m].to_list()).to_dict() for f in frames] for m in shared}
     rows = [{"metric": names[m], **{f"v{i}": e for i, e in enumerate(estimates[m])}} for m in shared]
     columns = [Column("metric", "Metric")] + [Column(f"v{i}", label, 3) for i, label in enumerate(labels)]
@@ -174,12 +193,15 @@ def sweep_report(option: str, values: Sequence[str], runs: Sequence[Results]) ->
                 ylabel=title,
             )
         )
-    comparison = compare_runs(runs, labels)
+    comparison = compare_runs(runs, labels, same_players=option != "players")
     facts, warnings = _facts(runs, labels)
+    about = [f"One run per value of {option}, all on the same seeds; means with Student t 95% intervals."]
+    if len({run.players for run in runs}) > 1:
+        about.append(SEATS_LEFT_OUT)
     sweep = Section(
         "sweep",
         f"Along {option}",
-        [f"One run per value of {option}, all on the same seeds; means with Student t 95% intervals."],
+        about,
         [along],
         plots,
     )

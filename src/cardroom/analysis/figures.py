@@ -15,6 +15,7 @@ from cardroom import games as game_registry
 from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import mean_t, wilson
+from cardroom.sim.report import deck_words
 
 __all__ = ["BASE_COLUMNS", "build_report", "game_frame", "metric_names", "seed_text"]
 
@@ -315,19 +316,12 @@ def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
     rules = manifest.get("rules")
     if rules is None and games.height and "rules" in games.columns:
         rules = json.loads(games["rules"][0])
-    rules_text = ", ".join(f"{k}={v}" for k, v in (rules or {}).items() if k != "deck_files")
+    deck = manifest.get("deck") or (games["deck"][0] if "deck" in games.columns and games.height else None)
+    # A deck by its name and digest, never a deck file's text (docs/analytics.md).
+    rules_text = ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
+                           for k, v in (rules or {}).items() if k != "deck_files")
     agents = results.agents
     facts = [("game", spec.title), ("rules", rules_text or "defaults")]
-    deck = manifest.get("deck") or (games["deck"][0] if "deck" in games.columns and games.height else None)
-    if deck:
-        facts.append(
-            (
-                "deck",
-                str(deck)
-                if not isinstance(deck, dict)
-                else f"{deck.get('name', '')} ({str(deck.get('digest', ''))[:19]})",
-            )
-        )
     facts += [
         ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(agents))),
         ("games", str(games.height)),

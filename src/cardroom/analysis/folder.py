@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 
 from cardroom import games as game_registry
+from cardroom.engine import DeckRules
 from cardroom.sim.results import ResultsError, read_manifest
 
 __all__ = ["Results", "ResultsError", "read_results"]
@@ -32,8 +33,12 @@ class Results:
     """Games the action guard stopped (no winner, no places): left out of every table, counted
     here so the report can say so."""
     deck_files: tuple[str, ...] = ()
-    """The texts of deck files the run played, when the caller has them: the tables name a deck
-    file by its digest only, and a game's analysis may need its designs."""
+    """The texts of deck files the run played: read from beside the tables (``simulate --out``
+    keeps them there, their digest checked) or given by the caller (``analyze --deck``); the
+    tables name a deck file by its digest only, and a game's analysis may need its designs."""
+    deck_note: str = ""
+    """Why the deck files' texts are not known, when the run played deck files and they are not
+    (a game's analysis says it where it leaves figures out)."""
 
     @property
     def game(self) -> str:
@@ -98,7 +103,41 @@ def read_results(path: Path) -> Results:
     if missing:
         raise ResultsError(f"{path}/games.parquet lacks the columns {', '.join(sorted(missing))}")
     _leave_out_stopped(results)
+    results.deck_files, results.deck_note = _beside_decks(path, manifest)
     return results
+
+
+def _beside_decks(path: Path, manifest: dict[str, Any]) -> tuple[tuple[str, ...], str]:
+    """The deck files' texts kept beside the tables, checked against the run's deck by digest;
+    or none, and why."""
+    rules = manifest.get("rules")
+    played = manifest.get("deck")
+    spec = str(rules.get("deck", "")) if isinstance(rules, dict) else ""
+    if not isinstance(rules, dict) or "sha256:" not in spec:
+        return (), ""  # only built-in decks (or none): nothing to keep
+    names = manifest.get("deck_files")
+    redo = "give the deck file the run played to analyze with --deck FILE"
+    if not isinstance(names, list) or not names:
+        return (), (f"The run played a deck file, and {path} keeps no copy of it (a run written before "
+                    f"simulate --out kept one): the designs' cards, types and marks are unknown; {redo}.")
+    texts = []
+    for name in names:
+        file = path / str(name)
+        try:
+            texts.append(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as err:
+            reason = getattr(err, "strerror", None) or err
+            return (), f"The deck file {file} that the manifest names cannot be read ({reason}); {redo}."
+    try:
+        made = game_registry.make_rules(str(manifest["game"]), {**rules, "deck_files": texts})
+    except (ValueError, TypeError) as err:
+        return (), (f"The deck files beside the tables in {path} are not the deck the run played "
+                    f"(changed since the run? {err}); {redo}.")
+    have = made.deck_record() if isinstance(made, DeckRules) else None
+    if isinstance(played, dict) and (have is None or have["digest"] != played.get("digest")):
+        return (), (f"The deck files beside the tables in {path} are not the deck the run played (their "
+                    f"digest differs from the manifest's: changed since the run); {redo}.")
+    return tuple(texts), ""
 
 
 def _leave_out_stopped(results: Results) -> None:

@@ -14,7 +14,7 @@ import os
 import shutil
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ __all__ = [
     "Table",
     "cell_text",
     "check_csv_folder",
+    "check_output_file",
     "write_atomic",
     "write_csv_folder",
     "write_json",
@@ -204,9 +205,38 @@ def write_json(report: Report, path: Path) -> None:
 
 
 def check_csv_folder(folder: Path) -> None:
-    """Refuse a folder for CSV tables that already holds files (checked before any work)."""
+    """Refuse a folder for CSV tables that already holds files, or one that cannot be written
+    (checked before any work)."""
     if folder.is_file() or (folder.exists() and any(folder.iterdir())):
         raise ResultsError(f"--csv {folder} already holds files; give a new folder for the CSV tables")
+    _probe(folder, "--csv")
+
+
+def check_output_file(path: Path, option: str) -> None:
+    """Refuse, before any work, a file the report cannot be written to: a folder, or a place
+    where no file can be made (no such place, no permission); the message names ``option``."""
+    if path.is_dir():
+        raise ResultsError(f"{option} {path} is a folder: give a file name for it")
+    _probe(path, option)
+
+
+def _probe(path: Path, option: str) -> None:
+    """Write and remove a file beside ``path`` (its missing parent folders made, then removed),
+    as the writers will: the only sure test that the place can be written."""
+    made: list[Path] = []
+    try:
+        for folder in reversed([p for p in (path.parent, *path.parent.parents) if not p.exists()]):
+            folder.mkdir()
+            made.append(folder)
+        probe = path.parent / f".{path.name}.{uuid.uuid4().hex[:12]}.probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as err:
+        raise ResultsError(f"{option} {path}: cannot write there ({err.strerror or err})") from None
+    finally:
+        for folder in reversed(made):
+            with suppress(OSError):
+                folder.rmdir()
 
 
 def write_csv_folder(report: Report, folder: Path) -> list[Path]:

@@ -16,7 +16,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table as RichTable
 
 from cardroom.analysis.folder import Results, read_results
-from cardroom.analysis.report import Report, Table, cell_text, check_csv_folder, write_csv_folder, write_json
+from cardroom.analysis.report import (
+    Report,
+    Table,
+    cell_text,
+    check_csv_folder,
+    check_output_file,
+    write_csv_folder,
+    write_json,
+)
 from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 
@@ -67,6 +75,16 @@ def _rich_table(table: Table) -> RichTable:
     return shown
 
 
+def check_outputs(*, html: Path | None, json_path: Path | None, csv: Path | None) -> None:
+    """Refuse, before any game is read or played, an output that cannot be written."""
+    if html is not None:
+        check_output_file(html, "--html")
+    if json_path is not None:
+        check_output_file(json_path, "--json")
+    if csv is not None:
+        check_csv_folder(csv)
+
+
 def save_report(
     console: Console, report: Report, *, html: Path | None, json_path: Path | None, csv: Path | None
 ) -> None:
@@ -85,23 +103,37 @@ def save_report(
 
 
 def _with_decks(results: Results, decks: Sequence[str] | None) -> Results:
-    """``--deck FILE``: the deck files' texts for a game's analysis (results name them by digest)."""
+    """``--deck FILE``: the deck files' texts for a game's analysis (results name them by digest),
+    accepted when the decks given are, by digest, the deck the run played (a project deck's own
+    file is the project deck)."""
     if not decks:
         return results
     from cardroom import games
     from cardroom.cli.options import UsageError
+    from cardroom.engine import DeckRules
+    from cardroom.sim.report import deck_words
 
-    support = games.get(results.game).decks
+    spec = games.get(results.game)
+    support = spec.decks
     if support is None:
         raise UsageError(f"--deck is for games played with decks; {results.game} has none")
-    options = support.read(",".join(decks), None)
-    played = str(results.manifest.get("rules", {}).get("deck", ""))
-    given = str(options.get("deck", ""))
-    if played and played != given:
-        raise UsageError(
-            f"--deck: the deck given ({given[:27]}) is not the one the run played ({played[:27]})"
-        )
-    results.deck_files = tuple(options.get("deck_files", ()))
+    given = [support.read(deck, None) for deck in decks]  # one at a time: each file's digest beside its text
+    options = {"deck": ",".join(g["deck"] for g in given),
+               "deck_files": [text for g in given for text in g["deck_files"]]}
+    rules = results.manifest.get("rules")
+    played = results.manifest.get("deck")
+    try:
+        made = spec.make_rules({**(rules if isinstance(rules, dict) else {}), **options})
+    except (ValueError, TypeError) as err:
+        raise UsageError(f"--deck: {err}") from None
+    have = made.deck_record() if isinstance(made, DeckRules) else None
+    if isinstance(played, dict) and have is not None and have["digest"] != played.get("digest"):
+        raise UsageError(f"--deck: the deck given, {deck_words(have)}, is not the one the run played, "
+                         f"{deck_words(played)}: their digests differ")
+    # Only the files the run named by digest are needed: a project deck is read by its name.
+    named = set(str((rules or {}).get("deck", "")).split(",")) if isinstance(rules, dict) else set()
+    results.deck_files = tuple(text for g in given if g["deck"] in named for text in g["deck_files"])
+    results.deck_note = ""
     return results
 
 
@@ -115,8 +147,7 @@ def run_analyze(
     decks: Sequence[str] | None = None,
 ) -> Report:
     """Read a results folder, print the headline figures, write the files asked for."""
-    if csv is not None:
-        check_csv_folder(csv)
+    check_outputs(html=html, json_path=json_path, csv=csv)
     from cardroom.analysis.figures import build_report
 
     report = build_report(_with_decks(read_results(folder), decks))
@@ -142,8 +173,7 @@ def run_compare(
     console: Console,
 ) -> Report:
     """``cardroom compare``: variants played on the same seeds, or results folders read."""
-    if csv is not None:
-        check_csv_folder(csv)
+    check_outputs(html=html, json_path=json_path, csv=csv)
     from cardroom import games as registry
     from cardroom.analysis.compare import compare_runs
     from cardroom.cli.options import UsageError
@@ -157,12 +187,12 @@ def run_compare(
     else:
         if rules or decks or out is not None or agents is not None or players is not None:
             raise UsageError(
-                "--rules, --deck, --agents, --players and --out play variants: give a game "
+                "--rule, --deck, --agents, --players and --out play variants: give a game "
                 f"({', '.join(registry.names())}) then the variants, or only results folders"
             )
         if len(targets) < 2:
             raise UsageError(
-                f"compare needs a game ({', '.join(registry.names())}) with two or more --rules or "
+                f"compare needs a game ({', '.join(registry.names())}) with two or more --rule or "
                 f"--deck, or two or more results folders; got {targets[0]!r}"
             )
         report = compare_runs([read_results(Path(t)) for t in targets])
@@ -174,7 +204,7 @@ def run_compare(
 def compare_variants(
     game: str, rules: Sequence[str] | None, decks: Sequence[str] | None, players: int | None
 ) -> list[tuple[str, Rules]]:
-    """The variants of ``compare GAME``: one per ``--rules`` and one per ``--deck`` (a single
+    """The variants of ``compare GAME``: one per ``--rule`` and one per ``--deck`` (a single
     one of either applies to every variant), each labelled by what sets it apart."""
     from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
@@ -183,12 +213,12 @@ def compare_variants(
     count = max(len(rule_sets), len(deck_list))
     if count < 2:
         raise UsageError(
-            "compare needs two or more variants: give --rules twice or more, or --deck twice or "
+            "compare needs two or more variants: give --rule twice or more, or --deck twice or "
             "more (or give results folders)"
         )
     if 1 < len(rule_sets) != len(deck_list) > 1:
         raise UsageError(
-            f"give as many --rules as --deck (one of each per variant), or one of either for all; "
+            f"give as many --rule as --deck (one of each per variant), or one of either for all; "
             f"got {len(rule_sets)} and {len(deck_list)}"
         )
     variants = []
@@ -236,8 +266,7 @@ def run_sweep(
     console: Console,
 ) -> Report:
     """``cardroom sweep``: one run per value of one option, every other option fixed."""
-    if csv is not None:
-        check_csv_folder(csv)
+    check_outputs(html=html, json_path=json_path, csv=csv)
     from cardroom.analysis.compare import sweep_report
     from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
@@ -258,7 +287,8 @@ def run_sweep(
         # Every value is checked before any game is played: a bad one is refused as simulate refuses it.
         items = with_deck(game, [*fixed, f"{option}={value}"], list(decks or []))
         variants.append((f"{option}={value}", parse_rule_options(game, players, items)))
-    same_players(variants)
+    if option != "players":  # a sweep of players compares the game's figures, not the seats'
+        same_players(variants)
     runs = run_variants(
         variants, games=games, seed=seed, agents=agents, workers=workers, out=out, console=console
     )
@@ -269,21 +299,21 @@ def run_sweep(
 
 
 def rules_items(text: str) -> list[str]:
-    """A ``--rules`` value as ``KEY=VALUE`` items, as ``--rule`` takes them: a TOML file of
-    options (``target = 50``), or ``k=v,k=v`` (a deck's several files stay one item: ``deck=a.toml``
-    then ``b.toml`` after a comma join the deck, as ``--deck`` does)."""
+    """A compare ``--rule`` value as ``KEY=VALUE`` items, as other commands' ``--rule`` take them:
+    a TOML file of options (``target = 50``), or ``k=v,k=v`` (a deck's several files stay one
+    item: ``deck=a.toml`` then ``b.toml`` after a comma join the deck, as ``--deck`` does)."""
     from cardroom.cli.options import UsageError
 
     path = Path(text)
     if text.endswith(".toml"):
         if not path.is_file():
             raise UsageError(
-                f"--rules {text!r}: no such file (give a TOML file of options or KEY=VALUE,KEY=VALUE)"
+                f"--rule {text!r}: no such file (give a TOML file of options or KEY=VALUE,KEY=VALUE)"
             )
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-            raise UsageError(f"--rules {text}: not a TOML file of options: {err}") from None
+            raise UsageError(f"--rule {text}: not a TOML file of options: {err}") from None
         return [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in data.items()]
     items: list[str] = []
     for part in (p.strip() for p in text.split(",")):
@@ -294,7 +324,7 @@ def rules_items(text: str) -> list[str]:
             continue
         if "=" not in part:
             raise UsageError(
-                f"--rules takes KEY=VALUE,KEY=VALUE or a TOML file, e.g. --rules target=50; got {text!r}"
+                f"--rule takes KEY=VALUE,KEY=VALUE or a TOML file, e.g. --rule target=50; got {text!r}"
             )
         items.append(part)
     return items
@@ -350,9 +380,7 @@ def run_variants(
                     )
             else:
                 simulate_to(folder, rules, games, seed, lineup, backend=backend, variant=label)
-            run = read_results(folder)
-            run.deck_files = tuple(rules.to_dict().get("deck_files", ()))
-            runs.append(run)
+            runs.append(read_results(folder))  # a deck file's text is read from beside the tables
         if keep:
             console.print(f"results of each variant written under {escape(str(root))}/", highlight=False)
         return runs

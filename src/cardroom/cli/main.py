@@ -213,6 +213,19 @@ def with_think(bots: str, think: float | None) -> str:
     return ",".join(specs)
 
 
+def bots_only(specs: str | None, option: str, person: str) -> None:
+    """Refuse ``human`` in a line-up of bots (``--bots``, ``--agents``), in a person's words:
+    a person is not made from a spec on a command line. ``person`` says where people play."""
+    from cardroom.agents import AGENTS
+
+    if specs is None:
+        return
+    if any(spec.strip().partition(":")[0].strip() == "human" for spec in specs.split(",")):
+        bots = ", ".join(name for name, kind in AGENTS.items() if kind.seeded)
+        raise UsageError(f"{option}: human is not a bot: {person}; the bots are {bots} "
+                         f"(options after colons, e.g. ismcts:seconds=1)")
+
+
 def seat_number(seat: str | None) -> int | None:
     """``--seat``: a seat's number, or ``None`` for ``all`` (every card shown)."""
     if seat is None or seat.strip().lower() == "all":
@@ -275,6 +288,7 @@ def play(
     from cardroom.cli.play import run_play
 
     with guard():
+        bots_only(bots, "--bots", "you are the person, at seat 0, and the other seats take bots")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         person = None if name is None else checked_name(name)
         code = run_play(rules, seed=seed, bots=with_think(bots, think), name=person,
@@ -338,6 +352,7 @@ def simulate(
 
     with guard():
         check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         ray = ray or ray_address is not None
         if out is None and (csv or variant or force or ray):
             raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
@@ -448,16 +463,20 @@ def analyze(
 @app.command(cls=Command)
 def compare(
     targets: Annotated[
-        list[str], typer.Argument(help="A game (then --rules or --deck twice or more), or results folders.",
+        list[str], typer.Argument(help="A game (then --rule or --deck twice or more), or results folders.",
                                   metavar="GAME | FOLDER...")
     ],
     games_: Annotated[int, typer.Option("--games", help="Games per variant.", min=1, metavar="N")] = 200,
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i of every variant uses seed+i.",
                                       metavar="N")] = 0,
-    rules: Annotated[
+    rule: Annotated[
         list[str] | None,
-        typer.Option("--rules", help="A variant's rules: a TOML file of options or KEY=VALUE,KEY=VALUE "
-                     "(repeatable: one variant each).", metavar="RULES"),
+        typer.Option("--rule", "-r", help="A variant's rules: KEY=VALUE, several joined by commas "
+                     "(KEY=VALUE,KEY=VALUE), or a TOML file of options (repeatable: one variant each).",
+                     metavar="RULES"),
+    ] = None,
+    rules_alias: Annotated[
+        list[str] | None, typer.Option("--rules", hidden=True, help="The old name of --rule.")
     ] = None,
     deck: Annotated[
         list[str] | None,
@@ -483,7 +502,11 @@ def compare(
 
     with guard():
         check_workers(workers)
-        run_compare(targets, games=games_, seed=seed, rules=rules, decks=deck, players=players, agents=agents,
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
+        if rule and rules_alias:
+            raise UsageError("give the variants' rules with --rule (--rules is its old name), not both")
+        run_compare(targets, games=games_, seed=seed, rules=rule or rules_alias, decks=deck, players=players,
+                    agents=agents,
                     workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
 
 
@@ -515,6 +538,7 @@ def sweep(
 
     with guard():
         check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         run_sweep(game, rule, games=games_, seed=seed, decks=deck, players=players, agents=agents,
                   workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
 

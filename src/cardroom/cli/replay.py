@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from cardroom import games
-from cardroom.record import RecordError, load, replay, verify
+from cardroom.record import RecordError, load, replay_checked, verify
 from cardroom.seats import bot_title, record_names
 from cardroom.text import plural
 
@@ -22,8 +22,9 @@ __all__ = ["run_replay", "narration"]
 
 def narration(record: dict[str, Any], seat: int | None, where: str = "record") -> list[str]:
     """The game of ``record`` told one line an event: as ``seat`` saw it, or every card shown
-    when ``seat`` is ``None``. The events come from replaying the record, not from its log."""
-    state = replay(record, where)
+    when ``seat`` is ``None``. The events come from replaying the record, not from its log, and
+    the log and result the record carries must agree with them."""
+    state = replay_checked(record, where)
     names = record_names(record["seats"])
     if seat is not None and not 0 <= seat < len(names):
         raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
@@ -62,7 +63,8 @@ def run_replay(
     files: list[Path], *, verify: bool, json_out: bool, console: Console, narrate: bool = False,
     seat: int | None = None,
 ) -> int:
-    """Return 0 when every record loads (and, with ``verify``, replays exactly), else 1.
+    """Return 0 when every record replays to the log and result it carries (with ``verify``, it
+    must carry a log), else 1.
     With ``narrate``, print each game one line an event (as ``seat`` saw it, if given)."""
     if narrate:
         return _narrate(files, seat, console)
@@ -78,7 +80,7 @@ def run_replay(
             verdicts.append({"file": str(path), "ok": verdict.ok, "message": verdict.message})
         else:
             try:
-                state = replay(record, str(path))
+                state = replay_checked(record, str(path))  # what is shown is what replays
             except RecordError as err:
                 verdicts.append({"file": str(path), "ok": False, "message": str(err)})
                 continue

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console, JustifyMethod
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -18,7 +19,7 @@ from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
-from cardroom.sim.report import summarize
+from cardroom.sim.report import deck_words, summarize
 from cardroom.sim.tournament import Lineup, run_games
 from cardroom.text import plural
 
@@ -122,12 +123,21 @@ def print_summary(console: Console, summary: dict[str, Any], records: Path | Non
         _print_tables(console, summary, records)
 
 
+def rules_line(summary: dict[str, Any]) -> str:
+    """The rules of a summary in one line, a deck by its name and digest (never its text)."""
+    deck = summary.get("deck")
+    return ", ".join(
+        f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
+        for k, v in summary["rules"].items() if k != "deck_files"
+    )
+
+
 def _print_duplicate(console: Console, summary: dict[str, Any], records: Path | None) -> None:
-    rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
+    rules = rules_line(summary)
     console.print(
         f"[bold]{summary['game']}[/], duplicate: {plural(summary['deals'], 'deal')} x "
         f"{plural(len(summary['rotations']), 'rotation')} = {plural(summary['games'], 'game')}, "
-        f"seeds {_seeds(summary, 'deals')}{_took(summary)}\nrules: {rules}",
+        f"seeds {_seeds(summary, 'deals')}{_took(summary)}\nrules: {escape(rules)}",
         highlight=False,
     )
     if summary.get("incomplete_deals_left_out"):
@@ -178,16 +188,13 @@ def _ci(estimate: dict[str, Any], digits: int = 2) -> str:
 
 
 def _print_tables(console: Console, summary: dict[str, Any], records: Path | None) -> None:
-    rules = ", ".join(f"{k}={v}" for k, v in summary["rules"].items())
+    rules = rules_line(summary)
     deal = summary["deal"]
     console.print(
         f"[bold]{summary['game']}[/]: {plural(summary['games'], 'game')}, {plural(summary['deals'], deal)} "
         f"({summary['deals_per_game']:.2f} a game), seeds {_seeds(summary, 'games')}{_took(summary)}\n"
-        f"rules: {rules}", highlight=False,
+        f"rules: {escape(rules)}", highlight=False,
     )
-    if "deck" in summary:
-        deck = summary["deck"]
-        console.print(f"deck: {deck['name']} ({deck['digest'][:19]}...)", highlight=False)
     unit = summary["unit"].capitalize()
     parts = (("Per seat", summary["seats"], "seat"), ("Per agent", summary["agents"], "agent"))
     for title, rows, key in parts:

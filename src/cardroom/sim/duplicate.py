@@ -21,8 +21,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from cardroom.engine import Rules
-from cardroom.sim.report import units
+from cardroom.engine import DeckRules, Rules
+from cardroom.sim.report import rules_shown, units
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup, make_records_folder, play_game, worker_count
 
@@ -138,9 +138,9 @@ def summarize_duplicate(
         for b in agents[i + 1:]:
             diffs = [x - y for x, y in zip(per_deal[a], per_deal[b], strict=True)]
             pairs.append({"agent": a, "versus": b, "difference": mean_ci(diffs).to_dict()})
-    return {
+    summary: dict[str, Any] = {
         "game": rules.game,
-        "rules": rules.to_dict(),
+        "rules": rules_shown(rules),
         "duplicate": True,
         "deals": len(results),
         "rotations": [list(rotation.specs) for rotation in lineups],
@@ -153,3 +153,6 @@ def summarize_duplicate(
         "agents": summary_agents,
         "pairs": pairs,
     }
+    if isinstance(rules, DeckRules):
+        summary["deck"] = rules.deck_record()
+    return summary

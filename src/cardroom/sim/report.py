@@ -10,7 +10,28 @@ from cardroom.engine import DeckRules, Rules
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup
 
-__all__ = ["summarize", "units"]
+__all__ = ["deck_words", "rules_shown", "summarize", "units"]
+
+
+def rules_shown(rules: Rules) -> dict[str, Any]:
+    """The rules as a summary shows them to people and programs: every option, a deck file's
+    text left out (the deck is named by its digest in ``deck``, and by name and digest in the
+    summary's ``deck``)."""
+    options = rules.to_dict()
+    options.pop("deck_files", None)
+    return options
+
+
+def deck_words(deck: Any) -> str:
+    """A deck as a person reads it: its name and the start of its digest
+    (``My Deck (sha256:8e41a0ae6383...)``), from a record's or a manifest's ``deck``.
+
+    >>> deck_words({"name": "My Deck", "digest": "sha256:" + "8e41" * 16, "spec": "sha256:..."})
+    'My Deck (sha256:8e418e418e41...)'
+    """
+    if not isinstance(deck, dict):
+        return str(deck)
+    return f"{deck.get('name', '')} ({str(deck.get('digest', ''))[:19]}...)"
 
 
 def units(game: str) -> tuple[str, str]:
@@ -66,7 +87,7 @@ def summarize(
     deals = sum(r.deals for r in results)
     summary: dict[str, Any] = {
         "game": rules.game,
-        "rules": rules.to_dict(),
+        "rules": rules_shown(rules),
         "games": games,
         "seed": seed,
         "deal": deal,

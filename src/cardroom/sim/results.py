@@ -36,6 +36,7 @@ from cardroom.sim.tournament import GameResult, Lineup, play_state, worker_count
 
 __all__ = [
     "BATCH_GAMES",
+    "DECK_FILES",
     "Decisions",
     "GameRows",
     "GameTables",
@@ -225,8 +226,28 @@ def check_folder(folder: Path, force: bool) -> None:
     # the manifest goes first, so that the folder reads as incomplete until the new run ends
     (folder / MANIFEST).unlink(missing_ok=True)
     for path in folder.iterdir():
-        if path.suffix in (".parquet", ".csv", ".part") and path.is_file():
+        ours = path.suffix in (".parquet", ".csv", ".part") or path.match(DECK_FILES)
+        if ours and path.is_file():
             path.unlink()
+
+
+DECK_FILES = "deck-*.toml"
+"""The deck files' texts a run played, kept beside its tables (``deck-1.toml``...), so that its
+analysis knows the designs; the manifest's ``deck_files`` names them, its ``deck`` has their
+digest."""
+
+
+def _write_deck_files(folder: Path, rules: Rules) -> list[str]:
+    """The run's deck files' texts, exactly as they were read, written beside the tables; their
+    names (none for a run of built-in decks only)."""
+    names = []
+    for i, text in enumerate(rules.to_dict().get("deck_files") or (), 1):
+        name = DECK_FILES.replace("*", str(i))
+        temp = folder / f".{name}.part"
+        temp.write_text(str(text), encoding="utf-8")
+        temp.replace(folder / name)
+        names.append(name)
+    return names
 
 
 class _Writer:
@@ -421,6 +442,7 @@ def simulate_to(
         if batch:
             writer.write(_joined(batch))
         files = writer.finish()
+        deck_files = _write_deck_files(folder, rules)
     except BaseException:
         chunks.close()
         writer.abandon()
@@ -431,6 +453,7 @@ def simulate_to(
         "variant": variant,
         "rules": json.loads(rules_json(rules)),
         "deck": rules.deck_record() if isinstance(rules, DeckRules) else None,
+        "deck_files": deck_files,
         "agents": lineup.names(),
         "seed": seed,
         "games": games,

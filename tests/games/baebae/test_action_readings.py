@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from baebae_support import act, audit, card, hands, legal_texts, make_rules, of_type, start
 
+from cardroom.engine import RulesError
 from cardroom.games.baebae import Phase
 from cardroom.record import make_record, verify
 
@@ -169,3 +170,22 @@ def test_a_shared_lowest_total_is_recorded_with_winner_null():
     record = make_record(state, seats=[{"name": "Ada", "agent": "human"}, {"name": "Bo", "agent": "human"}])
     assert record["result"] == {"over": True, "totals": [5, 5], "winner": None}
     assert verify(record).ok
+
+
+def test_chosen_target_each_step_asks_at_every_step_as_records_before_the_option_were_played():
+    rules = make_rules(action_card('[{step = "skip", who = "chosen"}, {step = "draw", who = "chosen"}]'),
+                       players=4, hand_size=2, chosen_target="each_step")
+    state = start(rules, ["2S 2D", "6C 4S", "4D 5C", "3S 5H"], "9C", STOCK)
+    act(state, "play 6C", "target 3")
+    assert legal_texts(state) == ["target 0", "target 2", "target 3"], "the draw asks again"
+    events = act(state, "target 2")
+    assert [(e["p"], e["card"]) for e in of_type(events, "draw")] == [(2, "AH")]
+    assert targets(state.log) == [3, 2]
+    seats = [{"name": f"Seat {s}", "agent": "human"} for s in range(4)]
+    assert verify(make_record(state, seats=seats)).ok
+    audit(state)
+
+
+def test_chosen_target_takes_its_two_readings_only():
+    with pytest.raises(RulesError, match="chosen_target must be once or each_step, not 'twice'"):
+        make_rules(action_card('[{step = "draw", who = "chosen"}]'), chosen_target="twice")

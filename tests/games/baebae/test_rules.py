@@ -830,7 +830,7 @@ def test_options_from_text():
 def test_options_to_dict_names_every_option():
     assert Rules().to_dict() == {
         "players": 4, "rounds": 3, "ace_penalty": 1, "draw_when_able": False, "hand_size": 5,
-        "decks": 1, "deck": "sample", "turn_limit": 2000,
+        "decks": 1, "deck": "sample", "turn_limit": 2000, "chosen_target": "once",
     }
     assert Rules(players=2).to_dict()["hand_size"] == 7
 

@@ -63,6 +63,15 @@ def deck_of(results: Results) -> tuple[CardDef, ...] | None:
         return None
 
 
+def _unknown_deck(results: Results) -> str:
+    """Why the deck's designs are unknown here, and what to do."""
+    return results.deck_note or (
+        "The deck's text is not in these results (their rules name a deck file by its digest "
+        "only), so the designs' types and marks are unknown here: give the deck file to analyze "
+        "with --deck."
+    )
+
+
 def _design_map(designs: tuple[CardDef, ...] | None) -> dict[str, CardDef]:
     """A design as the tables name it (its key, or its name) to its definition."""
     found: dict[str, CardDef] = {}
@@ -219,6 +228,8 @@ def sections(results: Results) -> list[Section]:
     designs = _design_map(deck)
     out = []
     design_table = _design_table(results, units, designs)
+    if deck is None:
+        design_table.note = f"The Card column is empty: {_unknown_deck(results)} {design_table.note}"
     held = [r for r in design_table.rows if "held_points" in r]
     plot = Plot(
         "design_penalty",
@@ -267,11 +278,7 @@ def sections(results: Results) -> list[Section]:
             Section(
                 "groups",
                 "Per-type and per-mark impact",
-                [
-                    "The deck's text is not in these results (their rules name a deck file by its digest "
-                    "only), so the designs' types and marks are unknown here: give the deck file to analyze "
-                    "with --deck."
-                ],
+                [_unknown_deck(results)],
             )
         )
     cards = results.table("cards")

@@ -21,6 +21,7 @@ from typing import Any
 from rich import box
 from rich.console import Console, Group
 from rich.panel import Panel
+from rich.segment import Segment, Segments
 from rich.table import Table
 from rich.text import Text
 
@@ -28,6 +29,7 @@ from cardroom.cli.play.baebae_narration import MARKS_SHOWN, SYMBOL_OF_SUIT, Narr
 from cardroom.cli.play.session import (
     HELP_WORDS,
     ME,
+    QUIT_WORDS,
     Refusal,
     TurnLoop,
     choose_seed,
@@ -153,7 +155,7 @@ class Session(TurnLoop):
             question.prompt,
             interpret=lambda text: self._interpret(text, view, question),
             on_help=on_help,
-            on_show=lambda: screen.show(view, question, full=True),
+            on_show=lambda: screen.show(view, question, full=True, page=self.ask),
             on_refuse=lambda reason: screen.refuse(reason, question),
             on_stop=screen.stopped,
             # When naming a suit, "h" is Hearts, not help.
@@ -351,23 +353,51 @@ class Screen(Narration):
 
     # -- the person's turn -------------------------------------------------------------
 
-    def show(self, view: Mapping[str, Any], question: Question, *, full: bool = False) -> None:
+    def show(
+        self, view: Mapping[str, Any], question: Question, *, full: bool = False,
+        page: Callable[[str], str] | None = None,
+    ) -> None:
         """The table as seat 0 sees it (shorter while an action asks), then the question.
 
         A turn's screen fits the terminal: when the whole table and question would not
         (an 80 x 24 terminal, a big hand), the table is drawn one line a card, its action text
-        cut short; ``show`` draws it whole.
+        cut short; ``show`` draws it whole, a page at a time when it is taller than the terminal
+        (``page(prompt)`` asks between pages).
         """
         self.flush()
         if question.kind == "play" or full:
             panel = self._panel(view, question)
             room = self.console.height - 1 - len(self._moves_text(question).split())  # 1: the prompt
-            if not full and len(self.console.render_lines(panel, pad=False)) > room:
-                panel = self._compact_panel(view, question, room)
-            self.console.print(panel)
+            lines = self.console.render_lines(panel, pad=False)
+            if not full and len(lines) > room:
+                self.console.print(self._compact_panel(view, question, room))
+            elif full and page is not None and len(lines) > room:
+                self._paged(lines, room, page)
+            else:
+                self.console.print(panel)
         else:
             self._context(view, question)
         self.moves(question)
+
+    def _paged(self, lines: list[list[Segment]], room: int, page: Callable[[str], str]) -> None:
+        """``lines`` a terminal's height at a time (less the line ``page`` asks on), until what
+        is left fits above the moves (``room`` lines); Enter shows the next page, q the rest."""
+        size = self.console.height - 1
+        start = 0
+        while len(lines) - start > room:
+            self._print_lines(lines[start:start + size])
+            start += size
+            try:
+                answer = page(f"-- {start} of {len(lines)} lines: Enter for more, q for the moves -- ")
+            except EOFError:
+                return  # the question asked next meets the end of input too, and stops the game
+            if answer.strip().lower() in QUIT_WORDS:
+                return
+        self._print_lines(lines[start:])
+
+    def _print_lines(self, lines: Sequence[list[Segment]]) -> None:
+        for line in lines:
+            self.console.print(Segments([*line, Segment.line()]), end="")
 
     def _compact_panel(self, view: Mapping[str, Any], question: Question, room: int) -> Panel:
         """The table in as few lines as it takes: one line a fact, one line a card."""

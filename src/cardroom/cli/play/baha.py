@@ -48,8 +48,14 @@ Each {HORN} is a horn (9 has 1 … 13 has 5).
 [bold]Play[/]: follow the led colour if you can; the highest card of the led colour takes \
 the trick. Every horn you take costs a point; lowest total wins. Take every horned card in \
 a hand to shoot the moon.
+[bold]Passing[/]: choose {PASS_COUNT} cards, one at a time or together ([bold]13T 12R 11O[/], \
+[bold]1 5 9[/]); the numbers stay with their cards while you choose. [bold]undo[/] takes back \
+the last card chosen; nothing is passed until you send the {PASS_COUNT} (Enter).
 [bold]Commands[/]: [bold]help[/] this text · [bold]show[/] the table again · \
 [bold]quit[/] end the game (a --record file is still written)."""
+
+UNDO_WORDS = frozenset({"undo", "u", "back"})
+SEND_WORDS = frozenset({"", "send", "yes", "y", "ok"})
 
 
 def run_play(
@@ -86,14 +92,30 @@ def run_play(
 
 
 class Session(TurnLoop):
-    """Runs the game: bots act through ``agent.act``, the person through ``ask``."""
+    """Runs the game: bots act through ``agent.act``, the person through ``ask``.
+
+    A pass is chosen whole before any of it is played: the person's cards are collected here
+    (with undo, several on one line), then applied one pick at a time, as the engine takes them
+    (a pick applied cannot be taken back)."""
 
     screen: Screen
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sending: list[Action] = []
+        """The person's pass picks, chosen and sent, waiting for the engine to take them in turn."""
 
     def person_move(self) -> Action | None:
         """The person's next legal action, or ``None`` if they quit or input ended."""
         state = self.state
         view = state.view(ME)
+        if view["phase"] == "pass":
+            if not self.sending:
+                chosen = self._choose_pass(view)
+                if chosen is None:
+                    return None
+                self.sending = chosen
+            return self.sending.pop(0)
         legal = state.legal_actions()
         # Every Baha move names a card (a pass or a play): the list shows the cards.
         moves = [str(state.decode(a).card) for a in legal]
@@ -115,6 +137,76 @@ class Session(TurnLoop):
             on_refuse=lambda reason: screen.refuse(reason, moves),
             on_stop=screen.stopped,
         )
+
+    def _choose_pass(self, view: Mapping[str, Any]) -> list[Action] | None:
+        """The cards the person passes, chosen with undo before any is sent; ``None`` if they
+        quit or input ended. The listed numbers stay with their cards while they choose."""
+        state = self.state
+        legal = state.legal_actions()
+        moves = [str(state.decode(a).card) for a in legal]
+        need = PASS_COUNT - len(view["my_picks"])
+        chosen: list[int] = []  # indexes into legal, in the order chosen
+        screen = self.screen
+
+        def picked() -> list[str]:
+            return [moves[i] for i in chosen]
+
+        def on_help() -> None:
+            screen.help()
+            screen.moves(moves, picked())
+
+        screen.show(view, moves, picked())
+        while True:
+            left = need - len(chosen)
+            if left:
+                prompt = (f"Pass {left} more: 1-{len(moves)} or cards, several at once"
+                          f"{', or undo' if chosen else ''} › ")
+            else:
+                prompt = f"Send {' '.join(picked())}? Enter sends, undo takes the last back › "
+            answer = read_answer(
+                self.ask,
+                prompt,
+                interpret=lambda text: self._pass_entry(text, legal, moves, chosen, need),
+                on_help=on_help,
+                on_show=lambda: screen.show(view, moves, picked()),
+                on_refuse=lambda reason: screen.refuse(reason, moves, picked()),
+                on_stop=screen.stopped,
+            )
+            if answer is None:
+                return None
+            send, chosen[:] = answer
+            if send:
+                return [legal[i] for i in chosen]
+            screen.passing(picked(), need - len(chosen), moves)
+
+    def _pass_entry(
+        self, text: str, legal: list[Action], moves: list[str], chosen: list[int], need: int
+    ) -> tuple[bool, list[int]]:
+        """What one line does to the pass being chosen: whether it sends it, and the choice."""
+        word = text.strip().lower()
+        if word in UNDO_WORDS:
+            if not chosen:
+                raise Refusal("Nothing to undo: no card is chosen yet.")
+            return False, chosen[:-1]
+        if word in SEND_WORDS:
+            if len(chosen) == need:
+                return True, chosen
+            raise Refusal(f"Choose {plural(need - len(chosen), 'more card')} to pass, by number or card.")
+        tokens = word.replace(",", " ").split()
+        if tokens and tokens[0] == "pass":
+            tokens = tokens[1:]
+        if not tokens:
+            raise Refusal(f"Name the cards to pass after pass, e.g. pass {' '.join(moves[:PASS_COUNT])}.")
+        added: list[int] = []
+        for token in tokens:
+            index = legal.index(self._interpret(token, legal))
+            if index in chosen or index in added:
+                raise Refusal(f"{moves[index]} is chosen already; undo takes back the last card chosen.")
+            added.append(index)
+        if len(chosen) + len(added) > need:
+            have = f", {len(chosen)} chosen already" if chosen else ""
+            raise Refusal(f"A pass is {plural(need, 'card')}{have}: {len(added)} more is too many.")
+        return False, [*chosen, *added]
 
     def _interpret(self, text: str, legal: list[Action]) -> Action:
         word = text.strip().lower()
@@ -313,8 +405,9 @@ class Screen(TableScreen):
 
     # -- the person's turn -------------------------------------------------------------
 
-    def show(self, view: Mapping[str, Any], moves: Sequence[str]) -> None:
-        """The table as seat 0 sees it, then the numbered moves (each move's card)."""
+    def show(self, view: Mapping[str, Any], moves: Sequence[str], chosen: Sequence[str] = ()) -> None:
+        """The table as seat 0 sees it, then the numbered moves (each move's card); ``chosen``:
+        the cards of a pass being chosen, not yet sent."""
         self.flush()
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
@@ -327,14 +420,8 @@ class Screen(TableScreen):
             grid.add_row("This hand", self.per_seat(shown))
         legal = set(moves)
         if view["phase"] == "pass":
-            picks = view["my_picks"]
-            grid.add_row(
-                "To pass",
-                Text.assemble(
-                    self.cards(picks) if picks else Text("nothing yet", style="dim"),
-                    f"  (choose {PASS_COUNT}: {PASS_COUNT - len(picks)} more)",
-                ),
-            )
+            picks = [*view["my_picks"], *chosen]
+            grid.add_row("To pass", self._to_pass(picks, PASS_COUNT - len(picks)))
         else:
             grid.add_row("On table", self._trick(view))
             if view.get("last_trick"):
@@ -354,15 +441,28 @@ class Screen(TableScreen):
         # A fixed width keeps the panel from jumping about from one turn to the next.
         width = min(self.console.width, 100)
         self.console.print(Panel(grid, title=title, title_align="left", box=box.ROUNDED, width=width))
-        self.moves(moves)
+        self.moves(moves, chosen)
 
-    def moves(self, moves: Sequence[str]) -> None:
+    def _to_pass(self, picks: Sequence[str], left: int) -> Text:
+        return Text.assemble(
+            self.cards(picks) if picks else Text("nothing yet", style="dim"),
+            f"  (choose {PASS_COUNT}: {left} more)" if left
+            else "  (Enter sends them; undo takes the last back)",
+        )
+
+    def passing(self, picks: Sequence[str], left: int, moves: Sequence[str]) -> None:
+        """The pass being chosen after a change, and the moves (the chosen ones marked)."""
+        self._line(("To pass: ", "bold"), self._to_pass(picks, left))
+        self.moves(moves, picks)
+
+    def moves(self, moves: Sequence[str], chosen: Sequence[str] = ()) -> None:
         """The legal moves (each its card), numbered from 1; a number never parts from its card
-        at a line end."""
+        at a line end. ``chosen`` cards (of a pass being chosen) keep their numbers, marked ✓."""
         line = Text.assemble(("Moves:", "bold"))
         width = len(line)
         for i, move in enumerate(moves, 1):
-            item = Text.assemble((f"{i})", "bold"), " ", self.card(move))
+            mark = ("✓", "bold green") if move in chosen else ""
+            item = Text.assemble((f"{i})", "bold"), " ", mark, self.card(move, dim=move in chosen))
             if width + 2 + len(item) > self.console.width:
                 line.append("\n      ")
                 width = 6
@@ -371,9 +471,9 @@ class Screen(TableScreen):
             width += 2 + len(item)
         self.console.print(line, no_wrap=True, crop=False)
 
-    def refuse(self, reason: str, moves: Sequence[str]) -> None:
+    def refuse(self, reason: str, moves: Sequence[str], chosen: Sequence[str] = ()) -> None:
         self.say_refused(reason)
-        self.moves(moves)
+        self.moves(moves, chosen)
 
     def _dealing(self, view: Mapping[str, Any]) -> Text:
         direction = view["pass_direction"]

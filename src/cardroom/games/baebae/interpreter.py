@@ -64,7 +64,7 @@ class Decision:
                           self.purpose)
 
 
-_FRAME_FIELDS = ("steps", "index", "actor", "card", "targets", "receiver", "left", "started")
+_FRAME_FIELDS = ("steps", "index", "actor", "card", "targets", "receiver", "chosen", "left", "started")
 """Every field of a :class:`Frame`: its slots, and what pickling carries."""
 
 
@@ -80,6 +80,7 @@ class Frame:
         self.card = card
         self.targets: list[int] | None = None
         self.receiver: int | None = None
+        self.chosen: int | None = None  # the player chosen for this step (chosen_target = "each_step")
         self.left = 0
         self.started = False
 
@@ -93,6 +94,7 @@ class Frame:
         other.index = self.index
         other.targets = None if self.targets is None else self.targets[:]
         other.receiver = self.receiver
+        other.chosen = self.chosen
         other.left = self.left
         other.started = self.started
         return other
@@ -101,6 +103,7 @@ class Frame:
         self.index += 1
         self.targets = None
         self.receiver = None
+        self.chosen = None
         self.left = 0
         self.started = False
 
@@ -161,9 +164,13 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
         _declare(state, seat, action - space.declare)
         frame.next_step()
     elif kind == "target":
-        state.chosen = action - space.target
+        who = action - space.target
+        if state.rules.chosen_once:
+            state.chosen = who
+        else:
+            frame.chosen = who
         state.log.append({"t": "effect", "p": seat, "op": "target", "card": state._text(decision.card),
-                         "who": state.chosen})
+                         "who": who})
     elif kind == "option":
         number = action - space.option
         step = frame.steps[frame.index]
@@ -207,10 +214,12 @@ def _players(state: BaebaeState, frame: Frame, target: Target) -> list[int] | No
     if kind == "previous":
         return [(actor - state.direction) % state.n]
     if kind == "chosen":
-        # Chosen once per action: the first step that needs the player asks, and every
-        # later step of the same card's action (in a coin or a choice too) means them.
-        if state.chosen is not None:
-            return [state.chosen]
+        # Chosen once per action (chosen_target = "once"): the first step that needs the player
+        # asks, and every later step of the same card's action (in a coin or a choice too) means
+        # them. With "each_step", the reading of records before the option, each step asks.
+        chosen = state.chosen if state.rules.chosen_once else frame.chosen
+        if chosen is not None:
+            return [chosen]
         others = tuple(s for s in range(state.n) if s != actor)
         if len(others) == 1:
             return [others[0]]

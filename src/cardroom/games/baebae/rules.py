@@ -35,6 +35,9 @@ MIN_PLAYERS = 2
 MAX_ROUNDS = 100
 MAX_HAND = 20
 MAX_TURN_LIMIT = 100_000
+CHOSEN_TARGETS = ("once", "each_step")
+"""How a card's action reads several steps aimed at a ``chosen`` player (option ``chosen_target``):
+the player is chosen once for the whole action, or each such step asks again."""
 
 
 @functools.lru_cache(maxsize=16)
@@ -95,8 +98,13 @@ def _read_decks(spec: str, folder: Path | None) -> dict[str, Any]:
                 parts.append(part)
             continue
         path = Path(part).expanduser()
-        if folder is not None and not path.is_absolute() and not path.exists() and (folder / path).is_file():
-            path = folder / path
+        if folder is not None and not path.exists():
+            # A record's deck file beside it: by its relative path, else by its name (a record
+            # moved away from the folder it named its deck in, by an absolute path).
+            beside = [folder / path] if not path.is_absolute() else []
+            found = [p for p in [*beside, folder / path.name] if p.is_file()]
+            if found:
+                path = found[0]
         if not path.exists():
             raise DeckError(f"no deck {part!r}: give a deck file or one of the project's decks: "
                             f"{', '.join(shipped) or 'none'}")
@@ -164,6 +172,9 @@ class Rules(NamedOptions):
     game: ClassVar[str] = "baebae"
     title: ClassVar[str] = "BAEBAE"
     text_kinds: ClassVar[Mapping[str, Any]] = {"hand_size": 0}
+    readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {"chosen_target": ("once", "each_step")}
+    """``chosen_target`` came after records of both readings: "each_step" before Cardroom read a
+    chosen player as chosen once per action, "once" since (docs/records.md, "Readings")."""
 
     players: int = 4
     rounds: int = 3
@@ -173,10 +184,15 @@ class Rules(NamedOptions):
     decks: int = 1
     deck: str = "sample"
     turn_limit: int = 2000
+    chosen_target: str = "once"
+    """How an action with several steps aimed at a ``chosen`` player reads them: ``once`` (the
+    first such step asks, the later ones mean the same player) or ``each_step`` (each asks)."""
     deck_files: tuple[str, ...] = ()
     """The TOML texts of the decks ``deck`` names by digest: a record carries them."""
 
     deck_data: Deck = field(init=False, repr=False, compare=False)
+    chosen_once: bool = field(init=False, repr=False, compare=False)
+    """Whether ``chosen_target`` is ``once`` (read by the interpreter at every chosen step)."""
     cards: tuple[CardDef, ...] = field(init=False, repr=False, compare=False)
     card_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """The design (index into ``cards``) of each physical card."""
@@ -207,6 +223,10 @@ class Rules(NamedOptions):
         whole("ace_penalty", self.ace_penalty, 0, 20)
         whole("decks", self.decks, 1, MAX_COPIES)
         whole("turn_limit", self.turn_limit, 10, MAX_TURN_LIMIT)
+        if self.chosen_target not in CHOSEN_TARGETS:
+            raise RulesError(f"chosen_target must be {' or '.join(CHOSEN_TARGETS)}, "
+                             f"not {self.chosen_target!r:.40}")
+        object.__setattr__(self, "chosen_once", self.chosen_target == "once")
         if not isinstance(self.draw_when_able, bool):
             raise RulesError(f"draw_when_able must be true or false, not {self.draw_when_able!r}")
         if not isinstance(self.deck, str) or not self.deck.strip():
