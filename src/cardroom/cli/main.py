@@ -532,13 +532,18 @@ def serve(
     bot_workers: Annotated[
         int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
     ] = 1,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
+                          "default: none).", metavar="ADDRESSES"),
+    ] = None,
 ) -> None:
     """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
-                         console=make_console())
+                         console=make_console(), forwarded_allow_ips=forwarded_allow_ips)
     raise typer.Exit(code)
 
 

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.web.catalog import catalog
-from cardroom.web.guard import ConnectionGate, TableQuota
+from cardroom.web.guard import ConnectionGate, TableQuota, client_address
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
@@ -131,7 +131,8 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status)
+        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
+        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
@@ -177,7 +178,7 @@ def create_app(
 
     @app.post("/api/tables", response_model=None)
     async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
-        address = request.client.host if request.client else ""
+        address = client_address(request.client.host if request.client else "")
         now = time.time()
         refused = quota.refusal(address, manager.unfinished, now)
         if refused is not None:
@@ -220,8 +221,20 @@ def create_app(
         return {"closed": True, "table": None if table is None else manager.summary(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch_table(table_id: str, body: TokenBody) -> dict[str, Any]:
-        table, seat = manager.rematch(table_id, body.token)
+    async def rematch_table(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        # A rematch is a new table, counted against whoever created the first of the chain.
+        owner = quota.owner(table_id) or client_address(request.client.host if request.client else "")
+
+        def admit() -> None:
+            refused = quota.refusal(owner, manager.unfinished, time.time())
+            if refused is not None:
+                raise TableError(429, f"no rematch now: {refused[0]}", retry_after=refused[1])
+
+        before = manager.tables.get(table_id)
+        earlier = before.data.rematch if before is not None else None
+        table, seat = manager.rematch(table_id, body.token, admit)
+        if table.id != earlier:
+            quota.created(owner, table.id, time.time())
         return {**manager.summary(table), "seat": seat}
 
     @app.get("/api/tables/{table_id}/deck")

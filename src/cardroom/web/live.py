@@ -33,9 +33,11 @@ MAX_QUEUED_BYTES = 2 * 1024 * 1024
 class TableError(Exception):
     """A request about tables that cannot be granted: ``status`` is the HTTP status to answer."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+        """For a refusal that passes (429, 503): seconds to wait, sent as ``Retry-After``."""
 
 
 def hash_token(token: str) -> str:

@@ -13,6 +13,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cardroom import games
@@ -345,22 +346,26 @@ class TableManager(TablePlay):
             return
         state = table.state
         assert state is not None
-        data.closed_after = table.seq
         record = make_record(state, self._record_seats(table))
         record["abandoned"] = {"closed_after": table.seq}
         now = time.time()
         self.store.close_table(table.id, table.seq, now, record)
+        # Only once the database took it: a refused close (500) leaves the table as it was.
+        data.closed_after = table.seq
         data.status = "over"
         data.finished = now
         table.away.clear()
         self._kick(table)  # stops a bot's move or a timer
         self._broadcast(table)
 
-    def rematch(self, table_id: str, token: str) -> tuple[LiveTable, int | None]:
+    def rematch(
+        self, table_id: str, token: str, admit: Callable[[], None] | None = None
+    ) -> tuple[LiveTable, int | None]:
         """A new table for a finished game's players: the same game, rules, deck, timer and
         seats, a fresh seed. Bots keep their specs; each person keeps their seat and their
         token (so they can sit at once); the seat of a player who left is free. Asked again, it
-        answers the same new table. Answers it and the seat ``token`` holds there."""
+        answers the same new table. Answers it and the seat ``token`` holds there. ``admit``
+        is called before a new table is made, and may refuse it (a ``TableError``)."""
         table = self.get(table_id)
         old = table.data
         digest = hash_token(token)
@@ -377,6 +382,8 @@ class TableManager(TablePlay):
             if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
                 raise TableError(
                     503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
+            if admit is not None:
+                admit()
             try:
                 rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
             except (RulesError, DeckError) as err:

@@ -1,0 +1,143 @@
+"""Issue 18: what one hostile client could still do to the others, each bounded now.
+
+Several loopback addresses (127.0.0.2, 127.0.0.3...) stand for several clients.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.exc import OperationalError
+from web_support import LiveServer
+
+
+def client_from(server: LiveServer, address: str, **headers: str) -> httpx.Client:
+    """An HTTP client whose connections come from another loopback address (another client)."""
+    return httpx.Client(base_url=server.base, timeout=20, headers=headers,
+                        transport=httpx.HTTPTransport(local_address=address))
+
+
+# -- 8. a refused close changes nothing ---------------------------------------------------------
+
+
+def test_a_close_the_database_refuses_leaves_the_table_running(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = server.create(game="baha", players=3, seats=["human", "random", "random"], name="Ada")
+    ada = server.client(table["id"], table["token"])
+    ada.wait(lambda u: bool(u["moves"]))
+
+    def refuse(*args: Any) -> None:
+        raise OperationalError("UPDATE tables", {}, Exception("attempt to write a readonly database"))
+
+    monkeypatch.setattr(server.manager.store, "close_table", refuse)
+    r = server.http.post(f"/api/tables/{table['id']}/close", json={"token": table["creator_token"]})
+    assert r.status_code == 500
+    summary = server.http.get(f"/api/tables/{table['id']}").json()
+    assert summary["status"] == "running" and summary["closed"] is False
+    monkeypatch.undo()
+    r = server.http.post(f"/api/tables/{table['id']}/close", json={"token": table["creator_token"]})
+    assert r.status_code == 200 and r.json()["table"]["closed"] is True
+    ada.close()
+
+
+# -- 1. X-Forwarded-For is believed only from configured proxies ------------------------------
+
+
+def test_forwarded_addresses_from_a_client_do_not_dodge_the_quota(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.web import guard
+
+    monkeypatch.setattr(guard, "CREATES_PER_MINUTE", 3)
+    answers = []
+    for k in range(6):  # from loopback (which Uvicorn believed by default), a made-up address each time
+        r = server.http.post("/api/tables", json={"game": "baha"}, headers={"X-Forwarded-For": f"10.9.{k}.1"})
+        answers.append(r.status_code)
+    assert answers == [200, 200, 200, 429, 429, 429]
+
+
+def test_a_configured_proxy_is_believed(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import guard
+
+    monkeypatch.setattr(guard, "CREATES_PER_MINUTE", 2)
+    live = LiveServer(tmp_path / "data", forwarded_allow_ips="127.0.0.1")
+    try:
+        def create(forwarded: str) -> int:
+            r = live.http.post("/api/tables", json={"game": "baha"}, headers={"X-Forwarded-For": forwarded})
+            return r.status_code
+
+        assert [create("10.0.0.1") for _ in range(3)] == [200, 200, 429]
+        assert create("10.0.0.2") == 200  # another client behind the proxy
+        # Strings that are no address are one client, not one each.
+        assert [create(f"client-{k}") for k in range(3)] == [200, 200, 429]
+        # The IPv4 client as an IPv6 proxy may write it is the same client.
+        assert create("::ffff:10.0.0.1") == 429
+    finally:
+        live.stop()
+
+
+def test_one_client_is_one_address_on_a_dual_stack_server() -> None:
+    from cardroom.web.guard import CREATES_PER_MINUTE, ConnectionGate, TableQuota, client_address
+
+    assert client_address("::1") == client_address("127.0.0.1") == "127.0.0.1"
+    assert client_address("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_address("2001:db8::1") == "2001:db8::1"
+    quota = TableQuota()
+    for k in range(CREATES_PER_MINUTE):
+        quota.created("::1" if k % 2 else "127.0.0.1", f"t{k}", 0.0)
+    assert quota.refusal("::1", lambda t: True, 0.0) is not None
+    assert quota.refusal("127.0.0.1", lambda t: True, 0.0) is not None
+
+    class Open:
+        def is_closing(self) -> bool:
+            return False
+
+    gate = ConnectionGate(per_address=2, total=10)
+    assert gate.admit("::1", 1, Open()) is None  # type: ignore[arg-type]
+    assert gate.admit("127.0.0.1", 2, Open()) is None  # type: ignore[arg-type]
+    assert gate.admit("::1", 3, Open()) is not None  # type: ignore[arg-type]
+
+
+# -- 2. rematches count against their creator ---------------------------------------------------
+
+
+def test_close_then_rematch_is_held_to_the_creators_quota(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.web import guard
+
+    monkeypatch.setattr(guard, "CREATES_PER_MINUTE", 4)
+    monkeypatch.setattr(guard, "MAX_TABLES_PER_ADDRESS", 2)
+    body = {"game": "baha", "players": 3, "seats": ["random"] * 3, "rules": {"target": 10000}}
+    with client_from(server, "127.0.0.2") as maker, client_from(server, "127.0.0.3") as helper:
+        table = maker.post("/api/tables", json=body).json()
+        token = table["creator_token"]
+        made, answers = 1, []
+        for k in range(6):  # close, rematch, again: from the creator, or from another address
+            asker = maker if k % 2 else helper
+            assert asker.post(f"/api/tables/{table['id']}/close", json={"token": token}).status_code == 200
+            r = asker.post(f"/api/tables/{table['id']}/rematch", json={"token": token})
+            answers.append(r.status_code)
+            if r.status_code != 200:
+                assert "Retry-After" in r.headers and "rematch" in r.json()["detail"]
+                break
+            table = r.json()
+            made += 1
+        assert made == 4 and answers == [200, 200, 200, 429]  # the rate: 4 a minute, rematches too
+    monkeypatch.setattr(guard, "CREATES_PER_MINUTE", 1000)
+    with client_from(server, "127.0.0.4") as maker:
+        running = [maker.post("/api/tables", json=body).json() for _ in range(2)]
+        assert all(t["status"] == "running" for t in running)
+        assert maker.post("/api/tables", json=body).status_code == 429
+        assert maker.post(f"/api/tables/{running[0]['id']}/close",
+                          json={"token": running[0]["creator_token"]}).status_code == 200
+        again = maker.post(f"/api/tables/{running[0]['id']}/rematch", json={"token": running[0]["creator_token"]})
+        assert again.status_code == 200  # one finished, one may follow
+        assert maker.post(f"/api/tables/{running[1]['id']}/close",
+                          json={"token": running[1]["creator_token"]}).status_code == 200
+        assert maker.post("/api/tables", json=body).status_code == 200
+        third = maker.post(f"/api/tables/{running[1]['id']}/rematch", json={"token": running[1]["creator_token"]})
+        assert third.status_code == 429 and "2 unfinished tables" in third.json()["detail"]
