@@ -141,3 +141,36 @@ def test_close_then_rematch_is_held_to_the_creators_quota(
         assert maker.post("/api/tables", json=body).status_code == 200
         third = maker.post(f"/api/tables/{running[1]['id']}/rematch", json={"token": running[1]["creator_token"]})
         assert third.status_code == 429 and "2 unfinished tables" in third.json()["detail"]
+
+
+# -- 3. one seat holds a few connections; a seat's owner always gets in --------------------------
+
+
+def test_one_player_cannot_lock_another_out_of_their_seat(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    from cardroom.web import play
+
+    monkeypatch.setattr(play, "MAX_CONNECTIONS", 4)
+    monkeypatch.setattr(play, "MAX_SEAT_CONNECTIONS", 2, raising=False)
+    table = server.create(game="baha", players=3, seats=["human", "human", "random"], name="Ada")
+    bo = server.join(table["id"], "Bo")
+    hoard = [server.client(table["id"], table["token"]) for _ in range(8)]  # Ada opens tab after tab
+    live = server.manager.tables[table["id"]].conns
+    assert sum(c.seat == 0 for c in live) == 2  # her newest two
+    for old in hoard[:6]:
+        with pytest.raises(ConnectionClosed):
+            for _ in range(100):
+                old.recv(5)
+    for _ in range(3):  # Bo's tab drops and comes back, again and again: he always gets his seat
+        back = server.client(table["id"], bo["token"])
+        assert back.welcome is not None and back.welcome["seat"] == 1
+        back.close()
+    watchers = [server.client(table["id"]) for _ in range(6)]  # watchers fill the rest
+    back = server.client(table["id"], bo["token"])
+    assert back.welcome is not None and back.welcome["seat"] == 1
+    assert sum(c.seat is None for c in live) <= 4 and len(live) <= 4 + 2 + 1
+    for c in (*hoard[6:], *watchers, back):
+        c.close()

@@ -281,12 +281,7 @@ def create_app(
             await websocket.close(code=4404)
             return
         conn = Connection(websocket.send_text)
-        try:
-            manager.attach(table, conn)
-        except TableError as err:
-            await websocket.send_json(error("full", str(err)))
-            await websocket.close(code=1013)
-            return
+        manager.attach(table, conn)
         async def read() -> None:
             while True:
                 message = await websocket.receive()

@@ -30,12 +30,14 @@ from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, is_search_bot
 
-__all__ = ["TablePlay", "MAX_CONNECTIONS"]
+__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS"]
 
 log = logging.getLogger("cardroom.web")
 
 MAX_CONNECTIONS = 200
-"""Connections one table accepts (seats and spectators together)."""
+"""Connections without a seat one table holds (spectators, and those yet to say hello)."""
+MAX_SEAT_CONNECTIONS = 4
+"""Connections one seat holds (a few tabs); a newer one closes the seat's oldest."""
 
 
 class TablePlay:
@@ -54,17 +56,17 @@ class TablePlay:
     # -- connections -------------------------------------------------------------------
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
-        """Take a new connection. At a full table the oldest connection without a seat (a
-        spectator, or one yet to say hello) makes room, so watchers cannot keep a player from
-        their seat; only a table whose every connection holds a seat refuses."""
-        if len(table.conns) >= MAX_CONNECTIONS:
-            unseated = next((c for c in table.conns if c.seat is None), None)
-            if unseated is None:
-                raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
-            unseated.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections; this one, "
-                                        "holding no seat, made room for a newer one"))
-            unseated.close()
-            table.conns.remove(unseated)
+        """Take a new connection (it holds no seat until its hello). A table holds
+        ``MAX_CONNECTIONS`` connections without a seat: past that the oldest of them makes room.
+        Seats are bounded apart (``MAX_SEAT_CONNECTIONS`` each, see :meth:`_hello`), so neither
+        watchers nor another player's tabs can keep a player from their seat."""
+        unseated = [c for c in table.conns if c.seat is None]
+        if len(unseated) >= MAX_CONNECTIONS:
+            oldest = unseated[0]
+            oldest.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections without a "
+                                      "seat; this one made room for a newer one"))
+            oldest.close()
+            table.conns.remove(oldest)
         table.conns.append(conn)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
@@ -112,6 +114,14 @@ class TablePlay:
         # The others hear of a hello only when the table's summary changes: the seat's first
         # connection, or a player back from away (a second tab changes nothing they see).
         changed = seat is not None and (not table.connected(seat) or seat in table.away)
+        if seat is not None:
+            # A seat's owner always gets in: past a few tabs, the seat's oldest connection goes.
+            tabs = [c for c in table.conns if c.greeted and c.seat == seat]
+            for old in tabs[:max(0, len(tabs) - MAX_SEAT_CONNECTIONS + 1)]:
+                old.push(error("full", f"seat {seat} has {MAX_SEAT_CONNECTIONS} connections; this one, "
+                                       "its oldest, made room for a newer one"))
+                old.close()
+                table.conns.remove(old)
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
