@@ -174,3 +174,64 @@ def test_one_player_cannot_lock_another_out_of_their_seat(
     assert sum(c.seat is None for c in live) <= 4 and len(live) <= 4 + 2 + 1
     for c in (*hoard[6:], *watchers, back):
         c.close()
+
+
+# -- 7. the one-server lock is the database file's, whatever names it ----------------------------
+
+
+def test_no_url_or_link_gets_round_the_one_server_lock(tmp_path: Any) -> None:
+    import os
+
+    from cardroom.web.store import DatabaseInUse, Store
+
+    first = Store(f"sqlite:///{tmp_path / 'cardroom.db'}")
+    try:
+        os.link(tmp_path / "cardroom.db", tmp_path / "linked.db")
+        os.symlink(tmp_path / "cardroom.db", tmp_path / "symlinked.db")
+        (tmp_path / "sub").mkdir()
+        for url in (f"sqlite:///file:{tmp_path / 'cardroom.db'}?uri=true",
+                    f"sqlite:///file:{tmp_path / 'sub' / '..' / 'cardroom.db'}?uri=true&cache=shared",
+                    f"sqlite:///{tmp_path / 'linked.db'}", f"sqlite:///{tmp_path / 'symlinked.db'}",
+                    f"sqlite:///file:{tmp_path / 'linked.db'}?uri=true"):
+            with pytest.raises(DatabaseInUse, match=rf"in use by another Cardroom server \(pid {os.getpid()}\)"):
+                Store(url)
+    finally:
+        first.close()
+    again = Store(f"sqlite:///file:{tmp_path / 'linked.db'}?uri=true")  # once let go, any name opens it
+    again.close()
+
+
+# -- Also: a damaged database is refused at start, in words --------------------------------------
+
+
+def test_a_database_that_lost_its_actions_or_everything_is_refused(tmp_path: Any) -> None:
+    import sqlite3
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from cardroom.web.store import DatabaseDamaged, Store
+
+    live = LiveServer(tmp_path / "data")
+    try:
+        live.create(game="baha", players=3, seats=["human", "random", "random"], name="Ada")
+    finally:
+        live.stop()
+    database = tmp_path / "data" / "cardroom.db"
+    with sqlite3.connect(database) as db:
+        db.execute("DROP TABLE actions")
+    with pytest.raises(DatabaseDamaged, match="lost its table 'actions'"):
+        Store(f"sqlite:///{database}")
+    cardroom = str(Path(sys.executable).with_name("cardroom"))
+    done = subprocess.run([cardroom, "serve", "--port", "0", "--data", str(tmp_path / "data")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "lost its table 'actions'" in done.stderr
+    assert "Traceback" not in done.stderr
+    with sqlite3.connect(database) as db:  # nothing was made again in its place
+        assert "actions" not in {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+    database.unlink()
+    database.write_bytes(b"")
+    with pytest.raises(DatabaseDamaged, match="is an empty file"):
+        Store(f"sqlite:///{database}")
+    database.unlink()
+    Store(f"sqlite:///{database}").close()  # a new database (no file) is made as always
