@@ -5,6 +5,14 @@ Several loopback addresses (127.0.0.2, 127.0.0.3...) stand for several clients.
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -235,3 +243,143 @@ def test_a_database_that_lost_its_actions_or_everything_is_refused(tmp_path: Any
         Store(f"sqlite:///{database}")
     database.unlink()
     Store(f"sqlite:///{database}").close()  # a new database (no file) is made as always
+
+
+# -- 4. every search move is bounded in time, can be stopped, and people come first ----------------
+
+BOTTOMLESS = Path(__file__).parent / "data" / "bottomless.toml"
+"""Every card makes its player draw one: no hand shrinks, each round runs to its turn limit
+(with turn_limit=100000 one ISMCTS iteration takes half a minute)."""
+
+
+def bottomless_state() -> Any:
+    from cardroom.games import make_rules, start_game
+    from cardroom.games.baebae.rules import read_decks
+
+    rules = make_rules("baebae", {"players": 3, "turn_limit": 100000, **read_decks(str(BOTTOMLESS))})
+    return start_game(rules, 1)
+
+
+def in_a_loop(run: Any) -> Any:
+    """``asyncio.run(run())`` in a thread of its own (another test may have left a loop here)."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, run()).result(60)
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def test_a_search_stops_at_the_moves_time_bound_and_when_given_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import thinking
+    from cardroom.web.thinking import BotPool, SearchTimeout
+
+    monkeypatch.setattr(thinking, "MOVE_SECONDS", 3.0)
+    state = bottomless_state()
+    seat = state.current_player
+
+    async def run() -> tuple[float, float, int]:
+        pool = BotPool(1)
+        try:
+            assert await pool.act("random", 1, state, seat, True) in state.legal_actions()  # started
+            first = pool.pids[0]
+            began = time.monotonic()
+            with pytest.raises(SearchTimeout):
+                await pool.act("ismcts:iterations=5000", 1, state, seat, True)
+            bounded = time.monotonic() - began
+            assert not alive(first)  # the search was stopped, not left to run
+            search = asyncio.create_task(pool.act("ismcts:iterations=5000", 1, state, seat, True))
+            await asyncio.sleep(2.0)  # a new worker starts and begins to search
+            second = pool.pids[0]
+            search.cancel()
+            began = time.monotonic()
+            while alive(second) and time.monotonic() - began < 5:
+                await asyncio.sleep(0.02)
+            stopped = time.monotonic() - began
+            assert await pool.act("random", 1, state, seat, True) in state.legal_actions()  # serves on
+            return bounded, stopped, len(pool.pids)
+        finally:
+            pool.close()
+
+    bounded, stopped, workers = in_a_loop(run)
+    assert 3.0 <= bounded < 5.0  # not half a minute per iteration
+    assert stopped < 1.0 and workers == 1
+
+
+def test_search_turns_of_connected_people_go_first(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[bool] = []
+    pool = server.manager.bot_pool
+
+    async def act(spec: str, seed: int, state: Any, seat: int, people: bool) -> int:
+        asked.append(people)
+        return int(state.legal_actions()[0])
+
+    monkeypatch.setattr(pool, "act", act)
+    # Ada has a seat but is not here: a stand-in plays her turns when her timer runs out.
+    table = server.create(game="baha", players=3, seats=["human", "ismcts:iterations=5", "random"],
+                          name="Ada", timer=1)
+    end = time.monotonic() + 20
+    while len(asked) < 2 and time.monotonic() < end:
+        time.sleep(0.05)
+    assert asked and not any(asked)  # a human seat nobody sits at is not a person
+    ada = server.client(table["id"], table["token"])
+    seen = len(asked)
+    while len(asked) < seen + 2 and time.monotonic() < end + 20:
+        ada.drain(0.05)
+        u = ada.last
+        if u is not None and u["moves"] and u["seq"] not in ada.acted:
+            ada.acted.add(u["seq"])
+            ada.send({"type": "act", "action": u["moves"][0]["action"], "seq": u["seq"]})
+    assert all(asked[seen:]) and len(asked) >= seen + 2
+    ada.close()
+
+
+# -- 10. the bot workers die with their server ------------------------------------------------
+
+
+def children_of(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == pid:
+                out.append(int(entry.name))
+    return out
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_the_bot_workers_end_with_their_server(tmp_path: Path, how: signal.Signals) -> None:
+    cardroom = str(Path(sys.executable).with_name("cardroom"))
+    server = subprocess.Popen([cardroom, "serve", "--port", "0", "--data", str(tmp_path), "--bot-delay", "0"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                              env=dict(os.environ, COLUMNS="300", NO_COLOR="1"))
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        base = line.split("open ", 1)[1].split()[0].rstrip("/")
+        r = httpx.post(f"{base}/api/tables", json={"game": "baha", "players": 3,
+                                                   "seats": ["ismcts:iterations=5000"] * 3}, timeout=20)
+        assert r.status_code == 200, r.text
+        end = time.monotonic() + 20
+        while not children_of(server.pid) and time.monotonic() < end:
+            time.sleep(0.1)
+        workers = children_of(server.pid)
+        assert workers, "no bot worker started"
+        time.sleep(1.0)  # it is thinking now
+        server.send_signal(how)
+        server.wait(20)
+        end = time.monotonic() + 5
+        while any(alive(w) for w in workers) and time.monotonic() < end:
+            time.sleep(0.05)
+        assert not any(alive(w) for w in workers)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(20)

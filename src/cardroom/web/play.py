@@ -28,7 +28,7 @@ from cardroom.web.catalog import card_rows
 from cardroom.web.live import Connection, LiveTable, TableError
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
-from cardroom.web.thinking import BotPool, is_search_bot
+from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
 __all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS"]
 
@@ -266,6 +266,10 @@ class TablePlay:
             by = "heuristic (stand-in)"
         try:
             action = await self._think(table, seat, seq, agent, by, state)
+        except SearchTimeout as err:  # the move's wall-clock bound: a quick bot moves instead
+            log.warning("table %s: the bot at seat %d: %s; a heuristic move is played", table.id, seat, err)
+            stand_in = make("heuristic", seed=table.data.seed + seq)
+            action = await asyncio.to_thread(choose, stand_in, state.clone(), seat)
         except AgentError as err:  # an illegal choice: match.choose says whose and why
             log.error("table %s: %s; it plays its first legal move", table.id, err)
             action = state.legal_actions()[0]
@@ -288,11 +292,12 @@ class TablePlay:
 
     async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
         """A bot's choice, taken as every front takes an agent's turn (``match.choose``: an
-        illegal choice is an ``AgentError``): a search bot's in the worker pool (people's tables
-        first), a quick bot's in a thread (it holds the interpreter lock only for a moment)."""
+        illegal choice is an ``AgentError``): a search bot's in the worker pool (tables where a
+        person is connected first: a human seat nobody sits at does not count), a quick bot's
+        in a thread (it holds the interpreter lock only for a moment)."""
         spec = table.data.seats[seat].bot
         if spec is not None and spec == by and is_search_bot(spec):
-            people = any(s.kind == "human" for s in table.data.seats)
+            people = table.people()
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
             return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
         return await asyncio.to_thread(choose, agent, state.clone(), seat)
