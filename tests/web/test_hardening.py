@@ -383,3 +383,40 @@ def test_the_bot_workers_end_with_their_server(tmp_path: Path, how: signal.Signa
         if server.poll() is None:
             server.kill()
             server.wait(20)
+
+
+# -- 5. replays cannot keep the quick bots waiting ------------------------------------------
+
+
+def test_many_replays_do_not_stop_a_table_of_quick_bots(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import tables
+
+    finished = server.create(game="baha", players=3, seats=["random"] * 3, rules={"target": 1})
+    watcher = server.client(finished["id"])
+    watcher.wait(lambda u: u["table"]["status"] == "over", timeout=60)
+    watcher.close()
+    slow_steps = server.manager._replay_steps
+
+    def slow(*args: Any) -> Any:  # a replay that takes a while to work out (a long game)
+        time.sleep(3.0)
+        return slow_steps(*args)
+
+    monkeypatch.setattr(server.manager, "_replay_steps", slow)
+    playing = server.create(game="baha", players=3, seats=["heuristic"] * 3, rules={"target": 10000})
+    live = server.manager.tables[playing["id"]]
+    time.sleep(0.3)
+
+    def replay(k: int) -> int:
+        with client_from(server, "127.0.0.2") as hasty:
+            return hasty.get(f"/api/tables/{finished['id']}/replay", params={"start": k, "count": 5}).status_code
+
+    with ThreadPoolExecutor(40) as threads:
+        answers = threads.map(replay, range(40))
+        time.sleep(0.5)  # the replays have been asked for
+        before = live.seq
+        time.sleep(1.5)
+        moved = live.seq - before
+        answers = list(answers)
+    assert moved >= 20, f"the bots' table took {moved} actions in 1.5 s"
+    assert answers.count(200) == tables.MAX_REPLAYS_PER_ADDRESS and answers.count(429) == 40 - answers.count(200)
+    assert server.manager._replaying == {}  # each answered: nothing is counted any more

@@ -257,7 +257,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/replay")
     async def get_replay(
-        table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        request: Request, table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
         count: Annotated[int, Query(ge=1, le=MAX_REPLAY_STEPS)] = MAX_REPLAY_STEPS,
     ) -> dict[str, Any]:
         if seat == "all":
@@ -267,7 +267,8 @@ def create_app(
                 which = int(seat)
             except ValueError:
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
-        steps, total = await manager.replay(table_id, which, start, count)
+        address = client_address(request.client.host if request.client else "")
+        steps, total = await manager.replay(table_id, which, start, count, address)
         return {"steps": steps, "cards": manager.get(table_id).cards, "start": start, "total": total}
 
     # -- the WebSocket -----------------------------------------------------------------

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ MAX_CONNECTIONS = 200
 """Connections without a seat one table holds (spectators, and those yet to say hello)."""
 MAX_SEAT_CONNECTIONS = 4
 """Connections one seat holds (a few tabs); a newer one closes the seat's oldest."""
+QUICK_BOT_THREADS = 4
+"""Threads the quick bots (random, heuristic, stand-ins) of every table choose in: their own,
+so nothing else (replays) can keep them waiting."""
+REPLAY_THREADS = 2
+"""Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
 
 class TablePlay:
@@ -49,6 +55,11 @@ class TablePlay:
         self.bot_delay = bot_delay
         self.bot_pool = BotPool(bot_workers)
         """Where search bots think: worker processes, off the event loop."""
+        self.quick_pool = ThreadPoolExecutor(QUICK_BOT_THREADS, thread_name_prefix="cardroom-bot")
+        """Where quick bots choose: threads of their own."""
+        self.replay_pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="cardroom-replay")
+        self._replaying: dict[str, int] = {}
+        """Replays being worked out (or waiting for a thread), by client address."""
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
@@ -269,7 +280,7 @@ class TablePlay:
         except SearchTimeout as err:  # the move's wall-clock bound: a quick bot moves instead
             log.warning("table %s: the bot at seat %d: %s; a heuristic move is played", table.id, seat, err)
             stand_in = make("heuristic", seed=table.data.seed + seq)
-            action = await asyncio.to_thread(choose, stand_in, state.clone(), seat)
+            action = await self._quick(stand_in, state, seat)
         except AgentError as err:  # an illegal choice: match.choose says whose and why
             log.error("table %s: %s; it plays its first legal move", table.id, err)
             action = state.legal_actions()[0]
@@ -300,7 +311,12 @@ class TablePlay:
             people = table.people()
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
             return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
-        return await asyncio.to_thread(choose, agent, state.clone(), seat)
+        return await self._quick(agent, state, seat)
+
+    async def _quick(self, agent: Agent, state: State, seat: int) -> int:
+        """A quick bot's choice, in the quick bots' own threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.quick_pool, choose, agent, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))

@@ -48,6 +48,10 @@ SWEEP_EVERY = 60.0
 """Seconds between two looks for abandoned games."""
 MAX_REPLAY_STEPS = 2000
 """The most steps one replay answer carries (a long game is fetched a window at a time)."""
+MAX_REPLAYS_PER_ADDRESS = 2
+"""Replays one client address may have worked out at once; more answer 429."""
+MAX_REPLAYS = 16
+"""Replays worked out or waiting for a thread at once, in all; more answer 503."""
 BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
 """The largest search budgets a web table grants a bot per move."""
 
@@ -103,6 +107,8 @@ class TableManager(TablePlay):
             for conn in table.conns:
                 conn.close()
         self.bot_pool.close()
+        for threads in (self.quick_pool, self.replay_pool):
+            threads.shutdown(wait=False, cancel_futures=True)
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -438,12 +444,15 @@ class TableManager(TablePlay):
         return path.read_text(encoding="utf-8"), path.name
 
     async def replay(
-        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS
+        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS,
+        address: str = "",
     ) -> tuple[list[dict[str, Any]], int]:
         """A finished game step by step from ``seat``'s point of view (``None``: every seat's):
         the steps ``start`` to ``start + count - 1`` (0 is the deal), and how many there are.
 
-        The steps are worked out in a worker thread; the cache is kept on the event loop only.
+        The steps are worked out in the replays' own threads, at most
+        ``MAX_REPLAYS_PER_ADDRESS`` at once for the client ``address`` and ``MAX_REPLAYS`` in
+        all; the cache is kept on the event loop only.
         """
         table = self.get(table_id)
         if table.status != "over":
@@ -456,7 +465,22 @@ class TableManager(TablePlay):
         cached = self._replays.get(key)
         if cached is not None:
             return cached
-        rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
+        mine = self._replaying.get(address, 0)
+        if mine >= MAX_REPLAYS_PER_ADDRESS:
+            raise TableError(429, f"this address already has {MAX_REPLAYS_PER_ADDRESS} replays being worked "
+                                  "out; wait for one to come back", retry_after=1.0)
+        if sum(self._replaying.values()) >= MAX_REPLAYS:
+            raise TableError(503, f"the server is working out {MAX_REPLAYS} replays; try again shortly",
+                             retry_after=1.0)
+        self._replaying[address] = mine + 1
+        try:
+            loop = asyncio.get_running_loop()
+            rules, steps, total = await loop.run_in_executor(
+                self.replay_pool, self._replay_steps, table, seat, start, count)
+        finally:
+            self._replaying[address] -= 1
+            if not self._replaying[address]:
+                del self._replaying[address]
         if table.cards is None and isinstance(rules, DeckRules):  # a finished game after a restart
             table.cards = card_rows(rules.cards)
         while len(self._replays) >= 16:
