@@ -6,8 +6,11 @@ Several loopback addresses (127.0.0.2, 127.0.0.3...) stand for several clients.
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -420,3 +423,48 @@ def test_many_replays_do_not_stop_a_table_of_quick_bots(server: LiveServer, monk
     assert moved >= 20, f"the bots' table took {moved} actions in 1.5 s"
     assert answers.count(200) == tables.MAX_REPLAYS_PER_ADDRESS and answers.count(429) == 40 - answers.count(200)
     assert server.manager._replaying == {}  # each answered: nothing is counted any more
+
+
+# -- 6. the bytes queued for all connections together are bounded -----------------------------
+
+
+def stuck_watcher(server: LiveServer, table_id: str, address: str) -> socket.socket:
+    """A WebSocket watcher from ``address`` that says hello and then reads nothing."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills up at once
+    sock.bind((address, 0))
+    host, port = server.base.removeprefix("http://").split(":")
+    sock.connect((host, int(port)))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws/tables/{table_id} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                  f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+    assert b"101" in sock.recv(12)
+    hello = json.dumps({"type": "hello", "token": None}).encode()
+    mask = os.urandom(4)
+    sock.sendall(bytes([0x81, 0x80 | len(hello)]) + mask + bytes(b ^ mask[k % 4] for k, b in enumerate(hello)))
+    return sock
+
+
+def test_clients_that_stop_reading_cannot_hold_more_than_the_servers_bound(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cardroom.web import live
+
+    monkeypatch.setattr(live, "MAX_QUEUED_BYTES", 200_000)
+    limit = 300_000
+    budget = getattr(server.manager, "queue_budget", None)
+    if budget is not None:
+        budget.limit = limit
+    table = server.create(game="baha", players=3, seats=["random"] * 3, rules={"target": 10000})
+    conns = server.manager.tables[table["id"]].conns
+    socks = [stuck_watcher(server, table["id"], f"127.0.0.{k}") for k in range(2, 8)]
+    most = 0
+    end = time.monotonic() + 3
+    while time.monotonic() < end:
+        most = max(most, sum(c.queued for c in list(conns)))
+        time.sleep(0.01)
+    assert most <= limit, f"{most} bytes were queued"
+    assert budget is not None and budget.used == sum(c.queued for c in conns)  # the count is right
+    assert any(c.dropped for c in conns) or len(conns) < 6  # the furthest behind were dropped
+    for sock in socks:
+        sock.close()

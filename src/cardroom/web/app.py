@@ -281,7 +281,7 @@ def create_app(
             await websocket.send_json(error("not_found", f"no table {table_id!r:.40}"))
             await websocket.close(code=4404)
             return
-        conn = Connection(websocket.send_text)
+        conn = Connection(websocket.send_text, manager.queue_budget)
         manager.attach(table, conn)
         async def read() -> None:
             while True:

@@ -26,7 +26,7 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.web import views
 from cardroom.web.catalog import card_rows
-from cardroom.web.live import Connection, LiveTable, TableError
+from cardroom.web.live import Connection, LiveTable, QueueBudget, TableError
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
@@ -55,6 +55,8 @@ class TablePlay:
         self.bot_delay = bot_delay
         self.bot_pool = BotPool(bot_workers)
         """Where search bots think: worker processes, off the event loop."""
+        self.queue_budget = QueueBudget()
+        """The bound on the bytes queued for all connections together."""
         self.quick_pool = ThreadPoolExecutor(QUICK_BOT_THREADS, thread_name_prefix="cardroom-bot")
         """Where quick bots choose: threads of their own."""
         self.replay_pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="cardroom-replay")
