@@ -451,7 +451,7 @@ def test_clients_that_stop_reading_cannot_hold_more_than_the_servers_bound(
     from cardroom.web import live
 
     monkeypatch.setattr(live, "MAX_QUEUED_BYTES", 200_000)
-    limit = 300_000
+    limit = 150_000
     budget = getattr(server.manager, "queue_budget", None)
     if budget is not None:
         budget.limit = limit
@@ -459,12 +459,12 @@ def test_clients_that_stop_reading_cannot_hold_more_than_the_servers_bound(
     conns = server.manager.tables[table["id"]].conns
     socks = [stuck_watcher(server, table["id"], f"127.0.0.{k}") for k in range(2, 8)]
     most = 0
-    end = time.monotonic() + 3
-    while time.monotonic() < end:
+    end = time.monotonic() + 8
+    while time.monotonic() < end and not getattr(budget, "dropped", 0):
         most = max(most, sum(c.queued for c in list(conns)))
-        time.sleep(0.01)
+        time.sleep(0.005)
     assert most <= limit, f"{most} bytes were queued"
-    assert budget is not None and budget.used == sum(c.queued for c in conns)  # the count is right
-    assert any(c.dropped for c in conns) or len(conns) < 6  # the furthest behind were dropped
+    assert budget is not None and budget.dropped >= 1  # the furthest behind was dropped
+    assert budget.used == sum(c.queued for c in conns)  # and the count is right
     for sock in socks:
         sock.close()

@@ -54,6 +54,8 @@ class QueueBudget:
         self.used = 0
         self.queued: set[Connection] = set()
         """The connections with messages waiting."""
+        self.dropped = 0
+        """Connections closed to keep within ``limit``."""
         self._trimmed = 0.0
 
     def make_room(self, size: int, asking: Connection) -> None:
@@ -64,6 +66,7 @@ class QueueBudget:
             log.warning("closing the connection furthest behind (%d bytes waiting): the server's "
                         "connections have %d bytes waiting, the most they may", furthest.queued, self.used)
             furthest.abort()
+            self.dropped += 1
             if furthest is asking:
                 return
 
