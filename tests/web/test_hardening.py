@@ -9,6 +9,7 @@ import asyncio
 import base64
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -468,3 +469,74 @@ def test_clients_that_stop_reading_cannot_hold_more_than_the_servers_bound(
     assert budget.used == sum(c.queued for c in conns)  # and the count is right
     for sock in socks:
         sock.close()
+
+
+# -- 9. control and bidirectional-override characters are refused, and escaped when printed ----
+
+EVIL = "\\u001b]8;;http://x.invalid/\\u0007a\\u001b]8;;\\u0007\\u001b[2J\\u202eAda\\u0000"
+"""As a deck file writes it (TOML escapes): a hyperlink (OSC 8), a screen clear, RLO and NUL."""
+
+
+def evil_deck() -> str:
+    from cardroom.games.baebae.deck import SAMPLE_DECK
+
+    text = SAMPLE_DECK.read_text()
+    head, cards = text.split("[[card]]", 1)
+    evil = f'name = "{EVIL}"'  # within every length bound: refused for its characters only
+    def put(part: str) -> str:
+        return re.sub(r'name = "[^"]*"', lambda _: evil, part, count=1)
+
+    return put(head) + "[[card]]" + put(cards)
+
+
+def raw_controls(text: str) -> int:
+    return sum(text.count(c) for c in ("\x1b", "\x00", "\x07", "\u202e"))
+
+
+def test_a_deck_with_control_characters_is_refused_everywhere(server: LiveServer, tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cardroom.cli.main import app
+    from cardroom.games.baebae.deck import DeckError, parse_deck
+
+    with pytest.raises(DeckError) as refused:
+        parse_deck(evil_deck(), "evil.toml")
+    words = str(refused.value)
+    assert "evil.toml: name holds U+001B (ESC) at character 1" in words
+    assert "evil.toml: card 1.name holds U+001B (ESC)" in words and raw_controls(words) == 0
+    r = server.http.post("/api/tables", json={"game": "baebae", "deck_toml": evil_deck()})
+    assert r.status_code == 400 and "U+001B (ESC)" in r.json()["detail"] and raw_controls(r.text) == 0
+    for text in ("Bo\u202eb", "Bo\u0000", "\u2066Bo"):  # names too
+        r = server.http.post("/api/tables", json={"game": "baha", "name": text})
+        assert r.status_code == 400 and "may not hold control characters" in r.json()["detail"]
+    (tmp_path / "evil.toml").write_text(evil_deck())
+    for command in (["deck", "show", str(tmp_path / "evil.toml")], ["deck", "validate", str(tmp_path / "evil.toml")]):
+        result = CliRunner().invoke(app, command)
+        assert result.exit_code != 0 and "U+001B (ESC)" in result.output and raw_controls(result.output) == 0
+
+
+def test_a_record_carrying_such_a_deck_is_refused_and_narration_is_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from cardroom.cli import replay as replay_command
+    from cardroom.cli.main import app
+    from cardroom.games import make_rules, start_game
+    from cardroom.record import make_record
+
+    state = start_game(make_rules("baebae", {"players": 2, "rounds": 1}), 3)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    record = make_record(state)
+    record["rules"]["deck_files"] = [json.loads(json.dumps(evil_deck()))]
+    record["rules"]["deck"] = "sha256:" + "0" * 64
+    (tmp_path / "evil.json").write_text(json.dumps(record))
+    result = CliRunner().invoke(app, ["replay", "--narrate", str(tmp_path / "evil.json")])
+    assert result.exit_code != 0 and "U+001B (ESC)" in result.output and raw_controls(result.output) == 0
+    # Whatever a narration holds reaches the terminal escaped.
+    (tmp_path / "fine.json").write_text(json.dumps(make_record(state)))
+    monkeypatch.setattr(replay_command, "narration", lambda *args: ["\x1b]8;;http://x\x07link\x1b[2J\u202eAda\x00"])
+    result = CliRunner().invoke(app, ["replay", "--narrate", str(tmp_path / "fine.json")])
+    assert result.exit_code == 0 and raw_controls(result.output) == 0
+    assert "\\x1b]8;;http://x\\x07link\\x1b[2J\\u202eAda\\x00" in result.output

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from cardroom import games
 from cardroom.record import RecordError, load, replay, verify
-from cardroom.text import plural
+from cardroom.text import plural, terminal_safe
 
 __all__ = ["run_replay", "narration"]
 
@@ -38,7 +38,7 @@ def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
             record = load(path)
             lines = narration(record, seat, str(path))
         except RecordError as err:
-            console.print(Text.assemble(("FAIL ", "bold red"), str(err)))
+            console.print(Text.assemble(("FAIL ", "bold red"), terminal_safe(str(err))))
             code = 1
             continue
         seats = ", ".join(f"{s['name']} ({s['agent']})" for s in record["seats"])
@@ -46,9 +46,10 @@ def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
         if seat is not None:
             view = f"as {record['seats'][seat]['name']} (seat {seat}) saw it"
         heading = f": {record['game']}, seed {record['seed']}, {view}; seats {seats}"
-        console.print(Text.assemble((str(path), "bold"), heading))
+        # What a record says reaches the terminal escaped: no ESC sequence, link or RLO acts.
+        console.print(Text.assemble((terminal_safe(str(path)), "bold"), terminal_safe(heading)))
         for line in lines:
-            console.print(Text(line))
+            console.print(Text(terminal_safe(line)))
     return code
 
 
