@@ -360,6 +360,11 @@ def replay(
         str | None,
         typer.Option(help="With --narrate: the game as this seat saw it (all: every card).", metavar="N|all"),
     ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", help="A deck file an old record names by path (once for each, in order); "
+                                    "a record's own paths are never read.", metavar="FILE"),
+    ] = None,
 ) -> None:
     """Replay game records; with --verify, say for each whether it reproduces its log; with
     --narrate, tell the game event by event."""
@@ -373,7 +378,7 @@ def replay(
                 "--narrate tells a game; --verify and --json check records: give one or the other"
             )
         code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
-                          seat=seat_number(seat))
+                          seat=seat_number(seat), decks=deck or [])
     raise typer.Exit(code)
 
 

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.text import Text
 
 from cardroom import games
-from cardroom.record import RecordError, load, replay, verify
+from cardroom.record import RecordError, load, replay, verify, with_decks
 from cardroom.text import plural, terminal_safe
 
 __all__ = ["run_replay", "narration"]
@@ -31,11 +31,11 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
     return [line for event in log if (line := tell(event, names, state.rules)) is not None]
 
 
-def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
+def _narrate(files: list[Path], seat: int | None, console: Console, decks: list[str]) -> int:
     code = 0
     for path in files:
         try:
-            record = load(path)
+            record = with_decks(load(path), decks, str(path))
             lines = narration(record, seat, str(path))
         except RecordError as err:
             console.print(Text.assemble(("FAIL ", "bold red"), terminal_safe(str(err))))
@@ -55,16 +55,18 @@ def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
 
 def run_replay(
     files: list[Path], *, verify: bool, json_out: bool, console: Console, narrate: bool = False,
-    seat: int | None = None,
+    seat: int | None = None, decks: list[str] | None = None,
 ) -> int:
     """Return 0 when every record loads (and, with ``verify``, replays exactly), else 1.
-    With ``narrate``, print each game one line an event (as ``seat`` saw it, if given)."""
+    With ``narrate``, print each game one line an event (as ``seat`` saw it, if given).
+    ``decks``: the deck files records written before records carried their decks name by path
+    (a record's own paths are never read)."""
     if narrate:
-        return _narrate(files, seat, console)
+        return _narrate(files, seat, console, decks or [])
     verdicts = []
     for path in files:
         try:
-            record = load(path)
+            record = with_decks(load(path), decks or [], str(path))
         except RecordError as err:
             verdicts.append({"file": str(path), "ok": False, "message": str(err)})
             continue

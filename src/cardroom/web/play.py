@@ -26,7 +26,7 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.web import views
 from cardroom.web.catalog import card_rows
-from cardroom.web.live import Connection, LiveTable, QueueBudget, TableError
+from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
