@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 import re
 import signal
@@ -540,3 +541,30 @@ def test_a_record_carrying_such_a_deck_is_refused_and_narration_is_escaped(
     result = CliRunner().invoke(app, ["replay", "--narrate", str(tmp_path / "fine.json")])
     assert result.exit_code == 0 and raw_controls(result.output) == 0
     assert "\\x1b]8;;http://x\\x07link\\x1b[2J\\u202eAda\\x00" in result.output
+
+
+# -- Also: a full disk logs one line per refused action, and a count --------------------------
+
+
+def test_a_full_disk_logs_one_line_per_refused_action(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    table = server.create(game="baha", players=3, seats=["human", "random", "random"], name="Ada")
+    ada = server.client(table["id"], table["token"])
+    ada.wait(lambda u: bool(u["moves"]))
+
+    def full(*args: Any, **kwargs: Any) -> None:
+        raise OperationalError("INSERT INTO actions", {}, Exception("database or disk is full"))
+
+    monkeypatch.setattr(server.manager.store, "add_action", full)
+    caplog.set_level(logging.ERROR, logger="cardroom.web")
+    for _ in range(3):
+        assert ada.last is not None
+        ada.send({"type": "act", "action": ada.last["moves"][0]["action"], "seq": ada.last["seq"]})
+        assert ada.expect("error")["code"] == "server_error"
+    refused = [r for r in caplog.records if "refused" in r.getMessage()]
+    assert len(refused) == 3 and all(r.exc_info is None for r in refused)  # no traceback
+    assert [r.getMessage().count("\n") for r in refused] == [0, 0, 0]
+    assert "database or disk is full" in refused[0].getMessage()
+    assert [f"({k} refused since the server started)" in r.getMessage() for k, r in enumerate(refused, 1)] == [True] * 3
+    ada.close()

@@ -18,6 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
@@ -64,6 +66,8 @@ class TablePlay:
         """Replays being worked out (or waiting for a thread), by client address."""
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
+        self.refused_writes = 0
+        """Actions the database refused to store since the server started (disk full, say)."""
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
 
     # -- connections -------------------------------------------------------------------
@@ -177,13 +181,24 @@ class TablePlay:
             if away:
                 table.away.add(seat)
             raise ProtocolError("illegal", str(err)) from None
-        except Exception:
+        except Exception as err:
             if away:
                 table.away.add(seat)
-            log.exception("table %s: storing an action failed", table.id)
+            self._refused(table, "a player's action", err)
             raise ProtocolError(
                 "server_error", "the action could not be stored; nothing changed, try again"
             ) from None
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        """Log an action that could not be stored. The database refusing it (disk full, read
+        only) is one line and a running count, not a traceback each: a full disk refuses every
+        action of every table. Anything else is a bug, logged whole."""
+        if not isinstance(err, SQLAlchemyError):
+            log.exception("table %s: storing %s failed", table.id, what)
+            return
+        self.refused_writes += 1
+        log.error("table %s: the database refused %s: %s (%d refused since the server started)",
+                  table.id, what, _first_line(err), self.refused_writes)
 
     def _finished_state(self, table: LiveTable) -> None:
         """A finished game loaded from the database, rebuilt when someone comes to look."""
@@ -297,8 +312,8 @@ class TablePlay:
             return  # the position changed (a person acted) while the bot thought
         try:
             self._take(table, seat, action, by)  # checked by choose on this very position
-        except Exception:  # storing the move failed: try again, or the table would wait for ever
-            log.exception("table %s: storing a bot's action failed; retrying", table.id)
+        except Exception as err:  # storing the move failed: try again, or the table would wait for ever
+            self._refused(table, "a bot's action (retried in a second)", err)
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
@@ -412,3 +427,10 @@ class TablePlay:
             "created": data.created,
             "url": f"/table/{data.id}",
         }
+
+
+def _first_line(err: Exception) -> str:
+    """The database's own words for a refusal (SQLAlchemy adds the statement and a link)."""
+    cause = getattr(err, "orig", None)
+    text = str(cause if cause is not None else err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
