@@ -568,3 +568,41 @@ def test_a_full_disk_logs_one_line_per_refused_action(
     assert "database or disk is full" in refused[0].getMessage()
     assert [f"({k} refused since the server started)" in r.getMessage() for k, r in enumerate(refused, 1)] == [True] * 3
     ada.close()
+
+
+# -- Also: security headers, and Host and Origin checked -----------------------------------------
+
+
+def test_every_answer_forbids_framing_and_foreign_scripts(server: LiveServer) -> None:
+    table = server.create(game="baha")
+    for path in ("/", f"/table/{table['id']}", "/api/catalog", "/api/tables/nope", "/static/style.css"):
+        r = server.http.get(path)
+        policy = r.headers.get("content-security-policy", "")
+        assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy, path
+        assert r.headers.get("x-frame-options") == "DENY" and r.headers.get("x-content-type-options") == "nosniff"
+
+
+def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Path) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    live = LiveServer(tmp_path / "data", local_only=True)
+    try:
+        table = live.create(game="baha", name="Ada")
+        ws = live.base.replace("http", "ws", 1) + f"/ws/tables/{table['id']}"
+        with pytest.raises(InvalidStatus):  # cross-site WebSocket hijacking
+            connect(ws, origin="http://evil.example", open_timeout=10)  # type: ignore[arg-type]
+        with pytest.raises(InvalidStatus):  # a foreign name pointed at 127.0.0.1 (DNS rebinding)
+            connect(ws, additional_headers={"Host": "evil.example:80"},
+                    origin=f"http://evil.example:80", open_timeout=10)  # type: ignore[arg-type]
+        r = live.http.get("/api/catalog", headers={"Host": "evil.example"})
+        assert r.status_code == 403 and "only requests for this machine" in r.json()["detail"]
+        with connect(ws, origin=live.base, open_timeout=10) as mine:  # type: ignore[arg-type]
+            mine.send(json.dumps({"type": "hello", "token": table["token"]}))
+            assert json.loads(mine.recv(10))["type"] == "welcome"
+        with connect(ws, open_timeout=10) as program:  # not a browser: no Origin
+            program.send(json.dumps({"type": "ping"}))
+            assert json.loads(program.recv(10))["type"] in ("pong", "error")
+        assert live.http.get("/api/catalog", headers={"Host": "localhost:8000"}).status_code == 200
+    finally:
+        live.stop()

@@ -27,12 +27,12 @@ def run_serve(
 
     from cardroom.cli.main import UsageError
     from cardroom.web.app import create_app
-    from cardroom.web.guard import server_config
+    from cardroom.web.guard import is_loopback, server_config
     from cardroom.web.store import DatabaseDamaged, DatabaseInUse
 
     trusted = _proxies(forwarded_allow_ips)
     try:
-        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers)
+        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host))
     except (DatabaseInUse, DatabaseDamaged) as err:
         raise UsageError(str(err)) from None
     except SQLAlchemyError as err:

@@ -22,7 +22,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.web.catalog import catalog
-from cardroom.web.guard import ConnectionGate, TableQuota, client_address
+from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
@@ -99,12 +99,14 @@ class BodyLimit:
 
 
 def create_app(
-    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1
+    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
+    local_only: bool = False,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
     ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play;
-    ``bot_workers`` the number of processes the search bots think in.
+    ``bot_workers`` the number of processes the search bots think in; ``local_only`` (a server
+    listening on loopback) refuses requests that name another host (see ``guard.SiteGuard``).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -128,6 +130,7 @@ def create_app(
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SiteGuard, local_only=local_only)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:

@@ -23,6 +23,9 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 __all__ = [
     "client_address",
+    "SiteGuard",
+    "CONTENT_SECURITY_POLICY",
+    "is_loopback",
     "ConnectionGate",
     "TableQuota",
     "server_config",
@@ -182,6 +185,93 @@ def guarded_http(gate: ConnectionGate) -> type[asyncio.Protocol]:
                 self.transport.abort()
 
     return GuardedHttp
+
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""Every page's scripts, styles and connections come from the server itself; no page may be
+framed (clickjacking). Inline style attributes are allowed: they cannot run code."""
+_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name, without a port) is this machine only."""
+    name = host.strip().lower().removeprefix("[").removesuffix("]").rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_of(authority: str) -> str:
+    """The host of ``host[:port]`` (``[v6]:port`` too)."""
+    if authority.startswith("["):
+        return authority[1:].split("]", 1)[0]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+class SiteGuard:
+    """What every answer carries and every WebSocket must show (an ASGI middleware).
+
+    Every HTTP answer carries :data:`CONTENT_SECURITY_POLICY`, ``X-Frame-Options: DENY`` and
+    ``nosniff``. A WebSocket upgrade sent by a browser names the page it comes from
+    (``Origin``): it must be this server (the same host and port as ``Host``), so another
+    site's page cannot play at a table with a visitor's tokens. With ``local_only`` (a server
+    listening on a loopback address), the ``Host`` every request names must be this machine
+    too: a page of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused.
+    """
+
+    def __init__(self, app: Any, local_only: bool = False) -> None:
+        self.app = app
+        self.local_only = local_only
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        host = headers.get(b"host", b"").decode("latin-1")
+        refusal = None
+        if self.local_only and host and not is_loopback(_host_of(host)):
+            refusal = (f"this server answers only requests for this machine (localhost, 127.0.0.1), "
+                       f"not for {host[:60]!r}")
+        elif kind == "websocket" and b"origin" in headers:
+            origin = headers[b"origin"].decode("latin-1")
+            if origin.split("://", 1)[-1].rstrip("/").lower() != host.lower():
+                refusal = f"a WebSocket from the page {origin[:80]!r} is not from this server"
+        if refusal is not None:
+            log.info("refused a %s request: %s", kind, refusal)
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 4403, "reason": refusal[:120]})
+                return
+            body = json.dumps({"detail": refusal}).encode()
+            await send({"type": "http.response.start", "status": 403, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                *_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in _HEADERS if h[0] not in have)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 MAX_TABLES_PER_ADDRESS = 20
