@@ -594,7 +594,7 @@ def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Path) -> None:
             connect(ws, origin="http://evil.example", open_timeout=10)  # type: ignore[arg-type]
         with pytest.raises(InvalidStatus):  # a foreign name pointed at 127.0.0.1 (DNS rebinding)
             connect(ws, additional_headers={"Host": "evil.example:80"},
-                    origin=f"http://evil.example:80", open_timeout=10)  # type: ignore[arg-type]
+                    origin="http://evil.example:80", open_timeout=10)  # type: ignore[arg-type]
         r = live.http.get("/api/catalog", headers={"Host": "evil.example"})
         assert r.status_code == 403 and "only requests for this machine" in r.json()["detail"]
         with connect(ws, origin=live.base, open_timeout=10) as mine:  # type: ignore[arg-type]
