@@ -606,3 +606,32 @@ def test_a_websocket_from_another_sites_page_is_refused(tmp_path: Path) -> None:
         assert live.http.get("/api/catalog", headers={"Host": "localhost:8000"}).status_code == 200
     finally:
         live.stop()
+
+
+def test_a_turn_for_people_does_not_wait_behind_a_long_search_for_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import thinking
+    from cardroom.web.thinking import BotPool, SearchTimeout
+
+    monkeypatch.setattr(thinking, "MOVE_SECONDS", 8.0)
+    state = bottomless_state()
+    seat = state.current_player
+
+    async def run() -> tuple[float, bool]:
+        pool = BotPool(1)
+        try:
+            await pool.act("random", 1, state, seat, False)  # the worker has started
+            bots = asyncio.create_task(pool.act("ismcts:iterations=5000", 1, state, seat, False))
+            await asyncio.sleep(1.0)  # it searches, for bots only
+            began = time.monotonic()
+            assert await pool.act("random", 2, state, seat, True) in state.legal_actions()
+            waited = time.monotonic() - began
+            try:
+                await bots  # thought again from the start, then bounded as always
+            except SearchTimeout:
+                return waited, True
+            return waited, False
+        finally:
+            pool.close()
+
+    waited, bounded = in_a_loop(run)
+    assert waited < 5.0 and bounded  # not the 7 s left of the bots' search

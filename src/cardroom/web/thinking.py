@@ -8,7 +8,8 @@ worker, the worker answers an action, and the server still takes it through its 
 
 Turns wait in two queues: bots at tables where a person is connected go first, then the
 others, first come first served (each table has at most one turn waiting, so this is
-round-robin over tables). Workers run at a lower scheduling priority than the server, so
+round-robin over tables). A turn for people that finds every worker busy stops a search for a
+table without people, whose turn goes back to the head of its queue. Workers run at a lower scheduling priority than the server, so
 people's tables keep the CPU they need while the bots search.
 
 Every move is bounded in wall-clock time, whatever the bot's budget says: a search still
@@ -119,6 +120,9 @@ class _Worker:
     """The server's end of the worker's pipe."""
     waiter: asyncio.Future[int] | None = None
     """The turn it is thinking on (``None``: idle)."""
+    job: _Job | None = field(default=None, repr=False)
+    people: bool = False
+    """Whether that turn is at a table where a person is connected."""
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
@@ -178,11 +182,13 @@ class BotPool:
             if queue is None:
                 return
             worker = next((w for w in self._workers if w.waiter is None), None)
-            if worker is None:
-                if len(self._workers) >= self.workers:
+            if worker is None and len(self._workers) >= self.workers:
+                if queue is not self._queues[0] or not self._preempt():
                     return
+            if worker is None:
                 worker = self._start()
-            waiter, args = queue.popleft()
+            job = queue.popleft()
+            waiter, args = job
             if waiter.done():
                 continue
             try:
@@ -191,8 +197,21 @@ class BotPool:
                 self._stop(worker)
                 waiter.set_exception(RuntimeError(f"the bot worker could not take the turn: {err}"))
                 continue
-            worker.waiter = waiter
+            worker.waiter, worker.job, worker.people = waiter, job, queue is self._queues[0]
             worker.timer = asyncio.get_running_loop().call_later(MOVE_SECONDS, self._too_long, worker)
+
+    def _preempt(self) -> bool:
+        """Make room for a turn at a table with people: stop a search for a table without
+        (its turn goes back to the head of its queue, to be thought again from the start).
+        ``False`` if every worker thinks for people already."""
+        worker = next((w for w in self._workers if w.waiter is not None and not w.people), None)
+        if worker is None or worker.job is None:
+            return False
+        job = worker.job
+        self._stop(worker)
+        if not job[0].done():
+            self._queues[1].appendleft(job)
+        return True
 
     def _start(self) -> _Worker:
         context = multiprocessing.get_context("spawn")
@@ -219,7 +238,7 @@ class BotPool:
             self._dispatch()
             return
         waiter = worker.waiter
-        worker.waiter = None
+        worker.waiter = worker.job = None
         if worker.timer is not None:
             worker.timer.cancel()
             worker.timer = None
@@ -252,7 +271,7 @@ class BotPool:
         with contextlib.suppress(OSError, ValueError, AttributeError):
             worker.process.kill()
             worker.process.join(2.0)
-        worker.waiter = None
+        worker.waiter = worker.job = None
 
     def __repr__(self) -> str:
         busy = sum(w.waiter is not None for w in self._workers)
