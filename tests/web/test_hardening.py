@@ -470,6 +470,10 @@ def test_clients_that_stop_reading_cannot_hold_more_than_the_servers_bound(
     assert budget.used == sum(c.queued for c in conns)  # and the count is right
     for sock in socks:
         sock.close()
+    end = time.monotonic() + 10
+    while conns and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not conns and budget.used == 0  # gone, each counted out (not left to fill the bound)
 
 
 # -- 9. control and bidirectional-override characters are refused, and escaped when printed ----

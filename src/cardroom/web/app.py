@@ -308,6 +308,7 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+            conn.release()  # what still waited for it is forgotten, and counted out
             # A client that read too slowly would not read a close either: its socket is dropped
             # (unless the gate does not know it: then a polite close is all there is).
             dropped = conn.dropped and app.state.gate.abort(websocket.client)

@@ -164,17 +164,21 @@ class Connection:
             self.closed = True
             self.queue.put_nowait(None)
 
-    def abort(self) -> None:
-        """Close now: drop what is queued and stop a send that waits on the client."""
+    def release(self) -> None:
+        """The connection is gone: forget what waits for it (and count it out of the budget)."""
         self.closed = True
-        self.dropped = True
         freed = self.queued
         while not self.queue.empty():
             self.queue.get_nowait()
         self._count(-self.queued)
-        self.queue.put_nowait(None)  # a writer yet to start stops at once
+        self.queue.put_nowait(None)  # a writer still running stops at once
         if freed > 64 * 1024:
             self.budget.trim()
+
+    def abort(self) -> None:
+        """Close now: drop what is queued and stop a send that waits on the client."""
+        self.dropped = True
+        self.release()
         if self.writer is not None and self.writer is not asyncio.current_task():
             self.writer.cancel()
 
