@@ -235,7 +235,8 @@ def rematch_chain(port: int, tries: int, seconds: float) -> None:
             continue
         made += 1
         table = answer
-    print(f"7. close then rematch, {made + refused} times from one create in {time.monotonic() - start:.1f} s: "
+    elapsed = time.monotonic() - start
+    print(f"7. close then rematch, {made + refused} times from one create in {elapsed:.1f} s: "
           f"{made} rematch tables made, {refused} refused (429)")
 
 

@@ -9,8 +9,9 @@ worker, the worker answers an action, and the server still takes it through its 
 Turns wait in two queues: bots at tables where a person is connected go first, then the
 others, first come first served (each table has at most one turn waiting, so this is
 round-robin over tables). A turn for people that finds every worker busy stops a search for a
-table without people, whose turn goes back to the head of its queue. Workers run at a lower scheduling priority than the server, so
-people's tables keep the CPU they need while the bots search.
+table without people, whose turn goes back to the head of its queue. Workers run at a lower
+scheduling priority than the server, so people's tables keep the CPU they need while the
+bots search.
 
 Every move is bounded in wall-clock time, whatever the bot's budget says: a search still
 running after ``MOVE_SECONDS`` is stopped (its worker is killed and a new one started) and the
@@ -182,9 +183,9 @@ class BotPool:
             if queue is None:
                 return
             worker = next((w for w in self._workers if w.waiter is None), None)
-            if worker is None and len(self._workers) >= self.workers:
-                if queue is not self._queues[0] or not self._preempt():
-                    return
+            full = worker is None and len(self._workers) >= self.workers
+            if full and (queue is not self._queues[0] or not self._preempt()):
+                return
             if worker is None:
                 worker = self._start()
             job = queue.popleft()
