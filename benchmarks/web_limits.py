@@ -329,7 +329,7 @@ def _seq_of(port: int, table_id: str) -> int:
     """Actions taken at a table: the ``seq`` of a watcher's first update."""
     from websockets.sync.client import connect
 
-    with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", open_timeout=10) as ws:
+    with connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", open_timeout=10, max_size=None) as ws:
         ws.send(json.dumps({"type": "hello", "token": None}))
         while True:
             message = json.loads(ws.recv(10))

@@ -639,3 +639,25 @@ def test_a_turn_for_people_does_not_wait_behind_a_long_search_for_bots(monkeypat
 
     waited, bounded = in_a_loop(run)
     assert waited < 5.0 and bounded  # not the 7 s left of the bots' search
+
+
+def test_memory_freed_by_connections_that_went_is_handed_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import live
+
+    trims: list[float] = []
+    monkeypatch.setattr(live, "_malloc_trim", lambda: trims.append(time.monotonic()))
+    monkeypatch.setattr(live, "TRIM_EVERY", 0.3)
+
+    async def run() -> int:
+        budget = live.QueueBudget()
+        conns = [live.Connection(lambda text: None, budget) for _ in range(20)]
+        for conn in conns:
+            conn.push({"type": "update", "pad": "x" * 100_000})
+        assert budget.used > 20 * 100_000
+        for conn in conns:  # they all go at once
+            conn.release()
+        await asyncio.sleep(0.5)
+        assert budget.used == 0
+        return len(trims)
+
+    assert in_a_loop(run) == 2  # at once, then once for all the others

@@ -57,6 +57,7 @@ class QueueBudget:
         self.dropped = 0
         """Connections closed to keep within ``limit``."""
         self._trimmed = 0.0
+        self._pending = False
 
     def make_room(self, size: int, asking: Connection) -> None:
         """Close the connections furthest behind until ``size`` more bytes fit (``asking``, the
@@ -71,10 +72,25 @@ class QueueBudget:
                 return
 
     def trim(self) -> None:
-        now = time.monotonic()
-        if now - self._trimmed >= TRIM_EVERY:
-            self._trimmed = now
-            _malloc_trim()
+        """Hand freed memory back now, or once ``TRIM_EVERY`` has passed since the last time
+        (many connections going at once are one hand-back, after the last of them)."""
+        if self._pending:
+            return
+        wait = TRIM_EVERY - (time.monotonic() - self._trimmed)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if wait <= 0 or loop is None:
+            self._trim_now()
+        else:
+            self._pending = True
+            loop.call_later(wait, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._pending = False
+        self._trimmed = time.monotonic()
+        _malloc_trim()
 
 
 def _malloc_trim() -> None:
