@@ -22,14 +22,15 @@ With ``--issue 18`` it tries what issue 18 reported instead, each bounded to sec
    of his reconnects took his seat;
 9. tables whose bots search a "bottomless" deck (every card makes its player draw, one
    ISMCTS iteration takes half a minute) and whose human seats nobody sits at, while a person
-   plays at a table with an ISMCTS bot: the person's actions per second, and when the
-   bottomless search's first move was stored;
+   plays at a table with an ISMCTS bot: the person's actions per second (and alone, first),
+   and the bottomless tables' actions;
 10. 50 replays at once from one address while a table of heuristic bots plays: how many were
     answered and refused, the bots' actions per second meanwhile, the catalog's p50;
 11. clients that stop reading, at a busy table: the server's resident memory before, at its
     most, and after they are gone (``--stuck`` of them, from ten addresses);
 12. a second server on the same database by a ``file:`` URI and by a hard link: exit status;
-13. the server killed (SIGKILL) while its bot workers think: whether the workers are gone.
+13. the server killed (SIGKILL) while its bot workers think: whether the workers are gone;
+14. a close while the database is read-only (``chattr +i``): its answer and the summary after.
 
     python benchmarks/web_limits.py
     python benchmarks/web_limits.py --issue 18
@@ -319,6 +320,10 @@ def pinned_bots(port: int, tables: int, seconds: float, after: float) -> None:
     during = sum(_seq_of(port, t) for t in pinned)
     time.sleep(after)  # nobody else wants the worker now: the bounded searches move on
     later = sum(_seq_of(port, t) for t in pinned)
+    if not pinned:
+        print(f"9. alone on the server, a person's table with an ISMCTS bot took {seq} actions in "
+              f"{elapsed:.0f} s ({seq / elapsed:.1f} a second)")
+        return
     print(f"9. {len(pinned)} tables of bottomless ISMCTS bots (human seats nobody sits at) and a person's "
           f"table with an ISMCTS bot: the person's table took {seq} actions in {elapsed:.0f} s "
           f"({seq / elapsed:.1f} a second); the bottomless tables took {during} actions meanwhile "
@@ -453,11 +458,35 @@ def workers_outlive(server: subprocess.Popen[str], port: int) -> None:
           f"{len(alive)} still running 2 s later")
 
 
+def refused_close(port: int, data: Path) -> None:
+    """A close while the database cannot be written (``chattr +i``: root, a file system that
+    has it)."""
+    body = {"game": "baha", "players": 3, "seats": ["human", "random", "random"], "name": "Ada"}
+    _, table = call(port, "POST", "/api/tables", body, source="127.0.0.31")
+    files = [str(data / "cardroom.db"), str(data / "cardroom.db-wal")]
+    if subprocess.run(["chattr", "+i", *files], capture_output=True).returncode != 0:
+        subprocess.run(["chattr", "-i", *files], capture_output=True)
+        print("14. a close while the database is read-only: not tried (chattr +i is not allowed here)")
+        return
+    try:
+        status, _ = call(port, "POST", f"/api/tables/{table['id']}/close", {"token": table["creator_token"]},
+                         source="127.0.0.31")
+        _, summary = call(port, "GET", f"/api/tables/{table['id']}", source="127.0.0.31")
+    finally:
+        subprocess.run(["chattr", "-i", *files], check=True)
+    again, _ = call(port, "POST", f"/api/tables/{table['id']}/close", {"token": table["creator_token"]},
+                    source="127.0.0.31")
+    print(f"14. a close while the database is read-only: {status}, then the summary says status "
+          f"{summary['status']!r}, closed {str(summary['closed']).lower()}; writable again, the close: {again}")
+
+
 def issue18(port: int, data: Path, server: subprocess.Popen[str], args: argparse.Namespace) -> None:
     forwarded(port, 30)
     rematch_chain(port, 60, 10.0)
     seat_lockout(port, 30, 20)
+    pinned_bots(port, 0, 20.0, 0.0)
     pinned_bots(port, 3, 20.0, 15.0)
+    refused_close(port, data)
     replays(port, 50, 5.0)
     stuck_readers(port, server.pid, args.stuck, 15.0)
     lock_names(data)

@@ -319,8 +319,8 @@ def test_search_turns_of_connected_people_go_first(server: LiveServer, monkeypat
     asked: list[bool] = []
     pool = server.manager.bot_pool
 
-    async def act(spec: str, seed: int, state: Any, seat: int, people: bool) -> int:
-        asked.append(people)
+    async def act(spec: str, seed: int, state: Any, seat: int, people: Any) -> int:
+        asked.append(people() if callable(people) else people)
         return int(state.legal_actions()[0])
 
     monkeypatch.setattr(pool, "act", act)
@@ -639,6 +639,38 @@ def test_a_turn_for_people_does_not_wait_behind_a_long_search_for_bots(monkeypat
 
     waited, bounded = in_a_loop(run)
     assert waited < 5.0 and bounded  # not the 7 s left of the bots' search
+
+
+def test_a_person_who_sits_down_lifts_their_tables_waiting_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import thinking
+    from cardroom.web.thinking import BotPool
+
+    monkeypatch.setattr(thinking, "MOVE_SECONDS", 8.0)
+    state = bottomless_state()
+    seat = state.current_player
+    here = [False]
+
+    async def run() -> float:
+        pool = BotPool(1)
+        try:
+            await pool.act("random", 1, state, seat, False)
+            bots = asyncio.create_task(pool.act("ismcts:iterations=5000", 1, state, seat, False))
+            await asyncio.sleep(0.5)
+            # Queued while its person is not yet connected: behind the bots' search.
+            mine = asyncio.create_task(pool.act("random", 2, state, seat, lambda: here[0]))
+            await asyncio.sleep(1.0)
+            assert not mine.done()
+            here[0] = True  # the person says hello
+            began = time.monotonic()
+            pool.reconsider()
+            await mine
+            waited = time.monotonic() - began
+            bots.cancel()
+            return waited
+        finally:
+            pool.close()
+
+    assert in_a_loop(run) < 4.0
 
 
 def test_memory_freed_by_connections_that_went_is_handed_back(monkeypatch: pytest.MonkeyPatch) -> None:

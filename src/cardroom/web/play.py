@@ -146,6 +146,8 @@ class TablePlay:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             if table.state is not None and table.state.current_player == seat:
                 self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
+        if changed:
+            self.bot_pool.reconsider()  # a person here now: this table's bot turn goes first
         conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         conn.push(self._update(table, conn, self.summary(table)))
         if changed:
@@ -325,9 +327,8 @@ class TablePlay:
         in a thread (it holds the interpreter lock only for a moment)."""
         spec = table.data.seats[seat].bot
         if spec is not None and spec == by and is_search_bot(spec):
-            people = table.people()
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
-            return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
+            return await self.bot_pool.act(spec, seed, state.clone(), seat, table.people)
         return await self._quick(agent, state, seat)
 
     async def _quick(self, agent: Agent, state: State, seat: int) -> int:

@@ -6,10 +6,11 @@ it only takes its share of the CPU. The server pickles the position and the bot'
 worker, the worker answers an action, and the server still takes it through its one path
 (``TableManager._take``), so a worker can never change a game itself.
 
-Turns wait in two queues: bots at tables where a person is connected go first, then the
+Turns wait in one queue: bots at tables where a person is connected now go first, then the
 others, first come first served (each table has at most one turn waiting, so this is
-round-robin over tables). A turn for people that finds every worker busy stops a search for a
-table without people, whose turn goes back to the head of its queue. Workers run at a lower
+round-robin over tables). Who is connected is asked whenever a turn is chosen, so a person who
+sits down lifts their table's waiting turn. A turn for people that finds every worker busy
+stops a search for a table without people, whose turn goes back to the head of the queue. Workers run at a lower
 scheduling priority than the server, so people's tables keep the CPU they need while the
 bots search.
 
@@ -35,6 +36,7 @@ import sys
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -111,7 +113,9 @@ def _work(jobs: Connection, server: int) -> None:
             jobs.send(("error", RuntimeError(f"{type(err).__name__}: {err}")))
 
 
-_Job = tuple[asyncio.Future[int], tuple[str, int, State, int]]
+People = Callable[[], bool]
+"""Whether a person is connected at the turn's table now (asked whenever turns are chosen)."""
+_Job = tuple[asyncio.Future[int], tuple[str, int, State, int], People]
 
 
 @dataclass
@@ -122,8 +126,6 @@ class _Worker:
     waiter: asyncio.Future[int] | None = None
     """The turn it is thinking on (``None``: idle)."""
     job: _Job | None = field(default=None, repr=False)
-    people: bool = False
-    """Whether that turn is at a table where a person is connected."""
     timer: asyncio.TimerHandle | None = field(default=None, repr=False)
 
 
@@ -135,33 +137,34 @@ class BotPool:
             raise ValueError(f"bot workers must be 1 or more, not {workers}")
         self.workers = workers
         self._workers: list[_Worker] = []
-        self._queues: tuple[deque[_Job], deque[_Job]] = (deque(), deque())
-        """Turns waiting: at tables with a person connected, then the others."""
+        self._waiting: deque[_Job] = deque()
+        """Turns waiting, first come first; those at tables with a person connected go first."""
 
     @property
     def waiting(self) -> int:
-        return sum(len(q) for q in self._queues)
+        return len(self._waiting)
 
     @property
     def pids(self) -> list[int]:
         """The worker processes alive now."""
         return [w.process.pid for w in self._workers if w.process.pid is not None]
 
-    async def act(self, spec: str, seed: int, state: State, seat: int, people: bool) -> int:
+    async def act(self, spec: str, seed: int, state: State, seat: int, people: bool | People) -> int:
         """The bot's action, once a worker is free and has thought (at most ``MOVE_SECONDS``,
-        else :class:`SearchTimeout`). Cancelling the caller gives up its place in the queue,
-        or stops its search if a worker has begun it."""
+        else :class:`SearchTimeout`). ``people`` says whether a person is connected at the
+        table (a function: asked again whenever turns are chosen, so a person who comes while
+        the turn waits lifts it). Cancelling the caller gives up its place in the queue, or
+        stops its search if a worker has begun it."""
         waiter: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        job: _Job = (waiter, (spec, seed, state, seat))
-        queue = self._queues[0 if people else 1]
-        queue.append(job)
+        asks = people if callable(people) else (lambda: people)
+        self._waiting.append((waiter, (spec, seed, state, seat), asks))
         self._dispatch()
         try:
             return await waiter
         except asyncio.CancelledError:
-            for k, waiting in enumerate(queue):
+            for k, waiting in enumerate(self._waiting):
                 if waiting[0] is waiter:
-                    del queue[k]
+                    del self._waiting[k]
                     break
             for worker in self._workers:
                 if worker.waiter is waiter:
@@ -170,48 +173,58 @@ class BotPool:
                     break
             raise
 
+    def reconsider(self) -> None:
+        """Someone came or went: a waiting turn may now be for people, and go first."""
+        self._dispatch()
+
     def close(self) -> None:
-        for queue in self._queues:
-            while queue:
-                queue.popleft()[0].cancel()
+        while self._waiting:
+            self._waiting.popleft()[0].cancel()
         for worker in list(self._workers):
             self._stop(worker)
 
+    def _next(self) -> _Job | None:
+        """The turn to think next: the first at a table with people, else the first."""
+        for job in self._waiting:
+            if not job[0].done() and job[2]():
+                return job
+        return next((job for job in self._waiting if not job[0].done()), None)
+
     def _dispatch(self) -> None:
         while True:
-            queue = next((q for q in self._queues if q), None)
-            if queue is None:
+            while self._waiting and self._waiting[0][0].done():
+                self._waiting.popleft()
+            job = self._next()
+            if job is None:
                 return
             worker = next((w for w in self._workers if w.waiter is None), None)
             full = worker is None and len(self._workers) >= self.workers
-            if full and (queue is not self._queues[0] or not self._preempt()):
+            if full and (not job[2]() or not self._preempt()):
                 return
             if worker is None:
                 worker = self._start()
-            job = queue.popleft()
-            waiter, args = job
-            if waiter.done():
-                continue
+            self._waiting.remove(job)
+            waiter, args, _people = job
             try:
                 worker.jobs.send(args)
             except (OSError, ValueError) as err:  # it died since: the next turn starts another
                 self._stop(worker)
                 waiter.set_exception(RuntimeError(f"the bot worker could not take the turn: {err}"))
                 continue
-            worker.waiter, worker.job, worker.people = waiter, job, queue is self._queues[0]
+            worker.waiter, worker.job = waiter, job
             worker.timer = asyncio.get_running_loop().call_later(MOVE_SECONDS, self._too_long, worker)
 
     def _preempt(self) -> bool:
         """Make room for a turn at a table with people: stop a search for a table without
-        (its turn goes back to the head of its queue, to be thought again from the start).
+        (its turn goes back to the head of the queue, to be thought again from the start).
         ``False`` if every worker thinks for people already."""
-        worker = next((w for w in self._workers if w.waiter is not None and not w.people), None)
+        worker = next((w for w in self._workers if w.job is not None and not w.job[2]()), None)
         if worker is None or worker.job is None:
             return False
         job = worker.job
         self._stop(worker)
         if not job[0].done():
-            self._queues[1].appendleft(job)
+            self._waiting.appendleft(job)
         return True
 
     def _start(self) -> _Worker:
