@@ -476,8 +476,9 @@ def refused_close(port: int, data: Path) -> None:
         subprocess.run(["chattr", "-i", *files], check=True)
     again, _ = call(port, "POST", f"/api/tables/{table['id']}/close", {"token": table["creator_token"]},
                     source="127.0.0.31")
+    closed = str(summary["closed"]).lower()
     print(f"14. a close while the database is read-only: {status}, then the summary says status "
-          f"{summary['status']!r}, closed {str(summary['closed']).lower()}; writable again, the close: {again}")
+          f"{summary['status']!r}, closed {closed}; writable again, the close: {again}")
 
 
 def issue18(port: int, data: Path, server: subprocess.Popen[str], args: argparse.Namespace) -> None:

@@ -10,9 +10,9 @@ Turns wait in one queue: bots at tables where a person is connected now go first
 others, first come first served (each table has at most one turn waiting, so this is
 round-robin over tables). Who is connected is asked whenever a turn is chosen, so a person who
 sits down lifts their table's waiting turn. A turn for people that finds every worker busy
-stops a search for a table without people, whose turn goes back to the head of the queue. Workers run at a lower
-scheduling priority than the server, so people's tables keep the CPU they need while the
-bots search.
+stops a search for a table without people, whose turn goes back to the head of the queue.
+Workers run at a lower scheduling priority than the server, so people's tables keep the CPU
+they need while the bots search.
 
 Every move is bounded in wall-clock time, whatever the bot's budget says: a search still
 running after ``MOVE_SECONDS`` is stopped (its worker is killed and a new one started) and the
