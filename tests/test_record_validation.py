@@ -131,8 +131,8 @@ def _baebae(rules: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(("rules", "words"), [
     ({"deck": "x" * 5000}, "rules option 'deck' is too long"),
     ({"k" * 500: 1}, "is too long: an option's name is at most 40 characters"),
-    ({"deck": "x" * 300}, "cannot use the deck 'xxx"),
-    ({"deck": "x" * 300 + ".toml"}, "File name too long"),
+    ({"deck": "x" * 300}, "no deck 'xxx"),
+    ({"deck": "x" * 300 + ".toml"}, "names the deck file 'xxx"),
 ])
 def test_untrusted_rules_text_is_bounded(tmp_path: Path, rules: dict[str, Any], words: str) -> None:
     path = tmp_path / "game.json"

@@ -18,7 +18,6 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 from collections.abc import Mapping, Sequence
@@ -36,6 +35,8 @@ __all__ = [
     "RecordError",
     "Verdict",
     "check_record",
+    "named_deck_files",
+    "with_decks",
     "make_record",
     "result_of",
     "save",
@@ -116,24 +117,56 @@ def load(path: str | Path) -> dict[str, Any]:
         raise
     except (OSError, UnicodeDecodeError) as err:
         raise RecordError(f"{path}: cannot read the file ({err})") from None
-    record = parse(text, where=str(path))
-    with contextlib.suppress(ValueError, OSError):  # a deck file missing or bad: replay says which
-        _read_old_decks(record, path.parent)
-    return record
+    return parse(text, where=str(path))
 
 
-def _read_old_decks(record: dict[str, Any], folder: Path | None) -> None:
-    """A record written before records carried their decks names deck files by path (one
-    downloaded from the web table by ``<digest>.toml``, kept beside it): their content is read
-    into the rules, a file beside the record (in ``folder``) first. The decks' digest is still
-    checked when the record is replayed."""
+def named_deck_files(record: Mapping[str, Any]) -> list[str]:
+    """The deck files a record names by path in its rules (a record written before records
+    carried their decks: the web table wrote ``<digest>.toml``, the command line a path).
+
+    A record never makes Cardroom read a file it names (it could name any file on the
+    machine): such a record replays only with the files given explicitly (:func:`with_decks`).
+    """
     rules = record.get("rules")
+    if not isinstance(rules, Mapping) or rules.get("deck_files") or not isinstance(rules.get("deck"), str):
+        return []
     game = record.get("game")
-    if not isinstance(rules, dict) or "deck_files" in rules or not isinstance(rules.get("deck"), str):
-        return
-    decks = games.get(game).decks if game in games.names() else None
-    if decks is not None:
-        rules.update(decks.read(rules["deck"], folder))
+    if game not in games.names() or games.get(game).decks is None:
+        return []
+    parts = [p.strip() for p in rules["deck"].split(",") if p.strip()]
+    return [p for p in parts if _is_path(p)]
+
+
+def _is_path(part: str) -> bool:
+    """Whether a part of a ``deck`` option names a file (a project deck has a plain name, a
+    deck carried in the record its digest). Only the message depends on it: rules never read
+    a path, so a plain name that is no project deck is refused as an unknown deck."""
+    return not part.startswith("sha256:") and (
+        part.endswith(".toml") or "/" in part or "\\" in part or part.startswith("~"))
+
+
+def with_decks(record: dict[str, Any], files: Sequence[str | Path], where: str = "record") -> dict[str, Any]:
+    """``record`` with the deck files it names by path replaced by ``files``, given by the
+    person replaying it (in the order the record names them): their texts go into the rules'
+    ``deck_files``, and the record's deck digest is checked when it is replayed. A record that
+    names no file is returned as it is."""
+    named = named_deck_files(record)
+    if not named or not files:
+        return record  # it carries its decks (or plays without); or none given: replay says which
+    if len(named) != len(files):
+        wanted = ", ".join(repr(shorten(n, 60)) for n in named)
+        raise RecordError(f"{where}: the record names {plural(len(named), 'deck file')} by path ({wanted}); "
+                          f"give one --deck for each, in that order, not {len(files)}")
+    support = games.get(record["game"]).decks
+    assert support is not None  # named_deck_files found files: the game reads decks
+    given = iter(str(f) for f in files)
+    parts = [p.strip() for p in record["rules"]["deck"].split(",") if p.strip()]
+    spec = ",".join(next(given) if p in named else p for p in parts)
+    try:
+        decks = support.read(spec, None)
+    except (ValueError, OSError) as err:
+        raise RecordError(f"{where}: --deck: {err}") from None
+    return {**record, "rules": {**record["rules"], **decks}}
 
 
 def parse(text: str, where: str = "record") -> dict[str, Any]:
@@ -308,14 +341,13 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
     the default first, then each earlier one (docs/records.md, "Readings").
     """
     check_record(record, where)
-    try:
-        options = dict(record["rules"])
-        _read_old_decks({"game": record["game"], "rules": options}, None)
-    except (ValueError, TypeError) as err:  # a deck file an old record names
-        raise RecordError(f"{where}: {err}") from None
-    except OSError as err:  # a deck path the system refuses (too long, not allowed)
-        path = shorten(str(err.filename))
-        raise RecordError(f"{where}: cannot use the deck {path!r}: {err.strerror or err}") from None
+    named = named_deck_files(record)
+    if named:
+        raise RecordError(
+            f"{where}: the record names the deck file {shorten(named[0], 60)!r} by path (it was written "
+            "before records carried their decks); Cardroom reads no file a record names: give the "
+            "deck file itself (cardroom replay --deck FILE)")
+    options = dict(record["rules"])
     readings: Mapping[str, Sequence[Any]] = getattr(games.get(record["game"]).rules, "readings", {})
     missing = {key: values for key, values in readings.items() if key not in options}
     first: State | RecordError | None = None

@@ -28,11 +28,12 @@ TIMEOUT = 20.0
 class LiveServer:
     """``create_app`` under Uvicorn in a thread, on 127.0.0.1 and a port the system picks."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0, db_url: str | None = None) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, db_url: str | None = None,
+                 forwarded_allow_ips: str | None = None, local_only: bool = False) -> None:
         self.data_dir = data_dir
-        self.app = create_app(db_url, data_dir, bot_delay=bot_delay)
-        config = server_config(self.app, host="127.0.0.1", port=0, log_level="warning",
-                               ws_max_size=64 * 1024, lifespan="on")
+        self.app = create_app(db_url, data_dir, bot_delay=bot_delay, local_only=local_only)
+        config = server_config(self.app, forwarded_allow_ips=forwarded_allow_ips, host="127.0.0.1", port=0,
+                               log_level="warning", ws_max_size=64 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()

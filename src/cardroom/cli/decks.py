@@ -16,7 +16,7 @@ from rich.text import Text
 
 from cardroom import games
 from cardroom.games.contracts import DeckSupport
-from cardroom.text import plural
+from cardroom.text import plural, terminal_safe
 
 __all__ = ["deck_support", "run_validate", "run_show"]
 
@@ -85,8 +85,8 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
                "digest": deck.digest, "cards": rows}
         sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
         return
-    table = Table(title=Text(f"{deck.title} — {plural(deck.size, 'card')}"), title_justify="left",
-                  show_lines=False)
+    title = Text(terminal_safe(f"{deck.title} — {plural(deck.size, 'card')}"))
+    table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("Card", no_wrap=True)
     table.add_column("Name", ratio=2)
     table.add_column("Types", ratio=1)
@@ -105,9 +105,10 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
             flags.append("cannot win")
         if row["on_start"]:
             flags.append("on start")
-        table.add_row(label, Text(row["name"]), Text(", ".join(row["types"])), ", ".join(row["marks"]),
-                      Text(row["text"]), ", ".join(flags))
+        # A deck's texts reach the terminal escaped: no ESC sequence, link or RLO acts.
+        table.add_row(label, Text(terminal_safe(row["name"])), Text(terminal_safe(", ".join(row["types"]))),
+                      ", ".join(row["marks"]), Text(terminal_safe(row["text"])), ", ".join(flags))
     if deck.description:
-        console.print(Text(deck.description))
+        console.print(Text(terminal_safe(deck.description)))
     console.print(table)
-    console.print(Text(f"types: {', '.join(deck.types)}; hash {deck.digest}"))
+    console.print(Text(terminal_safe(f"types: {', '.join(deck.types)}; hash {deck.digest}")))

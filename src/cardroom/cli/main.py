@@ -383,6 +383,11 @@ def replay(
         str | None,
         typer.Option(help="With --narrate: the game as this seat saw it (all: every card).", metavar="N|all"),
     ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", help="A deck file an old record names by path (once for each, in order); "
+                                    "a record's own paths are never read.", metavar="FILE"),
+    ] = None,
 ) -> None:
     """Replay game records; with --verify, say for each whether it reproduces its log; with
     --narrate, tell the game event by event."""
@@ -396,7 +401,7 @@ def replay(
                 "--narrate tells a game; --verify and --json check records: give one or the other"
             )
         code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
-                          seat=seat_number(seat))
+                          seat=seat_number(seat), decks=deck or [])
     raise typer.Exit(code)
 
 
@@ -564,13 +569,18 @@ def serve(
     bot_workers: Annotated[
         int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
     ] = 1,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
+                          "default: none).", metavar="ADDRESSES"),
+    ] = None,
 ) -> None:
     """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
-                         console=make_console())
+                         console=make_console(), forwarded_allow_ips=forwarded_allow_ips)
     raise typer.Exit(code)
 
 

@@ -13,9 +13,9 @@ from rich.markup import escape
 from rich.text import Text
 
 from cardroom import games
-from cardroom.record import RecordError, load, replay_checked, verify
+from cardroom.record import RecordError, load, replay_checked, verify, with_decks
 from cardroom.seats import bot_title, record_names
-from cardroom.text import plural
+from cardroom.text import plural, terminal_safe
 
 __all__ = ["run_replay", "narration"]
 
@@ -33,14 +33,14 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
     return [line for event in log if (line := tell(event, names, state.rules)) is not None]
 
 
-def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
+def _narrate(files: list[Path], seat: int | None, console: Console, decks: list[str]) -> int:
     code = 0
     for path in files:
         try:
-            record = load(path)
+            record = with_decks(load(path), decks, str(path))
             lines = narration(record, seat, str(path))
         except RecordError as err:
-            console.print(Text.assemble(("FAIL ", "bold red"), str(err)))
+            console.print(Text.assemble(("FAIL ", "bold red"), terminal_safe(str(err))))
             code = 1
             continue
         names = record_names(record["seats"])
@@ -53,25 +53,28 @@ def _narrate(files: list[Path], seat: int | None, console: Console) -> int:
         if seat is not None:
             view = f"as {names[seat]} (seat {seat}) saw it"
         heading = f": {record['game']}, seed {record['seed']}, {view}; seats {seats}"
-        console.print(Text.assemble((str(path), "bold"), heading))
+        # What a record says reaches the terminal escaped: no ESC sequence, link or RLO acts.
+        console.print(Text.assemble((terminal_safe(str(path)), "bold"), terminal_safe(heading)))
         for line in lines:
-            console.print(Text(line))
+            console.print(Text(terminal_safe(line)))
     return code
 
 
 def run_replay(
     files: list[Path], *, verify: bool, json_out: bool, console: Console, narrate: bool = False,
-    seat: int | None = None,
+    seat: int | None = None, decks: list[str] | None = None,
 ) -> int:
     """Return 0 when every record replays to the log and result it carries (with ``verify``, it
     must carry a log), else 1.
-    With ``narrate``, print each game one line an event (as ``seat`` saw it, if given)."""
+    With ``narrate``, print each game one line an event (as ``seat`` saw it, if given).
+    ``decks``: the deck files records written before records carried their decks name by path
+    (a record's own paths are never read)."""
     if narrate:
-        return _narrate(files, seat, console)
+        return _narrate(files, seat, console, decks or [])
     verdicts = []
     for path in files:
         try:
-            record = load(path)
+            record = with_decks(load(path), decks or [], str(path))
         except RecordError as err:
             verdicts.append({"file": str(path), "ok": False, "message": str(err)})
             continue

@@ -17,20 +17,23 @@ protocol's 4 KiB is answered with an error (docs/web.md)."""
 
 def run_serve(
     *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
-    bot_workers: int = 1,
+    bot_workers: int = 1, forwarded_allow_ips: str | None = None,
 ) -> int:
-    """Serve until interrupted; 0 on a clean stop."""
+    """Serve until interrupted; 0 on a clean stop. ``forwarded_allow_ips``: the proxies whose
+    ``X-Forwarded-For`` is believed (none by default: every bound per address then counts the
+    address the connection comes from)."""
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
     from cardroom.cli.options import UsageError
     from cardroom.web.app import create_app
-    from cardroom.web.guard import server_config
-    from cardroom.web.store import DatabaseInUse
+    from cardroom.web.guard import is_loopback, server_config
+    from cardroom.web.store import DatabaseDamaged, DatabaseInUse
 
+    trusted = _proxies(forwarded_allow_ips)
     try:
-        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers)
-    except DatabaseInUse as err:
+        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host))
+    except (DatabaseInUse, DatabaseDamaged) as err:
         raise UsageError(str(err)) from None
     except SQLAlchemyError as err:
         raise UsageError(f"--db {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
@@ -53,9 +56,29 @@ def run_serve(
         f"(data in {escape(str(data))}; Ctrl-C stops)",
         highlight=False,
     )
-    config = server_config(app, ws_max_size=WS_MAX_BYTES, log_level="warning")
+    config = server_config(app, forwarded_allow_ips=trusted, ws_max_size=WS_MAX_BYTES, log_level="warning")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
     return 0
+
+
+def _proxies(text: str | None) -> str | None:
+    """``--forwarded-allow-ips`` checked: addresses or networks by commas (``*``: any)."""
+    import ipaddress
+
+    from cardroom.cli.main import UsageError
+
+    if text is None or not text.strip():
+        return None
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    for part in parts:
+        if part == "*":
+            continue
+        try:
+            ipaddress.ip_network(part, strict=False)
+        except ValueError:
+            raise UsageError(f"--forwarded-allow-ips: {part!r:.60} is not an address or a network "
+                             "(give e.g. 127.0.0.1,10.0.0.0/8, or * for any)") from None
+    return ",".join(parts)

@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardroom.web import pages
 from cardroom.web.catalog import catalog
-from cardroom.web.guard import ConnectionGate, TableQuota
+from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
@@ -102,12 +102,14 @@ class BodyLimit:
 
 
 def create_app(
-    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1
+    db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
+    local_only: bool = False,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
     ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play;
-    ``bot_workers`` the number of processes the search bots think in.
+    ``bot_workers`` the number of processes the search bots think in; ``local_only`` (a server
+    listening on loopback) refuses requests that name another host (see ``guard.SiteGuard``).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -131,10 +133,12 @@ def create_app(
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota()
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(SiteGuard, local_only=local_only)
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
-        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status)
+        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
+        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
@@ -202,7 +206,7 @@ def create_app(
 
     @app.post("/api/tables", response_model=None)
     async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
-        address = request.client.host if request.client else ""
+        address = client_address(request.client.host if request.client else "")
         now = time.time()
         refused = quota.refusal(address, manager.unfinished, now)
         if refused is not None:
@@ -245,8 +249,20 @@ def create_app(
         return {"closed": True, "table": None if table is None else manager.summary(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
-    async def rematch_table(table_id: str, body: TokenBody) -> dict[str, Any]:
-        table, seat = manager.rematch(table_id, body.token)
+    async def rematch_table(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        # A rematch is a new table, counted against whoever created the first of the chain.
+        owner = quota.owner(table_id) or client_address(request.client.host if request.client else "")
+
+        def admit() -> None:
+            refused = quota.refusal(owner, manager.unfinished, time.time())
+            if refused is not None:
+                raise TableError(429, f"no rematch now: {refused[0]}", retry_after=refused[1])
+
+        before = manager.tables.get(table_id)
+        earlier = before.data.rematch if before is not None else None
+        table, seat = manager.rematch(table_id, body.token, admit)
+        if table.id != earlier:
+            quota.created(owner, table.id, time.time())
         return {**manager.summary(table), "seat": seat}
 
     @app.get("/api/tables/{table_id}/deck")
@@ -269,7 +285,7 @@ def create_app(
 
     @app.get("/api/tables/{table_id}/replay")
     async def get_replay(
-        table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
+        request: Request, table_id: str, seat: str = "all", start: Annotated[int, Query(ge=0, le=10**9)] = 0,
         count: Annotated[int, Query(ge=1, le=MAX_REPLAY_STEPS)] = MAX_REPLAY_STEPS,
     ) -> dict[str, Any]:
         if seat == "all":
@@ -279,7 +295,8 @@ def create_app(
                 which = int(seat)
             except ValueError:
                 raise TableError(400, f"seat is a seat number or all, not {seat!r:.40}") from None
-        steps, total = await manager.replay(table_id, which, start, count)
+        address = client_address(request.client.host if request.client else "")
+        steps, total = await manager.replay(table_id, which, start, count, address)
         return {"steps": steps, "cards": manager.get(table_id).cards, "start": start, "total": total}
 
     # -- the WebSocket -----------------------------------------------------------------
@@ -292,13 +309,8 @@ def create_app(
             await websocket.send_json(error("not_found", f"no table {table_id!r:.40}"))
             await websocket.close(code=4404)
             return
-        conn = Connection(websocket.send_text)
-        try:
-            manager.attach(table, conn)
-        except TableError as err:
-            await websocket.send_json(error("full", str(err)))
-            await websocket.close(code=1013)
-            return
+        conn = Connection(websocket.send_text, manager.queue_budget)
+        manager.attach(table, conn)
         async def read() -> None:
             while True:
                 message = await websocket.receive()
@@ -321,6 +333,7 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(BaseException):
                     await task
+            conn.release()  # what still waited for it is forgotten, and counted out
             # A client that read too slowly would not read a close either: its socket is dropped
             # (unless the gate does not know it: then a polite close is all there is).
             dropped = conn.dropped and app.state.gate.abort(websocket.client)

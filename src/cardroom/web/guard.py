@@ -13,6 +13,7 @@ client that stops reading cannot be closed politely, since it never reads the cl
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import resource
@@ -21,6 +22,10 @@ from typing import Any
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 __all__ = [
+    "client_address",
+    "SiteGuard",
+    "CONTENT_SECURITY_POLICY",
+    "is_loopback",
     "ConnectionGate",
     "TableQuota",
     "server_config",
@@ -48,6 +53,29 @@ _REFUSED = (
 )
 
 
+def client_address(host: str) -> str:
+    """The key every per-address bound counts by: one client, however its address is written.
+
+    A dual-stack server sees a local client as ``::1`` or ``127.0.0.1``, and an IPv4 client as
+    ``::ffff:1.2.3.4``: each is the same client as its IPv4 form. Anything that is not an address
+    (a forwarded header from a trusted proxy may say anything) is one client, ``"?"``, so made-up
+    strings cannot be many.
+
+    >>> client_address("::1"), client_address("::ffff:10.0.0.5"), client_address("not an address")
+    ('127.0.0.1', '10.0.0.5', '?')
+    """
+    try:
+        ip = ipaddress.ip_address(host.strip().removeprefix("[").removesuffix("]"))
+    except ValueError:
+        return "?"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip == ipaddress.IPv6Address("::1"):
+            return "127.0.0.1"
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+    return str(ip)
+
+
 def _server_limit() -> int:
     soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
@@ -68,7 +96,7 @@ class ConnectionGate:
 
     def admit(self, address: str, port: int, transport: asyncio.Transport) -> str | None:
         """Count a new connection; ``None`` if it may stay, else why it may not."""
-        mine = self._open.setdefault(address, {})
+        mine = self._open.setdefault(client_address(address), {})
         self._prune(mine)
         if len(mine) >= self.per_address:
             return f"this address already has {self.per_address} connections open; close some first"
@@ -90,7 +118,7 @@ class ConnectionGate:
     def abort(self, client: Any) -> bool:
         """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it;
         ``False`` if it is not one of this gate's."""
-        transport = self._open.get(client[0], {}).get(client[1]) if client else None
+        transport = self._open.get(client_address(client[0]), {}).get(client[1]) if client else None
         if transport is None:
             return False
         transport.abort()
@@ -154,6 +182,93 @@ def guarded_http(gate: ConnectionGate) -> type[asyncio.Protocol]:
     return GuardedHttp
 
 
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""Every page's scripts, styles and connections come from the server itself; no page may be
+framed (clickjacking). Inline style attributes are allowed: they cannot run code."""
+_HEADERS = [
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"same-origin"),
+]
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name, without a port) is this machine only."""
+    name = host.strip().lower().removeprefix("[").removesuffix("]").rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _host_of(authority: str) -> str:
+    """The host of ``host[:port]`` (``[v6]:port`` too)."""
+    if authority.startswith("["):
+        return authority[1:].split("]", 1)[0]
+    return authority.rsplit(":", 1)[0] if authority.count(":") == 1 else authority
+
+
+class SiteGuard:
+    """What every answer carries and every WebSocket must show (an ASGI middleware).
+
+    Every HTTP answer carries :data:`CONTENT_SECURITY_POLICY`, ``X-Frame-Options: DENY`` and
+    ``nosniff``. A WebSocket upgrade sent by a browser names the page it comes from
+    (``Origin``): it must be this server (the same host and port as ``Host``), so another
+    site's page cannot play at a table with a visitor's tokens. With ``local_only`` (a server
+    listening on a loopback address), the ``Host`` every request names must be this machine
+    too: a page of another site whose name was pointed at 127.0.0.1 (DNS rebinding) is refused.
+    """
+
+    def __init__(self, app: Any, local_only: bool = False) -> None:
+        self.app = app
+        self.local_only = local_only
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        kind = scope["type"]
+        if kind not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers", [])}
+        host = headers.get(b"host", b"").decode("latin-1")
+        refusal = None
+        if self.local_only and host and not is_loopback(_host_of(host)):
+            refusal = (f"this server answers only requests for this machine (localhost, 127.0.0.1), "
+                       f"not for {host[:60]!r}")
+        elif kind == "websocket" and b"origin" in headers:
+            origin = headers[b"origin"].decode("latin-1")
+            if origin.split("://", 1)[-1].rstrip("/").lower() != host.lower():
+                refusal = f"a WebSocket from the page {origin[:80]!r} is not from this server"
+        if refusal is not None:
+            log.info("refused a %s request: %s", kind, refusal)
+            if kind == "websocket":
+                await send({"type": "websocket.close", "code": 4403, "reason": refusal[:120]})
+                return
+            body = json.dumps({"detail": refusal}).encode()
+            await send({"type": "http.response.start", "status": 403, "headers": [
+                (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                *_HEADERS]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        if kind == "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                have = {k.lower() for k, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *(h for h in _HEADERS if h[0] not in have)]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 MAX_TABLES_PER_ADDRESS = 20
 """Unfinished tables one client address may have created."""
 CREATES_PER_MINUTE = 10
@@ -161,17 +276,30 @@ CREATES_PER_MINUTE = 10
 
 
 class TableQuota:
-    """How many tables each client address may create: a rate and a cap on unfinished ones."""
+    """How many tables each client address may create: a rate and a cap on unfinished ones.
+
+    A rematch is a table too: it counts against the creator of the table it follows (the
+    address that created the first table of the chain), so closing a game and asking for its
+    rematch, again and again, is held to the same rate and cap as creating.
+    """
 
     def __init__(self) -> None:
         self._budget: dict[str, tuple[float, float]] = {}
         """Per address: creates it may still make, and when that was counted."""
         self._tables: dict[str, set[str]] = {}
         """Per address: the tables it created that were unfinished when last counted."""
+        self._owner: dict[str, str] = {}
+        """Per table this server made: the address it counts against."""
+
+    def owner(self, table_id: str) -> str | None:
+        """The address the table ``table_id`` counts against (``None``: not made by this server
+        since it started)."""
+        return self._owner.get(table_id)
 
     def refusal(self, address: str, unfinished: Any, now: float) -> tuple[str, float] | None:
         """Why ``address`` may not create a table now and in how many seconds to try again,
         or ``None``; ``unfinished(table_id)`` says whether a table still counts."""
+        address = client_address(address)
         mine = self._tables.get(address, set())
         mine -= {t for t in mine if not unfinished(t)}
         if len(mine) >= MAX_TABLES_PER_ADDRESS:
@@ -185,8 +313,10 @@ class TableQuota:
         return None
 
     def created(self, address: str, table_id: str, now: float) -> None:
+        address = client_address(address)
         self._budget[address] = (self._left(address, now) - 1, now)
         self._tables.setdefault(address, set()).add(table_id)
+        self._owner[table_id] = address
         if len(self._budget) > 10_000:  # forget addresses whose budget is whole again
             for other in [a for a in self._budget if self._left(a, now) >= CREATES_PER_MINUTE]:
                 del self._budget[other]
@@ -198,10 +328,17 @@ class TableQuota:
         return min(float(CREATES_PER_MINUTE), left + (now - then) * CREATES_PER_MINUTE / 60)
 
 
-def server_config(app: Any, **options: Any) -> Any:
+def server_config(app: Any, forwarded_allow_ips: str | None = None, **options: Any) -> Any:
     """Uvicorn's settings for the web table ``app`` (made by ``create_app``): the guarded HTTP
     protocol, no compression of WebSocket messages (many and small: compressing each cost more
-    CPU than the rest of sending it), and ``options`` (host, port, ws_max_size...)."""
+    CPU than the rest of sending it), and ``options`` (host, port, ws_max_size...).
+
+    ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the proxies listed in
+    ``forwarded_allow_ips`` (addresses or networks, by commas): by default from nobody, so a
+    client cannot choose the address every per-address bound counts it by.
+    """
     import uvicorn
 
-    return uvicorn.Config(app, http=guarded_http(app.state.gate), ws_per_message_deflate=False, **options)
+    trusted = (forwarded_allow_ips or "").strip()
+    return uvicorn.Config(app, http=guarded_http(app.state.gate), ws_per_message_deflate=False,
+                          proxy_headers=bool(trusted), forwarded_allow_ips=trusted or None, **options)

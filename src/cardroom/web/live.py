@@ -7,6 +7,8 @@ rather than let it hold the server's memory.
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import hashlib
 import hmac
 import json
@@ -20,7 +22,10 @@ from cardroom.agents import Agent
 from cardroom.engine import Rules, State
 from cardroom.web.store import TableData
 
-__all__ = ["TableError", "Connection", "LiveTable", "hash_token", "MAX_QUEUED", "MAX_QUEUED_BYTES"]
+__all__ = [
+    "TableError", "Connection", "LiveTable", "QueueBudget", "hash_token", "MAX_QUEUED", "MAX_QUEUED_BYTES",
+    "MAX_TOTAL_QUEUED_BYTES",
+]
 
 log = logging.getLogger("cardroom.web")
 
@@ -28,14 +33,90 @@ MAX_QUEUED = 1000
 """Messages waiting to be sent to one connection; a connection that falls further behind is closed."""
 MAX_QUEUED_BYTES = 2 * 1024 * 1024
 """Bytes of messages waiting to be sent to one connection; one that falls further behind is closed."""
+MAX_TOTAL_QUEUED_BYTES = 128 * 1024 * 1024
+"""Bytes of messages waiting to be sent to all the connections of a server together: past it,
+the connections furthest behind are closed (else 10,000 clients that stop reading could each
+hold up to ``MAX_QUEUED_BYTES``: 20 GiB)."""
+TRIM_EVERY = 1.0
+"""Seconds between two hand-backs of freed memory to the system (see :class:`QueueBudget`)."""
+
+
+class QueueBudget:
+    """The bytes queued for every connection of one server, bounded by ``limit`` in all.
+
+    A connection dropped for falling behind frees its queue; the C allocator keeps freed
+    memory for the process unless asked, so after a drop it is asked to give it back to the
+    system (``malloc_trim``, glibc; at most once every ``TRIM_EVERY`` seconds).
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_TOTAL_QUEUED_BYTES if limit is None else limit
+        self.used = 0
+        self.queued: set[Connection] = set()
+        """The connections with messages waiting."""
+        self.dropped = 0
+        """Connections closed to keep within ``limit``."""
+        self._trimmed = 0.0
+        self._pending = False
+
+    def make_room(self, size: int, asking: Connection) -> None:
+        """Close the connections furthest behind until ``size`` more bytes fit (``asking``, the
+        connection that would queue them, among them)."""
+        while self.queued and self.used + size > self.limit:
+            furthest = max(self.queued, key=lambda c: c.queued)
+            log.warning("closing the connection furthest behind (%d bytes waiting): the server's "
+                        "connections have %d bytes waiting, the most they may", furthest.queued, self.used)
+            furthest.abort()
+            self.dropped += 1
+            if furthest is asking:
+                return
+
+    def trim(self) -> None:
+        """Hand freed memory back now, or once ``TRIM_EVERY`` has passed since the last time
+        (many connections going at once are one hand-back, after the last of them)."""
+        if self._pending:
+            return
+        wait = TRIM_EVERY - (time.monotonic() - self._trimmed)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if wait <= 0 or loop is None:
+            self._trim_now()
+        else:
+            self._pending = True
+            loop.call_later(wait, self._trim_now)
+
+    def _trim_now(self) -> None:
+        self._pending = False
+        self._trimmed = time.monotonic()
+        _malloc_trim()
+
+
+def _malloc_trim() -> None:
+    """Hand freed heap memory back to the system (glibc only; elsewhere nothing)."""
+    global _libc
+    if _libc is None:
+        try:
+            _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            _libc.malloc_trim  # noqa: B018  (present: glibc)
+        except (OSError, AttributeError):
+            _libc = False
+    if _libc:
+        _libc.malloc_trim(0)
+
+
+_libc: Any = None
 
 
 class TableError(Exception):
     """A request about tables that cannot be granted: ``status`` is the HTTP status to answer."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+        """For a refusal that passes (429, 503): seconds to wait, sent as ``Retry-After``."""
 
 
 def hash_token(token: str) -> str:
@@ -45,8 +126,10 @@ def hash_token(token: str) -> str:
 class Connection:
     """One WebSocket of a table: its seat (``None`` for a spectator) and its outgoing queue."""
 
-    def __init__(self, send: Callable[[str], Any]) -> None:
+    def __init__(self, send: Callable[[str], Any], budget: QueueBudget | None = None) -> None:
         self._send = send
+        self.budget = budget if budget is not None else QueueBudget()
+        """The bound on the bytes queued for every connection of the server together."""
         self.greeted = False
         self.seat: int | None = None
         self.sent = 0
@@ -76,8 +159,20 @@ class Connection:
             log.warning("closing a connection that does not read its messages")
             self.abort()
             return
-        self.queued += len(text)
+        self.budget.make_room(len(text), self)
+        if self.closed:
+            return
+        self._count(len(text))
         self.queue.put_nowait(text)
+
+    def _count(self, size: int) -> None:
+        """``size`` more bytes queued (fewer, when negative), here and in the server's budget."""
+        self.queued += size
+        self.budget.used += size
+        if self.queued:
+            self.budget.queued.add(self)
+        else:
+            self.budget.queued.discard(self)
 
     def close(self) -> None:
         """Close once the messages queued so far are sent."""
@@ -85,14 +180,21 @@ class Connection:
             self.closed = True
             self.queue.put_nowait(None)
 
-    def abort(self) -> None:
-        """Close now: drop what is queued and stop a send that waits on the client."""
+    def release(self) -> None:
+        """The connection is gone: forget what waits for it (and count it out of the budget)."""
         self.closed = True
-        self.dropped = True
+        freed = self.queued
         while not self.queue.empty():
             self.queue.get_nowait()
-        self.queued = 0
-        self.queue.put_nowait(None)  # a writer yet to start stops at once
+        self._count(-self.queued)
+        self.queue.put_nowait(None)  # a writer still running stops at once
+        if freed > 64 * 1024:
+            self.budget.trim()
+
+    def abort(self) -> None:
+        """Close now: drop what is queued and stop a send that waits on the client."""
+        self.dropped = True
+        self.release()
         if self.writer is not None and self.writer is not asyncio.current_task():
             self.writer.cancel()
 
@@ -103,7 +205,7 @@ class Connection:
             text = await self.queue.get()
             if text is None:
                 return
-            self.queued -= len(text)
+            self._count(-len(text))
             await self._send(text)
 
 

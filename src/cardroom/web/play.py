@@ -14,8 +14,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom import games
 from cardroom.agents import Agent, AgentError, make, parse_spec
@@ -25,17 +28,24 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
-from cardroom.web.live import Connection, LiveTable, TableError
+from cardroom.web.live import Connection, LiveTable, QueueBudget, TableError
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
-from cardroom.web.thinking import BotPool, is_search_bot
+from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
-__all__ = ["TablePlay", "MAX_CONNECTIONS"]
+__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS"]
 
 log = logging.getLogger("cardroom.web")
 
 MAX_CONNECTIONS = 200
-"""Connections one table accepts (seats and spectators together)."""
+"""Connections without a seat one table holds (spectators, and those yet to say hello)."""
+MAX_SEAT_CONNECTIONS = 4
+"""Connections one seat holds (a few tabs); a newer one closes the seat's oldest."""
+QUICK_BOT_THREADS = 4
+"""Threads the quick bots (random, heuristic, stand-ins) of every table choose in: their own,
+so nothing else (replays) can keep them waiting."""
+REPLAY_THREADS = 2
+"""Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
 
 def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
@@ -54,24 +64,33 @@ class TablePlay:
         self.bot_delay = bot_delay
         self.bot_pool = BotPool(bot_workers)
         """Where search bots think: worker processes, off the event loop."""
+        self.queue_budget = QueueBudget()
+        """The bound on the bytes queued for all connections together."""
+        self.quick_pool = ThreadPoolExecutor(QUICK_BOT_THREADS, thread_name_prefix="cardroom-bot")
+        """Where quick bots choose: threads of their own."""
+        self.replay_pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="cardroom-replay")
+        self._replaying: dict[str, int] = {}
+        """Replays being worked out (or waiting for a thread), by client address."""
         self._sweeper: asyncio.Task[None] | None = None
         self.tables: dict[str, LiveTable] = {}
+        self.refused_writes = 0
+        """Actions the database refused to store since the server started (disk full, say)."""
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
 
     # -- connections -------------------------------------------------------------------
 
     def attach(self, table: LiveTable, conn: Connection) -> None:
-        """Take a new connection. At a full table the oldest connection without a seat (a
-        spectator, or one yet to say hello) makes room, so watchers cannot keep a player from
-        their seat; only a table whose every connection holds a seat refuses."""
-        if len(table.conns) >= MAX_CONNECTIONS:
-            unseated = next((c for c in table.conns if c.seat is None), None)
-            if unseated is None:
-                raise TableError(503, f"table {table.id} has {MAX_CONNECTIONS} connections already")
-            unseated.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections; this one, "
-                                        "holding no seat, made room for a newer one"))
-            unseated.close()
-            table.conns.remove(unseated)
+        """Take a new connection (it holds no seat until its hello). A table holds
+        ``MAX_CONNECTIONS`` connections without a seat: past that the oldest of them makes room.
+        Seats are bounded apart (``MAX_SEAT_CONNECTIONS`` each, see :meth:`_hello`), so neither
+        watchers nor another player's tabs can keep a player from their seat."""
+        unseated = [c for c in table.conns if c.seat is None]
+        if len(unseated) >= MAX_CONNECTIONS:
+            oldest = unseated[0]
+            oldest.push(error("full", f"table {table.id} has {MAX_CONNECTIONS} connections without a "
+                                      "seat; this one made room for a newer one"))
+            oldest.close()
+            table.conns.remove(oldest)
         table.conns.append(conn)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
@@ -119,6 +138,14 @@ class TablePlay:
         # The others hear of a hello only when the table's summary changes: the seat's first
         # connection, or a player back from away (a second tab changes nothing they see).
         changed = seat is not None and (not table.connected(seat) or seat in table.away)
+        if seat is not None:
+            # A seat's owner always gets in: past a few tabs, the seat's oldest connection goes.
+            tabs = [c for c in table.conns if c.greeted and c.seat == seat]
+            for old in tabs[:max(0, len(tabs) - MAX_SEAT_CONNECTIONS + 1)]:
+                old.push(error("full", f"seat {seat} has {MAX_SEAT_CONNECTIONS} connections; this one, "
+                                       "its oldest, made room for a newer one"))
+                old.close()
+                table.conns.remove(old)
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
@@ -126,6 +153,8 @@ class TablePlay:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             if table.state is not None and table.state.current_player == seat:
                 self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
+        if changed:
+            self.bot_pool.reconsider()  # a person here now: this table's bot turn goes first
         conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
         conn.push(self._update(table, conn, self.summary(table)))
         if changed:
@@ -161,13 +190,24 @@ class TablePlay:
             if away:
                 table.away.add(seat)
             raise ProtocolError("illegal", str(err)) from None
-        except Exception:
+        except Exception as err:
             if away:
                 table.away.add(seat)
-            log.exception("table %s: storing an action failed", table.id)
+            self._refused(table, "a player's action", err)
             raise ProtocolError(
                 "server_error", "the action could not be stored; nothing changed, try again"
             ) from None
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        """Log an action that could not be stored. The database refusing it (disk full, read
+        only) is one line and a running count, not a traceback each: a full disk refuses every
+        action of every table. Anything else is a bug, logged whole."""
+        if not isinstance(err, SQLAlchemyError):
+            log.exception("table %s: storing %s failed", table.id, what)
+            return
+        self.refused_writes += 1
+        log.error("table %s: the database refused %s: %s (%d refused since the server started)",
+                  table.id, what, _first_line(err), self.refused_writes)
 
     def _finished_state(self, table: LiveTable) -> None:
         """A finished game loaded from the database, rebuilt when someone comes to look."""
@@ -259,6 +299,10 @@ class TablePlay:
             by = "heuristic (stand-in)"
         try:
             action = await self._think(table, seat, seq, agent, by, state)
+        except SearchTimeout as err:  # the move's wall-clock bound: a quick bot moves instead
+            log.warning("table %s: the bot at seat %d: %s; a heuristic move is played", table.id, seat, err)
+            stand_in = make("heuristic", seed=table.data.seed + seq)
+            action = await self._quick(stand_in, state, seat)
         except AgentError as err:  # an illegal choice: match.choose says whose and why
             log.error("table %s: %s; it plays its first legal move", table.id, err)
             action = state.legal_actions()[0]
@@ -273,22 +317,27 @@ class TablePlay:
             return  # the position changed (a person acted) while the bot thought
         try:
             self._take(table, seat, action, by)  # checked by choose on this very position
-        except Exception:  # storing the move failed: try again, or the table would wait for ever
-            log.exception("table %s: storing a bot's action failed; retrying", table.id)
+        except Exception as err:  # storing the move failed: try again, or the table would wait for ever
+            self._refused(table, "a bot's action (retried in a second)", err)
             await asyncio.sleep(1.0)
             if table.seq == seq:
                 self._kick(table)
 
     async def _think(self, table: LiveTable, seat: int, seq: int, agent: Agent, by: str, state: State) -> int:
         """A bot's choice, taken as every front takes an agent's turn (``match.choose``: an
-        illegal choice is an ``AgentError``): a search bot's in the worker pool (people's tables
-        first), a quick bot's in a thread (it holds the interpreter lock only for a moment)."""
+        illegal choice is an ``AgentError``): a search bot's in the worker pool (tables where a
+        person is connected first: a human seat nobody sits at does not count), a quick bot's
+        in a thread (it holds the interpreter lock only for a moment)."""
         spec = table.data.seats[seat].bot
         if spec is not None and spec == by and is_search_bot(spec):
-            people = any(s.kind == "human" for s in table.data.seats)
             seed = table.data.seed + 7919 * (seat + 1) + 104729 * seq
-            return await self.bot_pool.act(spec, seed, state.clone(), seat, people)
-        return await asyncio.to_thread(choose, agent, state.clone(), seat)
+            return await self.bot_pool.act(spec, seed, state.clone(), seat, table.people)
+        return await self._quick(agent, state, seat)
+
+    async def _quick(self, agent: Agent, state: State, seat: int) -> int:
+        """A quick bot's choice, in the quick bots' own threads."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.quick_pool, choose, agent, state.clone(), seat)
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
@@ -382,3 +431,10 @@ class TablePlay:
             "created": data.created,
             "url": f"/table/{data.id}",
         }
+
+
+def _first_line(err: Exception) -> str:
+    """The database's own words for a refusal (SQLAlchemy adds the statement and a link)."""
+    cause = getattr(err, "orig", None)
+    text = str(cause if cause is not None else err).strip()
+    return text.splitlines()[0] if text else type(err).__name__

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from sqlalchemy import (
     JSON,
@@ -28,6 +29,7 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
     update,
 )
@@ -35,7 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
 
-__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "ServerLock"]
+__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -185,26 +187,31 @@ class DatabaseInUse(Exception):
     """Another server holds the database: two would grant the same seat twice."""
 
 
+class DatabaseDamaged(Exception):
+    """The database is not a whole Cardroom database (an empty file, a table dropped): serving
+    it would deal the running games again from the start."""
+
+
 class ServerLock:
-    """The lock that makes a SQLite database one server's: ``flock`` on a file beside it,
-    held for the life of the process (the system lets it go when the process ends, even by
-    SIGKILL), with the holder's pid written in it for the message to a second server."""
+    """The lock that makes a SQLite database one server's: ``flock`` on the database file
+    itself, held for the life of the process (the system lets it go when the process ends, even
+    by SIGKILL). A lock belongs to the file, not to a name of it: another path, a symbolic or a
+    hard link, or a ``file:`` URI naming the same file meets the same lock. (SQLite's own locks
+    are ``fcntl`` locks, which do not meet ``flock``'s on Linux.)"""
 
     def __init__(self, database: str) -> None:
-        self.path = database + ".lock"
-        self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        self.path = database
+        self._fd = os.open(database, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(self._fd, 32, 0).decode("ascii", "replace").strip()
+            holder = _flock_holder(os.fstat(self._fd))
             os.close(self._fd)
-            by = f" (pid {holder})" if holder.isdigit() else ""
+            by = f" (pid {holder})" if holder is not None else ""
             raise DatabaseInUse(
                 f"the database {database} is in use by another Cardroom server{by}; one server "
                 "serves a database: stop that one, or give this one another --db or --data"
             ) from None
-        os.ftruncate(self._fd, 0)
-        os.pwrite(self._fd, f"{os.getpid()}\n".encode("ascii"), 0)
 
     def release(self) -> None:
         if self._fd >= 0:
@@ -212,11 +219,57 @@ class ServerLock:
             self._fd = -1
 
 
+def _flock_holder(stat: os.stat_result) -> int | None:
+    """The pid holding a ``flock`` on the file ``stat`` describes, from ``/proc/locks``
+    (Linux); ``None`` when it cannot be told."""
+    where = f"{os.major(stat.st_dev):02x}:{os.minor(stat.st_dev):02x}:{stat.st_ino}"
+    try:
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[1] == "FLOCK" and parts[5] == where and parts[4].isdigit():
+            return int(parts[4])
+    return None
+
+
+_CORE_TABLES = ("tables", "seats", "actions", "decks")
+"""The tables every Cardroom database has had from the first: one missing is damage."""
+
+
+def _named_file(url: Any) -> Path | None:
+    """The file a SQLite URL names, as best read before opening it (``None``: in memory)."""
+    database = url.database or ""
+    if not database or database == ":memory:" or url.query.get("mode") == "memory":
+        return None
+    if database.startswith("file:"):
+        database = unquote(database.removeprefix("file:").split("?", 1)[0])
+        if database.startswith("//"):  # file://host/path: the path
+            database = "/" + database[2:].split("/", 1)[-1]
+        if not database or database == ":memory:":
+            return None
+    return Path(database)
+
+
+def _opened_file(engine: Engine) -> str | None:
+    """The file SQLite itself opened for ``engine``'s main database (``None``: in memory),
+    whatever path or URI named it."""
+    with engine.connect() as c:
+        rows = c.exec_driver_sql("PRAGMA database_list").all()
+    engine.dispose()
+    for _number, name, file in rows:
+        if name == "main":
+            return str(file) or None
+    return None
+
+
 class Store:
     """The database of one server.
 
     A SQLite file is locked for the life of the store (:class:`ServerLock`): a second server
-    on it raises :class:`DatabaseInUse` before touching it. Other databases are not locked:
+    on it raises :class:`DatabaseInUse` before touching it; a damaged database (an empty file,
+    a table dropped) raises :class:`DatabaseDamaged`. Other databases are not locked:
     running one server per database is then up to whoever starts them (docs/web.md).
     """
 
@@ -226,17 +279,36 @@ class Store:
             connect_args["check_same_thread"] = False
         self.engine: Engine = create_engine(url, connect_args=connect_args)
         self._lock: ServerLock | None = None
-        database = self.engine.url.database
-        if self.engine.dialect.name == "sqlite":
-            if database and database != ":memory:" and not database.startswith("file:"):
-                self._lock = ServerLock(str(Path(database).resolve()))
-            event.listen(self.engine, "connect", _sqlite_pragmas)
         try:
+            if self.engine.dialect.name == "sqlite":
+                named = _named_file(self.engine.url)
+                empty = named is not None and named.is_file() and named.stat().st_size == 0
+                file = _opened_file(self.engine)
+                if file is not None:
+                    self._lock = ServerLock(file)
+                    if empty:
+                        raise DatabaseDamaged(
+                            f"the database {file} is an empty file, not a Cardroom database: its "
+                            "tables are gone. Restore it from a copy, or delete it to start afresh")
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            self._check_tables()
             Base.metadata.create_all(self.engine)
         except BaseException:
             self.close()
             raise
         self._session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def _check_tables(self) -> None:
+        """A database that holds Cardroom's tables holds all of those it always had: one dropped
+        (``actions``, say) would deal every running game again from the start."""
+        have = set(inspect(self.engine).get_table_names())
+        missing = [name for name in _CORE_TABLES if name not in have]
+        if "tables" in have and missing:
+            where = self._lock.path if self._lock is not None else self.engine.url.render_as_string()
+            raise DatabaseDamaged(
+                f"the database {where} has lost its table {missing[0]!r} (it has "
+                f"{', '.join(sorted(have & set(_CORE_TABLES)))}): its games cannot be rebuilt. "
+                "Restore it from a copy, or give this server another --db or --data")
 
     def close(self) -> None:
         self.engine.dispose()

@@ -13,6 +13,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from pathlib import PurePath
 from typing import Any
 
@@ -47,6 +48,10 @@ SWEEP_EVERY = 60.0
 """Seconds between two looks for abandoned games."""
 MAX_REPLAY_STEPS = 2000
 """The most steps one replay answer carries (a long game is fetched a window at a time)."""
+MAX_REPLAYS_PER_ADDRESS = 2
+"""Replays one client address may have worked out at once; more answer 429."""
+MAX_REPLAYS = 16
+"""Replays worked out or waiting for a thread at once, in all; more answer 503."""
 BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
 """The largest search budgets a web table grants a bot per move."""
 
@@ -102,6 +107,8 @@ class TableManager(TablePlay):
             for conn in table.conns:
                 conn.close()
         self.bot_pool.close()
+        for threads in (self.quick_pool, self.replay_pool):
+            threads.shutdown(wait=False, cancel_futures=True)
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -346,22 +353,26 @@ class TableManager(TablePlay):
             return
         state = table.state
         assert state is not None
-        data.closed_after = table.seq
         record = make_record(state, self._record_seats(table))
         record["abandoned"] = {"closed_after": table.seq}
         now = time.time()
         self.store.close_table(table.id, table.seq, now, record)
+        # Only once the database took it: a refused close (500) leaves the table as it was.
+        data.closed_after = table.seq
         data.status = "over"
         data.finished = now
         table.away.clear()
         self._kick(table)  # stops a bot's move or a timer
         self._broadcast(table)
 
-    def rematch(self, table_id: str, token: str) -> tuple[LiveTable, int | None]:
+    def rematch(
+        self, table_id: str, token: str, admit: Callable[[], None] | None = None
+    ) -> tuple[LiveTable, int | None]:
         """A new table for a finished game's players: the same game, rules, deck, timer and
         seats, a fresh seed. Bots keep their specs; each person keeps their seat and their
         token (so they can sit at once); the seat of a player who left is free. Asked again, it
-        answers the same new table. Answers it and the seat ``token`` holds there."""
+        answers the same new table. Answers it and the seat ``token`` holds there. ``admit``
+        is called before a new table is made, and may refuse it (a ``TableError``)."""
         table = self.get(table_id)
         old = table.data
         digest = hash_token(token)
@@ -378,6 +389,8 @@ class TableManager(TablePlay):
             if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
                 raise TableError(
                     503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
+            if admit is not None:
+                admit()
             try:
                 rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
             except games.input_errors() as err:
@@ -433,12 +446,15 @@ class TableManager(TablePlay):
         return path.read_text(encoding="utf-8"), path.name
 
     async def replay(
-        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS
+        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS,
+        address: str = "",
     ) -> tuple[list[dict[str, Any]], int]:
         """A finished game step by step from ``seat``'s point of view (``None``: every seat's):
         the steps ``start`` to ``start + count - 1`` (0 is the deal), and how many there are.
 
-        The steps are worked out in a worker thread; the cache is kept on the event loop only.
+        The steps are worked out in the replays' own threads, at most
+        ``MAX_REPLAYS_PER_ADDRESS`` at once for the client ``address`` and ``MAX_REPLAYS`` in
+        all; the cache is kept on the event loop only.
         """
         table = self.get(table_id)
         if table.status != "over":
@@ -451,7 +467,22 @@ class TableManager(TablePlay):
         cached = self._replays.get(key)
         if cached is not None:
             return cached
-        rules, steps, total = await asyncio.to_thread(self._replay_steps, table, seat, start, count)
+        mine = self._replaying.get(address, 0)
+        if mine >= MAX_REPLAYS_PER_ADDRESS:
+            raise TableError(429, f"this address already has {MAX_REPLAYS_PER_ADDRESS} replays being worked "
+                                  "out; wait for one to come back", retry_after=1.0)
+        if sum(self._replaying.values()) >= MAX_REPLAYS:
+            raise TableError(503, f"the server is working out {MAX_REPLAYS} replays; try again shortly",
+                             retry_after=1.0)
+        self._replaying[address] = mine + 1
+        try:
+            loop = asyncio.get_running_loop()
+            rules, steps, total = await loop.run_in_executor(
+                self.replay_pool, self._replay_steps, table, seat, start, count)
+        finally:
+            self._replaying[address] -= 1
+            if not self._replaying[address]:
+                del self._replaying[address]
         if table.cards is None:  # a finished game after a restart
             table.cards = design_rows(rules)
         while len(self._replays) >= 16:

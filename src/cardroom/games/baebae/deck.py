@@ -48,6 +48,7 @@ from cardroom.games.baebae.effects import (
     shown,
     walk,
 )
+from cardroom.text import check_text, unsafe_character
 
 __all__ = [
     "CardDef",
@@ -218,7 +219,41 @@ def parse_deck(text: str, where: str = "deck") -> Deck:
         ) from None
     except RecursionError:  # arrays or inline tables nested thousands deep
         raise DeckError(f"{where}: not valid TOML (nested too deeply)") from None
+    _check_characters(data, where)
     return replace(_deck_from_data(data, where), text=text)
+
+
+def _check_characters(data: dict[str, Any], where: str) -> None:
+    """Refuse every text of the deck (names, types, actions, field names) that holds a control
+    or a bidirectional-override character: a deck's texts reach terminals and pages, where ESC
+    sequences, links (OSC 8) or RLO would act. Raises one :class:`DeckError` naming each."""
+    problems: list[str] = []
+
+    def look(value: Any, path: str) -> None:
+        if len(problems) >= MAX_PROBLEMS:
+            return
+        if isinstance(value, str):
+            try:
+                check_text(value, path)
+            except ValueError as err:
+                problems.append(str(err))
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                look(key, f"{path}: the field name {shown(key)}")
+                look(item, f"{path}.{key}" if unsafe_character(key) is None else path)
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                look(item, f"{path}[{i}]")
+
+    for key, value in data.items():
+        if key == "card" and isinstance(value, list):
+            for i, card in enumerate(value):
+                look(card, f"{where}: card {i + 1}")
+        else:
+            look(key, f"{where}: the field name {shown(key)}")
+            look(value, f"{where}: {key}" if unsafe_character(key) is None else where)
+    if problems:
+        raise DeckError(*problems)
 
 
 def _text(value: Any, most: int, where: str, what: str) -> str:

@@ -21,7 +21,7 @@ from cardroom.games.baebae.deck import (
     project_decks,
 )
 from cardroom.games.baebae.effects import MAX_OPTIONS
-from cardroom.text import plural
+from cardroom.text import plural, shorten
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState, Deal
@@ -59,8 +59,8 @@ def _deck_part(part: str, given: Mapping[str, Deck]) -> Deck:
     path = project_decks().get(part)
     if path is None:
         known = ", ".join(project_decks()) or "none"
-        raise DeckError(f"no deck {part!r}: give a deck file or one of the project's decks: {known} "
-                        f"(a file is read where the game is made: --deck FILE, a table's deck_toml)")
+        raise DeckError(f"no deck {shorten(part, 60)!r}: give a deck file or one of the project's decks: "
+                        f"{known} (a file is read where the game is made: --deck FILE, a table's deck_toml)")
     try:
         mtime = path.stat().st_mtime
     except OSError:
