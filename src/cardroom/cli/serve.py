@@ -68,7 +68,7 @@ def _proxies(text: str | None) -> str | None:
     """``--forwarded-allow-ips`` checked: addresses or networks by commas (``*``: any)."""
     import ipaddress
 
-    from cardroom.cli.main import UsageError
+    from cardroom.cli.options import UsageError
 
     if text is None or not text.strip():
         return None

@@ -28,7 +28,7 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
-from cardroom.web.live import Connection, LiveTable, QueueBudget, TableError
+from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
