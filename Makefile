@@ -16,7 +16,7 @@ $(BIN)/python:
 EXTRAS_play     := web
 EXTRAS_designer := web,designer
 EXTRAS_research := web,research
-EXTRAS_all      := dev,web,designer,research,bench
+EXTRAS_all      := dev,web,postgres,designer,research,bench
 PROFILES        := play designer research all
 
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them

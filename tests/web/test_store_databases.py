@@ -1,0 +1,139 @@
+"""The store on both databases it supports: a SQLite file and PostgreSQL (a throwaway cluster
+on 127.0.0.1, tests/web/postgres_support.py). Every test here runs once on each."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.config import Config
+from sqlalchemy import create_engine, inspect, text
+from web_support import LiveServer
+
+from cardroom.web.store import (
+    HEAD,
+    MIGRATIONS,
+    Base,
+    DatabaseInUse,
+    SeatData,
+    Store,
+    TableData,
+)
+
+
+def _table(table_id: str = "t1") -> TableData:
+    return TableData(
+        id=table_id, game="baha", players=4, rules={"target": 50}, deck=None, upload=None,
+        deck_info=None, seed=2**31 - 1, timer=30.0, status="waiting", created=1.5, finished=None,
+        seats=[SeatData(0, "human"), SeatData(1, "bot", "heuristic"), SeatData(2, "bot", "random"),
+               SeatData(3, "human")],
+        creator_hash="c" * 64,
+    )
+
+
+def test_what_is_stored_is_read_back_after_reopening(db_url: str) -> None:
+    store = Store(db_url)
+    assert store.migrated == "created"
+    store.add_deck("sha256:ab", "mine", "[deck]\n", 1.0)
+    store.add_table(_table())
+    store.take_seat("t1", 0, "Ann", "a" * 64, "waiting")
+    store.take_seat("t1", 3, "Bo", "b" * 64, "playing")
+    for seq, action in enumerate([7, 3, 11], start=1):
+        store.add_action("t1", seq, seq % 4, action, f"card {action}", "human", 2.0 + seq)
+    store.leave_seat("t1", 3, after=3)
+    store.add_table(_table("t2"))
+    store.close()
+
+    again = Store(db_url)
+    try:
+        assert again.migrated == "current"
+        assert again.deck_text("sha256:ab") == "[deck]\n"
+        first, second = again.tables(with_actions=True)
+        assert (first.id, second.id) == ("t1", "t2")
+        assert first.status == "playing" and first.seed == 2**31 - 1 and first.rules == {"target": 50}
+        assert [(s.kind, s.bot, s.name) for s in first.seats] == [
+            ("human", None, "Ann"), ("bot", "heuristic", None), ("bot", "random", None), ("human", None, "Bo")]
+        assert first.seats[3].token_hash is None and first.left == {3: 3}
+        assert first.actions == [7, 3, 11] and first.creator_hash == "c" * 64
+        again.close_table("t1", 3, 9.0, {"game": "baha"})
+        assert again.record("t1") == '{"game":"baha"}'
+    finally:
+        again.close()
+
+
+def test_the_migrations_make_the_schema_the_models_describe(db_url: str) -> None:
+    Store(db_url).close()
+    engine = create_engine(db_url)
+    try:
+        with engine.connect() as c:
+            context = MigrationContext.configure(c)
+            assert context.get_current_revision() == HEAD
+            assert compare_metadata(context, Base.metadata) == []
+    finally:
+        engine.dispose()
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    assert ScriptDirectory.from_config(config).get_current_head() == HEAD
+
+
+@pytest.mark.parametrize("made_with", ["core tables", "every table"])
+def test_a_database_from_before_alembic_is_adopted(db_url: str, made_with: str) -> None:
+    # What the store made before alembic: create_all of the tables it had then (the first
+    # databases had only the core ones; the later ones every table of today).
+    engine = create_engine(db_url)
+    core = [Base.metadata.tables[name] for name in ("decks", "tables", "seats", "actions")]
+    Base.metadata.create_all(engine, tables=core if made_with == "core tables" else None)
+    with engine.begin() as c:
+        c.execute(text("INSERT INTO tables (id, game, players, rules, seed, status, created) "
+                       "VALUES ('old', 'baha', 4, '{}', 5, 'waiting', 1.0)"))
+        c.execute(text("INSERT INTO seats (table_id, seat, kind) VALUES ('old', 0, 'human')"))
+    engine.dispose()
+
+    store = Store(db_url)
+    try:
+        assert store.migrated == "adopted"
+        (old,) = store.tables()
+        assert old.id == "old" and old.seed == 5
+        store.leave_seat("old", 0, after=0)  # a table of revision 0002, there now
+        have = set(inspect(store.engine).get_table_names())
+        assert {"creators", "departures", "closures", "rematches", "alembic_version"} <= have
+    finally:
+        store.close()
+    again = Store(db_url)
+    assert again.migrated == "current"
+    again.close()
+
+
+def test_a_second_store_on_the_same_database_refuses(db_url: str) -> None:
+    first = Store(db_url)
+    first.add_table(_table())
+    try:
+        with pytest.raises(DatabaseInUse, match="in use by another Cardroom server"):
+            Store(db_url)
+    finally:
+        first.close()
+    second = Store(db_url)  # once the first lets go, the database opens
+    assert [t.id for t in second.tables()] == ["t1"]
+    second.close()
+
+
+def test_a_game_goes_on_after_a_restart(db_url: str, tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data", db_url=db_url)
+    try:
+        made = live.create(game="baha", seats=["human", "random", "random", "random"])
+        table_id = made["id"]
+        joined = live.join(table_id, "Ann")
+        before = live.http.get(f"/api/tables/{table_id}").json()
+    finally:
+        live.stop()
+    again = LiveServer(tmp_path / "data", db_url=db_url)
+    try:
+        after = again.http.get(f"/api/tables/{table_id}").json()
+        assert after == before
+        assert again.manager.get(table_id).seat_of(joined["token"]) == joined["seat"]
+        assert again.http.get("/readyz").json() == {"ready": True}
+    finally:
+        again.stop()
