@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
+from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from alembic.config import Config
 from sqlalchemy import create_engine, inspect, text
 from web_support import LiveServer
 

@@ -25,8 +25,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardroom.web import pages
 from cardroom.web.catalog import catalog
-from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
+from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
