@@ -49,12 +49,13 @@ EXTRA_OF: dict[str, str] = {
     "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
     "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
+    "alembic": "web", "prometheus_client": "web", "psycopg": "postgres",
 }
 """The extra (pyproject.toml) that installs each optional package, by the name it is imported by:
 the core install (``pip install cardroom``) has none of them."""
 
 MAKE_TARGET = {"web": "play", "results": "designer", "analysis": "designer", "ray": "designer",
-               "rl": "research", "openspiel": "research", "train": "research"}
+               "rl": "research", "openspiel": "research", "train": "research", "postgres": "install"}
 """The ``make`` target of a clone of Cardroom that installs each extra."""
 
 
