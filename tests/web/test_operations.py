@@ -32,7 +32,7 @@ def test_health_and_readiness(server: LiveServer) -> None:
 def test_metrics_count_the_play_and_tell_nothing_hidden(server: LiveServer) -> None:
     before = _samples(server.http.get("/metrics").text)
     assert before[("cardroom_actions_total", (("by", "human"),))] == 0
-    assert before[("cardroom_tables", (("status", "playing"),))] == 0
+    assert before[("cardroom_tables", (("status", "running"),))] == 0
     table = server.create(game="baha", players=4, rules={"target": 1}, name="Ada",
                           seats=["human", "heuristic", "random", "heuristic"])
     ada = server.client(table["id"], table["token"])

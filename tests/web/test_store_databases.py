@@ -40,7 +40,7 @@ def test_what_is_stored_is_read_back_after_reopening(db_url: str) -> None:
     store.add_deck("sha256:ab", "mine", "[deck]\n", 1.0)
     store.add_table(_table())
     store.take_seat("t1", 0, "Ann", "a" * 64, "waiting")
-    store.take_seat("t1", 3, "Bo", "b" * 64, "playing")
+    store.take_seat("t1", 3, "Bo", "b" * 64, "running")
     for seq, action in enumerate([7, 3, 11], start=1):
         store.add_action("t1", seq, seq % 4, action, f"card {action}", "human", 2.0 + seq)
     store.leave_seat("t1", 3, after=3)
@@ -53,7 +53,7 @@ def test_what_is_stored_is_read_back_after_reopening(db_url: str) -> None:
         assert again.deck_text("sha256:ab") == "[deck]\n"
         first, second = again.tables(with_actions=True)
         assert (first.id, second.id) == ("t1", "t2")
-        assert first.status == "playing" and first.seed == 2**31 - 1 and first.rules == {"target": 50}
+        assert first.status == "running" and first.seed == 2**31 - 1 and first.rules == {"target": 50}
         assert [(s.kind, s.bot, s.name) for s in first.seats] == [
             ("human", None, "Ann"), ("bot", "heuristic", None), ("bot", "random", None), ("human", None, "Bo")]
         assert first.seats[3].token_hash is None and first.left == {3: 3}

@@ -21,7 +21,7 @@ __all__ = ["ServerMetrics", "JsonFormatter", "use_json_logs", "CONTENT_TYPE"]
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 """Prometheus's text exposition format."""
 
-STATUSES = ("waiting", "playing", "over")
+STATUSES = ("waiting", "running", "over")
 
 # From a fast bot move (under a millisecond) to a slow commit on a busy disk or network.
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
@@ -37,7 +37,7 @@ class _Live(Collector):
     def collect(self) -> Iterator[Metric]:
         counts = dict.fromkeys(STATUSES, 0)
         for status in self._statuses():
-            counts[status if status in counts else "playing"] += 1
+            counts[status if status in counts else "running"] += 1
         tables = GaugeMetricFamily("cardroom_tables", "Tables this server holds, by status.",
                                    labels=["status"])
         for status, count in counts.items():
