@@ -3,8 +3,16 @@ on 127.0.0.1, tests/web/postgres_support.py). Every test here runs once on each.
 
 from __future__ import annotations
 
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
+import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
@@ -137,3 +145,63 @@ def test_a_game_goes_on_after_a_restart(db_url: str, tmp_path: Path) -> None:
         assert again.http.get("/readyz").json() == {"ready": True}
     finally:
         again.stop()
+
+
+def _serve(url: str, data: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="300", NO_COLOR="1")
+    return subprocess.Popen(
+        [sys.executable, "-m", "cardroom.cli.main", "serve", "--port", "0", "--database", url,
+         "--data", str(data), "--bot-delay", "0", "--log-json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def _address(proc: subprocess.Popen[str]) -> str:
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the address, printed just before Uvicorn listens
+    match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+    assert match, line + (proc.stderr.read() if proc.stderr and proc.poll() is not None else "")
+    base = f"http://127.0.0.1:{match.group(1)}"
+    end = time.monotonic() + 20
+    while True:
+        try:
+            httpx.get(f"{base}/healthz", timeout=5)
+            return base
+        except httpx.TransportError:
+            assert time.monotonic() < end, "cardroom serve does not answer"
+            time.sleep(0.05)
+
+
+def test_serve_on_a_database_refuses_a_second_server_until_the_first_is_killed(
+    db_url: str, tmp_path: Path,
+) -> None:
+    first = _serve(db_url, tmp_path / "one")
+    try:
+        base = _address(first)
+        assert httpx.get(f"{base}/readyz", timeout=5).json() == {"ready": True}
+        second = _serve(db_url, tmp_path / "two")
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 2, out + err
+        assert "in use by another Cardroom server" in out + err and "Traceback" not in out + err
+        first.send_signal(signal.SIGKILL)  # killed outright: the lock goes with the process
+        first.wait(20)
+        assert first.stderr is not None
+        logged = [json.loads(line) for line in first.stderr.read().splitlines()]
+        assert {"level": "info", "logger": "cardroom.web", "message": "database schema created at revision "
+                + HEAD} in [{k: v for k, v in x.items() if k != "time"} for x in logged]
+        end = time.monotonic() + 10
+        while True:  # PostgreSQL lets the lock go once it sees the connection closed
+            third = _serve(db_url, tmp_path / "three")
+            try:
+                base = _address(third)
+                break
+            except AssertionError:
+                third.kill()
+                third.wait(20)
+                assert time.monotonic() < end, "the database stayed locked after its server was killed"
+                time.sleep(0.2)
+        assert httpx.get(f"{base}/readyz", timeout=5).status_code == 200
+        third.terminate()
+        third.wait(20)
+    finally:
+        first.kill()
+        first.wait(20)
