@@ -25,6 +25,7 @@ from cardroom.web.store import (
     HEAD,
     MIGRATIONS,
     Base,
+    DatabaseDamaged,
     DatabaseInUse,
     SeatData,
     Store,
@@ -205,3 +206,17 @@ def test_serve_on_a_database_refuses_a_second_server_until_the_first_is_killed(
     finally:
         first.kill()
         first.wait(20)
+
+
+def test_a_database_a_newer_cardroom_made_is_refused_unchanged(db_url: str) -> None:
+    Store(db_url).close()
+    engine = create_engine(db_url)
+    with engine.begin() as c:
+        c.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    try:
+        with pytest.raises(DatabaseDamaged, match="the schema revision '9999', which this Cardroom does not know"):
+            Store(db_url)
+        with engine.connect() as c:
+            assert c.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "9999"
+    finally:
+        engine.dispose()

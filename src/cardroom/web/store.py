@@ -309,11 +309,19 @@ def migrate(engine: Engine) -> str:
     ``"current"``."""
     from alembic import command
     from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
 
     with engine.begin() as c:
         have = set(inspect(c).get_table_names())
         before = MigrationContext.configure(c).get_current_revision()
         config = _alembic(c)
+        known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+        if before is not None and before not in known:
+            raise DatabaseDamaged(
+                f"the database {engine.url.render_as_string(hide_password=True)} has the schema "
+                f"revision {before!r:.40}, which this Cardroom does not know (it knows "
+                f"{', '.join(sorted(known))}): a newer Cardroom made it. Serve it with that "
+                "Cardroom, or give this server another --database")
         if before is None and "tables" in have:
             command.stamp(config, BASELINE)
             done = "adopted"
