@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play designer research test lint bench install browser clean
+.PHONY: play designer research test lint bench install browser postgres clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(BIN)/python:
 EXTRAS_play     := web
 EXTRAS_designer := web,designer
 EXTRAS_research := web,research
-EXTRAS_all      := dev,web,designer,research,bench
+EXTRAS_all      := dev,web,postgres,designer,research,bench
 PROFILES        := play designer research all
 
 # The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
@@ -47,6 +47,13 @@ $(CHROMIUM):
 
 browser: $(CHROMIUM)
 
+# The store's tests run on PostgreSQL too (tests/web/postgres_support.py starts a throwaway
+# cluster of its own with these binaries): Debian's postgresql package, installed like Chromium.
+# Its own cluster (the package may make one) is not used. make play needs none of it.
+postgres:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql; }
+
 MORE := make designer adds the designer's extras (simulate --out, analyze, compare, sweep, Ray), \
 	make research the researcher's (learning environments, OpenSpiel, training a policy); \
 	or pip install -e '.[designer]' or '.[research]'.
@@ -62,7 +69,7 @@ designer: $(VENV)/.installed-designer
 research: $(VENV)/.installed-research
 	@echo "Installed the researcher's extras: cardroom.rl, cardroom.openspiel, the policy bot and training."
 
-test: lint browser
+test: lint browser postgres
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: install

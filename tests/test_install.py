@@ -50,7 +50,7 @@ def _extra_packages(extra: str) -> set[str]:
 def test_the_core_dependencies_hold_no_web_package() -> None:
     core = {_name(item) for item in PROJECT["dependencies"]}
     web = _extra_packages("web")
-    assert web == {"fastapi", "uvicorn", "sqlalchemy", "python-multipart"}
+    assert web == {"fastapi", "uvicorn", "sqlalchemy", "python-multipart", "alembic", "prometheus-client"}
     assert not core & (web | set(WEB_BROUGHT)), core
     # The installed metadata says the same: the web packages only under extra == "web".
     for line in requires("cardroom") or []:
@@ -67,7 +67,7 @@ def test_every_extras_package_is_named_by_the_cli_with_its_extra() -> None:
         dists = {re.sub(r"[-_.]+", "-", d).lower() for d in installed.get(module, [])}
         assert dists, f"{module} is not installed (make test installs every extra)"
         assert dists & _extra_packages(extra), (module, extra, dists)
-    for extra in ["web", "results", "analysis", "ray", "rl", "openspiel", "train"]:
+    for extra in ["web", "postgres", "results", "analysis", "ray", "rl", "openspiel", "train"]:
         named = {re.sub(r"[-_.]+", "-", d).lower() for module, e in EXTRA_OF.items() if e == extra
                  for d in installed.get(module, [])}
         typing_only = {name for name in _extra_packages(extra) if name.endswith("-stubs")}
@@ -225,7 +225,7 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
     assert _installs(fake_venv, "play") == [], "installed again"
     assert _installs(fake_venv, "designer") == [".[web,designer]"]
     # make test after make play: the rest, in one install
-    assert _installs(fake_venv, f"{fake_venv}/.installed-all") == [".[dev,web,designer,research,bench]"]
+    assert _installs(fake_venv, f"{fake_venv}/.installed-all") == [".[dev,web,postgres,designer,research,bench]"]
     for goal in ("play", "designer", "research", "install"):
         assert _installs(fake_venv, goal) == [], f"make {goal} installed again"
     assert "Installed for playing" not in _make(fake_venv, "play")[1]  # nothing left to suggest
@@ -235,4 +235,4 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
         os.utime(stamp, (0, 0))
     assert _installs(fake_venv, "play") == [".[web]"]
     assert _installs(fake_venv, "research") == [".[web,research]"]
-    assert _installs(fake_venv, "install") == [".[dev,web,designer,research,bench]"]
+    assert _installs(fake_venv, "install") == [".[dev,web,postgres,designer,research,bench]"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from postgres_support import PostgresCluster, postgres_bin  # noqa: E402
 from web_support import LiveServer  # noqa: E402
 
 
@@ -31,3 +33,30 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServ
         yield live
     finally:
         live.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresCluster]:
+    """A throwaway PostgreSQL cluster on 127.0.0.1 for the session (Debian's binaries; make
+    test installs them). Without them the PostgreSQL cases are skipped, except under CI, where
+    they fail: CI must test both databases."""
+    bindir = postgres_bin()
+    if bindir is None:
+        message = "PostgreSQL's binaries are not installed (make test installs Debian's postgresql)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    cluster = PostgresCluster(bindir)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A new, empty database's URL: a SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'cardroom.db'}"
+    cluster: PostgresCluster = request.getfixturevalue("postgres")
+    return cluster.database()

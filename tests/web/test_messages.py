@@ -201,7 +201,12 @@ def test_a_client_that_stops_reading_is_dropped() -> None:
         conn.push(big)
         assert conn.queue.qsize() <= 1
 
-    asyncio.run(scenario())
+    # In a thread of its own: a browser test's Playwright (run earlier by the same worker) keeps
+    # an event loop running in this one for the session.
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, scenario()).result(60)
 
 
 def test_a_second_tab_of_a_seat_sends_the_others_nothing(server: LiveServer) -> None:

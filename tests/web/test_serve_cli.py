@@ -13,7 +13,7 @@ from cardroom.cli.main import app
 def test_bad_database_url(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["serve", "--db", "nonsense://x", "--data", str(tmp_path / "d")])
     assert result.exit_code == 2
-    assert "--db nonsense://x" in result.output and "Traceback" not in result.output
+    assert "--database nonsense://x" in result.output and "Traceback" not in result.output
 
 
 def test_port_in_use(tmp_path: Path) -> None:
@@ -24,3 +24,10 @@ def test_port_in_use(tmp_path: Path) -> None:
         result = CliRunner().invoke(app, ["serve", "--port", str(port), "--data", str(tmp_path / "d")])
     assert result.exit_code == 2
     assert f"cannot listen on 127.0.0.1:{port}" in result.output
+
+
+def test_database_is_the_long_name_and_log_json_an_option(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["serve", "--database", "nonsense://y", "--log-json",
+                                      "--data", str(tmp_path / "d")])
+    assert result.exit_code == 2
+    assert "--database nonsense://y" in result.output and "Traceback" not in result.output

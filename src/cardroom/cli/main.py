@@ -49,12 +49,13 @@ EXTRA_OF: dict[str, str] = {
     "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
     "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
+    "alembic": "web", "prometheus_client": "web", "psycopg": "postgres",
 }
 """The extra (pyproject.toml) that installs each optional package, by the name it is imported by:
 the core install (``pip install cardroom``) has none of them."""
 
 MAKE_TARGET = {"web": "play", "results": "designer", "analysis": "designer", "ray": "designer",
-               "rl": "research", "openspiel": "research", "train": "research"}
+               "rl": "research", "openspiel": "research", "train": "research", "postgres": "install"}
 """The ``make`` target of a clone of Cardroom that installs each extra."""
 
 
@@ -555,7 +556,9 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535, metavar="PORT")] = 8000,
     db: Annotated[
         str | None,
-        typer.Option(help="Database: any SQLAlchemy URL (default: cardroom.db in --data).", metavar="URL"),
+        typer.Option("--database", "--db",
+                     help="Database: a SQLAlchemy URL, sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME "
+                          "(default: cardroom.db in --data).", metavar="URL"),
     ] = None,
     data: Annotated[
         Path, typer.Option(help="Data folder: the database and uploaded decks.", metavar="FOLDER")
@@ -574,13 +577,17 @@ def serve(
         typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
                           "default: none).", metavar="ADDRESSES"),
     ] = None,
+    log_json: Annotated[
+        bool, typer.Option("--log-json", help="Write the log as JSON lines (time, level, logger, message).")
+    ] = False,
 ) -> None:
     """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
 
     with guard():
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
-                         console=make_console(), forwarded_allow_ips=forwarded_allow_ips)
+                         console=make_console(), forwarded_allow_ips=forwarded_allow_ips,
+                         log_json=log_json)
     raise typer.Exit(code)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -17,7 +18,7 @@ protocol's 4 KiB is answered with an error (docs/web.md)."""
 
 def run_serve(
     *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
-    bot_workers: int = 1, forwarded_allow_ips: str | None = None,
+    bot_workers: int = 1, forwarded_allow_ips: str | None = None, log_json: bool = False,
 ) -> int:
     """Serve until interrupted; 0 on a clean stop. ``forwarded_allow_ips``: the proxies whose
     ``X-Forwarded-For`` is believed (none by default: every bound per address then counts the
@@ -31,12 +32,19 @@ def run_serve(
     from cardroom.web.store import DatabaseDamaged, DatabaseInUse
 
     trusted = _proxies(forwarded_allow_ips)
+    if log_json:
+        from cardroom.web.ops import use_json_logs
+
+        use_json_logs()
     try:
         app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host))
     except (DatabaseInUse, DatabaseDamaged) as err:
         raise UsageError(str(err)) from None
+    except ImportError as err:  # a database whose driver is not installed (psycopg)
+        raise UsageError(f"--database {db}: its driver is not installed ({err}); for PostgreSQL, "
+                         "pip install 'cardroom[postgres]'") from None
     except SQLAlchemyError as err:
-        raise UsageError(f"--db {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
+        raise UsageError(f"--database {db or 'default'}: cannot open the database ({err.__class__.__name__}: "
                          f"{str(err).splitlines()[0]})") from None
     except OSError as err:
         raise UsageError(f"--data {data}: cannot use the data folder ({err})") from None
@@ -56,7 +64,10 @@ def run_serve(
         f"(data in {escape(str(data))}; Ctrl-C stops)",
         highlight=False,
     )
-    config = server_config(app, forwarded_allow_ips=trusted, ws_max_size=WS_MAX_BYTES, log_level="warning")
+    # --log-json: Uvicorn keeps the JSON handlers (use_json_logs) instead of its own.
+    logs: dict[str, Any] = {"log_config": None} if log_json else {}
+    config = server_config(app, forwarded_allow_ips=trusted, ws_max_size=WS_MAX_BYTES, log_level="warning",
+                           **logs)
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:

@@ -26,6 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardroom.web import pages
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
+from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
@@ -199,6 +200,24 @@ def create_app(
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     # -- the API -----------------------------------------------------------------------
+
+    # -- operations (docs/web.md): nothing here names a table, a seat or a card ------------
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, Any]:
+        """The process is up and answering."""
+        return {"ok": True}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """Ready to serve: the database answers (a query, in a thread off the event loop)."""
+        if await asyncio.to_thread(store.ping):
+            return JSONResponse({"ready": True})
+        return JSONResponse({"ready": False, "detail": "the database does not answer"}, status_code=503)
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics() -> Response:
+        return Response(manager.metrics.text(), media_type=CONTENT_TYPE)
 
     @app.get("/api/catalog")
     async def get_catalog() -> dict[str, Any]:

@@ -29,6 +29,7 @@ from cardroom.record import RecordError, make_record, rebuild
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
 from cardroom.web.live import Connection, LiveTable, QueueBudget
+from cardroom.web.ops import ServerMetrics
 from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
@@ -75,6 +76,9 @@ class TablePlay:
         self.tables: dict[str, LiveTable] = {}
         self.refused_writes = 0
         """Actions the database refused to store since the server started (disk full, say)."""
+        self.metrics = ServerMetrics(lambda: [t.status for t in self.tables.values()],
+                                     lambda: sum(len(t.conns) for t in self.tables.values()))
+        """What ``/metrics`` tells: counts over the whole server (cardroom.web.ops)."""
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
 
     # -- connections -------------------------------------------------------------------
@@ -206,6 +210,7 @@ class TablePlay:
             log.exception("table %s: storing %s failed", table.id, what)
             return
         self.refused_writes += 1
+        self.metrics.refused.inc()
         log.error("table %s: the database refused %s: %s (%d refused since the server started)",
                   table.id, what, _first_line(err), self.refused_writes)
 
@@ -228,6 +233,7 @@ class TablePlay:
 
     def _take(self, table: LiveTable, seat: int, action: int, by: str) -> None:
         """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone."""
+        started = time.perf_counter()
         state = table.state
         assert state is not None and state.current_player == seat
         # The delay lets people follow the bots' moves; a move nobody else can see (a pass pick)
@@ -248,6 +254,7 @@ class TablePlay:
             table.away.clear()
         self._kick(table, hurry=hidden)
         self._broadcast(table)
+        self.metrics.acted(by, started)
 
     @staticmethod
     def _hidden(state: State, seat: int, action: int) -> bool:

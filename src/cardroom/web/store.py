@@ -1,12 +1,18 @@
 """The web table's database: tables, seats, every action in order, uploaded decks, records.
 
-SQLAlchemy 2.x ORM over any SQLAlchemy URL (SQLite by default). A game's state is never
-stored: the actions are, one row each, committed before anyone hears of them, and a table is
-rebuilt by replaying them from its seed. A finished game's record is stored as JSON text.
+SQLAlchemy 2.x ORM over a SQLAlchemy URL: SQLite (the default) or PostgreSQL (psycopg 3). A
+game's state is never stored: the actions are, one row each, committed before anyone hears of
+them, and a table is rebuilt by replaying them from its seed. A finished game's record is stored
+as JSON text.
+
+The schema is alembic's (``cardroom/web/migrations``): the store upgrades a database to the
+newest revision when it opens it, and adopts a database made before alembic by stamping it
+(:func:`migrate`). A new table is a class below plus a revision file in ``migrations/versions``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import logging
@@ -33,11 +39,16 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy import (
+    text as sql,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship, sessionmaker
+from sqlalchemy.pool import NullPool
 
-__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock"]
+__all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock",
+           "AdvisoryLock", "migrate", "HEAD", "MIGRATIONS"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -105,8 +116,7 @@ class ActionRow(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
-# What people did to a table besides playing: each in a table of its own, so a database made
-# before these existed gains them (``create_all`` adds missing tables, never columns).
+# What people did to a table besides playing: each in a table of its own (revision 0002).
 
 
 class CreatorRow(Base):
@@ -234,6 +244,97 @@ def _flock_holder(stat: os.stat_result) -> int | None:
     return None
 
 
+class AdvisoryLock:
+    """The lock that makes a PostgreSQL database one server's: a session advisory lock
+    (``pg_try_advisory_lock``) on a connection of its own, held for the life of the store. The
+    database lets it go when that connection ends, the server's process killed included."""
+
+    KEY = int.from_bytes(b"cardroom", "big")
+    """The lock's key in the database: the same for every Cardroom server."""
+
+    def __init__(self, url: Any) -> None:
+        self._engine = create_engine(url, poolclass=NullPool)
+        self._connection: Connection | None = self._engine.connect()
+        try:
+            got = self._connection.execute(sql("SELECT pg_try_advisory_lock(:key)"),
+                                           {"key": self.KEY}).scalar_one()
+            self._connection.commit()
+        except BaseException:
+            self.release()
+            raise
+        if not got:
+            self.release()
+            raise DatabaseInUse(
+                f"the database {url.render_as_string(hide_password=True)} is in use by another "
+                "Cardroom server; one server serves a database: stop that one, or give this one "
+                "another --database")
+
+    def release(self) -> None:
+        if self._connection is not None:
+            # Unlocked first, in the session: the server ends a closed session's backend (and
+            # lets its locks go) a moment after the client has gone, and a store opened again at
+            # once must find the database free.
+            with contextlib.suppress(DBAPIError):
+                self._connection.execute(sql("SELECT pg_advisory_unlock_all()"))
+                self._connection.commit()
+            self._connection.close()  # the session ends, and its advisory lock with it
+            self._connection = None
+        self._engine.dispose()
+
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+"""The alembic scripts of the schema (shipped in the package)."""
+
+BASELINE = "0001"
+"""The revision of the schema every database made before alembic has at least."""
+
+HEAD = "0002"
+"""The newest revision (a test keeps it the head of ``migrations/versions``)."""
+
+
+def _alembic(connection: Connection) -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["connection"] = connection
+    return config
+
+
+def migrate(engine: Engine) -> str:
+    """Bring ``engine``'s database to the newest schema, in one transaction: a new database gets
+    every table; one from before alembic (Cardroom's tables, no ``alembic_version``) is first
+    stamped at the baseline it has, then upgraded (the revisions after it make only what is
+    missing). Returns what was done: ``"created"``, ``"adopted"``, ``"upgraded"`` or
+    ``"current"``."""
+    from alembic import command
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    with engine.begin() as c:
+        have = set(inspect(c).get_table_names())
+        before = MigrationContext.configure(c).get_current_revision()
+        config = _alembic(c)
+        known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+        if before is not None and before not in known:
+            raise DatabaseDamaged(
+                f"the database {engine.url.render_as_string(hide_password=True)} has the schema "
+                f"revision {before!r:.40}, which this Cardroom does not know (it knows "
+                f"{', '.join(sorted(known))}): a newer Cardroom made it. Serve it with that "
+                "Cardroom, or give this server another --database")
+        if before is None and "tables" in have:
+            command.stamp(config, BASELINE)
+            done = "adopted"
+        elif before is None:
+            done = "created"
+        else:
+            done = "current" if before == HEAD else "upgraded"
+        command.upgrade(config, "head")
+    if done != "current":
+        log.info("database schema %s at revision %s", done, HEAD)
+    return done
+
+
 _CORE_TABLES = ("tables", "seats", "actions", "decks")
 """The tables every Cardroom database has had from the first: one missing is damage."""
 
@@ -267,19 +368,27 @@ def _opened_file(engine: Engine) -> str | None:
 class Store:
     """The database of one server.
 
-    A SQLite file is locked for the life of the store (:class:`ServerLock`): a second server
-    on it raises :class:`DatabaseInUse` before touching it; a damaged database (an empty file,
-    a table dropped) raises :class:`DatabaseDamaged`. Other databases are not locked:
-    running one server per database is then up to whoever starts them (docs/web.md).
+    A SQLite file is locked for the life of the store (:class:`ServerLock`), a PostgreSQL
+    database by an advisory lock (:class:`AdvisoryLock`): a second server on it raises
+    :class:`DatabaseInUse` before touching it; a damaged database (an empty file, a table
+    dropped) raises :class:`DatabaseDamaged`. Other databases are not locked: running one
+    server per database is then up to whoever starts them (docs/web.md). The schema is
+    brought up to date on opening (:func:`migrate`).
     """
 
     def __init__(self, url: str) -> None:
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             connect_args["check_same_thread"] = False
-        self.engine: Engine = create_engine(url, connect_args=connect_args)
+        # PostgreSQL: a pooled connection is checked before use, so a database restarted under
+        # the server costs the next request nothing.
+        pre_ping = not url.startswith("sqlite")
+        self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=pre_ping)
         self._lock: ServerLock | None = None
+        self._advisory: AdvisoryLock | None = None
         try:
+            if self.engine.dialect.name == "postgresql":
+                self._advisory = AdvisoryLock(self.engine.url)
             if self.engine.dialect.name == "sqlite":
                 named = _named_file(self.engine.url)
                 empty = named is not None and named.is_file() and named.stat().st_size == 0
@@ -292,7 +401,7 @@ class Store:
                             "tables are gone. Restore it from a copy, or delete it to start afresh")
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             self._check_tables()
-            Base.metadata.create_all(self.engine)
+            self.migrated = migrate(self.engine)
         except BaseException:
             self.close()
             raise
@@ -315,6 +424,18 @@ class Store:
         if self._lock is not None:
             self._lock.release()
             self._lock = None
+        if self._advisory is not None:
+            self._advisory.release()
+            self._advisory = None
+
+    def ping(self) -> bool:
+        """Whether the database answers a query now (the server's readiness)."""
+        try:
+            with self.engine.connect() as c:
+                c.execute(sql("SELECT 1"))
+        except DBAPIError:
+            return False
+        return True
 
     @contextmanager
     def _tx(self) -> Iterator[Session]:
