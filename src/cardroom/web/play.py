@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,8 @@ class TablePlay:
         self.refused_writes = 0
         """Actions the database refused to store since the server started (disk full, say)."""
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
+        self.on_finish: Callable[[LiveTable], None] | None = None
+        """Told of each game that ends by its last action (the accounts rate it)."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -246,6 +249,11 @@ class TablePlay:
             table.data.status = "over"
             table.data.finished = now
             table.away.clear()
+            if self.on_finish is not None:
+                try:
+                    self.on_finish(table)
+                except Exception:  # a rating that fails never stops the table
+                    log.exception("table %s: the finished game could not be rated", table.id)
         self._kick(table, hurry=hidden)
         self._broadcast(table)
 
