@@ -147,6 +147,7 @@ def create_app(
 
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.accounts = accounts
     app.state.gate = ConnectionGate()
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota()
@@ -310,7 +311,7 @@ def create_app(
     async def get_leaderboard(
         game: str, limit: Annotated[int, Query(ge=1, le=200)] = 50,
     ) -> dict[str, Any]:
-        games = [g["name"] for g in catalog()["games"]]
+        games = list(catalog()["games"])
         if game not in games:
             raise AccountError(404, f"there is no game {game[:40]!r}; the games are {', '.join(games)}")
         return {"game": game, "players": accounts.leaderboard(game, limit)}
