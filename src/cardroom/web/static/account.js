@@ -8,10 +8,8 @@ async function show() {
   const me = await account();
   $("signed-in").hidden = !me.signed_in;
   $("signed-out").hidden = me.signed_in;
-  if (me.signed_in) {
-    $("me-link").textContent = me.name;
-    $("me-link").href = `/player/${encodeURIComponent(me.name)}`;
-  }
+  $("me-link").textContent = me.signed_in ? me.name : "";
+  $("me-link").href = me.signed_in ? `/player/${encodeURIComponent(me.name)}` : "/";
 }
 
 function wire(formId, path, errorTestId) {
