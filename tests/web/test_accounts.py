@@ -255,10 +255,10 @@ def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
             assert sign_up(client, name).status_code == 200
     ids = {row[1]: row[0] for row in db_rows(server, "SELECT id, name FROM accounts")}
     table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Ada")
-    for seat, name in enumerate(("Cyd", "Ada", "Bea")):
+    for seat, name in enumerate(("Ada", "Bea", "Cyd")):
         accounts.sat(table["id"], seat, ids[name])
-    assert accounts.finished(table["id"], "baha", [5, 20, 40], set())
-    assert not accounts.finished(table["id"], "baha", [5, 20, 40], set())  # once only
+    assert accounts.finished(table["id"], "baha", [40, 5, 20], set())  # lower totals place better
+    assert not accounts.finished(table["id"], "baha", [40, 5, 20], set())  # once only
     board = server.http.get("/api/leaderboard/baha").json()["players"]
-    assert [p["name"] for p in board] == ["Cyd", "Ada", "Bea"]
+    assert [p["name"] for p in board] == ["Bea", "Cyd", "Ada"]
     assert board[0]["ordinal"] > board[1]["ordinal"] > board[2]["ordinal"]
