@@ -262,3 +262,22 @@ def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
     board = server.http.get("/api/leaderboard/baha").json()["players"]
     assert [p["name"] for p in board] == ["Bea", "Cyd", "Ada"]
     assert board[0]["ordinal"] > board[1]["ordinal"] > board[2]["ordinal"]
+
+
+def test_a_name_taken_at_the_same_moment(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sign-ups for one name that both pass the first check: the second is told in words."""
+    accounts = server.app.state.accounts
+    real = accounts.hasher
+
+    class Racing:
+        def hash(self, password: str) -> str:
+            monkeypatch.setattr(accounts, "hasher", real)
+            with person(server) as other:
+                assert sign_up(other, "Ada").status_code == 200  # got in while this one hashed
+            return str(real.hash(password))
+
+    monkeypatch.setattr(accounts, "hasher", Racing())
+    with person(server) as ada:
+        r = sign_up(ada, "ada")
+        assert r.status_code == 409 and r.json()["detail"] == "the name ada is taken; choose another"
+    assert db_rows(server, "SELECT name FROM accounts") == [("Ada",)]

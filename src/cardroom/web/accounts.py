@@ -29,6 +29,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from openskill.models import PlackettLuce
 from sqlalchemy import Float, ForeignKey, Integer, String, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
 from cardroom.web.store import Base, Store, TableRow
@@ -232,11 +233,14 @@ class Accounts:
                     raise AccountError(409, f"the name {name} is taken; choose another")
             self.signups.count(address, now)
         digest = self.hasher.hash(password)
-        with self._session() as s, s.begin():
-            row = AccountRow(name=name, folded=name.lower(), password_hash=digest, created=now)
-            s.add(row)
-            s.flush()
-            account_id = row.id
+        try:
+            with self._session() as s, s.begin():
+                row = AccountRow(name=name, folded=name.lower(), password_hash=digest, created=now)
+                s.add(row)
+                s.flush()
+                account_id = row.id
+        except IntegrityError:  # taken meanwhile, by a sign-up at the same moment
+            raise AccountError(409, f"the name {name} is taken; choose another") from None
         return self._open(account_id, name, now)
 
     def sign_in(self, name: str, password: str, address: str) -> tuple[Me, str]:
