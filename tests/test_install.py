@@ -50,7 +50,8 @@ def _extra_packages(extra: str) -> set[str]:
 def test_the_core_dependencies_hold_no_web_package() -> None:
     core = {_name(item) for item in PROJECT["dependencies"]}
     web = _extra_packages("web")
-    assert web == {"fastapi", "uvicorn", "sqlalchemy", "python-multipart", "alembic", "prometheus-client"}
+    assert web == {"fastapi", "uvicorn", "sqlalchemy", "python-multipart", "alembic", "prometheus-client",
+                   "argon2-cffi", "openskill"}
     assert not core & (web | set(WEB_BROUGHT)), core
     # The installed metadata says the same: the web packages only under extra == "web".
     for line in requires("cardroom") or []:

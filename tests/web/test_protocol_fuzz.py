@@ -7,7 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, parse_message
+from cardroom.text import unsafe_character
+from cardroom.web.protocol import MAX_CHAT, Act, Chat, Hello, Ping, ProtocolError, parse_message
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -16,7 +17,7 @@ JSON = st.recursive(
 )
 MESSAGES = st.fixed_dictionaries(
     {"type": st.sampled_from(["hello", "act", "ping", "chat", ""]) | st.text(max_size=6)},
-    optional={"token": JSON, "action": JSON, "seq": JSON, "extra": JSON},
+    optional={"token": JSON, "action": JSON, "seq": JSON, "text": JSON, "extra": JSON},
 )
 
 
@@ -24,7 +25,7 @@ def _parse(data: str | bytes) -> object:
     try:
         return parse_message(data)
     except ProtocolError as err:
-        assert err.code == "bad_message", err
+        assert err.code in ("bad_message", "bad_chat"), err
         assert str(err), "a refusal says what was wrong"
         return err
 
@@ -38,6 +39,9 @@ def test_any_object_parses_or_is_refused_in_words(message: dict) -> None:
         assert message["type"] == "act"
     elif isinstance(out, Hello):
         assert out.token is None or isinstance(out.token, str)
+    elif isinstance(out, Chat):
+        assert message["type"] == "chat" and 0 < len(out.text) <= MAX_CHAT
+        assert unsafe_character(out.text, lines=False) is None
     elif not isinstance(out, ProtocolError):
         assert isinstance(out, Ping)
 

@@ -21,6 +21,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect, text
 from web_support import LiveServer
 
+import cardroom.web.accounts  # noqa: F401  (the accounts' tables: part of the schema compared)
 from cardroom.web.store import (
     HEAD,
     MIGRATIONS,
@@ -93,8 +94,9 @@ def test_a_database_from_before_alembic_is_adopted(db_url: str, made_with: str) 
     # What the store made before alembic: create_all of the tables it had then (the first
     # databases had only the core ones; the later ones every table of today).
     engine = create_engine(db_url)
-    core = [Base.metadata.tables[name] for name in ("decks", "tables", "seats", "actions")]
-    Base.metadata.create_all(engine, tables=core if made_with == "core tables" else None)
+    core = ("decks", "tables", "seats", "actions")
+    before = core if made_with == "core tables" else (*core, "creators", "departures", "closures", "rematches")
+    Base.metadata.create_all(engine, tables=[Base.metadata.tables[name] for name in before])
     with engine.begin() as c:
         c.execute(text("INSERT INTO tables (id, game, players, rules, seed, status, created) "
                        "VALUES ('old', 'baha', 4, '{}', 5, 'waiting', 1.0)"))
@@ -108,7 +110,8 @@ def test_a_database_from_before_alembic_is_adopted(db_url: str, made_with: str) 
         assert old.id == "old" and old.seed == 5
         store.leave_seat("old", 0, after=0)  # a table of revision 0002, there now
         have = set(inspect(store.engine).get_table_names())
-        assert {"creators", "departures", "closures", "rematches", "alembic_version"} <= have
+        assert {"creators", "departures", "closures", "rematches", "alembic_version", "accounts",
+                "ratings"} <= have
     finally:
         store.close()
     again = Store(db_url)

@@ -46,6 +46,7 @@ def _readable(params: list[Parameter]) -> list[Parameter]:
 
 EXTRA_OF: dict[str, str] = {
     "fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "python_multipart": "web", "multipart": "web",
+    "argon2": "web", "openskill": "web",
     "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
     "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -20,10 +21,12 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardroom.web import pages
+from cardroom.web.accounts import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, AccountError, Accounts, Me
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.ops import CONTENT_TYPE
@@ -45,6 +48,14 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class SignBody(BaseModel):
+    """``POST /api/account/signup`` and ``/api/account/signin``."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(max_length=100)
+    password: str = Field(max_length=1000)
 
 
 class BodyLimit:
@@ -118,6 +129,13 @@ def create_app(
     store = Store(url)
     manager = TableManager(store, data_dir, bot_delay, bot_workers)
     manager.load()
+    accounts = Accounts(store)
+
+    def rate(table: Any) -> None:
+        if table.state is not None:
+            accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left))
+
+    manager.on_finish = rate
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -130,6 +148,7 @@ def create_app(
 
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
+    app.state.accounts = accounts
     app.state.gate = ConnectionGate()
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota()
@@ -138,6 +157,11 @@ def create_app(
 
     @app.exception_handler(TableError)
     async def table_error(request: Request, err: TableError) -> JSONResponse:
+        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
+        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
+
+    @app.exception_handler(AccountError)
+    async def account_error(request: Request, err: AccountError) -> JSONResponse:
         headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
         return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
 
@@ -196,8 +220,102 @@ def create_app(
             return missing(f"There are no rules of a game {game[:40]} here.")
         return HTMLResponse(pages.rules_page(game))
 
+    @app.get("/account", include_in_schema=False)
+    async def account_page() -> Response:
+        return page("account.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> Response:
+        return page("leaderboard.html")
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> Response:
+        if accounts.player(name, recent=0) is None:
+            return missing(f"There is no player {name[:40]} here.")
+        return page("player.html")
+
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    # -- accounts ----------------------------------------------------------------------
+
+    def signed_in(request: Request) -> Me | None:
+        """The account of the request's session cookie; a request that changes something with
+        a session must prove it comes from this site's pages (the CSRF token, and an Origin,
+        when sent, naming this server)."""
+        me = accounts.me(request.cookies.get(SESSION_COOKIE))
+        if me is not None and request.method not in ("GET", "HEAD", "OPTIONS"):
+            origin = request.headers.get("origin")
+            host = request.headers.get("host", "")
+            if origin is not None and origin.split("://", 1)[-1].rstrip("/").lower() != host.lower():
+                raise AccountError(403, f"a request from the page {origin[:80]!r} is not from this server")
+            sent = request.headers.get("x-csrf-token", "")
+            if not secrets.compare_digest(sent.encode(), me.csrf.encode()):
+                raise AccountError(403, "a signed-in request that changes something must carry the "
+                                        "X-CSRF-Token header with the value of the cardroom_csrf cookie")
+        return me
+
+    def open_session(request: Request, me: Me, token: str) -> JSONResponse:
+        answer = JSONResponse({"name": me.name, "signed_in": True})
+        secure = request.url.scheme == "https"
+        answer.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, path="/", httponly=True,
+                          samesite="lax", secure=secure)
+        answer.set_cookie(CSRF_COOKIE, me.csrf, max_age=SESSION_SECONDS, path="/", httponly=False,
+                          samesite="strict", secure=secure)
+        return answer
+
+    def sign_origin(request: Request) -> None:
+        # Signing up or in from another site's page (login CSRF) is refused too.
+        origin = request.headers.get("origin")
+        host = request.headers.get("host", "")
+        if origin is not None and origin.split("://", 1)[-1].rstrip("/").lower() != host.lower():
+            raise AccountError(403, f"a request from the page {origin[:80]!r} is not from this server")
+
+    @app.get("/api/account")
+    async def get_account(request: Request) -> dict[str, Any]:
+        me = signed_in(request)
+        return {"signed_in": False} if me is None else {"signed_in": True, "name": me.name}
+
+    @app.post("/api/account/signup")
+    async def sign_up(body: SignBody, request: Request) -> Response:
+        sign_origin(request)
+        address = client_address(request.client.host if request.client else "")
+        me, token = await asyncio.to_thread(accounts.sign_up, body.name, body.password, address)
+        return open_session(request, me, token)
+
+    @app.post("/api/account/signin")
+    async def sign_in(body: SignBody, request: Request) -> Response:
+        sign_origin(request)
+        address = client_address(request.client.host if request.client else "")
+        me, token = await asyncio.to_thread(accounts.sign_in, body.name, body.password, address)
+        return open_session(request, me, token)
+
+    @app.post("/api/account/signout")
+    async def sign_out(request: Request) -> Response:
+        me = signed_in(request)
+        token = request.cookies.get(SESSION_COOKIE)
+        if me is not None and token:
+            accounts.sign_out(token)
+        answer = JSONResponse({"signed_in": False})
+        answer.delete_cookie(SESSION_COOKIE, path="/")
+        answer.delete_cookie(CSRF_COOKIE, path="/")
+        return answer
+
+    @app.get("/api/players/{name}")
+    async def get_player(name: str) -> dict[str, Any]:
+        found = accounts.player(name)
+        if found is None:
+            raise AccountError(404, f"there is no player {name[:40]!r}")
+        return found
+
+    @app.get("/api/leaderboard/{game}")
+    async def get_leaderboard(
+        game: str, limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    ) -> dict[str, Any]:
+        games = list(catalog()["games"])
+        if game not in games:
+            raise AccountError(404, f"there is no game {game[:40]!r}; the games are {', '.join(games)}")
+        return {"game": game, "players": accounts.leaderboard(game, limit)}
 
     # -- the API -----------------------------------------------------------------------
 
@@ -225,6 +343,9 @@ def create_app(
 
     @app.post("/api/tables", response_model=None)
     async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
+        me = signed_in(request)
+        if me is not None and body.name is not None:
+            body = body.model_copy(update={"name": me.name})  # an account sits as itself
         address = client_address(request.client.host if request.client else "")
         now = time.time()
         refused = quota.refusal(address, manager.unfinished, now)
@@ -238,6 +359,8 @@ def create_app(
         if seat is not None:
             answer["seat"] = seat
             answer["token"] = token
+            if me is not None:
+                accounts.sat(table.id, seat, me.id)
         answer["creator_token"] = token
         return answer
 
@@ -252,23 +375,33 @@ def create_app(
         return manager.summary(manager.get(table_id))
 
     @app.post("/api/tables/{table_id}/join")
-    async def join_table(table_id: str, body: JoinBody) -> dict[str, Any]:
-        seat, token = manager.join(table_id, body.name, body.seat)
+    async def join_table(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
+        me = signed_in(request)
+        if me is None:
+            seat, token = manager.join(table_id, body.name, body.seat)
+        else:  # an account sits as itself; nothing awaits in between, so no game ends unrated
+            seat, token = manager.join(table_id, me.name, body.seat)
+            accounts.sat(table_id, seat, me.id)
         return {"seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/leave")
-    async def leave_table(table_id: str, body: TokenBody) -> dict[str, Any]:
+    async def leave_table(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
         seat = manager.leave(table_id, body.token)
+        if manager.get(table_id).status == "waiting":
+            accounts.freed(table_id, seat)
         return {"seat": seat, "table": manager.summary(manager.get(table_id))}
 
     @app.post("/api/tables/{table_id}/close")
-    async def close_table(table_id: str, body: TokenBody) -> dict[str, Any]:
+    async def close_table(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
         manager.close(table_id, body.token)
         table = manager.tables.get(table_id)
         return {"closed": True, "table": None if table is None else manager.summary(table)}
 
     @app.post("/api/tables/{table_id}/rematch")
     async def rematch_table(table_id: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
         # A rematch is a new table, counted against whoever created the first of the chain.
         owner = quota.owner(table_id) or client_address(request.client.host if request.client else "")
 
@@ -282,6 +415,8 @@ def create_app(
         table, seat = manager.rematch(table_id, body.token, admit)
         if table.id != earlier:
             quota.created(owner, table.id, time.time())
+            if before is not None:  # everyone keeps their seat, an account's seat too
+                accounts.carry(table_id, table.id, set(before.data.left))
         return {**manager.summary(table), "seat": seat}
 
     @app.get("/api/tables/{table_id}/deck")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,10 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
+from cardroom.web.chat import TableChat
 from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.ops import ServerMetrics
-from cardroom.web.protocol import Act, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.protocol import Act, Chat, Hello, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
@@ -80,6 +82,10 @@ class TablePlay:
                                      lambda: sum(len(t.conns) for t in self.tables.values()))
         """What ``/metrics`` tells: counts over the whole server (cardroom.web.ops)."""
         self._replays: dict[tuple[str, int | None, int, int], tuple[list[dict[str, Any]], int]] = {}
+        self.chat = TableChat()
+        """What the players at each table said (in memory only)."""
+        self.on_finish: Callable[[LiveTable], None] | None = None
+        """Told of each game that ends by its last action (the accounts rate it)."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -118,6 +124,8 @@ class TablePlay:
                 self._hello(table, conn, message)
             elif isinstance(message, Act):
                 self._act(table, conn, message)
+            elif isinstance(message, Chat):
+                self._chat(table, conn, message)
         except ProtocolError as err:
             conn.push(error(err.code, str(err)))
         except Exception:  # a bug must cost one message, not the connection or the table
@@ -163,6 +171,20 @@ class TablePlay:
         conn.push(self._update(table, conn, self.summary(table)))
         if changed:
             self._broadcast(table, skip=conn)
+        for said in self.chat.recent(table.id):
+            conn.push(said)
+
+    def _chat(self, table: LiveTable, conn: Connection, chat: Chat) -> None:
+        if not conn.greeted:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "token": ...}')
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "you are watching this table: the players chat, spectators read")
+        name = table.data.seats[seat].name or f"Seat {seat}"
+        said = self.chat.say(table.id, seat, name, chat.text, time.time())
+        for other in table.conns:
+            if other.greeted:
+                other.push(said)
 
     def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
         if not conn.greeted:
@@ -252,6 +274,11 @@ class TablePlay:
             table.data.status = "over"
             table.data.finished = now
             table.away.clear()
+            if self.on_finish is not None:
+                try:
+                    self.on_finish(table)
+                except Exception:  # a rating that fails never stops the table
+                    log.exception("table %s: the finished game could not be rated", table.id)
         self._kick(table, hurry=hidden)
         self._broadcast(table)
         self.metrics.acted(by, started)

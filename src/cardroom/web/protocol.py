@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from cardroom.text import MAX_NAME, clean_name
+from cardroom.text import MAX_NAME, clean_name, unsafe_character
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -24,6 +24,8 @@ __all__ = [
     "Hello",
     "Act",
     "Ping",
+    "Chat",
+    "MAX_CHAT",
     "Message",
     "parse_message",
     "CreateBody",
@@ -69,9 +71,18 @@ class Ping:
     pass
 
 
-Message = Hello | Act | Ping
+@dataclass(frozen=True)
+class Chat:
+    text: str
 
-_FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"}}
+
+MAX_CHAT = 200
+"""The longest chat message, in characters."""
+
+Message = Hello | Act | Ping | Chat
+
+_FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"},
+           "chat": {"type", "text"}}
 
 
 def _bad(message: str) -> ProtocolError:
@@ -102,6 +113,8 @@ def parse_message(data: str | bytes) -> Message:
                    f"{', '.join(sorted(_FIELDS[kind]))}")
     if kind == "ping":
         return Ping()
+    if kind == "chat":
+        return Chat(_chat_text(obj.get("text")))
     if kind == "hello":
         token = obj.get("token")
         if token is not None and (
@@ -115,6 +128,23 @@ def parse_message(data: str | bytes) -> Message:
         if not _whole(obj[name]) or not 0 <= obj[name] < 2**31:
             raise _bad(f"{name} must be a whole number from 0 to {2**31 - 1}, not {obj[name]!r:.40}")
     return Act(obj["action"], obj["seq"])
+
+
+def _chat_text(value: Any) -> str:
+    """A chat message's text: one line, 1 to ``MAX_CHAT`` characters, no control characters."""
+    if not isinstance(value, str):
+        raise ProtocolError("bad_chat", 'a chat message is {"type": "chat", "text": "..."}: '
+                                        'its text a string')
+    text = " ".join(value.split())
+    if not text:
+        raise ProtocolError("bad_chat", "a chat message needs at least one visible character")
+    if len(text) > MAX_CHAT:
+        raise ProtocolError("bad_chat", f"a chat message is at most {MAX_CHAT} characters, not {len(text)}")
+    bad = unsafe_character(text, lines=False)
+    if bad is not None:
+        raise ProtocolError("bad_chat", f"a chat message may not hold control characters (nor "
+                                        f"bidirectional overrides); this one holds U+{ord(bad):04X}")
+    return text
 
 
 def error(code: str, message: str) -> dict[str, Any]:

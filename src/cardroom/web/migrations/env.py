@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from alembic import context
 
+from cardroom.web import accounts as _accounts  # noqa: F401  (its tables, in the same metadata)
 from cardroom.web.store import Base
 
 

@@ -45,9 +45,30 @@ function messageOf(status, body) {
   return `the server answered ${status}`;
 }
 
+/** The CSRF token of a signed-in session (its readable cookie), or "" for a guest. */
+export function csrfToken() {
+  const found = document.cookie.split("; ").find((c) => c.startsWith("cardroom_csrf="));
+  return found ? decodeURIComponent(found.slice("cardroom_csrf=".length)) : "";
+}
+
+/** The account this browser is signed in as ({signed_in, name}). */
+export async function account() {
+  try {
+    return await api("/api/account");
+  } catch {
+    return { signed_in: false };
+  }
+}
+
 /** fetch JSON; throws ApiError with the server's message on any failure. */
 export async function api(path, options = {}) {
   const init = { headers: { Accept: "application/json" }, ...options };
+  const csrf = csrfToken();
+  const changes = options.json !== undefined || (init.method && init.method.toUpperCase() !== "GET");
+  if (csrf && changes) {
+    // a signed-in request that changes something proves it comes from this site's pages
+    init.headers = { ...init.headers, "X-CSRF-Token": csrf };
+  }
   if (options.json !== undefined) {
     init.method = init.method || "POST";
     init.headers = { ...init.headers, "Content-Type": "application/json" };

@@ -253,8 +253,36 @@ function announce(events) {
   if (lines.length) $("live").textContent = lines.join(" ");
 }
 
+// -- the chat: every message shown as text (textContent), never as HTML --
+const chatLog = document.querySelector('[data-testid="chat-log"]');
+const chatForm = document.querySelector('[data-testid="chat-form"]');
+const chatInput = document.querySelector('[data-testid="chat-input"]');
+const chatError = document.querySelector('[data-testid="chat-error"]');
+
+function onChat(msg) {
+  const who = msg.seat === state.seat ? "You" : String(msg.name ?? `Seat ${msg.seat}`);
+  chatLog.append(h("li", { "data-testid": "chat-line" }, h("strong", { text: `${who}: ` }), h("span", { text: String(msg.text ?? "") })));
+  while (chatLog.children.length > 60) chatLog.firstElementChild.remove();
+  chatLog.scrollTop = chatLog.scrollHeight;
+}
+
+function chatProblem(text) {
+  chatError.textContent = text;
+}
+
+chatForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = chatInput.value.trim();
+  if (!text || !ws || ws.readyState !== WebSocket.OPEN) return;
+  chatError.textContent = "";
+  ws.send(JSON.stringify({ type: "chat", text }));
+  chatInput.value = "";
+});
+
 function onWelcome(msg) {
   welcomed = true;
+  chatLog.replaceChildren();  // the history follows the welcome again
+  chatForm.hidden = msg.seat === null || msg.seat === undefined;
   retry = 0;
   state.seat = msg.seat ?? null;
   state.spectator = state.seat === null;
@@ -308,6 +336,7 @@ function onError(msg) {
     localStorage.removeItem(TOKEN_KEY(id));
     state.seat = null;
     state.spectator = true;
+    chatForm.hidden = true;
     setConn("open", "watching");
     draw();
     return;
@@ -356,7 +385,9 @@ function connect() {
       return;
     }
     if (sock !== ws) return;
-    if (msg.type === "welcome") onWelcome(msg);
+    if (msg.type === "chat") onChat(msg);
+    else if (msg.type === "error" && (msg.code === "bad_chat" || msg.code === "slow_down")) chatProblem(msg.message);
+    else if (msg.type === "welcome") onWelcome(msg);
     else if (msg.type === "update") onUpdate(msg);
     else if (msg.type === "error") onError(msg);
   });

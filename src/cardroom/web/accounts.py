@@ -1,0 +1,392 @@
+"""Optional accounts of the web table: names and argon2 password hashes, sessions, ratings.
+
+Everything here lives in tables of its own (``accounts``, ``account_sessions``,
+``account_seats``, ``ratings``, ``rated_games``) on the store's ``Base``, created on start as
+the store creates the tables an older database lacks. A guest never needs any of it: seat
+tokens work as before; an account only adds a name that comes back, a player page and ratings.
+
+- A password is never stored: its argon2id hash is (argon2-cffi's :class:`PasswordHasher`).
+- A session is a random token in an HttpOnly cookie; the database holds its SHA-256 only.
+  Each session has a CSRF token too (a second, readable cookie): a state-changing request
+  that carries a session must send it back in ``X-CSRF-Token`` (see ``app.py``).
+- Ratings: openskill's Plackett-Luce model per game, over finished games in which two
+  accounts or more played to the end; lower totals place better (both games).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import secrets
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from openskill.models import PlackettLuce
+from sqlalchemy import Float, ForeignKey, Integer, String, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+
+from cardroom.web.store import Base, Store, TableRow
+
+__all__ = [
+    "AccountError", "Accounts", "Attempts", "SESSION_COOKIE", "CSRF_COOKIE", "SESSION_SECONDS",
+    "name_problem", "password_problem",
+]
+
+log = logging.getLogger("cardroom.web")
+
+SESSION_COOKIE = "cardroom_session"
+CSRF_COOKIE = "cardroom_csrf"
+SESSION_SECONDS = 30 * 24 * 3600
+"""A session lasts 30 days from signing in (or until signing out)."""
+
+NAME_MIN, NAME_MAX = 3, 20
+PASSWORD_MIN, PASSWORD_MAX = 10, 200
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+class AccountError(Exception):
+    """A refusal in words, with its HTTP status (and a wait for 429)."""
+
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.retry_after = retry_after
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with ``name`` as an account name, in words (``None``: nothing)."""
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        return f"a name has {NAME_MIN} to {NAME_MAX} characters, not {len(name)}"
+    if not _NAME.fullmatch(name):
+        return ("a name starts with a letter and has only letters (a-z, A-Z), digits, '-' and '_' "
+                "(no spaces)")
+    return None
+
+
+def password_problem(password: str, name: str) -> str | None:
+    """What is wrong with ``password`` for the account ``name``, in words (``None``: nothing)."""
+    if len(password) < PASSWORD_MIN:
+        return f"a password has at least {PASSWORD_MIN} characters; this one has {len(password)}"
+    if len(password) > PASSWORD_MAX:
+        return f"a password has at most {PASSWORD_MAX} characters; this one has {len(password)}"
+    if password.lower() == name.lower() or name.lower() in password.lower():
+        return "a password may not contain the account's name"
+    if len(set(password)) < 4:
+        return "a password needs at least 4 different characters"
+    return None
+
+
+# -- the tables ------------------------------------------------------------------------------
+
+
+class AccountRow(Base):
+    """An account: its name as typed, the lower-case name that must be unique, the argon2 hash."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(40))
+    folded: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session token, and its CSRF token."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class AccountSeatRow(Base):
+    """A seat an account took at a table."""
+
+    __tablename__ = "account_seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+
+
+class RatingRow(Base):
+    """An account's openskill rating in one game."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatedGameRow(Base):
+    """A finished table whose game changed ratings (a game is rated once)."""
+
+    __tablename__ = "rated_games"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+# -- rate limits -------------------------------------------------------------------------------
+
+
+class Attempts:
+    """Sign-in attempts in a sliding window: at most ``limit`` per key in ``window`` seconds."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._times: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds until ``key`` may try again (0: it may now)."""
+        times = self._times.get(key)
+        if times is None:
+            return 0.0
+        while times and times[0] <= now - self.window:
+            times.popleft()
+        if not times:
+            del self._times[key]
+            return 0.0
+        return max(0.0, times[0] + self.window - now) if len(times) >= self.limit else 0.0
+
+    def count(self, key: str, now: float) -> None:
+        self._times.setdefault(key, deque()).append(now)
+        if len(self._times) > 100_000:  # a flood of addresses: forget the oldest keys
+            for old in list(self._times)[:50_000]:
+                del self._times[old]
+
+
+ATTEMPTS_PER_ADDRESS = 10
+"""Sign-in attempts one address may make in ``ATTEMPT_WINDOW`` seconds."""
+FAILURES_PER_ACCOUNT = 5
+"""Failed sign-ins one account may have in ``ATTEMPT_WINDOW`` seconds, from anywhere."""
+ATTEMPT_WINDOW = 300.0
+SIGNUPS_PER_ADDRESS = 5
+"""Accounts one address may create in ``ATTEMPT_WINDOW`` seconds."""
+
+
+@dataclass
+class Me:
+    """The account a session belongs to."""
+
+    id: int
+    name: str
+    csrf: str
+
+
+# -- the accounts -------------------------------------------------------------------------------
+
+
+class Accounts:
+    """The accounts of one server, over the store's database."""
+
+    def __init__(self, store: Store) -> None:
+        self.engine = store.engine  # its tables are made by the store's migrations (0003_accounts)
+        self._session = sessionmaker(self.engine, expire_on_commit=False)
+        self.hasher = PasswordHasher()
+        self.model = PlackettLuce()
+        self.by_address = Attempts(ATTEMPTS_PER_ADDRESS, ATTEMPT_WINDOW)
+        self.by_account = Attempts(FAILURES_PER_ACCOUNT, ATTEMPT_WINDOW)
+        self.signups = Attempts(SIGNUPS_PER_ADDRESS, ATTEMPT_WINDOW)
+        self._lock = threading.Lock()
+        # a hash to verify against when the name is unknown: the same work either way
+        self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
+
+    # -- signing up and in --------------------------------------------------------------
+
+    def sign_up(self, name: str, password: str, address: str) -> tuple[Me, str]:
+        """A new account, signed in: answers it and the session token."""
+        problem = name_problem(name) or password_problem(password, name)
+        if problem is not None:
+            raise AccountError(400, problem)
+        now = time.time()
+        with self._lock:
+            wait = self.signups.wait(address, now)
+            if wait:
+                raise AccountError(429, f"too many new accounts from this address; try again in "
+                                        f"{int(wait) + 1} seconds", wait)
+            with self._session() as s, s.begin():
+                if s.scalar(select(AccountRow.id).where(AccountRow.folded == name.lower())) is not None:
+                    raise AccountError(409, f"the name {name} is taken; choose another")
+            self.signups.count(address, now)
+        digest = self.hasher.hash(password)
+        try:
+            with self._session() as s, s.begin():
+                row = AccountRow(name=name, folded=name.lower(), password_hash=digest, created=now)
+                s.add(row)
+                s.flush()
+                account_id = row.id
+        except IntegrityError:  # taken meanwhile, by a sign-up at the same moment
+            raise AccountError(409, f"the name {name} is taken; choose another") from None
+        return self._open(account_id, name, now)
+
+    def sign_in(self, name: str, password: str, address: str) -> tuple[Me, str]:
+        """Check ``password`` for ``name`` (both rate-limited); answers the account and a session token."""
+        now = time.time()
+        folded = name.lower()[:NAME_MAX * 2]
+        with self._lock:
+            wait = max(self.by_address.wait(address, now), self.by_account.wait(folded, now))
+            if wait:
+                raise AccountError(429, f"too many sign-in attempts; try again in {int(wait) + 1} seconds",
+                                   wait)
+            self.by_address.count(address, now)
+        with self._session() as s:
+            row = s.scalars(select(AccountRow).where(AccountRow.folded == folded)).first()
+        try:
+            self.hasher.verify(row.password_hash if row else self._dummy, password)
+            ok = row is not None
+        except (VerificationError, InvalidHashError):
+            ok = False
+        if not ok or row is None:
+            with self._lock:
+                self.by_account.count(folded, now)
+            raise AccountError(401, "that name and password do not match an account")
+        if self.hasher.check_needs_rehash(row.password_hash):
+            with self._session() as s, s.begin():
+                fresh = s.get(AccountRow, row.id)
+                if fresh is not None:
+                    fresh.password_hash = self.hasher.hash(password)
+        return self._open(row.id, row.name, now)
+
+    def _open(self, account_id: int, name: str, now: float) -> tuple[Me, str]:
+        token = secrets.token_urlsafe(32)
+        csrf = secrets.token_urlsafe(24)
+        with self._session() as s, s.begin():
+            s.add(AccountSessionRow(token_hash=token_digest(token), account_id=account_id, csrf=csrf,
+                                    expires=now + SESSION_SECONDS))
+        return Me(account_id, name, csrf), token
+
+    def me(self, token: str | None) -> Me | None:
+        """The account a session token belongs to (``None``: none, or expired)."""
+        if not token or len(token) > 100:
+            return None
+        with self._session() as s:
+            row = s.get(AccountSessionRow, token_digest(token))
+            if row is None or row.expires < time.time():
+                return None
+            account = s.get(AccountRow, row.account_id)
+            return None if account is None else Me(account.id, account.name, row.csrf)
+
+    def sign_out(self, token: str) -> None:
+        with self._session() as s, s.begin():
+            row = s.get(AccountSessionRow, token_digest(token))
+            if row is not None:
+                s.delete(row)
+
+    # -- seats, games, ratings ----------------------------------------------------------
+
+    def sat(self, table_id: str, seat: int, account_id: int) -> None:
+        """The account took ``seat`` at ``table_id``."""
+        with self._session() as s, s.begin():
+            s.merge(AccountSeatRow(table_id=table_id, seat=seat, account_id=account_id))
+
+    def carry(self, old_id: str, new_id: str, left: set[int]) -> None:
+        """A rematch keeps each person's seat: the accounts' seats of ``old_id`` (but those
+        whose player left) are theirs at ``new_id`` too."""
+        with self._session() as s, s.begin():
+            for row in s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == old_id)).all():
+                if row.seat not in left:
+                    s.merge(AccountSeatRow(table_id=new_id, seat=row.seat, account_id=row.account_id))
+
+    def freed(self, table_id: str, seat: int) -> None:
+        """The seat of a waiting table is free again: nobody's any more."""
+        with self._session() as s, s.begin():
+            row = s.get(AccountSeatRow, (table_id, seat))
+            if row is not None:
+                s.delete(row)
+
+    def finished(self, table_id: str, game: str, totals: list[int], left: set[int]) -> bool:
+        """Rate a finished game: the accounts that played to the end, placed by their totals
+        (lower is better, ties share a place). Answers whether ratings changed."""
+        with self._session() as s, s.begin():
+            if s.get(RatedGameRow, table_id) is not None:
+                return False
+            seats = s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == table_id)).all()
+            players: dict[int, int] = {}  # account -> seat (an account seated twice counts once)
+            for row in seats:
+                if row.seat not in left and row.seat < len(totals):
+                    players.setdefault(row.account_id, row.seat)
+            if len(players) < 2:
+                return False
+            ids = list(players)
+            stored = {r.account_id: r for r in s.scalars(
+                select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(ids)))}
+            teams = []
+            for account_id in ids:
+                r = stored.get(account_id)
+                rating = self.model.rating() if r is None else self.model.rating(mu=r.mu, sigma=r.sigma)
+                teams.append([rating])
+            ranks = [float(totals[players[a]]) for a in ids]
+            new = self.model.rate(teams, ranks=ranks)
+            for account_id, (after,) in zip(ids, new, strict=True):
+                r = stored.get(account_id)
+                if r is None:
+                    s.add(RatingRow(account_id=account_id, game=game, mu=after.mu, sigma=after.sigma,
+                                    games=1))
+                else:
+                    r.mu, r.sigma, r.games = after.mu, after.sigma, r.games + 1
+            s.add(RatedGameRow(table_id=table_id, at=time.time()))
+            return True
+
+    def player(self, name: str, recent: int = 20) -> dict[str, Any] | None:
+        """A player page's data: games played, recent finished games, ratings per game."""
+        with self._session() as s:
+            folded = name.lower()[:NAME_MAX * 2]
+            account = s.scalars(select(AccountRow).where(AccountRow.folded == folded)).first()
+            if account is None:
+                return None
+            played = s.scalar(
+                select(func.count(func.distinct(AccountSeatRow.table_id)))
+                .join(TableRow, TableRow.id == AccountSeatRow.table_id)
+                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")) or 0
+            rows = s.execute(
+                select(TableRow.id, TableRow.game, TableRow.players, TableRow.finished, AccountSeatRow.seat)
+                .join(AccountSeatRow, TableRow.id == AccountSeatRow.table_id)
+                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")
+                .order_by(TableRow.finished.desc()).limit(recent)).all()
+            ratings = s.scalars(select(RatingRow).where(RatingRow.account_id == account.id)
+                                .order_by(RatingRow.game)).all()
+            return {
+                "name": account.name,
+                "since": account.created,
+                "games_played": played,
+                "recent": [{"table": r.id, "game": r.game, "players": r.players, "finished": r.finished,
+                            "seat": r.seat, "replay": f"/replay/{r.id}",
+                            "record": f"/api/tables/{r.id}/record"} for r in rows],
+                "ratings": [self._rating(r) for r in ratings],
+            }
+
+    def leaderboard(self, game: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The rated accounts of ``game``, best first (by the ordinal mu - 3 sigma)."""
+        with self._session() as s:
+            rows = s.execute(select(RatingRow, AccountRow.name)
+                             .join(AccountRow, AccountRow.id == RatingRow.account_id)
+                             .where(RatingRow.game == game)).all()
+        board = [{"name": name, **self._rating(r)} for r, name in rows]
+        board.sort(key=lambda x: (-x["ordinal"], x["name"].lower()))
+        for place, entry in enumerate(board[:limit], start=1):
+            entry["place"] = place
+        return board[:limit]
+
+    @staticmethod
+    def _rating(r: RatingRow) -> dict[str, Any]:
+        return {"game": r.game, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3),
+                "ordinal": round(r.mu - 3 * r.sigma, 3), "games": r.games}

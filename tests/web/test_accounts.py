@@ -1,0 +1,283 @@
+"""Accounts: sign-up and sign-in rules in words, argon2 hashes (never a plain password), the
+session cookie's flags, CSRF, rate limits, player pages, ratings and the leaderboard."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from web_support import LiveServer, play_out
+
+from cardroom.web import accounts as accounts_module
+from cardroom.web.accounts import ATTEMPTS_PER_ADDRESS, FAILURES_PER_ACCOUNT, name_problem, password_problem
+
+PASSWORD = "correct horse battery"
+
+
+def person(server: LiveServer) -> httpx.Client:
+    """A browser of its own: its own cookie jar."""
+    return httpx.Client(base_url=server.base, timeout=20.0)
+
+
+def sign_up(client: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return client.post("/api/account/signup", json={"name": name, "password": password})
+
+
+def csrf(client: httpx.Client) -> dict[str, str]:
+    return {"X-CSRF-Token": client.cookies["cardroom_csrf"]}
+
+
+def db_rows(server: LiveServer, sql: str) -> list[Any]:
+    with sqlite3.connect(server.data_dir / "cardroom.db") as c:
+        return c.execute(sql).fetchall()
+
+
+def test_sign_up_stores_an_argon2_hash_never_the_password(server: LiveServer) -> None:
+    with person(server) as ada:
+        r = sign_up(ada, "Ada")
+        assert r.status_code == 200, r.text
+        assert r.json() == {"name": "Ada", "signed_in": True}
+        assert ada.get("/api/account").json() == {"signed_in": True, "name": "Ada"}
+    rows = db_rows(server, "SELECT name, password_hash FROM accounts")
+    assert len(rows) == 1 and rows[0][0] == "Ada"
+    digest = rows[0][1]
+    assert digest.startswith("$argon2id$") and PASSWORD not in digest
+    with open(server.data_dir / "cardroom.db", "rb") as f:
+        assert PASSWORD.encode() not in f.read()
+    tokens = db_rows(server, "SELECT token_hash FROM account_sessions")
+    assert len(tokens) == 1 and len(tokens[0][0]) == 64  # the SHA-256 of the token, not the token
+
+
+def test_session_cookie_flags(server: LiveServer) -> None:
+    with person(server) as ada:
+        r = sign_up(ada, "Ada")
+        cookies = r.headers.get_list("set-cookie")
+        session = next(c for c in cookies if c.startswith("cardroom_session="))
+        assert "HttpOnly" in session and "samesite=lax" in session.lower() and "Path=/" in session
+        assert "Secure" not in session  # plain http here; behind https the cookie is Secure
+        token = next(c for c in cookies if c.startswith("cardroom_csrf="))
+        assert "HttpOnly" not in token and "samesite=strict" in token.lower()
+
+
+def test_cookies_are_secure_over_https(tmp_path: Path) -> None:
+    live = LiveServer(tmp_path / "data", forwarded_allow_ips="127.0.0.1")
+    try:
+        r = live.http.post("/api/account/signup", json={"name": "Ada", "password": PASSWORD},
+                           headers={"X-Forwarded-Proto": "https"})
+        assert r.status_code == 200, r.text
+        for cookie in r.headers.get_list("set-cookie"):
+            assert "Secure" in cookie, cookie
+    finally:
+        live.stop()
+
+
+@pytest.mark.parametrize(("name", "words"), [
+    ("Al", "a name has 3 to 20 characters, not 2"),
+    ("A" * 21, "a name has 3 to 20 characters, not 21"),
+    ("Ada Lovelace", "a name starts with a letter and has only letters"),
+    ("1ada", "a name starts with a letter"),
+    ("<script>", "a name starts with a letter"),
+])
+def test_names_refused_in_words(server: LiveServer, name: str, words: str) -> None:
+    with person(server) as client:
+        r = sign_up(client, name)
+        assert r.status_code == 400 and words in r.json()["detail"]
+        assert "cardroom_session" not in client.cookies
+    assert db_rows(server, "SELECT count(*) FROM accounts") == [(0,)]
+
+
+@pytest.mark.parametrize(("password", "words"), [
+    ("short", "a password has at least 10 characters; this one has 5"),
+    ("x" * 201, "a password has at most 200 characters; this one has 201"),
+    ("ada-and-more-letters", "a password may not contain the account's name"),
+    ("abababababab", "a password needs at least 4 different characters"),
+])
+def test_passwords_refused_in_words(server: LiveServer, password: str, words: str) -> None:
+    with person(server) as client:
+        r = sign_up(client, "Ada", password)
+        assert r.status_code == 400 and r.json()["detail"] == words
+    assert db_rows(server, "SELECT count(*) FROM accounts") == [(0,)]
+
+
+def test_rules_functions() -> None:
+    assert name_problem("Ada_99") is None and password_problem(PASSWORD, "Ada") is None
+
+
+def test_a_taken_name_any_case(server: LiveServer) -> None:
+    with person(server) as a, person(server) as b:
+        assert sign_up(a, "Ada").status_code == 200
+        r = sign_up(b, "ADA")
+        assert r.status_code == 409 and r.json()["detail"] == "the name ADA is taken; choose another"
+
+
+def test_sign_in_and_out(server: LiveServer) -> None:
+    with person(server) as a:
+        assert sign_up(a, "Ada").status_code == 200
+    with person(server) as b:
+        r = b.post("/api/account/signin", json={"name": "Ada", "password": "wrong password!"})
+        assert r.status_code == 401 and r.json()["detail"] == "that name and password do not match an account"
+        r = b.post("/api/account/signin", json={"name": "Nobody", "password": PASSWORD})
+        assert r.status_code == 401 and r.json()["detail"] == "that name and password do not match an account"
+        r = b.post("/api/account/signin", json={"name": "ada", "password": PASSWORD})
+        assert r.status_code == 200 and r.json()["name"] == "Ada"
+        assert b.get("/api/account").json()["signed_in"] is True
+        # signing out is a change: without the CSRF token it is refused
+        r = b.post("/api/account/signout")
+        assert r.status_code == 403 and "X-CSRF-Token" in r.json()["detail"]
+        old = b.cookies["cardroom_session"]
+        r = b.post("/api/account/signout", headers=csrf(b))
+        assert r.status_code == 200 and b.get("/api/account").json() == {"signed_in": False}
+        # the old session token is dead on the server too
+        with person(server) as c:
+            c.cookies.set("cardroom_session", old)
+            assert c.get("/api/account").json() == {"signed_in": False}
+
+
+def test_sign_in_rate_limited_per_account(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    with person(server) as a:
+        assert sign_up(a, "Ada").status_code == 200
+    accounts = server.app.state.accounts
+    for _ in range(FAILURES_PER_ACCOUNT):
+        r = server.http.post("/api/account/signin", json={"name": "Ada", "password": "wrong password!"})
+        assert r.status_code == 401
+    # Another address is refused for this account too, even with the right password.
+    accounts.by_address._times.clear()
+    r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
+    assert r.status_code == 429 and "too many sign-in attempts; try again in" in r.json()["detail"]
+    assert int(r.headers["Retry-After"]) > 0
+    # Once the window has passed, the right password works again.
+    real = accounts_module.time.time
+    monkeypatch.setattr(accounts_module.time, "time", lambda: real() + accounts_module.ATTEMPT_WINDOW + 1)
+    r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
+    assert r.status_code == 200, r.text
+
+
+def test_sign_in_rate_limited_per_address(server: LiveServer) -> None:
+    for i in range(ATTEMPTS_PER_ADDRESS):
+        r = server.http.post("/api/account/signin", json={"name": f"Someone{i}", "password": PASSWORD})
+        assert r.status_code == 401
+    r = server.http.post("/api/account/signin", json={"name": "Other", "password": PASSWORD})
+    assert r.status_code == 429 and "too many sign-in attempts" in r.json()["detail"]
+
+
+def test_csrf_on_table_requests_with_a_session(server: LiveServer) -> None:
+    with person(server) as ada:
+        assert sign_up(ada, "Ada").status_code == 200
+        body = {"game": "baha", "players": 3, "name": "Whoever", "seats": ["human", "human", "heuristic"]}
+        r = ada.post("/api/tables", json=body)
+        assert r.status_code == 403 and "X-CSRF-Token" in r.json()["detail"]
+        r = ada.post("/api/tables", json=body, headers={"X-CSRF-Token": "forged"})
+        assert r.status_code == 403
+        r = ada.post("/api/tables", json=body, headers={**csrf(ada), "Origin": "http://evil.example"})
+        assert r.status_code == 403 and "is not from this server" in r.json()["detail"]
+        assert server.manager.tables == {}
+        r = ada.post("/api/tables", json=body, headers={**csrf(ada), "Origin": server.base})
+        assert r.status_code == 200, r.text
+        table = r.json()
+        assert table["seats"][0]["name"] == "Ada"  # an account sits as itself
+    # A guest (no session) needs no token: today's seat tokens work as they did.
+    joined = server.join(table["id"], "Guest")
+    assert joined["seat"] == 1
+
+
+def test_sign_up_from_another_site_is_refused(server: LiveServer) -> None:
+    r = server.http.post("/api/account/signup", json={"name": "Ada", "password": PASSWORD},
+                         headers={"Origin": "http://evil.example"})
+    assert r.status_code == 403
+
+
+def play_rated_game(server: LiveServer, first: httpx.Client, second: httpx.Client) -> dict[str, Any]:
+    r = first.post("/api/tables", headers=csrf(first), json={
+        "game": "baha", "players": 3, "rules": {"target": 1}, "name": "x",
+        "seats": ["human", "human", "heuristic"]})
+    assert r.status_code == 200, r.text
+    table = r.json()
+    r = second.post(f"/api/tables/{table['id']}/join", headers=csrf(second), json={"name": "x"})
+    assert r.status_code == 200, r.text
+    clients = [server.client(table["id"], table["token"]), server.client(table["id"], r.json()["token"])]
+    try:
+        play_out(clients)
+    finally:
+        for c in clients:
+            c.close()
+    return table
+
+
+def test_a_rated_game_changes_both_ratings_and_orders_the_leaderboard(server: LiveServer) -> None:
+    with person(server) as ada, person(server) as bea:
+        assert sign_up(ada, "Ada").status_code == 200
+        assert sign_up(bea, "Bea").status_code == 200
+        assert server.http.get("/api/leaderboard/baha").json() == {"game": "baha", "players": []}
+        table = play_rated_game(server, ada, bea)
+    record = server.http.get(f"/api/tables/{table['id']}/record").json()
+    totals = record["result"]["totals"]
+    board = server.http.get("/api/leaderboard/baha").json()["players"]
+    assert [p["name"] for p in board] == sorted(["Ada", "Bea"], key=lambda n: totals[["Ada", "Bea"].index(n)]) \
+        or totals[0] == totals[1]
+    assert [p["place"] for p in board] == [1, 2]
+    assert board[0]["ordinal"] >= board[1]["ordinal"]
+    for p in board:
+        assert p["games"] == 1 and p["sigma"] < 25 / 3  # both changed from the starting rating
+    if totals[0] != totals[1]:
+        assert board[0]["mu"] > 25 > board[1]["mu"]
+    ada_page = server.http.get("/api/players/ada").json()
+    assert ada_page["name"] == "Ada" and ada_page["games_played"] == 1
+    assert ada_page["recent"][0]["replay"] == f"/replay/{table['id']}"
+    assert ada_page["ratings"][0]["game"] == "baha" and ada_page["ratings"][0]["games"] == 1
+    assert server.http.get("/api/leaderboard/baebae").json()["players"] == []
+    assert server.http.get("/api/leaderboard/chess").status_code == 404
+    assert server.http.get("/api/players/nobody").status_code == 404
+    assert server.http.get("/player/Ada").status_code == 200
+    assert server.http.get("/player/nobody").status_code == 404
+
+
+def test_a_game_with_one_account_is_not_rated(server: LiveServer) -> None:
+    with person(server) as ada:
+        assert sign_up(ada, "Ada").status_code == 200
+        r = ada.post("/api/tables", headers=csrf(ada), json={
+            "game": "baha", "players": 3, "rules": {"target": 1}, "name": "x",
+            "seats": ["human", "heuristic", "heuristic"]})
+        table = r.json()
+    c = server.client(table["id"], table["token"])
+    play_out([c])
+    c.close()
+    assert server.http.get("/api/leaderboard/baha").json()["players"] == []
+    assert server.http.get("/api/players/Ada").json()["games_played"] == 1
+
+
+def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
+    accounts = server.app.state.accounts
+    with person(server) as a, person(server) as b, person(server) as c:
+        for client, name in ((a, "Ada"), (b, "Bea"), (c, "Cyd")):
+            assert sign_up(client, name).status_code == 200
+    ids = {row[1]: row[0] for row in db_rows(server, "SELECT id, name FROM accounts")}
+    table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Ada")
+    for seat, name in enumerate(("Ada", "Bea", "Cyd")):
+        accounts.sat(table["id"], seat, ids[name])
+    assert accounts.finished(table["id"], "baha", [40, 5, 20], set())  # lower totals place better
+    assert not accounts.finished(table["id"], "baha", [40, 5, 20], set())  # once only
+    board = server.http.get("/api/leaderboard/baha").json()["players"]
+    assert [p["name"] for p in board] == ["Bea", "Cyd", "Ada"]
+    assert board[0]["ordinal"] > board[1]["ordinal"] > board[2]["ordinal"]
+
+
+def test_a_name_taken_at_the_same_moment(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two sign-ups for one name that both pass the first check: the second is told in words."""
+    accounts = server.app.state.accounts
+    real = accounts.hasher
+
+    class Racing:
+        def hash(self, password: str) -> str:
+            monkeypatch.setattr(accounts, "hasher", real)
+            with person(server) as other:
+                assert sign_up(other, "Ada").status_code == 200  # got in while this one hashed
+            return str(real.hash(password))
+
+    monkeypatch.setattr(accounts, "hasher", Racing())
+    with person(server) as ada:
+        r = sign_up(ada, "ada")
+        assert r.status_code == 409 and r.json()["detail"] == "the name ada is taken; choose another"
+    assert db_rows(server, "SELECT name FROM accounts") == [("Ada",)]
