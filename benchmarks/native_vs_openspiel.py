@@ -106,7 +106,7 @@ def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
         out = f"{folder}/callgrind.out"
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-             "--toggle-collect=*play_random_games*", sys.executable, "-c",
+             "--toggle-collect=*play_games*", sys.executable, "-c",
              _COUNTED.format(path=sys.path, games=games, exact=exact)],
             capture_output=True, text=True, timeout=600, check=True,
         )

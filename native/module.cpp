@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cardroom/baha.hpp"
+#include "cardroom/baha_heuristic.hpp"
 #include "cardroom/chance.hpp"
 
 namespace py = pybind11;
@@ -351,56 +352,85 @@ void load_core(BahaCore& core, int64_t hand_no, int dealer, int phase, py::objec
 
 // -- batches: whole games with no Python in the loop ---------------------------------------
 
-// The random agent (agents/random_agent.py) of one seat: random.Random(seed) and
-// randrange(len(legal)) over the legal actions in ascending order.
-struct RandomSeat {
-    PyRandom rng;
-    int choose(uint64_t legal) { return static_cast<int>(rng.randbelow(static_cast<uint64_t>(baha::count(legal)))); }
+// One seat of simulate's agents, seeded as `cardroom simulate` seeds it (random.Random(seed)):
+// the random agent (agents/random_agent.py: randrange(len(legal)) over the legal actions in
+// ascending order) or the heuristic (agents/baha_heuristic.py, baha_heuristic.hpp).
+struct AgentSeat {
+    bool heuristic;
+    baha::Heuristic player;  // its rng is the random agent's too
+
+    int act(const baha::Game& g) {
+        if (heuristic) return player.act(g);
+        uint64_t legal = g.legal_mask();
+        int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(baha::count(legal))));
+        for (int i = 0; i < k; ++i) legal &= legal - 1;
+        int card = baha::lowest(legal);
+        return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
+    }
 };
 
 // A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64
 // stream per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    int choose(uint64_t legal) {
+    int act(const baha::Game& g) {
+        uint64_t legal = g.legal_mask();
         uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         z ^= z >> 31;
-        return static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+        int k = static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+        for (int i = 0; i < k; ++i) legal &= legal - 1;
+        int card = baha::lowest(legal);
+        return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
     }
 };
 
-inline int kth(uint64_t mask, int k) {
-    for (int i = 0; i < k; ++i) mask &= mask - 1;
-    return baha::lowest(mask);
+inline PyRandom agent_rng(int64_t seed, int seat) {
+    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
+    unsigned __int128 magnitude =
+        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
+    return PyRandom::from_int(magnitude);
 }
 
-// What a batch returns per game.
+// What a batch returns per game; ``points`` holds every scored hand's points, game after game
+// (``deals`` of them for each game, ``players`` each).
 struct Played {
     std::vector<int64_t> totals;  // games x players
     std::vector<int> winners;
     std::vector<int> hands;
     std::vector<int64_t> actions;
     std::vector<int> moons;
+    std::vector<int> deals;
+    std::vector<int> points;
 };
 
-// Games seed, seed + 1, ... of random agents seeded as cardroom simulate seeds them (seat s
-// of the game with seed k: k * 1000 + s), each played to its end or to max_actions.
-// With ``exact`` false, every seat plays FastSeat's stream instead: the same deals, other
-// choices, without seeding four Mersenne Twisters a game.
-void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
-                       bool exact, Played& out) {
+// Games seed, seed + 1, ... of simulate's agents (``heuristic[s]``: seat s plays the heuristic,
+// else the random agent), seeded as cardroom simulate seeds them (seat s of the game with seed
+// k: k * 1000 + s), each played to its end or to max_actions. With ``exact`` false, every seat
+// plays FastSeat's stream instead: the same deals, other choices, without seeding four
+// Mersenne Twisters a game.
+void play_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
+                const std::vector<bool>& heuristic, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);
     out.winners.assign(games, -1);
     out.hands.assign(games, 0);
     out.actions.assign(games, 0);
     out.moons.assign(games, 0);
+    out.deals.assign(games, 0);
+    out.points.clear();
     struct Counter : baha::Quiet {
+        std::vector<int>* points;
         int moons = 0;
-        void score(const baha::Game&, const int*, int moon, const int*) { moons += moon >= 0; }
+        int deals = 0;
+        void score(const baha::Game& g, const int*, int moon, const int* hand_points) {
+            moons += moon >= 0;
+            deals += 1;
+            points->insert(points->end(), hand_points, hand_points + g.n);
+        }
     };
+    std::vector<AgentSeat> seats;
     for (int64_t i = 0; i < games; ++i) {
         int64_t seed = first_seed + i;
         baha::Game g;
@@ -409,40 +439,29 @@ void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t gam
         g.seed = std::to_string(seed);
         g.choose_first_dealer();
         Counter sink;
+        sink.points = &out.points;
         g.begin_hand(sink, nullptr);
         int64_t actions = 0;
-        auto play = [&](auto& seats) {
+        auto play = [&](auto&& seat_of) {
             while (g.phase != baha::OVER && actions < max_actions) {
-                uint64_t legal = g.legal_mask();
-                int card = kth(legal, seats[g.turn].choose(legal));
-                g.apply(sink, g.phase == baha::PASS ? card + baha::PASS_BASE : card);
+                g.apply(sink, seat_of(g.turn).act(g));
                 ++actions;
             }
         };
         if (exact) {
-            std::vector<RandomSeat> seats;
-            seats.reserve(n);
-            for (int s = 0; s < n; ++s) {
-                __int128 agent_seed = static_cast<__int128>(seed) * 1000 + s;
-                unsigned __int128 magnitude = agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed)
-                                                              : static_cast<unsigned __int128>(agent_seed);
-                seats.push_back(RandomSeat{PyRandom::from_int(magnitude)});
-            }
-            play(seats);
+            seats.clear();
+            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s)}});
+            play([&](int seat) -> AgentSeat& { return seats[seat]; });
         } else {
-            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};
-            FastSeat* seats = &one;  // every seat draws from the game's one stream
-            struct Same {
-                FastSeat* seat;
-                FastSeat& operator[](int) { return *seat; }
-            } same{seats};
-            play(same);
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
+            play([&](int) -> FastSeat& { return one; });
         }
         for (int s = 0; s < n; ++s) out.totals[static_cast<size_t>(i) * n + s] = g.totals[s];
         out.winners[i] = g.winner;
         out.hands[i] = static_cast<int>(g.hand_no);
         out.actions[i] = actions;
         out.moons[i] = sink.moons;
+        out.deals[i] = sink.deals;
     }
 }
 
@@ -533,16 +552,26 @@ PYBIND11_MODULE(_core, m) {
         .def_readonly("log", &BahaCore::log)
         .def_readonly("history", &BahaCore::history);
 
+    // Baha's heuristic player, for the differential tests
+    py::class_<baha::Heuristic>(m, "BahaHeuristic")
+        .def(py::init([](const py::int_& seed) { return baha::Heuristic{random_from(seed)}; }), py::arg("seed"))
+        .def("act", [](baha::Heuristic& h, const BahaCore& core) {
+            if (core.g.turn < 0) throw py::value_error("the game is over: nobody is to act");
+            return h.act(core.g);
+        })
+        .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
+
     // Batches
     m.def(
-        "baha_random_games",
+        "baha_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           int64_t first_seed, int64_t games, int64_t max_actions, bool exact) {
+           int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic) {
             baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+            if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_random_games(rules, first_seed, games, max_actions, exact, out);
+                play_games(rules, first_seed, games, max_actions, exact, heuristic, out);
             }
             py::dict result;
             result["totals"] = out.totals;
@@ -550,9 +579,11 @@ PYBIND11_MODULE(_core, m) {
             result["hands"] = out.hands;
             result["actions"] = out.actions;
             result["moons"] = out.moons;
+            result["deals"] = out.deals;
+            result["points"] = out.points;
             return result;
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("exact"));
+        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
 }

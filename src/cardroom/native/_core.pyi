@@ -52,7 +52,12 @@ class BahaCore:
     log: list[dict[str, Any]]
     history: list[tuple[int, int]]
 
-def baha_random_games(
+class BahaHeuristic:
+    def __init__(self, seed: int) -> None: ...
+    def act(self, core: BahaCore) -> int: ...
+    def random(self) -> float: ...
+
+def baha_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
-    first_seed: int, games: int, max_actions: int, exact: bool,
+    first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
 ) -> dict[str, list[int]]: ...

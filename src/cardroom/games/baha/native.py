@@ -32,7 +32,9 @@ from cardroom.games.baha.state import FIELDS, BahaState, unpickle
 from cardroom.games.baha.views import Observation, horns_shown, visible_event
 from cardroom.native import core
 
-__all__ = ["NativeBahaState", "LIMIT", "RandomGames", "random_games"]
+__all__ = [
+    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
+]
 
 LIMIT = 1 << 62
 """The native engine keeps totals and hand numbers in 64 bits: starting values below this."""
@@ -373,14 +375,19 @@ def _unpickle_native(ref: BahaState) -> NativeBahaState:
     return state._from_reference(ref)
 
 
-class RandomGames:
-    """Whole games of random agents played by the native engine in one call (no Python in the
-    loop): per game its totals, winner (-1 when the action guard stopped it), hands, actions
-    and moons. Game ``i`` has seed ``first_seed + i`` and seat ``s`` the random agent that
-    ``cardroom simulate`` gives it (``random`` seeded ``seed * 1000 + s``), so these are the
-    very games :func:`cardroom.sim.tournament.run_games` plays with a lineup of ``random``."""
+POLICIES = ("random", "heuristic")
+"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
 
-    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons")
+
+class BatchGames:
+    """Whole games played by the native engine in one call (no Python in the loop): per game
+    its totals, winner (-1 when the action guard stopped it), hands dealt, actions, moons and
+    the points of every scored hand (``deal_points``, one list a seat). Game ``i`` has seed
+    ``first_seed + i`` and seat ``s`` the agent that ``cardroom simulate`` gives it (seeded
+    ``seed * 1000 + s``), so these are the very games
+    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+
+    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points")
 
     def __init__(self, players: int, found: dict[str, list[int]]) -> None:
         self.players = players
@@ -390,24 +397,56 @@ class RandomGames:
         self.hands = found["hands"]
         self.actions = found["actions"]
         self.moons = found["moons"]
+        points = found["points"]
+        rows = [points[i:i + players] for i in range(0, len(points), players)]
+        self.deal_points: list[list[list[int]]] = []
+        start = 0
+        for deals in found["deals"]:
+            self.deal_points.append(rows[start:start + deals])
+            start += deals
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> RandomGames:
-    """Play ``games`` games of ``rules`` between random agents natively (the GIL released).
+def agent_games(
+    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+    max_actions: int = 200_000, *, exact: bool = True,
+) -> BatchGames:
+    """Play ``games`` games of ``rules`` natively (the GIL released) between ``agents``: one of
+    :data:`POLICIES` for every seat, or one for all.
 
-    ``exact=False`` keeps the deals but lets every seat choose from one fast stream per game
-    (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded per seat): uniform
-    play-outs at a fraction of the cost, no longer the games ``run_games`` plays."""
+    ``exact=False`` (random agents only) keeps the deals but lets every seat choose from one
+    fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
+    per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
+    plays."""
     if not -(2**62) <= first_seed <= 2**62 - games:
         raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
     if games < 0 or max_actions < 1:
         raise RulesError(
             f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
         )
-    found = core().baha_random_games(
+    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
+    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
+        raise RulesError(
+            f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
+            f"(one name for all, or one a seat), not {list(agents)}"
+        )
+    heuristic = [a == "heuristic" for a in seats]
+    if not exact and any(heuristic):
+        raise RulesError("exact=False plays the fast uniform stream: random agents only")
+    found = core().baha_games(
         rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact,
+        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
     )
-    return RandomGames(rules.players, found)
+    return BatchGames(rules.players, found)
+
+
+def random_games(
+    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
+) -> BatchGames:
+    """:func:`agent_games` between random agents (``exact=False``: the fast uniform stream)."""
+    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
+
+
+def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
+    of ``heuristic``."""
+    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
