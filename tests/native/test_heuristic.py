@@ -39,7 +39,7 @@ def play_compared(rules: Rules, seed: int, rng: random.Random, deal: Deal | None
         seat = python.current_player
         assert seat is not None
         expected = theirs[seat].act(python, seat)
-        assert ours[seat].act(fast._core) == expected, (seed, python.log[-1], python.legal_actions())
+        assert ours[seat].act(fast) == expected, (seed, python.log[-1], python.legal_actions())
         decisions += 1
         action = rng.choice(python.legal_actions()) if rng.random() < wander else expected
         assert fast.apply(action) == python.apply(action)

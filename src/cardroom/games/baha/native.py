@@ -30,7 +30,7 @@ from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import FIELDS, BahaState, unpickle
 from cardroom.games.baha.views import Observation, horns_shown, visible_event
-from cardroom.native import core
+from cardroom.native import available, core
 
 __all__ = [
     "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
@@ -43,24 +43,57 @@ _PHASES = (Phase.PASS, Phase.PLAY, Phase.OVER)
 _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 
 
-class NativeBahaState:
-    """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
-    native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`."""
+_Core: Any = core().BahaCore if available() else object
+_NO_FIELDS: tuple[str, ...] = ()
+"""The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
-    __slots__ = ("rules", "seed", "n", "origin", "_core", "_ref")
+
+class NativeBahaState(_Core):  # type: ignore[misc]
+    """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
+    native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
+
+    The calls every move makes are the core type's own, in C: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    ``clone()``, ``current_player``, ``is_over``, ``scores``, ``log``, ``history``,
+    ``deal_number``, ``winner``, and ``BahaState``'s fields (``hands``, ``taken``, ``trick``,
+    ``voids``...) that the observation encoder and the heuristic read. The rest of the
+    protocol is here, in Python."""
+
+    __slots__ = _NO_FIELDS  # every field is the core type's
 
     rules: Rules
     seed: int
     n: int
     origin: dict[str, Any] | None
-
-    def __init__(self, rules: Rules, seed: int, origin: dict[str, Any] | None, native: Any) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
-        self.origin = origin
-        self._core = native
-        self._ref: BahaState | None = None
+    _ref: BahaState | None
+    current_player: int | None
+    turn: int | None
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    deal_number: int
+    hand_no: int
+    winner: int | None
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    dealer: int
+    phase_code: int
+    hands: list[int]
+    taken: list[int]
+    face_down: list[int]
+    pass_offset: int
+    picks: list[int]
+    passed: list[int]
+    received: list[int]
+    leftover: int
+    draw_pile: list[int]
+    trick: list[int]
+    leader: int
+    tricks_done: int
+    played: int
+    voids: list[int]
+    last_trick: dict[str, Any] | None
+    hand_start: int
 
     @classmethod
     def start(
@@ -95,79 +128,30 @@ class NativeBahaState:
                     "draw_pile": [CARD_TEXT[c] for c in dealt[2]],
                     "dealer": dealt[3],
                 }
-        native = core().BahaCore(
-            n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
+        state = cls.__new__(cls)
+        state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
+        core().baha_start(
+            state, n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
             rules.random_dealer, str(seed), hand, start_totals, dealt,
         )
-        return cls(rules, seed, origin, native)
+        return state
 
-    # -- the protocol ------------------------------------------------------------------
+    # -- the protocol (the per-action calls are the core type's) -----------------------
 
-    @property
-    def current_player(self) -> int | None:
-        turn: int | None = self._core.turn
-        return turn
-
-    @property
-    def turn(self) -> int | None:
-        turn: int | None = self._core.turn
-        return turn
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._core.phase == 2)
-
-    @property
-    def scores(self) -> list[int]:
-        totals: list[int] = self._core.totals
-        return totals
-
-    @property
-    def deal_number(self) -> int:
-        hand: int = self._core.hand_no
-        return hand
-
-    @property
-    def winner(self) -> int | None:
-        winner: int | None = self._core.winner
-        return winner
-
-    @property
-    def log(self) -> list[Event]:
-        log: list[Event] = self._core.log
-        return log
-
-    @property
-    def history(self) -> list[tuple[int, Action]]:
-        history: list[tuple[int, Action]] = self._core.history
-        return history
-
-    def legal_actions(self) -> list[Action]:
-        actions: list[Action] = self._core.legal_actions()
-        return actions
-
-    def apply(self, action: object) -> list[Event]:
-        """Take ``action`` for the current seat and return the events it caused; an illegal
-        action raises :class:`IllegalAction` with the Python engine's words and changes nothing."""
-        act = action if type(action) is int else self._whole_action(action)
-        events: list[Event] | None = self._core.apply(act) if 0 <= act < NUM_ACTIONS else None
-        if events is None:
-            raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
-        self._ref = None
-        return events
-
-    def _whole_action(self, action: object) -> Action:
+    def _apply_other(self, action: object) -> list[Event]:
+        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
+        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
         try:
             if isinstance(action, bool) or not isinstance(action, SupportsIndex):
                 raise TypeError  # True is not action 1
-            return operator.index(action)
+            act = operator.index(action)
         except TypeError:
             reason = self.reference().illegal_reason(action)
             raise IllegalAction(reason or f"{action!r} is not an action") from None
-
-    def clone(self) -> NativeBahaState:
-        """An independent copy (the core's fields copied, events shared)."""
-        return NativeBahaState(self.rules, self.seed, self.origin, self._core.clone())
+        if type(act) is int and act in self.legal_actions():
+            events: list[Event] = self.apply(act)
+            return events
+        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
 
     def returns(self) -> list[float]:
         """As :meth:`BahaState.returns`: each seat's total below the table's mean, in moons."""
@@ -185,8 +169,7 @@ class NativeBahaState:
     def random_playout(self, random: Callable[[], float]) -> None:
         """As :meth:`BahaState.random_playout`: the same moves for the same ``random``, the card
         play quiet, the hand scored and the next one not dealt."""
-        self._core.random_playout(random)
-        self._ref = None
+        core().baha_random_playout(self, random)
 
     # -- the Python reference, for what a seat may know and the words of refusals ------
 
@@ -194,10 +177,10 @@ class NativeBahaState:
         """This position on the Python engine (a copy: changing it changes nothing here)."""
         ref = self._ref
         if ref is None:
-            c = self._core
+            c = self
             values = {
                 "rules": self.rules, "seed": self.seed, "n": self.n, "hand_no": c.hand_no, "dealer": c.dealer,
-                "phase": _PHASES[c.phase], "turn": c.turn, "hands": c.hands, "taken": c.taken,
+                "phase": _PHASES[c.phase_code], "turn": c.turn, "hands": c.hands, "taken": c.taken,
                 "face_down": c.face_down, "pass_offset": c.pass_offset, "picks": c.picks, "passed": c.passed,
                 "received": c.received, "leftover": c.leftover, "draw_pile": c.draw_pile, "trick": c.trick,
                 "leader": c.leader, "tricks_done": c.tricks_done, "played": c.played, "voids": c.voids,
@@ -209,17 +192,18 @@ class NativeBahaState:
         return ref
 
     def _from_reference(self, ref: BahaState) -> NativeBahaState:
-        native = self._core.clone()
+        world: NativeBahaState = self.clone()
         trick = ref.last_trick
-        native.load(
-            ref.hand_no, ref.dealer, _PHASE_CODE[ref.phase], ref.turn, ref.hands, ref.taken, ref.face_down,
-            ref.pass_offset, ref.picks, ref.passed, ref.received, ref.leftover, ref.draw_pile, ref.trick,
-            ref.leader, ref.tricks_done, ref.played, ref.voids, ref.totals, ref.winner,
+        core().baha_load(
+            world, ref.hand_no, ref.dealer, _PHASE_CODE[ref.phase], ref.turn, ref.hands, ref.taken,
+            ref.face_down, ref.pass_offset, ref.picks, ref.passed, ref.received, ref.leftover, ref.draw_pile,
+            ref.trick, ref.leader, ref.tricks_done, ref.played, ref.voids, ref.totals, ref.winner,
             None if trick is None else (trick["leader"], [parse_baha_card(c) for c in trick["cards"]],
                                         trick["winner"]),
             ref.hand_start, ref.log, ref.history, str(ref.seed),
         )
-        return NativeBahaState(self.rules, ref.seed, ref.origin, native)
+        world.seed, world.origin = ref.seed, ref.origin
+        return world
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the Python position (a search bot's worker makes it native again).
@@ -264,104 +248,9 @@ class NativeBahaState:
     def decode(self, action: Action) -> ActionInfo:
         return self.reference().decode(action)
 
-    # -- BahaState's fields, read from the core (the encoder and heuristic read these) --
-
-    @property
-    def hand_no(self) -> int:
-        return self.deal_number
-
-    @property
-    def dealer(self) -> int:
-        dealer: int = self._core.dealer
-        return dealer
-
     @property
     def phase(self) -> Phase:
-        return _PHASES[self._core.phase]
-
-    @property
-    def hands(self) -> list[int]:
-        hands: list[int] = self._core.hands
-        return hands
-
-    @property
-    def taken(self) -> list[int]:
-        taken: list[int] = self._core.taken
-        return taken
-
-    @property
-    def face_down(self) -> list[int]:
-        face_down: list[int] = self._core.face_down
-        return face_down
-
-    @property
-    def pass_offset(self) -> int:
-        offset: int = self._core.pass_offset
-        return offset
-
-    @property
-    def picks(self) -> list[int]:
-        picks: list[int] = self._core.picks
-        return picks
-
-    @property
-    def passed(self) -> list[int]:
-        passed: list[int] = self._core.passed
-        return passed
-
-    @property
-    def received(self) -> list[int]:
-        received: list[int] = self._core.received
-        return received
-
-    @property
-    def leftover(self) -> int:
-        leftover: int = self._core.leftover
-        return leftover
-
-    @property
-    def draw_pile(self) -> list[int]:
-        pile: list[int] = self._core.draw_pile
-        return pile
-
-    @property
-    def trick(self) -> list[int]:
-        trick: list[int] = self._core.trick
-        return trick
-
-    @property
-    def leader(self) -> int:
-        leader: int = self._core.leader
-        return leader
-
-    @property
-    def tricks_done(self) -> int:
-        done: int = self._core.tricks_done
-        return done
-
-    @property
-    def played(self) -> int:
-        played: int = self._core.played
-        return played
-
-    @property
-    def voids(self) -> list[int]:
-        voids: list[int] = self._core.voids
-        return voids
-
-    @property
-    def totals(self) -> list[int]:
-        return self.scores
-
-    @property
-    def last_trick(self) -> dict[str, Any] | None:
-        trick: dict[str, Any] | None = self._core.last_trick
-        return trick
-
-    @property
-    def hand_start(self) -> int:
-        start: int = self._core.hand_start
-        return start
+        return _PHASES[self.phase_code]
 
     def __repr__(self) -> str:
         return (
