@@ -18,20 +18,27 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
 from cardroom.engine import RulesError
 
 __all__ = [
-    "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "available", "core", "describe", "engine_choice",
-    "native_for", "unavailable_reason", "use_engine",
+    "BATCHES", "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "available", "batch_for", "core", "describe",
+    "engine_choice", "native_for", "unavailable_reason", "use_engine",
 ]
 
 ENGINE_VARIABLE = "CARDROOM_ENGINE"
 ENGINES = ("python", "native")
 NATIVE_GAMES = ("baha",)
 """The games the native engine plays."""
+
+BATCHES = {"baha": "cardroom.games.baha.native"}
+"""Where each native game's batches are: a module with ``POLICIES`` (the agents it plays) and
+``agent_games(rules, games, first_seed, agents, max_actions)``, whose result has per game
+``totals``, ``winners`` (-1: stopped by the action guard), ``deal_points``, ``actions`` and
+``extras`` (the game's ``result_extras``)."""
 
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
@@ -92,6 +99,14 @@ def native_for(game: str) -> bool:
         return False
     core()
     return True
+
+
+def batch_for(game: str) -> ModuleType | None:
+    """The module that plays whole games of ``game`` natively (:data:`BATCHES`), when new games
+    of it run on the native engine (:func:`native_for`); else ``None``."""
+    if game not in BATCHES or not native_for(game):
+        return None
+    return importlib.import_module(BATCHES[game])
 
 
 def describe() -> str:

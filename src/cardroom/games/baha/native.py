@@ -276,7 +276,7 @@ class BatchGames:
     ``seed * 1000 + s``), so these are the very games
     :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
 
-    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points")
+    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points", "extras")
 
     def __init__(self, players: int, found: dict[str, list[int]]) -> None:
         self.players = players
@@ -286,6 +286,7 @@ class BatchGames:
         self.hands = found["hands"]
         self.actions = found["actions"]
         self.moons = found["moons"]
+        self.extras = [{"moons": moons} for moons in self.moons]  # the spec's result_extras
         points = found["points"]
         rows = [points[i:i + players] for i in range(0, len(points), players)]
         self.deal_points: list[list[list[int]]] = []
