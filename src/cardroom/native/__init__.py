@@ -8,8 +8,9 @@ scores the same (``tests/native/`` plays both side by side), so a record replays
 on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
-(``python``, the default, or ``native``) or by :func:`use_engine`; games the native engine does
-not have yet (BAEBAE) always run on Python.
+(``native``, the default where the core is built, or ``python``, the reference and the default
+where it is not) or by :func:`use_engine`; games the native engine does not have yet (BAEBAE)
+always run on Python.
 
 >>> from cardroom import native
 >>> native.engine_choice() in native.ENGINES
@@ -85,10 +86,13 @@ def _check(name: str, where: str) -> str:
 
 
 def engine_choice() -> str:
-    """The engine asked for: :func:`use_engine`'s, else ``CARDROOM_ENGINE``'s, else ``python``."""
+    """The engine asked for: :func:`use_engine`'s, else ``CARDROOM_ENGINE``'s, else ``native``
+    where the core is built and ``python`` where it is not."""
     if _chosen is not None:
         return _chosen
-    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower() or "python"
+    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if not value:
+        return "native" if _module is not None else "python"
     return _check(value, ENGINE_VARIABLE)
 
 

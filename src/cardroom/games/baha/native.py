@@ -29,7 +29,7 @@ from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_text
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import FIELDS, BahaState, unpickle
-from cardroom.games.baha.views import Observation, horns_shown, visible_event
+from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core
 
 __all__ = [
@@ -227,11 +227,19 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         return self.reference().public_view()
 
     def observation(self, seat: int) -> Observation:
-        return self.reference().observation(seat)
+        """As ``views.observation`` (the same fields, read from the core: the heuristic asks
+        for one at every move, so no reference position is made for it)."""
+        n, leader = self.n, self.leader
+        return Observation(
+            seat=seat, rules=self.rules, phase=_PHASES[self.phase_code], hand=self.hands[seat],
+            trick=tuple(((leader + i) % n, c) for i, c in enumerate(self.trick)), played=self.played,
+            horns_shown=self.horns_shown(), voids=tuple(self.voids), totals=tuple(self.totals),
+        )
 
     def horns_shown(self) -> tuple[int, ...]:
-        """The points each seat took face up this hand (``views.horns_shown`` of the reference)."""
-        return horns_shown(self.reference())
+        """The points each seat took face up this hand (as ``views.horns_shown``)."""
+        hand_points = self.rules.hand_points
+        return tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True))
 
     def illegal_reason(self, action: object) -> str | None:
         return self.reference().illegal_reason(action)
