@@ -48,8 +48,9 @@ from harness import (
 )
 from sim_vs_openspiel import evaluate_bots_runner
 
-from cardroom import engine_build, native, native_build
+from cardroom import engine_build, native
 from cardroom.games import baha
+from cardroom.native import describe as native_build
 from cardroom.sim.tournament import Lineup, run_games
 
 GOAL = 10.0
