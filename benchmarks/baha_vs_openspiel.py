@@ -24,7 +24,7 @@ from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchma
 
 from cardroom.games import baha
 
-GOAL = 2.0
+GOAL = 3.0
 """The ratio Baha / hearts in hands per second that the project aims for."""
 
 

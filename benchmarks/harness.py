@@ -109,7 +109,7 @@ class PureRunner:
             "    print(json.dumps(run(float(line))), flush=True)\n"
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code], env=dict(os.environ, CARDROOM_PURE="1"),
+            [sys.executable, "-c", code], env=dict(os.environ, CARDROOM_PURE="1", CARDROOM_ENGINE="python"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         self.engine = self._read()
@@ -277,7 +277,9 @@ def run_benchmark(
 
     load_before = load_average()
     build = cardroom.engine_build()
-    ours_name = f"{ours[0]}_{build.split()[0]}"
+    from cardroom import native
+
+    ours_name = f"{ours[0]}_{'native' if native.native_for(ours[0]) else build.split()[0]}"
     runners: list[tuple[str, Runner]] = [(ours_name, ours[1](make_pick(args.seed)))]
     pure = None
     if not args.no_pure and build != "pure":

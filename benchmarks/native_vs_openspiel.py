@@ -6,9 +6,12 @@ between random agents in one call (:func:`cardroom.games.baha.native.random_game
 one core. OpenSpiel plays ``hearts`` games (one hand each) with ``pyspiel.evaluate_bots`` and
 four C++ uniform random bots in this process. For scale, the Python engine plays the same
 games through :func:`cardroom.sim.tournament.run_games` on one process, and both engines are
-driven action by action through the State API (what the web and the terminal use). Rounds alternate, the
-order turning; reported: hands per second, the median ratios (the issue's goal: native >= 10x
-OpenSpiel's C++ on one core), and nanoseconds per action of the native batch. The batch runs
+driven action by action through the State API (what the web and the terminal use), beside
+OpenSpiel's ``hearts`` driven the same way from Python. Heuristic agents play too: native
+batches (``heuristic_games``) against ``run_games`` on the Python engine. Rounds alternate, the
+order turning; reported: hands per second, the median ratios (the issue's goals: native >= 10x
+OpenSpiel's C++ on one core; the per-action State API >= 3x OpenSpiel's Python loop), and
+nanoseconds per action of the native batch. The batch runs
 twice: with simulate's random agents (a Mersenne Twister seeded per seat and game, as Python
 seeds them) and with the fast uniform stream (``exact=False``), the same deals either way.
 
@@ -32,15 +35,28 @@ import tempfile
 import time
 from typing import Any
 
-from harness import Pick, Runner, cardroom_runner, environment, load_average, make_pick, measure, print_table
+from harness import (
+    Pick,
+    Runner,
+    cardroom_runner,
+    environment,
+    load_average,
+    make_pick,
+    measure,
+    openspiel_runner,
+    print_table,
+)
 from sim_vs_openspiel import evaluate_bots_runner
 
-from cardroom import engine_build, native, native_build
+from cardroom import engine_build, native
 from cardroom.games import baha
+from cardroom.native import describe as native_build
 from cardroom.sim.tournament import Lineup, run_games
 
 GOAL = 10.0
 """Native Baha hands per second over OpenSpiel's C++ evaluation, both on one core."""
+STATE_API_GOAL = 3.0
+"""Baha's per-action State API over OpenSpiel's ``hearts`` driven from Python, hands per second."""
 BATCH = 2000
 """Games per native call: enough that the call's own cost is a small part of it."""
 RULES = baha.Rules(players=4, target=1)
@@ -68,22 +84,49 @@ def native_runner(pick: Pick, exact: bool = True) -> Runner:
     return run
 
 
-def python_runner(pick: Pick, pyspiel: Any) -> Runner:
-    """The same games on the Python engine (compiled where built), one process."""
-    lineup = Lineup.parse("random", 4)
-    seeds = iter(range(1 << 40, 1 << 62, 100))
+def heuristic_runner(pick: Pick) -> Runner:
+    """Batches of one-hand games of heuristic agents on the native engine (``heuristic_games``:
+    the very games ``cardroom simulate`` plays with ``heuristic`` agents)."""
+    from cardroom.games.baha.native import heuristic_games
+
+    seeds = iter(range(0, 1 << 60, BATCH // 4))
 
     def run(seconds: float) -> tuple[int, int, float]:
         clock = time.perf_counter
         hands = actions = 0
         start = clock()
         while True:
-            results = run_games(RULES, 100, next(seeds), lineup, workers=1)
-            hands += sum(r.deals for r in results)
-            actions += sum(r.actions for r in results)
+            found = heuristic_games(RULES, BATCH // 4, next(seeds))
+            hands += sum(found.hands)
+            actions += sum(found.actions)
             now = clock()
             if now - start >= seconds:
                 return hands, actions, now - start
+
+    return run
+
+
+def python_runner(pick: Pick, pyspiel: Any, agents: str = "random", games: int = 100) -> Runner:
+    """The same games on the Python engine (compiled where built), one process: ``run_games``
+    with the engine choice pinned to ``python`` (it would take the native batches otherwise)."""
+    lineup = Lineup.parse(agents, 4)
+    seeds = iter(range(1 << 40, 1 << 62, games))
+
+    def run(seconds: float) -> tuple[int, int, float]:
+        clock = time.perf_counter
+        hands = actions = 0
+        native.use_engine("python")
+        try:
+            start = clock()
+            while True:
+                results = run_games(RULES, games, next(seeds), lineup, workers=1)
+                hands += sum(r.deals for r in results)
+                actions += sum(r.actions for r in results)
+                now = clock()
+                if now - start >= seconds:
+                    return hands, actions, now - start
+        finally:
+            native.use_engine(None)
 
     return run
 
@@ -106,7 +149,7 @@ def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
         out = f"{folder}/callgrind.out"
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-             "--toggle-collect=*play_random_games*", sys.executable, "-c",
+             "--toggle-collect=*play_games*", sys.executable, "-c",
              _COUNTED.format(path=sys.path, games=games, exact=exact)],
             capture_output=True, text=True, timeout=600, check=True,
         )
@@ -143,6 +186,8 @@ def main(argv: list[str] | None = None) -> int:
         ("baha_native_fast", native_runner(make_pick(0), exact=False)),
         ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
         ("baha_python_run_games", python_runner(make_pick(2), pyspiel)),
+        ("baha_native_heuristic_batch", heuristic_runner(make_pick(0))),
+        ("baha_python_heuristic_run_games", python_runner(make_pick(2), pyspiel, "heuristic", 20)),
     ]
     from cardroom.games.baha.native import NativeBahaState
     from cardroom.games.baha.state import BahaState
@@ -152,12 +197,16 @@ def main(argv: list[str] | None = None) -> int:
                                                   lambda state: state.deal_number, make_pick(3))),
         ("baha_python_state_api", cardroom_runner(lambda seed: BahaState.start(RULES, seed),
                                                   lambda state: state.deal_number, make_pick(3))),
+        ("openspiel_hearts_python_loop", openspiel_runner("hearts", make_pick(4), pyspiel)),
     ]
     comparisons = [
         ("baha_native_batch", "openspiel_cpp_evaluate_bots", GOAL),
         ("baha_native_fast", "openspiel_cpp_evaluate_bots", GOAL),
         ("baha_native_batch", "baha_python_run_games", None),
+        ("baha_native_heuristic_batch", "baha_python_heuristic_run_games", None),
         ("baha_native_state_api", "baha_python_state_api", None),
+        ("baha_native_state_api", "openspiel_hearts_python_loop", STATE_API_GOAL),
+        ("baha_python_state_api", "openspiel_hearts_python_loop", None),
     ]
     measured = measure(runners, comparisons, args.rounds, args.seconds)
     rows = measured["rounds"]

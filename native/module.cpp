@@ -6,12 +6,15 @@
 // here as the same dicts the Python engine writes, key for key in the same order.
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <structmember.h>
 
 #include <array>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "cardroom/baha.hpp"
+#include "cardroom/baha_heuristic.hpp"
 #include "cardroom/chance.hpp"
 
 namespace py = pybind11;
@@ -123,13 +126,19 @@ struct LogSink {
         e[x.pass_] = x.pass_word(g.pass_offset);
         add(std::move(e));
     }
-    void pick(int seat, int card) {
-        py::dict e;
-        e[x.t] = x.pass_pick_t;
-        e[x.p] = py::int_(seat);
-        e[x.card_] = x.card[card];
-        add(std::move(e));
+    // A three-key event {t, p, key: card} (a pick, a play, a draw: most of a game's events),
+    // built on the C API: these are made at nearly every action.
+    void seat_card(const py::str& type, int seat, const py::str& key, int card) {
+        PyObject* e = _PyDict_NewPresized(3);
+        PyObject* p = PyLong_FromLong(seat);
+        bool ok = e != nullptr && p != nullptr && PyDict_SetItem(e, x.t.ptr(), type.ptr()) == 0 &&
+                  PyDict_SetItem(e, x.p.ptr(), p) == 0 && PyDict_SetItem(e, key.ptr(), x.card[card].ptr()) == 0 &&
+                  PyList_Append(log.ptr(), e) == 0;
+        Py_XDECREF(p);
+        Py_XDECREF(e);
+        if (!ok) throw py::error_already_set();
     }
+    void pick(int seat, int card) { seat_card(x.pass_pick_t, seat, x.card_, card); }
     void pass(int from, int to, uint64_t cards) {
         py::dict e;
         e[x.t] = x.pass_t;
@@ -138,13 +147,7 @@ struct LogSink {
         e[x.cards] = x.of_mask(cards);
         add(std::move(e));
     }
-    void play(int seat, int card) {
-        py::dict e;
-        e[x.t] = x.play_t;
-        e[x.p] = py::int_(seat);
-        e[x.card_] = x.card[card];
-        add(std::move(e));
-    }
+    void play(int seat, int card) { seat_card(x.play_t, seat, x.card_, card); }
     void trick(const baha::Game& g, int won, const uint8_t* cards, int size, uint64_t left) {
         uint64_t mask = 0;
         for (int i = 0; i < size; ++i) mask |= 1ULL << cards[i];
@@ -157,13 +160,7 @@ struct LogSink {
         e[x.leftover] = x.of_mask(left);
         add(std::move(e));
     }
-    void draw(int seat, int card) {
-        py::dict e;
-        e[x.t] = x.draw_t;
-        e[x.p] = py::int_(seat);
-        e[x.card_] = x.card[card];
-        add(std::move(e));
-    }
+    void draw(int seat, int card) { seat_card(x.draw_t, seat, x.card_, card); }
     void take(int seat, const uint8_t* cards, int size) {
         py::dict e;
         e[x.t] = x.take_t;
@@ -217,24 +214,6 @@ struct BahaCore {
 
     LogSink sink() { return LogSink{log, hand_start}; }
 
-    py::list legal_actions() const {
-        uint64_t mask = g.legal_mask();
-        int base = g.phase == baha::PASS ? baha::PASS_BASE : 0;
-        py::list out(baha::count(mask));
-        for (Py_ssize_t i = 0; mask; ++i, mask &= mask - 1) out[i] = py::int_(base + baha::lowest(mask));
-        return out;
-    }
-
-    // The events the action caused, or None (and nothing changed) when it is not legal.
-    py::object apply(int action) {
-        if (!g.is_legal(action)) return py::none();
-        Py_ssize_t mark = static_cast<Py_ssize_t>(py::len(log));
-        history.append(py::make_tuple(g.turn, action));
-        LogSink s = sink();
-        g.apply(s, action);
-        return py::reinterpret_steal<py::object>(PyList_GetSlice(log.ptr(), mark, PY_SSIZE_T_MAX));
-    }
-
     void random_playout(const py::object& random) {
         auto uniform = [&random]() { return py::cast<double>(random()); };
         LogSink s = sink();
@@ -273,10 +252,9 @@ void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* 
     for (int i = 0; i < size; ++i) out[i] = values[i];
 }
 
-BahaCore new_core(int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                  bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
-                  const py::object& dealt) {
-    BahaCore core;
+void start_core(BahaCore& core, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
+                bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
+                const py::object& dealt) {
     baha::Game& g = core.g;
     g.rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
     g.n = players;
@@ -298,11 +276,268 @@ BahaCore new_core(int players, bool face, bool passing, bool moon, int64_t targe
     g.hand_no = hand - 1;
     LogSink s = core.sink();
     g.begin_hand(s, given ? &deal : nullptr);
-    return core;
 }
 
+// -- the state object: BahaCore as a plain CPython type ------------------------------------
+//
+// The per-action calls (legal_actions, apply, current_player, is_over...) are what the web,
+// the terminal and every bot make at each move, so they are written against the C API as
+// METH_NOARGS / METH_O methods and getters, with none of pybind11's dispatch on the way:
+// cardroom.games.baha.native.NativeBahaState subclasses this type and adds the rest of the
+// protocol in Python. The fields of the Python face (rules, seed, n, origin, the cached
+// reference) live here too, so a clone is made in one call.
+
+struct StateObject {
+    PyObject_HEAD
+    BahaCore* core;
+    PyObject* rules;
+    PyObject* seed;
+    PyObject* origin;
+    PyObject* ref;  // the Python reference position, cached until the next action
+    int n;
+};
+
+PyTypeObject* state_type = nullptr;
+
+BahaCore& core_of(py::handle state) {
+    if (!PyObject_TypeCheck(state.ptr(), state_type)) throw py::type_error("a native Baha state is needed");
+    return *reinterpret_cast<StateObject*>(state.ptr())->core;
+}
+
+// Runs ``body`` and turns a C++ exception into a Python one (nothing may unwind through C).
+template <class Body>
+PyObject* guarded(Body&& body) {
+    try {
+        return body();
+    } catch (py::error_already_set& error) {
+        error.restore();
+    } catch (const std::exception& error) {
+        PyErr_SetString(PyExc_RuntimeError, error.what());
+    }
+    return nullptr;
+}
+
+PyObject* state_new(PyTypeObject* type, PyObject*, PyObject*) {
+    auto* self = reinterpret_cast<StateObject*>(type->tp_alloc(type, 0));
+    if (self == nullptr) return nullptr;
+    PyObject* made = guarded([&]() -> PyObject* {
+        self->core = new BahaCore();
+        return reinterpret_cast<PyObject*>(self);
+    });
+    if (made == nullptr) Py_DECREF(self);
+    return made;
+}
+
+void state_dealloc(PyObject* object) {
+    auto* self = reinterpret_cast<StateObject*>(object);
+    delete self->core;
+    Py_XDECREF(self->rules);
+    Py_XDECREF(self->seed);
+    Py_XDECREF(self->origin);
+    Py_XDECREF(self->ref);
+    PyTypeObject* type = Py_TYPE(object);
+    type->tp_free(object);
+    Py_DECREF(type);  // a heap type's instances hold it
+}
+
+PyObject* state_legal_actions(PyObject* object, PyObject*) {
+    const baha::Game& g = reinterpret_cast<StateObject*>(object)->core->g;
+    uint64_t mask = g.legal_mask();
+    long base = g.phase == baha::PASS ? baha::PASS_BASE : 0;
+    PyObject* out = PyList_New(baha::count(mask));
+    if (out == nullptr) return nullptr;
+    for (Py_ssize_t i = 0; mask; ++i, mask &= mask - 1)
+        PyList_SET_ITEM(out, i, PyLong_FromLong(base + baha::lowest(mask)));  // small ints: cached
+    return out;
+}
+
+// apply(action): a legal int is taken here; anything else goes to the Python face's
+// _apply_other, which takes an int-like action or raises IllegalAction in the reference's words.
+PyObject* state_apply(PyObject* object, PyObject* action) {
+    auto* self = reinterpret_cast<StateObject*>(object);
+    BahaCore& core = *self->core;
+    if (PyLong_CheckExact(action)) {
+        int overflow = 0;
+        long value = PyLong_AsLongAndOverflow(action, &overflow);
+        if (!overflow && value >= 0 && value < baha::NUM_ACTIONS && core.g.is_legal(static_cast<int>(value))) {
+            return guarded([&]() -> PyObject* {
+                PyObject* log = core.log.ptr();
+                Py_ssize_t mark = PyList_GET_SIZE(log);
+                PyObject* turn = PyLong_FromLong(core.g.turn);
+                PyObject* taken = PyTuple_Pack(2, turn, action);
+                Py_DECREF(turn);
+                if (taken == nullptr || PyList_Append(core.history.ptr(), taken) < 0) {
+                    Py_XDECREF(taken);
+                    return nullptr;
+                }
+                Py_DECREF(taken);
+                Py_CLEAR(self->ref);
+                LogSink sink = core.sink();
+                core.g.apply(sink, static_cast<int>(value));
+                return PyList_GetSlice(log, mark, PY_SSIZE_T_MAX);
+            });
+        }
+    }
+    static PyObject* other = PyUnicode_InternFromString("_apply_other");
+    return PyObject_CallMethodOneArg(object, other, action);  // one argument, even a tuple
+}
+
+PyObject* state_clone(PyObject* object, PyObject*) {
+    auto* self = reinterpret_cast<StateObject*>(object);
+    PyTypeObject* type = Py_TYPE(object);
+    auto* other = reinterpret_cast<StateObject*>(type->tp_new(type, nullptr, nullptr));
+    if (other == nullptr) return nullptr;
+    PyObject* made = guarded([&]() -> PyObject* {
+        *other->core = self->core->clone();
+        return reinterpret_cast<PyObject*>(other);
+    });
+    if (made == nullptr) {
+        Py_DECREF(other);
+        return nullptr;
+    }
+    for (auto [to, from] : {std::pair{&other->rules, self->rules}, {&other->seed, self->seed},
+                            {&other->origin, self->origin}}) {
+        Py_XINCREF(from);
+        *to = from;
+    }
+    other->n = self->n;
+    return made;
+}
+
+PyMethodDef state_methods[] = {
+    {"legal_actions", state_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
+    {"apply", state_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
+    {"clone", state_clone, METH_NOARGS, "An independent copy (the core's fields copied, events shared)."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+PyObject* seat_or_none(int seat) {
+    if (seat < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(seat);
+}
+
+PyObject* mask_list(const uint64_t* values, int size) {
+    PyObject* out = PyList_New(size);
+    if (out == nullptr) return nullptr;
+    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(values[i]));
+    return out;
+}
+
+template <class T>
+PyObject* long_list(const T* values, int size) {
+    PyObject* out = PyList_New(size);
+    if (out == nullptr) return nullptr;
+    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
+    return out;
+}
+
+PyObject* byte_list(const uint8_t* values, int size) {
+    PyObject* out = PyList_New(size);
+    if (out == nullptr) return nullptr;
+    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(values[i]));
+    return out;
+}
+
+const baha::Game& game_of(PyObject* object) { return reinterpret_cast<StateObject*>(object)->core->g; }
+
+#define CARDROOM_GETTER(name, body)                                   \
+    PyObject* get_##name(PyObject* object, void*) {                   \
+        const baha::Game& g = game_of(object);                        \
+        (void)g;                                                      \
+        body                                                          \
+    }
+
+CARDROOM_GETTER(turn, return seat_or_none(g.turn);)
+CARDROOM_GETTER(is_over, return PyBool_FromLong(g.phase == baha::OVER);)
+CARDROOM_GETTER(totals, return long_list(g.totals, g.n);)
+CARDROOM_GETTER(hand_no, return PyLong_FromLongLong(g.hand_no);)
+CARDROOM_GETTER(winner, return seat_or_none(g.winner);)
+CARDROOM_GETTER(dealer, return PyLong_FromLong(g.dealer);)
+CARDROOM_GETTER(phase_code, return PyLong_FromLong(g.phase);)
+CARDROOM_GETTER(hands, return mask_list(g.hands, g.n);)
+CARDROOM_GETTER(taken, return mask_list(g.taken, g.n);)
+CARDROOM_GETTER(face_down, return mask_list(g.face_down, g.n);)
+CARDROOM_GETTER(pass_offset, return PyLong_FromLong(g.pass_offset);)
+CARDROOM_GETTER(picks, return mask_list(g.picks, g.n);)
+CARDROOM_GETTER(passed, return mask_list(g.passed, g.n);)
+CARDROOM_GETTER(received, return mask_list(g.received, g.n);)
+CARDROOM_GETTER(leftover, return PyLong_FromUnsignedLongLong(g.leftover);)
+CARDROOM_GETTER(draw_pile, return byte_list(g.pile + g.pile_head, g.pile_len);)
+CARDROOM_GETTER(trick, return byte_list(g.trick, g.trick_len);)
+CARDROOM_GETTER(leader, return PyLong_FromLong(g.leader);)
+CARDROOM_GETTER(tricks_done, return PyLong_FromLong(g.tricks_done);)
+CARDROOM_GETTER(played, return PyLong_FromUnsignedLongLong(g.played);)
+CARDROOM_GETTER(voids, return long_list(g.voids, g.n);)
+CARDROOM_GETTER(hand_start, return PyLong_FromSsize_t(reinterpret_cast<StateObject*>(object)->core->hand_start);)
+
+#undef CARDROOM_GETTER
+
+PyObject* get_log(PyObject* object, void*) { return Py_NewRef(reinterpret_cast<StateObject*>(object)->core->log.ptr()); }
+PyObject* get_history(PyObject* object, void*) {
+    return Py_NewRef(reinterpret_cast<StateObject*>(object)->core->history.ptr());
+}
+PyObject* get_last_trick(PyObject* object, void*) {
+    return guarded([&]() { return reinterpret_cast<StateObject*>(object)->core->last_trick().release().ptr(); });
+}
+
+PyGetSetDef state_getset[] = {
+    {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
+    {"turn", get_turn, nullptr, "BahaState.turn: the seat to act, or None.", nullptr},
+    {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
+    {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
+    {"totals", get_totals, nullptr, "BahaState.totals.", nullptr},
+    {"deal_number", get_hand_no, nullptr, "The hand being played, from 1.", nullptr},
+    {"hand_no", get_hand_no, nullptr, "BahaState.hand_no.", nullptr},
+    {"winner", get_winner, nullptr, "The winning seat, None before the end.", nullptr},
+    {"log", get_log, nullptr, "Every event so far (omniscient).", nullptr},
+    {"history", get_history, nullptr, "Every (seat, action) taken.", nullptr},
+    {"dealer", get_dealer, nullptr, "BahaState.dealer.", nullptr},
+    {"phase_code", get_phase_code, nullptr, "The phase as an int: pass 0, play 1, over 2.", nullptr},
+    {"hands", get_hands, nullptr, "BahaState.hands (masks).", nullptr},
+    {"taken", get_taken, nullptr, "BahaState.taken (masks).", nullptr},
+    {"face_down", get_face_down, nullptr, "BahaState.face_down (masks).", nullptr},
+    {"pass_offset", get_pass_offset, nullptr, "BahaState.pass_offset.", nullptr},
+    {"picks", get_picks, nullptr, "BahaState.picks (masks).", nullptr},
+    {"passed", get_passed, nullptr, "BahaState.passed (masks).", nullptr},
+    {"received", get_received, nullptr, "BahaState.received (masks).", nullptr},
+    {"leftover", get_leftover, nullptr, "BahaState.leftover (a mask).", nullptr},
+    {"draw_pile", get_draw_pile, nullptr, "BahaState.draw_pile, top first.", nullptr},
+    {"trick", get_trick, nullptr, "BahaState.trick, in playing order.", nullptr},
+    {"leader", get_leader, nullptr, "BahaState.leader.", nullptr},
+    {"tricks_done", get_tricks_done, nullptr, "BahaState.tricks_done.", nullptr},
+    {"played", get_played, nullptr, "BahaState.played (a mask).", nullptr},
+    {"voids", get_voids, nullptr, "BahaState.voids (colour bits).", nullptr},
+    {"last_trick", get_last_trick, nullptr, "BahaState.last_trick.", nullptr},
+    {"hand_start", get_hand_start, nullptr, "BahaState.hand_start.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+PyMemberDef state_members[] = {
+    {"rules", T_OBJECT_EX, offsetof(StateObject, rules), 0, "The Rules the game is played by."},
+    {"seed", T_OBJECT_EX, offsetof(StateObject, seed), 0, "Where the game's chance comes from."},
+    {"origin", T_OBJECT, offsetof(StateObject, origin), 0, "How a hand-made game began, or None."},
+    {"_ref", T_OBJECT, offsetof(StateObject, ref), 0, "The cached Python reference position, or None."},
+    {"n", T_INT, offsetof(StateObject, n), 0, "The number of players."},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+PyType_Slot state_slots[] = {
+    {Py_tp_doc, const_cast<char*>("Baha's state on the native engine (subclassed by NativeBahaState).")},
+    {Py_tp_new, reinterpret_cast<void*>(state_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(state_dealloc)},
+    {Py_tp_methods, state_methods},
+    {Py_tp_getset, state_getset},
+    {Py_tp_members, state_members},
+    {0, nullptr},
+};
+
+PyType_Spec state_spec = {
+    "cardroom.native._core.BahaCore", sizeof(StateObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    state_slots,
+};
+
 // Every field, set from the Python engine's state (a determinized world made by the reference).
-void load_core(BahaCore& core, int64_t hand_no, int dealer, int phase, py::object turn,
+void load_core(py::handle state, int64_t hand_no, int dealer, int phase, py::object turn,
                const std::vector<uint64_t>& hands, const std::vector<uint64_t>& taken,
                const std::vector<uint64_t>& face_down, int pass_offset, const std::vector<uint64_t>& picks,
                const std::vector<uint64_t>& passed, const std::vector<uint64_t>& received, uint64_t leftover,
@@ -310,6 +545,7 @@ void load_core(BahaCore& core, int64_t hand_no, int dealer, int phase, py::objec
                uint64_t played, const std::vector<int>& voids, const std::vector<int64_t>& totals, py::object winner,
                py::object last_trick, Py_ssize_t hand_start, py::list log, py::list history,
                const std::string& seed) {
+    BahaCore& core = core_of(state);
     baha::Game& g = core.g;
     int n = g.n;
     g.seed = seed;
@@ -351,56 +587,85 @@ void load_core(BahaCore& core, int64_t hand_no, int dealer, int phase, py::objec
 
 // -- batches: whole games with no Python in the loop ---------------------------------------
 
-// The random agent (agents/random_agent.py) of one seat: random.Random(seed) and
-// randrange(len(legal)) over the legal actions in ascending order.
-struct RandomSeat {
-    PyRandom rng;
-    int choose(uint64_t legal) { return static_cast<int>(rng.randbelow(static_cast<uint64_t>(baha::count(legal)))); }
+// One seat of simulate's agents, seeded as `cardroom simulate` seeds it (random.Random(seed)):
+// the random agent (agents/random_agent.py: randrange(len(legal)) over the legal actions in
+// ascending order) or the heuristic (agents/baha_heuristic.py, baha_heuristic.hpp).
+struct AgentSeat {
+    bool heuristic;
+    baha::Heuristic player;  // its rng is the random agent's too
+
+    int act(const baha::Game& g) {
+        if (heuristic) return player.act(g);
+        uint64_t legal = g.legal_mask();
+        int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(baha::count(legal))));
+        for (int i = 0; i < k; ++i) legal &= legal - 1;
+        int card = baha::lowest(legal);
+        return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
+    }
 };
 
 // A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64
 // stream per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    int choose(uint64_t legal) {
+    int act(const baha::Game& g) {
+        uint64_t legal = g.legal_mask();
         uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         z ^= z >> 31;
-        return static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+        int k = static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
+        for (int i = 0; i < k; ++i) legal &= legal - 1;
+        int card = baha::lowest(legal);
+        return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
     }
 };
 
-inline int kth(uint64_t mask, int k) {
-    for (int i = 0; i < k; ++i) mask &= mask - 1;
-    return baha::lowest(mask);
+inline PyRandom agent_rng(int64_t seed, int seat) {
+    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
+    unsigned __int128 magnitude =
+        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
+    return PyRandom::from_int(magnitude);
 }
 
-// What a batch returns per game.
+// What a batch returns per game; ``points`` holds every scored hand's points, game after game
+// (``deals`` of them for each game, ``players`` each).
 struct Played {
     std::vector<int64_t> totals;  // games x players
     std::vector<int> winners;
     std::vector<int> hands;
     std::vector<int64_t> actions;
     std::vector<int> moons;
+    std::vector<int> deals;
+    std::vector<int> points;
 };
 
-// Games seed, seed + 1, ... of random agents seeded as cardroom simulate seeds them (seat s
-// of the game with seed k: k * 1000 + s), each played to its end or to max_actions.
-// With ``exact`` false, every seat plays FastSeat's stream instead: the same deals, other
-// choices, without seeding four Mersenne Twisters a game.
-void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
-                       bool exact, Played& out) {
+// Games seed, seed + 1, ... of simulate's agents (``heuristic[s]``: seat s plays the heuristic,
+// else the random agent), seeded as cardroom simulate seeds them (seat s of the game with seed
+// k: k * 1000 + s), each played to its end or to max_actions. With ``exact`` false, every seat
+// plays FastSeat's stream instead: the same deals, other choices, without seeding four
+// Mersenne Twisters a game.
+void play_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
+                const std::vector<bool>& heuristic, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);
     out.winners.assign(games, -1);
     out.hands.assign(games, 0);
     out.actions.assign(games, 0);
     out.moons.assign(games, 0);
+    out.deals.assign(games, 0);
+    out.points.clear();
     struct Counter : baha::Quiet {
+        std::vector<int>* points;
         int moons = 0;
-        void score(const baha::Game&, const int*, int moon, const int*) { moons += moon >= 0; }
+        int deals = 0;
+        void score(const baha::Game& g, const int*, int moon, const int* hand_points) {
+            moons += moon >= 0;
+            deals += 1;
+            points->insert(points->end(), hand_points, hand_points + g.n);
+        }
     };
+    std::vector<AgentSeat> seats;
     for (int64_t i = 0; i < games; ++i) {
         int64_t seed = first_seed + i;
         baha::Game g;
@@ -409,40 +674,29 @@ void play_random_games(const baha::Rules& rules, int64_t first_seed, int64_t gam
         g.seed = std::to_string(seed);
         g.choose_first_dealer();
         Counter sink;
+        sink.points = &out.points;
         g.begin_hand(sink, nullptr);
         int64_t actions = 0;
-        auto play = [&](auto& seats) {
+        auto play = [&](auto&& seat_of) {
             while (g.phase != baha::OVER && actions < max_actions) {
-                uint64_t legal = g.legal_mask();
-                int card = kth(legal, seats[g.turn].choose(legal));
-                g.apply(sink, g.phase == baha::PASS ? card + baha::PASS_BASE : card);
+                g.apply(sink, seat_of(g.turn).act(g));
                 ++actions;
             }
         };
         if (exact) {
-            std::vector<RandomSeat> seats;
-            seats.reserve(n);
-            for (int s = 0; s < n; ++s) {
-                __int128 agent_seed = static_cast<__int128>(seed) * 1000 + s;
-                unsigned __int128 magnitude = agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed)
-                                                              : static_cast<unsigned __int128>(agent_seed);
-                seats.push_back(RandomSeat{PyRandom::from_int(magnitude)});
-            }
-            play(seats);
+            seats.clear();
+            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s)}});
+            play([&](int seat) -> AgentSeat& { return seats[seat]; });
         } else {
-            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};
-            FastSeat* seats = &one;  // every seat draws from the game's one stream
-            struct Same {
-                FastSeat* seat;
-                FastSeat& operator[](int) { return *seat; }
-            } same{seats};
-            play(same);
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
+            play([&](int) -> FastSeat& { return one; });
         }
         for (int s = 0; s < n; ++s) out.totals[static_cast<size_t>(i) * n + s] = g.totals[s];
         out.winners[i] = g.winner;
         out.hands[i] = static_cast<int>(g.hand_no);
         out.actions[i] = actions;
         out.moons[i] = sink.moons;
+        out.deals[i] = sink.deals;
     }
 }
 
@@ -490,59 +744,48 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("text"));
 
-    // Baha's core
-    py::class_<BahaCore>(m, "BahaCore")
-        .def(py::init(&new_core), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"),
-             py::arg("target"), py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seed"), py::arg("hand"),
-             py::arg("totals"), py::arg("dealt"))
-        .def("legal_actions", &BahaCore::legal_actions)
-        .def("apply", &BahaCore::apply)
-        .def("random_playout", &BahaCore::random_playout)
-        .def("clone", &BahaCore::clone)
-        .def("load", &load_core)
-        .def_property_readonly("turn", [](const BahaCore& c) -> py::object {
-            return c.g.turn < 0 ? py::object(py::none()) : py::object(py::int_(c.g.turn));
+    // Baha's state: the raw type above, and its slower calls through pybind11
+    state_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&state_spec));
+    if (state_type == nullptr) throw py::error_already_set();
+    m.add_object("BahaCore", reinterpret_cast<PyObject*>(state_type));
+    m.def(
+        "baha_start",
+        [](py::handle state, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
+           bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
+           const py::object& dealt) {
+            start_core(core_of(state), players, face, passing, moon, target, draw_pile, random_dealer, seed, hand,
+                       totals, dealt);
+        },
+        py::arg("state"), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"),
+        py::arg("target"), py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seed"), py::arg("hand"),
+        py::arg("totals"), py::arg("dealt"));
+    m.def("baha_load", &load_core);
+    m.def("baha_random_playout", [](py::handle state, const py::object& random) {
+        core_of(state).random_playout(random);
+        Py_CLEAR(reinterpret_cast<StateObject*>(state.ptr())->ref);
+    });
+
+    // Baha's heuristic player, for the differential tests
+    py::class_<baha::Heuristic>(m, "BahaHeuristic")
+        .def(py::init([](const py::int_& seed) { return baha::Heuristic{random_from(seed)}; }), py::arg("seed"))
+        .def("act", [](baha::Heuristic& h, py::handle state) {
+            const baha::Game& g = core_of(state).g;
+            if (g.turn < 0) throw py::value_error("the game is over: nobody is to act");
+            return h.act(g);
         })
-        .def_property_readonly("winner", [](const BahaCore& c) -> py::object {
-            return c.g.winner < 0 ? py::object(py::none()) : py::object(py::int_(c.g.winner));
-        })
-        .def_property_readonly("phase", [](const BahaCore& c) { return static_cast<int>(c.g.phase); })
-        .def_property_readonly("hand_no", [](const BahaCore& c) { return c.g.hand_no; })
-        .def_property_readonly("dealer", [](const BahaCore& c) { return c.g.dealer; })
-        .def_property_readonly("leader", [](const BahaCore& c) { return c.g.leader; })
-        .def_property_readonly("tricks_done", [](const BahaCore& c) { return c.g.tricks_done; })
-        .def_property_readonly("pass_offset", [](const BahaCore& c) { return c.g.pass_offset; })
-        .def_property_readonly("leftover", [](const BahaCore& c) { return c.g.leftover; })
-        .def_property_readonly("played", [](const BahaCore& c) { return c.g.played; })
-        .def_property_readonly("hands", [](const BahaCore& c) { return masks(c.g.hands, c.g.n); })
-        .def_property_readonly("taken", [](const BahaCore& c) { return masks(c.g.taken, c.g.n); })
-        .def_property_readonly("face_down", [](const BahaCore& c) { return masks(c.g.face_down, c.g.n); })
-        .def_property_readonly("picks", [](const BahaCore& c) { return masks(c.g.picks, c.g.n); })
-        .def_property_readonly("passed", [](const BahaCore& c) { return masks(c.g.passed, c.g.n); })
-        .def_property_readonly("received", [](const BahaCore& c) { return masks(c.g.received, c.g.n); })
-        .def_property_readonly("voids", [](const BahaCore& c) { return int_list(c.g.voids, c.g.n); })
-        .def_property_readonly("totals", [](const BahaCore& c) { return int_list(c.g.totals, c.g.n); })
-        .def_property_readonly("draw_pile", [](const BahaCore& c) {
-            return std::vector<int>(c.g.pile + c.g.pile_head, c.g.pile + c.g.pile_head + c.g.pile_len);
-        })
-        .def_property_readonly("trick", [](const BahaCore& c) {
-            return std::vector<int>(c.g.trick, c.g.trick + c.g.trick_len);
-        })
-        .def_property_readonly("last_trick", &BahaCore::last_trick)
-        .def_property_readonly("hand_start", [](const BahaCore& c) { return c.hand_start; })
-        .def_readonly("log", &BahaCore::log)
-        .def_readonly("history", &BahaCore::history);
+        .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
 
     // Batches
     m.def(
-        "baha_random_games",
+        "baha_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           int64_t first_seed, int64_t games, int64_t max_actions, bool exact) {
+           int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic) {
             baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+            if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_random_games(rules, first_seed, games, max_actions, exact, out);
+                play_games(rules, first_seed, games, max_actions, exact, heuristic, out);
             }
             py::dict result;
             result["totals"] = out.totals;
@@ -550,9 +793,11 @@ PYBIND11_MODULE(_core, m) {
             result["hands"] = out.hands;
             result["actions"] = out.actions;
             result["moons"] = out.moons;
+            result["deals"] = out.deals;
+            result["points"] = out.points;
             return result;
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("exact"));
+        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
 }

@@ -20,6 +20,7 @@ from cardroom.cli.main import app
 from cardroom.cli.play.baha import Screen, run_play
 from cardroom.engine import Action, State
 from cardroom.games.baha import BahaState, Rules
+from cardroom.games.baha.native import NativeBahaState
 from cardroom.record import load, verify
 
 runner = CliRunner()
@@ -56,8 +57,8 @@ class Watch:
     """What the spy bots saw: the live (omniscient) state, and checks to run on every bot move."""
 
     def __init__(self) -> None:
-        self.state: BahaState | None = None
-        self.checks: list[Callable[[BahaState], None]] = []
+        self.state: BahaState | NativeBahaState | None = None
+        self.checks: list[Callable[[BahaState | NativeBahaState], None]] = []
 
 
 class SpyAgent:
@@ -70,7 +71,7 @@ class SpyAgent:
         self.watch = watch
 
     def act(self, state: State, seat: int) -> Action:
-        assert isinstance(state, BahaState)
+        assert isinstance(state, BahaState | NativeBahaState)  # the engine chosen
         self.watch.state = state
         for check in self.watch.checks:
             check(state)

@@ -16,7 +16,7 @@ def test_this_run_has_the_native_engine() -> None:
     if pure_requested():
         return
     assert native.available(), f"the native engine is {native.unavailable_reason()}: reinstall (make clean install)"
-    assert native_build() == "native core built (baha), games run on python"
+    assert native_build() == "native core built (baha), games run on native"
 
 
 _WITHOUT_CORE = """

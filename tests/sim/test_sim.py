@@ -41,6 +41,7 @@ def test_workers_are_capped_by_cores_and_games(monkeypatch: pytest.MonkeyPatch, 
             super().__init__(max_workers)
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setenv("CARDROOM_ENGINE", "python")  # native batches start no processes
     monkeypatch.setattr(tournament, "ProcessPoolExecutor", Pool)
     monkeypatch.setattr(duplicate_module, "ProcessPoolExecutor", Pool)
     rules = baha.Rules(players=2, target=20)

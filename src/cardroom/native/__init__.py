@@ -8,8 +8,9 @@ scores the same (``tests/native/`` plays both side by side), so a record replays
 on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
-(``python``, the default, or ``native``) or by :func:`use_engine`; games the native engine does
-not have yet (BAEBAE) always run on Python.
+(``native``, the default where the core is built, or ``python``, the reference and the default
+where it is not) or by :func:`use_engine`; games the native engine does not have yet (BAEBAE)
+always run on Python.
 
 >>> from cardroom import native
 >>> native.engine_choice() in native.ENGINES
@@ -18,20 +19,27 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
 from cardroom.engine import RulesError
 
 __all__ = [
-    "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "available", "core", "describe", "engine_choice",
-    "native_for", "unavailable_reason", "use_engine",
+    "BATCHES", "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "available", "batch_for", "core", "describe",
+    "engine_choice", "native_for", "unavailable_reason", "use_engine",
 ]
 
 ENGINE_VARIABLE = "CARDROOM_ENGINE"
 ENGINES = ("python", "native")
 NATIVE_GAMES = ("baha",)
 """The games the native engine plays."""
+
+BATCHES = {"baha": "cardroom.games.baha.native"}
+"""Where each native game's batches are: a module with ``POLICIES`` (the agents it plays) and
+``agent_games(rules, games, first_seed, agents, max_actions)``, whose result has per game
+``totals``, ``winners`` (-1: stopped by the action guard), ``deal_points``, ``actions`` and
+``extras`` (the game's ``result_extras``)."""
 
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
@@ -78,10 +86,13 @@ def _check(name: str, where: str) -> str:
 
 
 def engine_choice() -> str:
-    """The engine asked for: :func:`use_engine`'s, else ``CARDROOM_ENGINE``'s, else ``python``."""
+    """The engine asked for: :func:`use_engine`'s, else ``CARDROOM_ENGINE``'s, else ``native``
+    where the core is built and ``python`` where it is not."""
     if _chosen is not None:
         return _chosen
-    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower() or "python"
+    value = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if not value:
+        return "native" if _module is not None else "python"
     return _check(value, ENGINE_VARIABLE)
 
 
@@ -92,6 +103,14 @@ def native_for(game: str) -> bool:
         return False
     core()
     return True
+
+
+def batch_for(game: str) -> ModuleType | None:
+    """The module that plays whole games of ``game`` natively (:data:`BATCHES`), when new games
+    of it run on the native engine (:func:`native_for`); else ``None``."""
+    if game not in BATCHES or not native_for(game):
+        return None
+    return importlib.import_module(BATCHES[game])
 
 
 def describe() -> str:

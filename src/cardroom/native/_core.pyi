@@ -17,42 +17,58 @@ class Random:
     def choice(self, values: list[int]) -> int: ...
 
 class BahaCore:
-    def __init__(
-        self, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
-        random_dealer: bool, seed: str, hand: int, totals: list[int],
-        dealt: tuple[list[int], int, list[int], int] | None,
-    ) -> None: ...
+    """The native state type; cardroom.games.baha.native.NativeBahaState subclasses it."""
     def legal_actions(self) -> list[int]: ...
-    def apply(self, action: int) -> list[dict[str, Any]] | None: ...
-    def random_playout(self, random: Callable[[], float]) -> None: ...
+    def apply(self, action: object) -> list[dict[str, Any]]: ...
     def clone(self) -> BahaCore: ...
-    def load(self, *fields: Any) -> None: ...
+    rules: Any
+    seed: int
+    origin: dict[str, Any] | None
+    _ref: Any
+    n: int
+    current_player: int | None
     turn: int | None
-    winner: int | None
-    phase: int
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    deal_number: int
     hand_no: int
+    winner: int | None
+    log: list[dict[str, Any]]
+    history: list[tuple[int, int]]
     dealer: int
-    leader: int
-    tricks_done: int
-    pass_offset: int
-    leftover: int
-    played: int
+    phase_code: int
     hands: list[int]
     taken: list[int]
     face_down: list[int]
+    pass_offset: int
     picks: list[int]
     passed: list[int]
     received: list[int]
-    voids: list[int]
-    totals: list[int]
+    leftover: int
     draw_pile: list[int]
     trick: list[int]
+    leader: int
+    tricks_done: int
+    played: int
+    voids: list[int]
     last_trick: dict[str, Any] | None
     hand_start: int
-    log: list[dict[str, Any]]
-    history: list[tuple[int, int]]
 
-def baha_random_games(
+def baha_start(
+    state: BahaCore, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
+    random_dealer: bool, seed: str, hand: int, totals: list[int],
+    dealt: tuple[list[int], int, list[int], int] | None,
+) -> None: ...
+def baha_load(state: BahaCore, *fields: Any) -> None: ...
+def baha_random_playout(state: BahaCore, random: Callable[[], float]) -> None: ...
+
+class BahaHeuristic:
+    def __init__(self, seed: int) -> None: ...
+    def act(self, core: BahaCore) -> int: ...
+    def random(self) -> float: ...
+
+def baha_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
-    first_seed: int, games: int, max_actions: int, exact: bool,
+    first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
 ) -> dict[str, list[int]]: ...

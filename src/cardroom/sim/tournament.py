@@ -11,6 +11,7 @@ from typing import Any
 
 from cardroom import agents as agent_registry
 from cardroom import games as game_registry
+from cardroom import native
 from cardroom.engine import Event, Rules, State
 from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
@@ -175,6 +176,8 @@ def run_games(
         make_records_folder(records)
     jobs = [(i, seed + i) for i in range(games)]
     workers = worker_count(workers, len(jobs))
+    if records is None and (batched := _native_batch(rules, games, seed, lineup, progress)) is not None:
+        return batched
     results: list[GameResult] = []
     if workers == 1 or games == 1:
         for i, game_seed in jobs:
@@ -187,6 +190,39 @@ def run_games(
             results.extend(chunk)
             if progress:
                 progress(len(chunk))
+    return results
+
+
+NATIVE_CHUNK = 500
+"""Games per native batch call when ``run_games`` takes the native path: the progress bar moves
+after each."""
+
+
+def _native_batch(
+    rules: Rules, games: int, seed: int, lineup: Lineup, progress: Callable[[int], None] | None
+) -> list[GameResult] | None:
+    """The very games ``run_games`` plays, played by the native engine in batches (one process,
+    no Python in the loop), when the game runs on it and every seat is an agent it plays
+    (``random`` or ``heuristic``, no options); else ``None``."""
+    batch = native.batch_for(rules.game)
+    if batch is None or any(spec not in batch.POLICIES for spec in lineup.specs):
+        return None
+    if not -(2**62) <= seed <= 2**62 - games:  # the native engine's seeds are 64-bit
+        return None
+    results: list[GameResult] = []
+    for start in range(0, games, NATIVE_CHUNK):
+        count = min(NATIVE_CHUNK, games - start)
+        found = batch.agent_games(rules, count, seed + start, lineup.specs, MAX_ACTIONS)
+        for k in range(count):
+            winner = found.winners[k]
+            results.append(GameResult(
+                index=start + k, seed=seed + start + k, totals=found.totals[k],
+                winners=[] if winner < 0 else [winner], deals=len(found.deal_points[k]),
+                deal_points=found.deal_points[k], extras=found.extras[k],
+                actions=found.actions[k], guard_stopped=winner < 0,
+            ))
+        if progress:
+            progress(count)
     return results
 
 

@@ -29,10 +29,12 @@ from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_text
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import FIELDS, BahaState, unpickle
-from cardroom.games.baha.views import Observation, horns_shown, visible_event
-from cardroom.native import core
+from cardroom.games.baha.views import Observation, visible_event
+from cardroom.native import available, core
 
-__all__ = ["NativeBahaState", "LIMIT", "RandomGames", "random_games"]
+__all__ = [
+    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
+]
 
 LIMIT = 1 << 62
 """The native engine keeps totals and hand numbers in 64 bits: starting values below this."""
@@ -41,24 +43,57 @@ _PHASES = (Phase.PASS, Phase.PLAY, Phase.OVER)
 _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 
 
-class NativeBahaState:
-    """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
-    native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`."""
+_Core: Any = core().BahaCore if available() else object
+_NO_FIELDS: tuple[str, ...] = ()
+"""The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
-    __slots__ = ("rules", "seed", "n", "origin", "_core", "_ref")
+
+class NativeBahaState(_Core):  # type: ignore[misc]
+    """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
+    native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
+
+    The calls every move makes are the core type's own, in C: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    ``clone()``, ``current_player``, ``is_over``, ``scores``, ``log``, ``history``,
+    ``deal_number``, ``winner``, and ``BahaState``'s fields (``hands``, ``taken``, ``trick``,
+    ``voids``...) that the observation encoder and the heuristic read. The rest of the
+    protocol is here, in Python."""
+
+    __slots__ = _NO_FIELDS  # every field is the core type's
 
     rules: Rules
     seed: int
     n: int
     origin: dict[str, Any] | None
-
-    def __init__(self, rules: Rules, seed: int, origin: dict[str, Any] | None, native: Any) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
-        self.origin = origin
-        self._core = native
-        self._ref: BahaState | None = None
+    _ref: BahaState | None
+    current_player: int | None
+    turn: int | None
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    deal_number: int
+    hand_no: int
+    winner: int | None
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    dealer: int
+    phase_code: int
+    hands: list[int]
+    taken: list[int]
+    face_down: list[int]
+    pass_offset: int
+    picks: list[int]
+    passed: list[int]
+    received: list[int]
+    leftover: int
+    draw_pile: list[int]
+    trick: list[int]
+    leader: int
+    tricks_done: int
+    played: int
+    voids: list[int]
+    last_trick: dict[str, Any] | None
+    hand_start: int
 
     @classmethod
     def start(
@@ -93,79 +128,30 @@ class NativeBahaState:
                     "draw_pile": [CARD_TEXT[c] for c in dealt[2]],
                     "dealer": dealt[3],
                 }
-        native = core().BahaCore(
-            n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
+        state = cls.__new__(cls)
+        state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
+        core().baha_start(
+            state, n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
             rules.random_dealer, str(seed), hand, start_totals, dealt,
         )
-        return cls(rules, seed, origin, native)
+        return state
 
-    # -- the protocol ------------------------------------------------------------------
+    # -- the protocol (the per-action calls are the core type's) -----------------------
 
-    @property
-    def current_player(self) -> int | None:
-        turn: int | None = self._core.turn
-        return turn
-
-    @property
-    def turn(self) -> int | None:
-        turn: int | None = self._core.turn
-        return turn
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._core.phase == 2)
-
-    @property
-    def scores(self) -> list[int]:
-        totals: list[int] = self._core.totals
-        return totals
-
-    @property
-    def deal_number(self) -> int:
-        hand: int = self._core.hand_no
-        return hand
-
-    @property
-    def winner(self) -> int | None:
-        winner: int | None = self._core.winner
-        return winner
-
-    @property
-    def log(self) -> list[Event]:
-        log: list[Event] = self._core.log
-        return log
-
-    @property
-    def history(self) -> list[tuple[int, Action]]:
-        history: list[tuple[int, Action]] = self._core.history
-        return history
-
-    def legal_actions(self) -> list[Action]:
-        actions: list[Action] = self._core.legal_actions()
-        return actions
-
-    def apply(self, action: object) -> list[Event]:
-        """Take ``action`` for the current seat and return the events it caused; an illegal
-        action raises :class:`IllegalAction` with the Python engine's words and changes nothing."""
-        act = action if type(action) is int else self._whole_action(action)
-        events: list[Event] | None = self._core.apply(act) if 0 <= act < NUM_ACTIONS else None
-        if events is None:
-            raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
-        self._ref = None
-        return events
-
-    def _whole_action(self, action: object) -> Action:
+    def _apply_other(self, action: object) -> list[Event]:
+        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
+        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
         try:
             if isinstance(action, bool) or not isinstance(action, SupportsIndex):
                 raise TypeError  # True is not action 1
-            return operator.index(action)
+            act = operator.index(action)
         except TypeError:
             reason = self.reference().illegal_reason(action)
             raise IllegalAction(reason or f"{action!r} is not an action") from None
-
-    def clone(self) -> NativeBahaState:
-        """An independent copy (the core's fields copied, events shared)."""
-        return NativeBahaState(self.rules, self.seed, self.origin, self._core.clone())
+        if type(act) is int and act in self.legal_actions():
+            events: list[Event] = self.apply(act)
+            return events
+        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
 
     def returns(self) -> list[float]:
         """As :meth:`BahaState.returns`: each seat's total below the table's mean, in moons."""
@@ -183,8 +169,7 @@ class NativeBahaState:
     def random_playout(self, random: Callable[[], float]) -> None:
         """As :meth:`BahaState.random_playout`: the same moves for the same ``random``, the card
         play quiet, the hand scored and the next one not dealt."""
-        self._core.random_playout(random)
-        self._ref = None
+        core().baha_random_playout(self, random)
 
     # -- the Python reference, for what a seat may know and the words of refusals ------
 
@@ -192,10 +177,10 @@ class NativeBahaState:
         """This position on the Python engine (a copy: changing it changes nothing here)."""
         ref = self._ref
         if ref is None:
-            c = self._core
+            c = self
             values = {
                 "rules": self.rules, "seed": self.seed, "n": self.n, "hand_no": c.hand_no, "dealer": c.dealer,
-                "phase": _PHASES[c.phase], "turn": c.turn, "hands": c.hands, "taken": c.taken,
+                "phase": _PHASES[c.phase_code], "turn": c.turn, "hands": c.hands, "taken": c.taken,
                 "face_down": c.face_down, "pass_offset": c.pass_offset, "picks": c.picks, "passed": c.passed,
                 "received": c.received, "leftover": c.leftover, "draw_pile": c.draw_pile, "trick": c.trick,
                 "leader": c.leader, "tricks_done": c.tricks_done, "played": c.played, "voids": c.voids,
@@ -207,17 +192,18 @@ class NativeBahaState:
         return ref
 
     def _from_reference(self, ref: BahaState) -> NativeBahaState:
-        native = self._core.clone()
+        world: NativeBahaState = self.clone()
         trick = ref.last_trick
-        native.load(
-            ref.hand_no, ref.dealer, _PHASE_CODE[ref.phase], ref.turn, ref.hands, ref.taken, ref.face_down,
-            ref.pass_offset, ref.picks, ref.passed, ref.received, ref.leftover, ref.draw_pile, ref.trick,
-            ref.leader, ref.tricks_done, ref.played, ref.voids, ref.totals, ref.winner,
+        core().baha_load(
+            world, ref.hand_no, ref.dealer, _PHASE_CODE[ref.phase], ref.turn, ref.hands, ref.taken,
+            ref.face_down, ref.pass_offset, ref.picks, ref.passed, ref.received, ref.leftover, ref.draw_pile,
+            ref.trick, ref.leader, ref.tricks_done, ref.played, ref.voids, ref.totals, ref.winner,
             None if trick is None else (trick["leader"], [parse_baha_card(c) for c in trick["cards"]],
                                         trick["winner"]),
             ref.hand_start, ref.log, ref.history, str(ref.seed),
         )
-        return NativeBahaState(self.rules, ref.seed, ref.origin, native)
+        world.seed, world.origin = ref.seed, ref.origin
+        return world
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled as the Python position (a search bot's worker makes it native again).
@@ -241,11 +227,19 @@ class NativeBahaState:
         return self.reference().public_view()
 
     def observation(self, seat: int) -> Observation:
-        return self.reference().observation(seat)
+        """As ``views.observation`` (the same fields, read from the core: the heuristic asks
+        for one at every move, so no reference position is made for it)."""
+        n, leader = self.n, self.leader
+        return Observation(
+            seat=seat, rules=self.rules, phase=_PHASES[self.phase_code], hand=self.hands[seat],
+            trick=tuple(((leader + i) % n, c) for i, c in enumerate(self.trick)), played=self.played,
+            horns_shown=self.horns_shown(), voids=tuple(self.voids), totals=tuple(self.totals),
+        )
 
     def horns_shown(self) -> tuple[int, ...]:
-        """The points each seat took face up this hand (``views.horns_shown`` of the reference)."""
-        return horns_shown(self.reference())
+        """The points each seat took face up this hand (as ``views.horns_shown``)."""
+        hand_points = self.rules.hand_points
+        return tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True))
 
     def illegal_reason(self, action: object) -> str | None:
         return self.reference().illegal_reason(action)
@@ -262,104 +256,9 @@ class NativeBahaState:
     def decode(self, action: Action) -> ActionInfo:
         return self.reference().decode(action)
 
-    # -- BahaState's fields, read from the core (the encoder and heuristic read these) --
-
-    @property
-    def hand_no(self) -> int:
-        return self.deal_number
-
-    @property
-    def dealer(self) -> int:
-        dealer: int = self._core.dealer
-        return dealer
-
     @property
     def phase(self) -> Phase:
-        return _PHASES[self._core.phase]
-
-    @property
-    def hands(self) -> list[int]:
-        hands: list[int] = self._core.hands
-        return hands
-
-    @property
-    def taken(self) -> list[int]:
-        taken: list[int] = self._core.taken
-        return taken
-
-    @property
-    def face_down(self) -> list[int]:
-        face_down: list[int] = self._core.face_down
-        return face_down
-
-    @property
-    def pass_offset(self) -> int:
-        offset: int = self._core.pass_offset
-        return offset
-
-    @property
-    def picks(self) -> list[int]:
-        picks: list[int] = self._core.picks
-        return picks
-
-    @property
-    def passed(self) -> list[int]:
-        passed: list[int] = self._core.passed
-        return passed
-
-    @property
-    def received(self) -> list[int]:
-        received: list[int] = self._core.received
-        return received
-
-    @property
-    def leftover(self) -> int:
-        leftover: int = self._core.leftover
-        return leftover
-
-    @property
-    def draw_pile(self) -> list[int]:
-        pile: list[int] = self._core.draw_pile
-        return pile
-
-    @property
-    def trick(self) -> list[int]:
-        trick: list[int] = self._core.trick
-        return trick
-
-    @property
-    def leader(self) -> int:
-        leader: int = self._core.leader
-        return leader
-
-    @property
-    def tricks_done(self) -> int:
-        done: int = self._core.tricks_done
-        return done
-
-    @property
-    def played(self) -> int:
-        played: int = self._core.played
-        return played
-
-    @property
-    def voids(self) -> list[int]:
-        voids: list[int] = self._core.voids
-        return voids
-
-    @property
-    def totals(self) -> list[int]:
-        return self.scores
-
-    @property
-    def last_trick(self) -> dict[str, Any] | None:
-        trick: dict[str, Any] | None = self._core.last_trick
-        return trick
-
-    @property
-    def hand_start(self) -> int:
-        start: int = self._core.hand_start
-        return start
+        return _PHASES[self.phase_code]
 
     def __repr__(self) -> str:
         return (
@@ -373,14 +272,19 @@ def _unpickle_native(ref: BahaState) -> NativeBahaState:
     return state._from_reference(ref)
 
 
-class RandomGames:
-    """Whole games of random agents played by the native engine in one call (no Python in the
-    loop): per game its totals, winner (-1 when the action guard stopped it), hands, actions
-    and moons. Game ``i`` has seed ``first_seed + i`` and seat ``s`` the random agent that
-    ``cardroom simulate`` gives it (``random`` seeded ``seed * 1000 + s``), so these are the
-    very games :func:`cardroom.sim.tournament.run_games` plays with a lineup of ``random``."""
+POLICIES = ("random", "heuristic")
+"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
 
-    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons")
+
+class BatchGames:
+    """Whole games played by the native engine in one call (no Python in the loop): per game
+    its totals, winner (-1 when the action guard stopped it), hands dealt, actions, moons and
+    the points of every scored hand (``deal_points``, one list a seat). Game ``i`` has seed
+    ``first_seed + i`` and seat ``s`` the agent that ``cardroom simulate`` gives it (seeded
+    ``seed * 1000 + s``), so these are the very games
+    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+
+    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points", "extras")
 
     def __init__(self, players: int, found: dict[str, list[int]]) -> None:
         self.players = players
@@ -390,24 +294,57 @@ class RandomGames:
         self.hands = found["hands"]
         self.actions = found["actions"]
         self.moons = found["moons"]
+        self.extras = [{"moons": moons} for moons in self.moons]  # the spec's result_extras
+        points = found["points"]
+        rows = [points[i:i + players] for i in range(0, len(points), players)]
+        self.deal_points: list[list[list[int]]] = []
+        start = 0
+        for deals in found["deals"]:
+            self.deal_points.append(rows[start:start + deals])
+            start += deals
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> RandomGames:
-    """Play ``games`` games of ``rules`` between random agents natively (the GIL released).
+def agent_games(
+    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+    max_actions: int = 200_000, *, exact: bool = True,
+) -> BatchGames:
+    """Play ``games`` games of ``rules`` natively (the GIL released) between ``agents``: one of
+    :data:`POLICIES` for every seat, or one for all.
 
-    ``exact=False`` keeps the deals but lets every seat choose from one fast stream per game
-    (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded per seat): uniform
-    play-outs at a fraction of the cost, no longer the games ``run_games`` plays."""
+    ``exact=False`` (random agents only) keeps the deals but lets every seat choose from one
+    fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
+    per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
+    plays."""
     if not -(2**62) <= first_seed <= 2**62 - games:
         raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
     if games < 0 or max_actions < 1:
         raise RulesError(
             f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
         )
-    found = core().baha_random_games(
+    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
+    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
+        raise RulesError(
+            f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
+            f"(one name for all, or one a seat), not {list(agents)}"
+        )
+    heuristic = [a == "heuristic" for a in seats]
+    if not exact and any(heuristic):
+        raise RulesError("exact=False plays the fast uniform stream: random agents only")
+    found = core().baha_games(
         rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact,
+        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
     )
-    return RandomGames(rules.players, found)
+    return BatchGames(rules.players, found)
+
+
+def random_games(
+    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
+) -> BatchGames:
+    """:func:`agent_games` between random agents (``exact=False``: the fast uniform stream)."""
+    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
+
+
+def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
+    of ``heuristic``."""
+    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)

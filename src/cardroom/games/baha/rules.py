@@ -168,13 +168,13 @@ class Rules(NamedOptions):
         totals and hand number (for tests, puzzles and teaching); later hands are shuffled.
         The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
         """
-        from cardroom.games.baha.state import BahaState
         from cardroom.native import native_for
 
         if native_for(self.game):
             from cardroom.games.baha.native import NativeBahaState
 
             return NativeBahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
+        from cardroom.games.baha.state import BahaState  # imported only on its path: one import a game
 
         return BahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
 
