@@ -7,7 +7,8 @@ person's choice sets a pending decision (:class:`Decision`) and waits for the ma
 action. Each step is one handler here, found by the step's ``op`` in a table: card actions
 are data, never ``if name == ...`` chains. The handlers change a
 :class:`~cardroom.games.baebae.state.BaebaeState` in place through its own moves (draw one
-card, end the round, pass the turn on).
+card, end the round, pass the turn on), declared in
+:class:`~cardroom.games.baebae.interface.StateMoves`.
 """
 
 from __future__ import annotations
@@ -152,17 +153,17 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
     kind = decision.kind
     if kind == "optional":
         carry = action == space.yes
-        state.log.append({"t": "effect", "p": seat, "op": "optional", "card": state._text(decision.card),
+        state.log.append({"t": "effect", "p": seat, "op": "optional", "card": state.card_text(decision.card),
                          "carried_out": carry})
         frame.next_step()
         if carry:
-            state.frames.append(Frame(state._def(decision.card).effects, seat, decision.card))
+            state.frames.append(Frame(state.card_def(decision.card).effects, seat, decision.card))
     elif kind == "declare":
         _declare(state, seat, action - space.declare)
         frame.next_step()
     elif kind == "target":
         state.chosen = action - space.target
-        state.log.append({"t": "effect", "p": seat, "op": "target", "card": state._text(decision.card),
+        state.log.append({"t": "effect", "p": seat, "op": "target", "card": state.card_text(decision.card),
                          "who": state.chosen})
     elif kind == "option":
         number = action - space.option
@@ -203,7 +204,7 @@ def _players(state: BaebaeState, frame: Frame, target: Target) -> list[int] | No
     if kind == "self":
         return [actor]
     if kind == "next":
-        return [state._next(actor)]
+        return [state.next_seat(actor)]
     if kind == "previous":
         return [(actor - state.direction) % state.n]
     if kind == "chosen":
@@ -234,7 +235,7 @@ def matching(state: BaebaeState, seat: int, card_filter: CardFilter | None) -> i
     mask = hand
     while mask:
         low = mask & -mask
-        card = state._def(low.bit_length() - 1)
+        card = state.card_def(low.bit_length() - 1)
         if card_filter.matches(card.types, card.suit, card.rank, card.marks):
             out |= low
         mask ^= low
@@ -260,7 +261,7 @@ def _step_draw(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return False
     for seat in players:
         for _ in range(step.count):
-            if state._draw_one(seat, forced=True) is None:
+            if state.draw_one(seat, forced=True) is None:
                 break
     return True
 
@@ -296,7 +297,7 @@ def _selecting(state: BaebaeState, frame: Frame, step: Step, purpose: str) -> bo
                 _move_selected(state, frame, step, seat, low.bit_length() - 1)
                 candidates ^= low
             continue
-        if purpose != "discard_under" and len(state._designs_in(candidates)) == 1:
+        if purpose != "discard_under" and len(state.designs_in(candidates)) == 1:
             _move_selected(state, frame, step, seat, (candidates & -candidates).bit_length() - 1)
             continue
         return _ask(state, Decision("select", seat, frame.card, candidates=candidates,
@@ -308,7 +309,7 @@ def _move_selected(state: BaebaeState, frame: Frame, step: Step, seat: int, pid:
     """Carry out one selected card of a discard, give or discard-under step."""
     state.hands[seat] &= ~(1 << pid)
     frame.left -= 1
-    text = state._text(pid)
+    text = state.card_text(pid)
     if step.op == "give":
         assert frame.receiver is not None
         state.hands[frame.receiver] |= 1 << pid
@@ -322,7 +323,7 @@ def _move_selected(state: BaebaeState, frame: Frame, step: Step, seat: int, pid:
             state.log.append({"t": "move", "from": seat, "to": "discard", "cards": [text],
                              "why": "discard"})
     if not state.hands[seat]:
-        state._end_round(seat)
+        state.end_round(seat)
 
 
 def _step_discard(state: BaebaeState, frame: Frame, step: Step) -> bool:
@@ -359,10 +360,10 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     for pid in taken:
         state.hands[victim] &= ~(1 << pid)
         state.hands[actor] |= 1 << pid
-    state.log.append({"t": "move", "from": victim, "to": actor, "cards": [state._text(p) for p in taken],
+    state.log.append({"t": "move", "from": victim, "to": actor, "cards": [state.card_text(p) for p in taken],
                      "why": "take"})
     if not state.hands[victim]:
-        state._end_round(victim)
+        state.end_round(victim)
     return True
 
 
@@ -377,8 +378,8 @@ def _step_swap_hands(state: BaebaeState, frame: Frame, step: Step) -> bool:
     mine, theirs = state.hands[actor], state.hands[other]
     state.hands[actor], state.hands[other] = theirs, mine
     log = state.log
-    log.append({"t": "move", "from": actor, "to": other, "cards": state._texts(mine), "why": "swap"})
-    log.append({"t": "move", "from": other, "to": actor, "cards": state._texts(theirs), "why": "swap"})
+    log.append({"t": "move", "from": actor, "to": other, "cards": state.card_texts(mine), "why": "swap"})
+    log.append({"t": "move", "from": other, "to": actor, "cards": state.card_texts(theirs), "why": "swap"})
     return True
 
 
@@ -417,7 +418,7 @@ def _step_peek(state: BaebaeState, frame: Frame, step: Step) -> bool:
     other = players[0]
     if other != frame.actor:
         state.log.append({"t": "effect", "p": frame.actor, "op": "peek", "who": other,
-                         "cards": state._texts(state.hands[other])})
+                         "cards": state.card_texts(state.hands[other])})
     return True
 
 
@@ -453,7 +454,7 @@ def _step_optional(state: BaebaeState, frame: Frame, step: Step) -> bool:
 def _step_end_turn(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.frames.clear()
     state.pending = None
-    state._advance(frame.actor)
+    state.advance(frame.actor)
     return False  # the program is over; run stops
 
 

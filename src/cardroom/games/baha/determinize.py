@@ -61,7 +61,7 @@ class Knowledge:
 
 def knowledge(state: BahaState, seat: int) -> Knowledge:
     """Read what ``seat`` knows from its view of this hand's events (cached per log length)."""
-    cached = state._det_cache.get(seat)
+    cached = state.det_cache.get(seat)
     if cached is not None and cached[0] == len(state.log):
         return cached[1]  # type: ignore[no-any-return]
     n = state.n
@@ -131,7 +131,7 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
     )
     places = sum(map(len, slots)) + leftover + draw_pile + sum(face_down)
     assert places == len(unknown), f"seat {seat} sees {places} hidden places, {len(unknown)} cards"
-    state._det_cache[seat] = (len(state.log), result)
+    state.det_cache[seat] = (len(state.log), result)
     return result
 
 

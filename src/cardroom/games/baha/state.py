@@ -70,7 +70,7 @@ _FIELDS = (
     "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
     "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
     "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-    "last_trick", "hand_start", "origin", "history", "_det_cache", "_shown",
+    "last_trick", "hand_start", "origin", "history", "det_cache", "_shown",
 )
 """Every field of a :class:`BahaState`: its slots, and what pickling carries."""
 
@@ -108,7 +108,7 @@ class BahaState:
     hand_start: int                 # index in ``log`` of this hand's ``hand`` event
     origin: dict[str, Any] | None   # how a hand-made game began, for records
     history: list[tuple[int, Action]]  # (seat, action) of every action taken, for records
-    _det_cache: dict[int, tuple[int, Any]]
+    det_cache: dict[int, tuple[int, Any]]
     _shown: tuple[int, int, tuple[int, ...]] | None  # (hand, tricks done, horns shown per seat)
 
     # -- making states -----------------------------------------------------------------
@@ -143,7 +143,7 @@ class BahaState:
         self.last_trick = None
         self.origin = None
         self.history = []
-        self._det_cache = {}
+        self.det_cache = {}
         self._shown = None
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
@@ -173,7 +173,7 @@ class BahaState:
         # Pickled (a position sent to a bot worker) field by field and made again through
         # __init__: a compiled class has no default way back from a pickle.
         return _unpickle, (self.rules, self.seed, [
-            {} if name == "_det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
+            {} if name == "det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
         ])
 
     def clone(self) -> BahaState:
@@ -204,7 +204,7 @@ class BahaState:
         other.hand_start = self.hand_start
         other.origin = self.origin
         other.history = self.history[:]
-        other._det_cache = {}
+        other.det_cache = {}
         other._shown = None
         return other
 
