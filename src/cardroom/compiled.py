@@ -23,6 +23,7 @@ PURE_VARIABLE = "CARDROOM_PURE"
 
 MODULES: tuple[str, ...] = (
     "cardroom.cards",
+    "cardroom.games.baha.cards",
     "cardroom.games.baha.actions",
     "cardroom.games.baha.deal",
     "cardroom.games.baha.determinize",

@@ -19,7 +19,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
 from cardroom.cli.play.session import (
     ME,
     Refusal,
@@ -32,6 +31,7 @@ from cardroom.cli.play.session import (
     read_answer,
 )
 from cardroom.engine import Action, Event, IllegalAction, Rules
+from cardroom.games.baha.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
 from cardroom.games.baha.rules import PASS_COUNT
 from cardroom.text import plural
 

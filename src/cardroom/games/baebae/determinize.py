@@ -35,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cardroom.cards import bits_of
 from cardroom.engine import Event
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS
@@ -202,11 +203,8 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     pool: Counter[str] = Counter()
     for card in rules.cards:
         pool[card.key] += card.copies
-    mask = state.hands[seat]
-    while mask:
-        low = mask & -mask
-        pool[state.card_text(low.bit_length() - 1)] -= 1
-        mask ^= low
+    for pid in bits_of(state.hands[seat]):
+        pool[state.card_text(pid)] -= 1
     for pid in state.discard:
         pool[state.card_text(pid)] -= 1
     for p in range(n):

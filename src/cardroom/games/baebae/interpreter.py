@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from cardroom.cards import bits_of, lowest
 from cardroom.engine import chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS, CardFilter, Step, Target
@@ -232,13 +233,10 @@ def matching(state: BaebaeState, seat: int, card_filter: CardFilter | None) -> i
     if card_filter is None:
         return hand
     out = 0
-    mask = hand
-    while mask:
-        low = mask & -mask
-        card = state.card_def(low.bit_length() - 1)
+    for pid in bits_of(hand):
+        card = state.card_def(pid)
         if card_filter.matches(card.types, card.suit, card.rank, card.marks):
-            out |= low
-        mask ^= low
+            out |= 1 << pid
     return out
 
 
@@ -292,13 +290,11 @@ def _selecting(state: BaebaeState, frame: Frame, step: Step, purpose: str) -> bo
             continue
         if purpose != "discard_under" and candidates.bit_count() <= frame.left:
             # no choice to make: every matching card goes
-            while candidates:
-                low = candidates & -candidates
-                _move_selected(state, frame, step, seat, low.bit_length() - 1)
-                candidates ^= low
+            for pid in bits_of(candidates):
+                _move_selected(state, frame, step, seat, pid)
             continue
         if purpose != "discard_under" and len(state.designs_in(candidates)) == 1:
-            _move_selected(state, frame, step, seat, (candidates & -candidates).bit_length() - 1)
+            _move_selected(state, frame, step, seat, lowest(candidates))
             continue
         return _ask(state, Decision("select", seat, frame.card, candidates=candidates,
                                   may_stop=purpose == "discard_under", purpose=purpose))
@@ -347,11 +343,7 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     if victim == actor:
         return True
     candidates = matching(state, victim, step.filter)
-    pool = []
-    while candidates:
-        low = candidates & -candidates
-        pool.append(low.bit_length() - 1)
-        candidates ^= low
+    pool = bits_of(candidates)
     if not pool:
         return True
     state.chance += 1

@@ -20,6 +20,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Final, SupportsIndex
 
+from cardroom.cards import bits_of, mask_of
 from cardroom.engine import (
     Action,
     ActionInfo,
@@ -350,12 +351,7 @@ class BaebaeState:
 
     def designs_in(self, mask: int) -> list[int]:
         """The designs of the cards in ``mask``, ascending, each once."""
-        out: list[int] = []
-        append = out.append
-        while mask:
-            low = mask & -mask
-            append(low.bit_length() - 1)
-            mask ^= low
+        out = bits_of(mask)
         if self.rules.one_copy:
             return out  # a card's index is its design, and the bits came out in order
         card_of = self.rules.card_of
@@ -402,12 +398,7 @@ class BaebaeState:
 
     def card_texts(self, mask: int) -> list[str]:
         texts = self.rules.card_texts
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(texts[low.bit_length() - 1])
-            mask ^= low
-        return out
+        return [texts[pid] for pid in bits_of(mask)]
 
     def next_seat(self, seat: int) -> int:
         return (seat + self.direction) % self.n
@@ -426,10 +417,7 @@ class BaebaeState:
         size = rules.hand_size or 0
         hands = []
         for seat in range(n):
-            mask = 0
-            for pid in deck[seat * size:(seat + 1) * size]:
-                mask |= 1 << pid
-            hands.append(mask)
+            hands.append(mask_of(deck[seat * size:(seat + 1) * size]))
         rest = deck[n * size:]
         starter = rest[0]
         self.hands = hands
@@ -473,11 +461,8 @@ class BaebaeState:
         penalties = []
         for seat in range(self.n):
             hand_points = 0
-            mask = self.hands[seat]
-            while mask:
-                low = mask & -mask
-                hand_points += rules.penalties[rules.card_of[low.bit_length() - 1]]
-                mask ^= low
+            for pid in bits_of(self.hands[seat]):
+                hand_points += rules.penalties[rules.card_of[pid]]
             penalties.append(hand_points + self.round_penalties[seat])
         for seat in range(self.n):
             self.totals[seat] += penalties[seat]

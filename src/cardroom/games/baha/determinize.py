@@ -21,18 +21,10 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cardroom.cards import (
-    BAHA_DECK,
-    FULL_BAHA_MASK,
-    VALUES,
-    Card,
-    CardMask,
-    cards_of,
-    mask_of,
-    parse_baha_card,
-)
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import Event
 from cardroom.games.baha.actions import Phase
+from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, VALUES, cards_of, parse_baha_card
 from cardroom.games.baha.views import visible_event
 
 if TYPE_CHECKING:

@@ -14,17 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsIndex
 
-from cardroom.cards import (
-    COLOUR_MASK,
-    COLOUR_SHIFT,
-    SLICE_BITS,
-    SLICE_CARDS,
-    Card,
-    CardMask,
-    cards_of,
-    mask_of,
-    mask_points,
-)
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import (
     Action,
     ActionInfo,
@@ -44,6 +34,14 @@ from cardroom.games.baha.actions import (
     PASS_WORDS,
     Phase,
     card_texts,
+)
+from cardroom.games.baha.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    SLICE_BITS,
+    SLICE_CARDS,
+    cards_of,
+    mask_points,
 )
 from cardroom.games.baha.deal import check_deal, shuffled_deck
 from cardroom.games.baha.determinize import determinize as redeal_hidden

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardroom.cards import COLOUR_LETTERS, Card, CardMask
+from cardroom.cards import Card, CardMask
 from cardroom.engine import Event, IllegalAction
 from cardroom.games.baha.actions import CARD_COLOUR, CARD_TEXT, PASS_WORDS, Phase, card_texts
+from cardroom.games.baha.cards import COLOUR_LETTERS
 from cardroom.games.baha.rules import PASS_COUNT, Rules
 
 if TYPE_CHECKING:
