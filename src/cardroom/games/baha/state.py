@@ -68,7 +68,7 @@ _FIELDS = (
     "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
     "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
     "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-    "last_trick", "hand_start", "origin", "history", "det_cache", "_shown",
+    "last_trick", "hand_start", "origin", "history", "det_cache", "shown_cache",
 )
 """Every field of a :class:`BahaState`: its slots, and what pickling carries."""
 
@@ -107,7 +107,7 @@ class BahaState:
     origin: dict[str, Any] | None   # how a hand-made game began, for records
     history: list[tuple[int, Action]]  # (seat, action) of every action taken, for records
     det_cache: dict[int, tuple[int, Any]]
-    _shown: tuple[int, int, tuple[int, ...]] | None  # (hand, tricks done, horns shown per seat)
+    shown_cache: tuple[int, int, tuple[int, ...]] | None  # views': (hand, tricks done, horns shown per seat)
 
     # -- making states -----------------------------------------------------------------
 
@@ -142,7 +142,7 @@ class BahaState:
         self.origin = None
         self.history = []
         self.det_cache = {}
-        self._shown = None
+        self.shown_cache = None
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
         if totals is not None:
@@ -203,7 +203,7 @@ class BahaState:
         other.origin = self.origin
         other.history = self.history[:]
         other.det_cache = {}
-        other._shown = None
+        other.shown_cache = None
         return other
 
     # -- the protocol ------------------------------------------------------------------
