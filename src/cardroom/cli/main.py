@@ -299,8 +299,6 @@ def simulate(
         if out is None and (csv or variant or force or ray):
             raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
                              "(the results written as tables)")
-        if out is not None and duplicate:
-            raise UsageError("--duplicate does not write tables yet: give --out or --duplicate, not both")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         tables = None
         if out is not None:

@@ -62,11 +62,8 @@ def run_play(
     console: Console,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play Baha at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
-
-    ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
-    ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
-    Bad options raise ``RulesError``, ``AgentError`` or ``RecordError`` for the caller to print.
+    """Play Baha at seat 0 against bots: Baha's
+    :class:`~cardroom.games.contracts.TerminalRenderer` (arguments, exit status, errors there).
 
     >>> import io
     >>> from cardroom.games.baha import Rules
