@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.cards import bits_of, count, lowest, mask_of
+from cardroom.cards import bits_of, count, lowest, mask_of, select
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "cardroom"
 
@@ -27,6 +27,7 @@ def test_bits_of_is_the_sorted_set(cards):
     assert count(mask) == len(cards)
     assert mask_of(bits_of(mask)) == mask
     assert lowest(mask) == (min(cards) if cards else -1)
+    assert select(mask, [f"c{k}" for k in range(301)]) == [f"c{k}" for k in sorted(cards)]
 
 
 def test_the_shared_module_names_no_game():

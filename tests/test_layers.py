@@ -130,7 +130,7 @@ def game_package(module: str) -> str | None:
     """``cardroom.games.baha`` for any module of Baha's package; ``None`` outside the games'
     packages (the registry and the contracts are the games' common layer)."""
     parts = module.split(".")
-    if module.startswith(GAMES + ".") and len(parts) >= 3 and parts[2] not in ("contracts", "tensor"):
+    if module.startswith(GAMES + ".") and len(parts) >= 3 and parts[2] not in ("contracts", "tensor", "fieldgen"):
         return ".".join(parts[:3])
     return None
 

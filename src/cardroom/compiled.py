@@ -28,11 +28,13 @@ MODULES: tuple[str, ...] = (
     "cardroom.games.baha.deal",
     "cardroom.games.baha.determinize",
     "cardroom.games.baha.state",
+    "cardroom.games.baha.state_base",
     "cardroom.games.baha.views",
     "cardroom.games.baebae.actions",
     "cardroom.games.baebae.determinize",
     "cardroom.games.baebae.interpreter",
     "cardroom.games.baebae.state",
+    "cardroom.games.baebae.state_base",
     "cardroom.games.baebae.views",
     "cardroom.agents.ismcts",
 )

@@ -18,9 +18,9 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any, Final, SupportsIndex
+from typing import Any, SupportsIndex
 
-from cardroom.cards import bits_of, mask_of
+from cardroom.cards import bits_of, mask_of, select
 from cardroom.engine import (
     Action,
     ActionInfo,
@@ -46,6 +46,7 @@ from cardroom.games.baebae.interpreter import (
     program_marks,
 )
 from cardroom.games.baebae.rules import Rules, lowest_of_design
+from cardroom.games.baebae.state_base import MAKER, BaebaeFields
 from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
 
 __all__ = [
@@ -54,68 +55,16 @@ __all__ = [
 ]
 
 
-_FIELDS = (
-    "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase",
-    "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
-    "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
-    "chosen", "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
-    "origin", "_legal", "det_cache",
-)
-"""Every field of a :class:`BaebaeState`: its slots, and what pickling carries."""
+class BaebaeState(BaebaeFields):
+    """A game of BAEBAE in progress. Make one with ``Rules(...).new_game(seed)``.
 
+    Its fields are declared once, in :mod:`~cardroom.games.baebae.fields` (the table the base
+    class :class:`~cardroom.games.baebae.state_base.BaebaeFields` is generated from).
+    """
 
-class BaebaeState:
-    """A game of BAEBAE in progress. Make one with ``Rules(...).new_game(seed)``."""
-
-    __slots__ = _FIELDS
-
-    rules: Rules
-    seed: int
-    n: int
-    space: ActionSpace
-    round_no: int
-    dealer: int
-    direction: int
-    turn: int | None
-    phase: Phase
-    hands: list[int]
-    stock: list[int]            # top last (pop() draws)
-    discard: list[int]          # top last
-    suit: int                   # the suit in play
-    declared: bool              # whether ``suit`` was named (then rank does not match, E4)
-    round_penalties: list[int]  # penalty steps this round
-    totals: list[int]
-    skips: list[int]            # turns each seat is still to lose
-    extra_turn: bool
-    drawn: int | None           # the card drawn this turn that may be played
-    idle_passes: int            # seats (a bitmask) that passed with nothing to draw since the
-                                # last play or draw (E6); a seat that lost its turn has not passed
-    turns: int                  # turns this round, for the guard
-    frames: list[Frame]
-    pending: Decision | None
-    card_declared: bool         # whether the current card's action already named a suit
-    chosen: int | None          # the player chosen for the current card's action: chosen once
-    chance: int                 # chance events so far this round (keys the generators)
-    log: list[Event]
-    history: list[tuple[int, Action]]
-    round_start: int
-    ranking: list[dict[str, int]] | None
-    shame: list[int]
-    guard_rounds: int
-    origin: dict[str, Any] | None   # how a hand-made game began, for records
-    _legal: list[Action] | None      # legal actions of this position, once computed
-    det_cache: dict[int, tuple[int, Any]]  # determinize's knowledge per seat (interface.py)
+    __slots__ = ()
 
     # -- making states -----------------------------------------------------------------
-
-    def __init__(self, rules: Rules, seed: int, key: object) -> None:
-        # Only start() and clone() make states (they fill in the rest); a plain constructor,
-        # not ``cls.__new__(cls)``, so the compiled build (mypyc) can take the class.
-        if key is not _MAKER:
-            raise TypeError("a BAEBAE game is made by Rules(...).new_game(seed) or BaebaeState.start(...)")
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
 
     @classmethod
     def start(
@@ -129,7 +78,7 @@ class BaebaeState:
         # ``seed`` typed ``object``: compiled, an ``int`` parameter would refuse text with a
         # bare TypeError and take True for 1, before the check.
         seed = check_seed(seed)
-        self = cls(rules, seed, _MAKER)
+        self = cls(rules, seed, MAKER)
         self.space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
         self.totals = [0] * self.n
         self.log = []
@@ -138,7 +87,7 @@ class BaebaeState:
         self.shame = []
         self.guard_rounds = 0
         self.det_cache = {}
-        self._legal = None
+        self.legal_cache = None
         self.round_no = 0
         self.dealer = 0
         self.origin = None
@@ -159,44 +108,11 @@ class BaebaeState:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
         # __init__: a compiled class has no default way back from a pickle.
-        return _unpickle, (self.rules, self.seed, [
-            {} if name == "det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
-        ])
+        return _unpickle, (self.rules, self.seed, self.pickled())
 
     def clone(self) -> BaebaeState:
-        other = BaebaeState(self.rules, self.seed, _MAKER)
-        other.space = self.space
-        other.round_no = self.round_no
-        other.dealer = self.dealer
-        other.direction = self.direction
-        other.turn = self.turn
-        other.phase = self.phase
-        other.suit = self.suit
-        other.declared = self.declared
-        other.extra_turn = self.extra_turn
-        other.drawn = self.drawn
-        other.idle_passes = self.idle_passes
-        other.turns = self.turns
-        other.pending = self.pending
-        other.card_declared = self.card_declared
-        other.chosen = self.chosen
-        other.chance = self.chance
-        other.round_start = self.round_start
-        other.ranking = self.ranking
-        other.guard_rounds = self.guard_rounds
-        other.origin = self.origin
-        other.hands = self.hands[:]
-        other.stock = self.stock[:]
-        other.discard = self.discard[:]
-        other.round_penalties = self.round_penalties[:]
-        other.totals = self.totals[:]
-        other.skips = self.skips[:]
-        other.frames = [f.copy() for f in self.frames]
-        other.log = self.log[:]
-        other.history = self.history[:]
-        other.shame = self.shame[:]
-        other._legal = None
-        other.det_cache = {}
+        other = BaebaeState(self.rules, self.seed, MAKER)
+        self.copy_into(other)
         return other
 
     # -- the protocol ------------------------------------------------------------------
@@ -245,9 +161,9 @@ class BaebaeState:
     def legal_actions(self) -> list[Action]:
         # Drivers ask for the legal actions and then apply one, which checks it against the
         # same list: it is computed once per position and kept until the next action.
-        legal = self._legal
+        legal = self.legal_cache
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_cache = self._compute_legal()
         return legal[:]
 
     def _compute_legal(self) -> list[Action]:
@@ -290,12 +206,12 @@ class BaebaeState:
         """
         # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
         act = action if type(action) is int else self._whole_action(action)
-        legal = self._legal
+        legal = self.legal_cache
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_cache = self._compute_legal()
         if act not in legal:
             raise IllegalAction(self._refusal(act, legal))
-        self._legal = None
+        self.legal_cache = None
         seat = self.turn
         assert seat is not None
         mark = len(self.log)
@@ -397,8 +313,7 @@ class BaebaeState:
         return self.rules.card_texts[pid]
 
     def card_texts(self, mask: int) -> list[str]:
-        texts = self.rules.card_texts
-        return [texts[pid] for pid in bits_of(mask)]
+        return select(mask, self.rules.card_texts)
 
     def next_seat(self, seat: int) -> int:
         return (seat + self.direction) % self.n
@@ -624,12 +539,7 @@ class BaebaeState:
                 f"turn={self.turn} totals={self.totals}>")
 
 
-_MAKER: Final = object()
-"""The key only this module's factories hold to make a state (see ``BaebaeState.__init__``)."""
-
-
 def _unpickle(rules: Rules, seed: int, values: list[Any]) -> BaebaeState:
-    state = BaebaeState(rules, seed, _MAKER)
-    for name, value in zip(_FIELDS, values, strict=True):
-        setattr(state, name, value)
+    state = BaebaeState(rules, seed, MAKER)
+    state.unpickled(values)
     return state
