@@ -27,7 +27,7 @@ def test_bits_of_is_the_sorted_set(cards):
     assert count(mask) == len(cards)
     assert mask_of(bits_of(mask)) == mask
     assert lowest(mask) == (min(cards) if cards else -1)
-    assert select(mask, [f"c{k}" for k in range(301)]) == [f"c{k}" for k in sorted(cards)]
+    assert select(mask, tuple(f"c{k}" for k in range(301))) == [f"c{k}" for k in sorted(cards)]
 
 
 def test_the_shared_module_names_no_game():

@@ -11,16 +11,14 @@ belongs to its game: Baha's 52 cards and their text forms are in
 [3, 8, 26]
 >>> lowest(67109128), count(67109128)
 (3, 3)
->>> select(0b1010, "abcd")
+>>> select(0b1010, ("a", "b", "c", "d"))
 ['b', 'd']
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TypeAlias, TypeVar
-
-T = TypeVar("T")
+from collections.abc import Iterable
+from typing import TypeAlias
 
 __all__ = ["Card", "CardMask", "mask_of", "bits_of", "select", "lowest", "count"]
 
@@ -42,22 +40,21 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
 def bits_of(mask: CardMask) -> list[Card]:
     """The cards of a bitmask of any width, ascending (one step per card held, not per bit)."""
     out: list[Card] = []
-    append = out.append
     while mask:
         low = mask & -mask
-        append(low.bit_length() - 1)
+        out.append(low.bit_length() - 1)  # compiled, a direct list append (an alias would not be)
         mask ^= low
     return out
 
 
-def select(mask: CardMask, values: Sequence[T]) -> list[T]:
-    """``values[c]`` for each card ``c`` of the bitmask, ascending: a card table read for a set
-    (the texts of a hand) in one loop, without the list of cards between."""
-    out: list[T] = []
-    append = out.append
+def select(mask: CardMask, texts: tuple[str, ...]) -> list[str]:
+    """``texts[c]`` for each card ``c`` of the bitmask, ascending: a table of card texts read
+    for a set (a hand's texts) in one loop. Typed ``tuple[str, ...]``, not a generic sequence:
+    compiled, a tuple of str is indexed directly, about twice as fast."""
+    out: list[str] = []
     while mask:
         low = mask & -mask
-        append(values[low.bit_length() - 1])
+        out.append(texts[low.bit_length() - 1])
         mask ^= low
     return out
 
