@@ -7,7 +7,10 @@ match, record <- the fronts``, read from the import statements of every module o
 - no two modules import each other (directly or around a longer circle); the one edge allowed
   against the grain is a game's rules class making its state in ``new_game``
   (:data:`FACTORIES`, a function-local import);
-- no module imports a private name (``_x``) of another.
+- no module imports a private name (``_x``) of another, nor reads one off another module's
+  object (``state._advance()``): inside a game, the state's other modules (its interpreter,
+  codec, views, determinize) call only the engine's State protocol and the moves its package
+  declares in ``games/<game>/interface.py`` (:func:`interface_breaks`).
 
 The checks are plain functions of a module map, so the tests below also show them failing on
 a map with a violation.
@@ -16,7 +19,7 @@ a map with a violation.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,6 +110,10 @@ def imports_of(module: str, tree: ast.AST, modules: Iterable[str]) -> list[Impor
     return found
 
 
+def module_trees(src: Path = SRC) -> dict[str, ast.Module]:
+    return {module: ast.parse(path.read_text()) for module, path in module_names(src).items()}
+
+
 def all_imports(src: Path = SRC) -> list[Import]:
     names = module_names(src)
     return [i for module, path in names.items() for i in imports_of(module, ast.parse(path.read_text()), names)]
@@ -125,7 +132,7 @@ def game_package(module: str) -> str | None:
     """``cardroom.games.baha`` for any module of Baha's package; ``None`` outside the games'
     packages (the registry and the contracts are the games' common layer)."""
     parts = module.split(".")
-    if module.startswith(GAMES + ".") and len(parts) >= 3 and parts[2] not in ("contracts", "tensor"):
+    if module.startswith(GAMES + ".") and len(parts) >= 3 and parts[2] not in ("contracts", "tensor", "fieldgen"):
         return ".".join(parts[:3])
     return None
 
@@ -144,6 +151,85 @@ def game_breaks(imports: Iterable[Import], adapters: frozenset[str] = ADAPTERS) 
 def private_breaks(imports: Iterable[Import]) -> list[str]:
     return [f"{i.source}:{i.line} imports the private name {i.name} of {i.target}" for i in imports
             if i.name is not None and i.name.startswith("_") and not i.name.startswith("__")]
+
+
+def _defined_names(tree: ast.AST) -> set[str]:
+    """The names a module defines or assigns anywhere (functions, classes, attributes, slots)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store)
+              and isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")):
+            names.add(node.attr)  # its own object's (another's, ``state._x = ...``, is not defined here)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.isidentifier():
+            names.add(node.value)  # __slots__ and field tables name attributes as text
+    return names
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def private_attribute_breaks(trees: Mapping[str, ast.AST]) -> list[str]:
+    """Private attributes read off another object (``state._advance``, not ``self._x``)
+    that the reading module does not define itself: another module's private names."""
+    out = []
+    for module, tree in trees.items():
+        own = _defined_names(tree)
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                out.append(f"{module}:{node.lineno} reads the private {ast.unparse(node)} of another module")
+    return out
+
+
+def _members(tree: ast.AST, classes: Callable[[str], bool]) -> set[str]:
+    """The methods, properties and annotated fields of the classes of ``tree`` whose names
+    ``classes`` accepts."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and classes(node.name):
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef):
+                    out.add(item.name)
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    out.add(item.target.id)
+    return out
+
+
+def _methods(tree: ast.AST, classes: Callable[[str], bool]) -> set[str]:
+    return {item.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef) and classes(node.name)
+            for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
+
+
+def interface_breaks(trees: Mapping[str, ast.AST]) -> list[str]:
+    """Inside each game's package, the other modules call on its state only the engine's
+    ``State`` protocol and the members of the package's declared interface
+    (``games/<game>/interface.py``, none when it has no such module); a class's own
+    factories (``BaebaeState.start``) are the rules' to call."""
+    protocol = _members(trees["cardroom.engine"], lambda name: name == "State")
+    out = []
+    for state_module in sorted(m for m in trees if m.startswith(GAMES + ".") and m.endswith(".state")):
+        package = state_module.rsplit(".", 1)[0]
+        methods = _methods(trees[state_module], lambda name: name.endswith("State"))
+        declared = _members(trees.get(package + ".interface", ast.Module(body=[], type_ignores=[])), lambda _: True)
+        inside = {m: tree for m, tree in trees.items() if m.startswith(package + ".") and m != state_module}
+        # The check reads names, not types: a name that another class of the package also
+        # declares as a field (a decision's ``card``) is that field's.
+        fields = {name for tree in inside.values() for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+                  for item in node.body if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+                  for name in [item.target.id]}
+        for module, tree in inside.items():
+            for node in ast.walk(tree):
+                if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                        and node.value.id not in ("self", "cls") and not node.value.id[0].isupper()
+                        and node.attr in methods - fields and node.attr not in protocol | declared):
+                    out.append(f"{module}:{node.lineno} calls {ast.unparse(node)}, which is not in the "
+                               f"State protocol nor in {package}.interface")
+    return out
 
 
 def circles(imports: Iterable[Import], allowed: frozenset[tuple[str, str]] = FACTORIES) -> list[list[str]]:
@@ -217,6 +303,14 @@ def test_no_module_imports_a_private_name_of_another(imports: list[Import]) -> N
     assert private_breaks(imports) == []
 
 
+def test_no_module_reads_a_private_attribute_of_another() -> None:
+    assert private_attribute_breaks(module_trees()) == []
+
+
+def test_a_games_modules_use_its_state_only_through_the_declared_interface() -> None:
+    assert interface_breaks(module_trees()) == []
+
+
 def test_the_contracts_need_only_the_standard_library_and_the_engine() -> None:
     tree = ast.parse((SRC / "cardroom/games/contracts.py").read_text())
     roots = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
@@ -261,3 +355,14 @@ def test_a_circle_and_a_private_import_are_caught(tmp_path: Path) -> None:
     broken = _map_with({"cardroom.engine": engine, "cardroom.cards": cards}, tmp_path)
     assert ["cardroom.cards", "cardroom.engine"] in circles(broken)
     assert any("_PARSE" in b for b in private_breaks(broken))
+
+
+def test_a_private_move_or_an_undeclared_one_is_caught() -> None:
+    trees = module_trees()
+    views = (SRC / "cardroom/games/baebae/views.py").read_text()
+    trees["cardroom.games.baebae.views"] = ast.parse(views + "\ndef f(state):\n    state._end_game()\n")
+    assert any("state._end_game" in b for b in private_attribute_breaks(trees))
+    assert any("state._end_game" in b for b in interface_breaks(trees))
+    interface = (SRC / "cardroom/games/baebae/interface.py").read_text()
+    trees["cardroom.games.baebae.interface"] = ast.parse(interface.replace("def advance(", "def advanced("))
+    assert any("state.advance" in b for b in interface_breaks(trees))

@@ -1,125 +1,32 @@
-"""Card values shared by the games: small ints, bitmask sets, and text forms.
+"""What both games share about cards: a card is a small ``int``, a set of cards a bitmask.
 
-A card is an ``int``. Baha's 52 cards are ``colour * 13 + (value - 1)``: values 1..13 in the
-four colours Purple, Red, Turquoise, Orange, written ``9P``, ``13R``, ``1T``. A set of cards is
-a bitmask in a plain ``int`` (bit ``c`` set when card ``c`` is in the set), so following colour
-is ``hand & COLOUR_MASK[led]``. Tables are built once at import.
+A set of cards is a plain ``int`` with bit ``c`` set when card ``c`` is in the set, so a union
+is ``|``, a card's removal ``& ~(1 << c)`` and a set's size ``bit_count()``. What a card *is*
+belongs to its game: Baha's 52 cards and their text forms are in
+:mod:`cardroom.games.baha.cards`; BAEBAE's physical cards index its rules' designs.
 
->>> parse_baha_card("13r")
-25
->>> baha_card_text(25)
-'13R'
->>> cards_of(mask_of([parse_baha_card(t) for t in ("9P", "1T")]))
-[8, 26]
+>>> mask_of([8, 26, 3])
+67109128
+>>> bits_of(67109128)
+[3, 8, 26]
+>>> lowest(67109128), count(67109128)
+(3, 3)
+>>> select(0b1010, ("a", "b", "c", "d"))
+['b', 'd']
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Final, TypeAlias
+from typing import TypeAlias
 
-__all__ = [
-    "Card",
-    "CardMask",
-    "COLOURS",
-    "COLOUR_LETTERS",
-    "COLOUR_NAMES",
-    "COLOUR_MASK",
-    "COLOUR_SHIFT",
-    "SLICE_BITS",
-    "SLICE_CARDS",
-    "BAHA_DECK",
-    "FULL_BAHA_MASK",
-    "CardParseError",
-    "colour_of",
-    "value_of",
-    "horns_of",
-    "baha_card",
-    "baha_card_text",
-    "parse_baha_card",
-    "mask_of",
-    "cards_of",
-    "count",
-    "mask_points",
-]
+__all__ = ["Card", "CardMask", "mask_of", "bits_of", "select", "lowest", "count"]
 
 Card: TypeAlias = int
 """A card as a small int."""
 
 CardMask: TypeAlias = int
 """A set of cards as a bitmask: bit ``c`` is set when card ``c`` is in the set."""
-
-COLOURS: Final = 4
-VALUES: Final = 13
-COLOUR_LETTERS = "PRTO"
-COLOUR_NAMES = ("Purple", "Red", "Turquoise", "Orange")
-
-BAHA_DECK: Final[tuple[Card, ...]] = tuple(range(COLOURS * VALUES))
-FULL_BAHA_MASK: Final[CardMask] = (1 << len(BAHA_DECK)) - 1
-COLOUR_MASK: Final[tuple[CardMask, ...]] = tuple(((1 << VALUES) - 1) << (VALUES * c) for c in range(COLOURS))
-
-_COLOUR_OF: Final[tuple[int, ...]] = tuple(c // VALUES for c in BAHA_DECK)
-_VALUE_OF: Final[tuple[int, ...]] = tuple(c % VALUES + 1 for c in BAHA_DECK)
-_TEXT: Final[tuple[str, ...]] = tuple(f"{_VALUE_OF[c]}{COLOUR_LETTERS[_COLOUR_OF[c]]}" for c in BAHA_DECK)
-_PARSE: dict[str, Card] = {t: c for c, t in enumerate(_TEXT)}
-
-# Cards of each 13-bit colour slice of a mask, so a whole mask decodes with four table look-ups
-# instead of a loop over 52 bits (the legal-move list is built on every turn).
-SLICE_BITS: Final[CardMask] = (1 << VALUES) - 1
-"""The bits of one colour's slice once shifted down: ``mask >> COLOUR_SHIFT[c] & SLICE_BITS``."""
-COLOUR_SHIFT: Final[tuple[int, ...]] = tuple(VALUES * c for c in range(COLOURS))
-"""Bit offset of each colour's 13-card slice in a mask."""
-SLICE_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
-    tuple(
-        tuple(colour * VALUES + v for v in range(VALUES) if bits >> v & 1)
-        for bits in range(1 << VALUES)
-    )
-    for colour in range(COLOURS)
-)
-"""``SLICE_CARDS[c][bits]``: the cards, ascending, of colour ``c`` whose slice bits are ``bits``."""
-
-
-class CardParseError(ValueError):
-    """A card's text could not be read; the message says what is allowed."""
-
-
-def colour_of(card: Card) -> int:
-    """Colour index 0..3 (Purple, Red, Turquoise, Orange) of a Baha card."""
-    return _COLOUR_OF[card]
-
-
-def value_of(card: Card) -> int:
-    """Face value 1..13 of a Baha card."""
-    return _VALUE_OF[card]
-
-
-def horns_of(card: Card) -> int:
-    """Horns printed on a Baha card (RULINGS B2): 9..13 carry 1..5, lower cards none."""
-    return max(0, _VALUE_OF[card] - 8)
-
-
-def baha_card(value: int, colour: int) -> Card:
-    """The Baha card of ``value`` (1..13) and ``colour`` (0..3)."""
-    if not (1 <= value <= VALUES and 0 <= colour < COLOURS):
-        raise CardParseError(f"no Baha card has value {value} and colour {colour}")
-    return colour * VALUES + value - 1
-
-
-def baha_card_text(card: Card) -> str:
-    """Text form of a Baha card: value then colour letter, e.g. ``9P``."""
-    return _TEXT[card]
-
-
-def parse_baha_card(text: str) -> Card:
-    """Read a Baha card from text such as ``9P``, ``13r`` or ``1 T``."""
-    key = "".join(str(text).split()).upper()
-    card = _PARSE.get(key)
-    if card is None:
-        raise CardParseError(
-            f"{text!r} is not a Baha card: write the value 1-13 then the colour letter "
-            f"P, R, T or O, e.g. 9P or 13R"
-        )
-    return card
 
 
 def mask_of(cards: Iterable[Card]) -> CardMask:
@@ -130,22 +37,33 @@ def mask_of(cards: Iterable[Card]) -> CardMask:
     return mask
 
 
-def cards_of(mask: CardMask) -> list[Card]:
-    """The cards of a bitmask, in ascending order (colour by colour, low to high)."""
-    t = SLICE_CARDS
-    b = SLICE_BITS
-    return [
-        *t[0][mask & b], *t[1][mask >> 13 & b], *t[2][mask >> 26 & b], *t[3][mask >> 39 & b]
-    ]
+def bits_of(mask: CardMask) -> list[Card]:
+    """The cards of a bitmask of any width, ascending (one step per card held, not per bit)."""
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)  # compiled, a direct list append (an alias would not be)
+        mask ^= low
+    return out
+
+
+def select(mask: CardMask, texts: tuple[str, ...]) -> list[str]:
+    """``texts[c]`` for each card ``c`` of the bitmask, ascending: a table of card texts read
+    for a set (a hand's texts) in one loop. Typed ``tuple[str, ...]``, not a generic sequence:
+    compiled, a tuple of str is indexed directly, about twice as fast."""
+    out: list[str] = []
+    while mask:
+        low = mask & -mask
+        out.append(texts[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+def lowest(mask: CardMask) -> Card:
+    """The lowest card of a non-empty bitmask (``-1`` for the empty one)."""
+    return (mask & -mask).bit_length() - 1
 
 
 def count(mask: CardMask) -> int:
     """Number of cards in a bitmask."""
     return mask.bit_count()
-
-
-def mask_points(slice_points: tuple[int, ...], mask: CardMask) -> int:
-    """Points in a set of cards, from the points of every 13-bit colour slice (a rules table)."""
-    b = SLICE_BITS
-    return slice_points[mask & b] + slice_points[mask >> 13 & b] + slice_points[mask >> 26 & b] \
-        + slice_points[mask >> 39]

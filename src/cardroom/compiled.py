@@ -23,15 +23,18 @@ PURE_VARIABLE = "CARDROOM_PURE"
 
 MODULES: tuple[str, ...] = (
     "cardroom.cards",
+    "cardroom.games.baha.cards",
     "cardroom.games.baha.actions",
     "cardroom.games.baha.deal",
     "cardroom.games.baha.determinize",
     "cardroom.games.baha.state",
+    "cardroom.games.baha.state_base",
     "cardroom.games.baha.views",
     "cardroom.games.baebae.actions",
     "cardroom.games.baebae.determinize",
     "cardroom.games.baebae.interpreter",
     "cardroom.games.baebae.state",
+    "cardroom.games.baebae.state_base",
     "cardroom.games.baebae.views",
     "cardroom.agents.ismcts",
 )

@@ -15,11 +15,12 @@ from typer.testing import CliRunner
 
 from cardroom import agents
 from cardroom.agents.random_agent import RandomAgent
-from cardroom.cards import BAHA_DECK, baha_card_text, cards_of, mask_of
+from cardroom.cards import mask_of
 from cardroom.cli.main import app
 from cardroom.cli.play.baha import Screen, run_play
 from cardroom.engine import Action, State
 from cardroom.games.baha import BahaState, Rules
+from cardroom.games.baha.cards import BAHA_DECK, baha_card_text, cards_of
 from cardroom.games.baha.native import NativeBahaState
 from cardroom.record import load, verify
 

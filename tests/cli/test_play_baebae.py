@@ -662,9 +662,9 @@ def _known_to_seat0(state: BaebaeState) -> set[str]:
 
 def _hidden_from_seat0(state: BaebaeState) -> set[str]:
     """Where the other hands and the stockpile hold cards seat 0 was never shown this round."""
-    hidden = {state._text(p) for p in state.stock}
+    hidden = {state.card_text(p) for p in state.stock}
     for seat in range(1, state.n):
-        hidden |= set(state._texts(state.hands[seat]))
+        hidden |= set(state.card_texts(state.hands[seat]))
     return hidden - _known_to_seat0(state)
 
 

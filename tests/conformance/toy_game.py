@@ -3,15 +3,20 @@
 Sixteen cards, ``H1`` to ``H16``. Each deal gives every player ``hand_size`` cards (the rest
 stay face down, unseen); in each trick everyone plays one card, in any order of cards, and the
 highest takes the trick and a point, and leads the next. After ``hands`` deals the most points
-wins (no winner on a tie). Everything Cardroom knows of the game is in this file: its rules,
-its state (the whole State protocol) and its :class:`GameSpec`.
+wins (no winner on a tie). It is played with a deck: a set of those cards, a project deck
+(``full``, ``odd``) or a deck file (the cards' names, ``H1 H3 H5 ...``, a ``#`` line its title).
+Everything Cardroom knows of the game is in this file: its rules, its state (the whole State
+protocol), its decks (a :class:`~cardroom.games.contracts.DeckSupport`) and its
+:class:`GameSpec`; ``cardroom deck`` and the web table's catalog offer its decks unchanged.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from cardroom.engine import (
@@ -25,6 +30,7 @@ from cardroom.engine import (
     check_seed,
 )
 from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games.contracts import DeckInfo
 
 DECK = 16
 HIDDEN = "?"
@@ -35,6 +41,100 @@ def text(card: int) -> str:
     return f"H{card + 1}"
 
 
+# -- its decks -------------------------------------------------------------------------------
+
+class ToyDeckError(ValueError):
+    """A high card deck that cannot be used; the message says why."""
+
+
+@dataclass(frozen=True)
+class ToyDeck:
+    title: str
+    cards: tuple[int, ...]
+
+    @property
+    def digest(self) -> str:
+        return "sha256:" + hashlib.sha256(" ".join(map(text, self.cards)).encode()).hexdigest()
+
+
+PROJECT_DECKS = {"full": ToyDeck("All sixteen", tuple(range(DECK))),
+                 "odd": ToyDeck("Odd cards", tuple(range(0, DECK, 2)))}
+
+
+def parse_toy_deck(words: str, where: str) -> ToyDeck:
+    """A deck file's text: its ``#`` line the title, the rest the cards' names."""
+    title, names = where, []
+    for line in str(words).splitlines():
+        if line.startswith("#"):
+            title = line[1:].strip() or title
+        else:
+            names += line.split()
+    known = {text(c): c for c in range(DECK)}
+    bad = [n for n in names if n.upper() not in known]
+    if bad:
+        raise ToyDeckError(f"{where}: {', '.join(bad[:5])} {'is' if len(bad) == 1 else 'are'} not high cards: "
+                           f"write H1 to H{DECK}")
+    cards = sorted({known[n.upper()] for n in names})
+    if len(cards) != len(names):
+        raise ToyDeckError(f"{where}: a card is named twice; a deck holds each card once")
+    if len(cards) < MIN_PLAYERS:
+        raise ToyDeckError(f"{where}: {len(cards)} cards; a deck needs at least {MIN_PLAYERS}")
+    return ToyDeck(title, tuple(cards))
+
+
+class ToyDecks:
+    """High card's :class:`~cardroom.games.contracts.DeckSupport`."""
+
+    error: type[Exception] = ToyDeckError
+    default = "full"
+
+    def __reduce__(self) -> str:
+        return "DECKS"
+
+    def names(self) -> list[str]:
+        return list(PROJECT_DECKS)
+
+    def _deck(self, name: str) -> ToyDeck:
+        if name in PROJECT_DECKS:
+            return PROJECT_DECKS[name]
+        path = Path(name)
+        if not path.is_file():
+            raise ToyDeckError(f"{name!r} is neither a project deck ({', '.join(PROJECT_DECKS)}) nor a deck file")
+        return parse_toy_deck(path.read_text(encoding="utf-8"), name)
+
+    def _info(self, name: str, deck: ToyDeck) -> DeckInfo:
+        return DeckInfo(name=name, title=deck.title, size=len(deck.cards), digest=deck.digest,
+                        designs=len(deck.cards), players=(MIN_PLAYERS, min(MAX_PLAYERS, len(deck.cards))))
+
+    def find(self, name: str) -> DeckInfo:
+        return self._info(name, self._deck(name))
+
+    def parse(self, words: str, where: str) -> DeckInfo:
+        deck = parse_toy_deck(words, where)
+        return self._info(deck.digest, deck)
+
+    def rows(self, name: str) -> list[dict[str, Any]]:
+        return [{"key": text(c), "name": f"high card {c + 1}", "copies": 1, "text": ""} for c in self._deck(name).cards]
+
+    def design_rows(self, rules: Any) -> list[dict[str, Any]]:
+        return [{"key": text(c), "name": f"high card {c + 1}", "copies": 1, "text": ""} for c in rules.cards]
+
+    def read(self, spec: str, folder: Path | None) -> dict[str, Any]:
+        if spec in PROJECT_DECKS:
+            return {"deck": spec}
+        path = Path(spec) if folder is None else folder / spec
+        deck_text = path.read_text(encoding="utf-8") if path.is_file() else None
+        if deck_text is None:
+            raise ToyDeckError(f"{spec!r} is neither a project deck ({', '.join(PROJECT_DECKS)}) nor a deck file")
+        return {"deck": parse_toy_deck(deck_text, spec).digest, "deck_files": [deck_text]}
+
+    def path(self, name: str) -> Path | None:
+        return None  # the project's decks are written in this file, not in files of their own
+
+
+DECKS = ToyDecks()
+
+
 @dataclass(frozen=True)
 class Rules(NamedOptions):
     game: ClassVar[str] = "highcard"
@@ -43,14 +143,37 @@ class Rules(NamedOptions):
     players: int = 3
     hand_size: int = 3
     hands: int = 2
+    deck: str = "full"
+    deck_files: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name, low, high in (("players", MIN_PLAYERS, MAX_PLAYERS), ("hand_size", 1, 5), ("hands", 1, 5)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-        if self.players * self.hand_size > DECK:
-            raise RulesError(f"{self.players} hands of {self.hand_size} need more than {DECK} cards")
+        object.__setattr__(self, "deck_files", tuple(self.deck_files))
+        size = len(self._deck().cards)
+        if self.players * self.hand_size > size:
+            raise RulesError(f"{self.players} hands of {self.hand_size} need more than the deck's {size} cards")
+
+    def _deck(self) -> ToyDeck:
+        if self.deck in PROJECT_DECKS:
+            return PROJECT_DECKS[self.deck]
+        for words in self.deck_files:
+            deck = parse_toy_deck(words, "deck_files")
+            if deck.digest == self.deck:
+                return deck
+        raise RulesError(f"deck must be a project deck ({', '.join(PROJECT_DECKS)}) or the digest of a deck "
+                         f"file given, not {self.deck!r:.60}")
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self._deck().cards
+
+    def deck_record(self) -> dict[str, Any]:
+        deck = self._deck()
+        return {"name": self.deck if self.deck in PROJECT_DECKS else deck.title, "digest": deck.digest,
+                "spec": self.deck}
 
     def new_game(self, seed: int) -> HighCardState:
         check_seed(seed)
@@ -73,7 +196,7 @@ class HighCardState:
 
     def _deal(self) -> None:
         self.deal_no += 1
-        deck = list(range(DECK))
+        deck = list(self.rules.cards)
         chance_rng(self.seed, "deal", self.deal_no).shuffle(deck)
         size = self.rules.hand_size
         self.hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(self.n)]
@@ -285,9 +408,10 @@ SPEC = GameSpec(
     narrate=narrate,
     deal_unit="deal",
     points="tricks",
-    info=GameInfo(num_actions=_num_actions, lower_wins=False),
+    info=GameInfo(num_actions=_num_actions, lower_wins=False, capabilities=frozenset({"deck_rules"})),
     deal_points=_deal_points,
     winners=_winners,
     result_extras=_result_extras,
     exploration=1.0,
+    decks=DECKS,
 )

@@ -12,8 +12,7 @@ import pytest
 from cardroom.agents import AgentError
 from cardroom.games import baha
 from cardroom.record import load, verify
-from cardroom.sim import Lineup, mean_ci, run_games, tournament, wilson
-from cardroom.sim import duplicate as duplicate_module
+from cardroom.sim import Lineup, mean_ci, run_games, runner, wilson
 from cardroom.sim.duplicate import run_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import MAX_WORKERS, worker_count
@@ -42,8 +41,7 @@ def test_workers_are_capped_by_cores_and_games(monkeypatch: pytest.MonkeyPatch, 
 
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     monkeypatch.setenv("CARDROOM_ENGINE", "python")  # native batches start no processes
-    monkeypatch.setattr(tournament, "ProcessPoolExecutor", Pool)
-    monkeypatch.setattr(duplicate_module, "ProcessPoolExecutor", Pool)
+    monkeypatch.setattr(runner, "ProcessPoolExecutor", Pool)  # the one pool, sim/runner.py
     rules = baha.Rules(players=2, target=20)
     lineup = Lineup.parse("random", 2)
     if duplicate:

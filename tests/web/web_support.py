@@ -183,7 +183,7 @@ def card_texts(obj: Any, cards: set[str]) -> set[str]:
 
 def all_cards(state: State) -> set[str]:
     if state.rules.game == "baha":  # type: ignore[attr-defined]
-        from cardroom.cards import BAHA_DECK, baha_card_text
+        from cardroom.games.baha.cards import BAHA_DECK, baha_card_text
 
         return {baha_card_text(c) for c in BAHA_DECK}
     return {c.key for c in state.rules.cards}  # type: ignore[attr-defined]

@@ -25,8 +25,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from cardroom.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.engine import Action, State
+from cardroom.games.baha.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import PASS_BASE, BahaState, Observation, Phase

@@ -15,29 +15,42 @@ from rich.table import Table
 from rich.text import Text
 
 from cardroom import games
+from cardroom.cli.options import UsageError
 from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural, terminal_safe
 
-__all__ = ["deck_support", "run_validate", "run_show"]
+__all__ = ["deck_games", "deck_support", "run_validate", "run_show"]
+
+
+def deck_games() -> list[str]:
+    """The registered games that take decks."""
+    return [name for name in games.names() if games.get(name).decks is not None]
 
 
 def deck_support(game: str | None = None) -> DeckSupport:
-    """The decks of ``game``, or of the first registered game that takes decks."""
-    names = [game] if game is not None else games.names()
-    for name in names:
-        support = games.get(name).decks
-        if support is not None:
-            return support
-    raise games.UnknownGame(f"{game or 'no game'} takes no decks")
+    """The decks of ``game``; without one, of the one registered game that takes decks (when
+    several do, ``--game`` must say which)."""
+    takers = deck_games()
+    if game is None:
+        if len(takers) == 1:
+            game = takers[0]
+        else:
+            raise UsageError(f"several games take decks ({', '.join(takers)}): say which with --game"
+                             if takers else "no game takes decks")
+    support = games.get(game).decks
+    if support is None:
+        raise UsageError(f"{games.get(game).title} takes no decks; the games that do: {', '.join(takers)}")
+    return support
 
 
-def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
+def run_validate(files: list[str], *, json_out: bool, console: Console, game: str | None = None) -> int:
     """0 when every deck is valid, 1 otherwise; each deck's verdict, then each problem on a line.
 
     A name may join several decks with commas (``base.toml,extras.toml``), as the ``deck``
     option does: they are checked shuffled together.
     """
-    verdicts = [_verdict(name) for name in files]
+    support = deck_support(game)
+    verdicts = [_verdict(support, name) for name in files]
     if json_out:
         sys.stdout.write(json.dumps(verdicts, indent=2, ensure_ascii=False) + "\n")
     else:
@@ -49,9 +62,8 @@ def run_validate(files: list[str], *, json_out: bool, console: Console) -> int:
     return 0 if all(v["ok"] for v in verdicts) else 1
 
 
-def _verdict(name: str) -> dict[str, Any]:
+def _verdict(support: DeckSupport, name: str) -> dict[str, Any]:
     """One deck (or several joined by commas) checked: its figures, or every problem found."""
-    support = deck_support()
     try:
         deck = support.find(name)
     except support.error as err:
@@ -76,8 +88,12 @@ def _verdict(name: str) -> dict[str, Any]:
     return verdict
 
 
-def run_show(name: str, *, json_out: bool, console: Console) -> None:
-    support = deck_support()
+def run_show(name: str | None, *, json_out: bool, console: Console, game: str | None = None) -> None:
+    """A deck's cards (``name``; ``None``: the game's default deck) as a table, or JSON. Every
+    row has ``key``, ``name``, ``copies`` and ``text``; the other columns show what a game's
+    rows add (BAEBAE's rank and suit, types, marks, flags), empty where they have none."""
+    support = deck_support(game)
+    name = support.default if name is None else name
     deck = support.find(name)
     rows = support.rows(name)
     if json_out:
@@ -94,20 +110,22 @@ def run_show(name: str, *, json_out: bool, console: Console) -> None:
     table.add_column("Action", ratio=4)
     table.add_column("Flags", ratio=1)
     for row in rows:
-        colour = "red" if row["red"] else "bold"
-        label = f"[{colour}]{row['rank']}{row['symbol']}[/]"
+        colour = "red" if row.get("red") else "bold"
+        has_face = "rank" in row and "symbol" in row
+        face = f"{row['rank']}{row['symbol']}" if has_face else escape(str(row["key"]))
+        label = f"[{colour}]{face}[/]"
         if row["copies"] > 1:
             label += f" x{row['copies']}"
         flags = []
-        if row["optional"]:
+        if row.get("optional"):
             flags.append("optional")
-        if not row["can_win"]:
+        if not row.get("can_win", True):
             flags.append("cannot win")
-        if row["on_start"]:
+        if row.get("on_start"):
             flags.append("on start")
         # A deck's texts reach the terminal escaped: no ESC sequence, link or RLO acts.
-        table.add_row(label, Text(terminal_safe(row["name"])), Text(terminal_safe(", ".join(row["types"]))),
-                      ", ".join(row["marks"]), Text(terminal_safe(row["text"])), ", ".join(flags))
+        table.add_row(label, Text(terminal_safe(row["name"])), Text(terminal_safe(", ".join(row.get("types", ())))),
+                      ", ".join(row.get("marks", ())), Text(terminal_safe(row["text"])), ", ".join(flags))
     if deck.description:
         console.print(Text(terminal_safe(deck.description)))
     console.print(table)

@@ -188,7 +188,7 @@ def guard() -> Iterator[None]:
     """Bad input becomes one clear line on stderr and exit status 2, never a traceback."""
     try:
         yield
-    except BAD_INPUT as err:
+    except (*BAD_INPUT, *games.deck_errors()) as err:  # a game registered since import too
         make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
         raise typer.Exit(2) from None
     except OSError as err:  # a path the system refuses (too long, not allowed) wherever it was met
@@ -359,8 +359,6 @@ def simulate(
         if out is None and (csv or variant or force or ray):
             raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
                              "(the results written as tables)")
-        if out is not None and duplicate:
-            raise UsageError("--duplicate does not write tables yet: give --out or --duplicate, not both")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         tables = None
         if out is not None:
@@ -593,7 +591,11 @@ def serve(
 
 
 _DECK_TITLES = " and ".join(games.get(name).title for name in DECK_GAMES)
-_DEFAULT_DECK = next((spec.decks.default for spec in map(games.get, DECK_GAMES) if spec.decks), "")
+DeckGameOpt = Annotated[
+    str | None,
+    typer.Option("--game", "-g", metavar="GAME",
+                 help="The game whose decks these are (needed when several games take decks)."),
+]
 deck_app = typer.Typer(help=f"Check and preview {_DECK_TITLES} deck files.", no_args_is_help=True, cls=Group)
 app.add_typer(deck_app, name="deck")
 
@@ -602,25 +604,30 @@ app.add_typer(deck_app, name="deck")
 def deck_validate(
     files: Annotated[list[str], typer.Argument(help="Deck files (or project deck names).", metavar="DECK")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+    game: DeckGameOpt = None,
 ) -> None:
     """Check deck files: each one is valid, or every problem is named with its card and field."""
     from cardroom.cli.decks import run_validate
 
-    raise typer.Exit(run_validate(files, json_out=json_out, console=make_console()))
+    with guard():
+        code = run_validate(files, json_out=json_out, console=make_console(), game=game)
+    raise typer.Exit(code)
 
 
 @deck_app.command("show", cls=Command)
 def deck_show(
     file: Annotated[
-        str, typer.Argument(help="A deck file or a project deck's name.", metavar="DECK")
-    ] = _DEFAULT_DECK,
+        str | None, typer.Argument(help="A deck file or a project deck's name (default: the game's own).",
+                                   metavar="DECK")
+    ] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the cards as JSON.")] = False,
+    game: DeckGameOpt = None,
 ) -> None:
     """Show a deck's cards as a table: rank, suit, name, types, marks, action and flags."""
     from cardroom.cli.decks import run_show
 
     with guard():
-        run_show(file, json_out=json_out, console=make_console())
+        run_show(file, json_out=json_out, console=make_console(), game=game)
 
 
 def main() -> None:

@@ -18,7 +18,7 @@ from rich.table import Table
 from cardroom.cli.consoles import make_console
 from cardroom.engine import Rules
 from cardroom.record import RecordError
-from cardroom.sim.duplicate import rotations, run_duplicate, summarize_duplicate
+from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import deck_words, summarize
 from cardroom.sim.tournament import Lineup, run_games
 from cardroom.text import plural
@@ -73,18 +73,22 @@ def run_simulate(
     total = games * len(rotations(lineup)) if duplicate else games
 
     def play(progress: Callable[[int], None] | None) -> dict[str, Any]:
-        if duplicate:
-            lineups, rows = run_duplicate(rules, games, seed, lineup, workers=workers, records=records,
-                                          progress=progress)
-            return summarize_duplicate(rules, lineup, lineups, rows, seed, time.perf_counter() - started)
         if tables is not None:
             from cardroom.sim.results import Backend, simulate_to
 
             backend = Backend(workers=workers, ray=tables.ray, address=tables.ray_address)
             kept = simulate_to(tables.folder, rules, games, seed, lineup, backend=backend,
                                variant=tables.variant, csv=tables.csv, records=records, force=tables.force,
-                               progress=progress)
+                               progress=progress, duplicate=duplicate)
+            if duplicate:
+                lineups = rotations(lineup)
+                return summarize_duplicate(rules, lineup, lineups, by_deal(kept, len(lineups)), seed,
+                                           time.perf_counter() - started)
             return summarize(rules, lineup, kept, seed, time.perf_counter() - started)
+        if duplicate:
+            lineups, rows = run_duplicate(rules, games, seed, lineup, workers=workers, records=records,
+                                          progress=progress)
+            return summarize_duplicate(rules, lineup, lineups, rows, seed, time.perf_counter() - started)
         results = run_games(rules, games, seed, lineup, workers=workers, records=records,
                             progress=progress)
         return summarize(rules, lineup, results, seed, time.perf_counter() - started)

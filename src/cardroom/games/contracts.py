@@ -257,11 +257,25 @@ class DeckSupport(Protocol):
 
 @runtime_checkable
 class TerminalRenderer(Protocol):
-    """A game's terminal (its spec's ``terminal``): plays a game of ``rules`` with a person at
-    seat 0; the arguments and result of :func:`cardroom.cli.play.run_play`."""
+    """A game's terminal (its spec's ``terminal``, a ``run_play`` under ``cli/play/``): the
+    one contract of ``run_play``, which :func:`cardroom.cli.play.run_play` calls for
+    ``cardroom play GAME``; each game's renderer documents only what it adds."""
 
     def __call__(self, rules: Rules, *, seed: int | None, bots: str, name: str | None,
-                 record_path: Path | None, console: Any, ask: Callable[[str], str] | None = None) -> int: ...
+                 record_path: Path | None, console: Any, ask: Callable[[str], str] | None = None) -> int:
+        """Play a game of ``rules`` with the person at seat 0 against bots; return the exit
+        status (0, or 130 on Ctrl-C).
+
+        ``seed`` deals the game (``None``: a new one, shown so the game can be played again);
+        ``bots`` the agent specs of the other seats (one for all, or one a seat); ``name`` the
+        person's (``None``: the record calls the seat by its number); ``record_path`` where the
+        record is written however the game stops (``None``: none); ``console`` the Rich console
+        the screen is drawn on. ``ask(prompt)`` reads one line from the person (default
+        ``console.input``); it may raise ``EOFError`` (input ended: the game stops, status 0) or
+        ``KeyboardInterrupt`` (status 130). Bad options raise ``RulesError``, ``AgentError`` or
+        ``RecordError`` for the caller to print.
+        """
+        ...
 
 
 @runtime_checkable

@@ -16,17 +16,17 @@ Figures (each with a 95% interval over deals):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from cardroom.engine import DeckRules, Rules
 from cardroom.sim.report import rules_shown, units
+from cardroom.sim.runner import chunk_size, run_chunks
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup, make_records_folder, play_game, worker_count
 
-__all__ = ["rotations", "run_duplicate", "summarize_duplicate"]
+__all__ = ["by_deal", "rotations", "run_duplicate", "summarize_duplicate"]
 
 
 def rotations(lineup: Lineup) -> list[Lineup]:
@@ -67,19 +67,17 @@ def run_duplicate(
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]
     workers = worker_count(workers, len(jobs))
-    if workers == 1:
-        chunks: Iterator[list[tuple[int, int, GameResult]]] = (
-            _play((rules, [job], lineups, records)) for job in jobs
-        )
-        for chunk in chunks:
-            _store(results, chunk, progress)
-    else:
-        size = max(1, min(20, len(jobs) // (workers * 4)))
-        parts = [(rules, jobs[i:i + size], lineups, records) for i in range(0, len(jobs), size)]
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for chunk in pool.map(_play, parts):
-                _store(results, chunk, progress)
+    size = 1 if workers == 1 else chunk_size(len(jobs), workers, most=20)
+    parts = ((rules, jobs[at:at + size], lineups, records) for at in range(0, len(jobs), size))
+    for chunk in run_chunks(_play, parts, workers):
+        _store(results, chunk, progress)
     return lineups, [[r for r in row if r is not None] for row in results]
+
+
+def by_deal(results: Sequence[GameResult], rotations: int) -> list[list[GameResult]]:
+    """Games in duplicate order (game ``d * rotations + r``: deal ``d``, rotation ``r``, as
+    ``simulate_to(..., duplicate=True)`` returns them) as ``results[deal][rotation]``."""
+    return [list(results[at:at + rotations]) for at in range(0, len(results), rotations)]
 
 
 def _store(

@@ -14,11 +14,9 @@ played), each under a temporary name renamed into place when the run completes; 
 from __future__ import annotations
 
 import json
-import logging
 import socket
 from array import array
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -32,10 +30,13 @@ from cardroom import games as game_registry
 from cardroom.engine import DeckRules, Rules
 from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
+from cardroom.sim.duplicate import rotations
+from cardroom.sim.runner import Backend, chunk_size, run_chunks
 from cardroom.sim.tournament import GameResult, Lineup, play_state, worker_count
 
 __all__ = [
     "BATCH_GAMES",
+    "Backend",
     "DECK_FILES",
     "Decisions",
     "GameRows",
@@ -136,31 +137,33 @@ class Chunk:
 
 @dataclass(frozen=True)
 class Job:
-    """What a worker needs to play a chunk of games and turn them into rows."""
+    """What a worker needs to play a chunk of games and turn them into rows: the line-ups
+    (one, or each rotation of duplicate deals) and the games as (index, seed, line-up)."""
 
     rules: Rules
-    lineup: Lineup
+    lineups: tuple[Lineup, ...]
     variant: str
     records: Path | None
-    games: tuple[tuple[int, int], ...] = field(default=())
+    games: tuple[tuple[int, int, int], ...] = field(default=())
 
 
 def play_chunk(job: Job) -> Chunk:
-    """Play ``job``'s games (index, seed) and read their rows (in a worker, or here)."""
-    rules, lineup = job.rules, job.lineup
+    """Play ``job``'s games and read their rows (in a worker, or here)."""
+    rules = job.rules
     shapes = schemas(rules.game)
     own = game_tables(rules.game)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in shapes}
     results = []
     fixed = {"game": rules.game, "variant": job.variant, "rules": rules_json(rules),
-             "deck": _deck_digest(rules), "agents": lineup.names()}
-    for index, seed in job.games:
+             "deck": _deck_digest(rules)}
+    for index, seed, seats in job.games:
+        lineup = job.lineups[seats]
         marks: list[int] = []
         state, result = play_state(rules, seed, lineup, index=index, records=job.records, marks=marks)
         found = own.rows(state.log, rules, Decisions(marks))
         key = {"game_index": index, "seed": seed}
         rows["games"].append({
-            **fixed, **key, "players": len(result.totals), "totals": result.totals,
+            **fixed, **key, "agents": lineup.names(), "players": len(result.totals), "totals": result.totals,
             "winners": result.winners, "places": found.places, "deals": result.deals,
             "decisions": result.actions, "guard_stopped": result.guard_stopped, **result.extras,
         })
@@ -312,26 +315,13 @@ def _csv_table(table: pa.Table) -> pa.Table:
 
 # -- running -----------------------------------------------------------------------------
 
-def _jobs(rules: Rules, lineup: Lineup, variant: str, records: Path | None, games: int, seed: int,
-          size: int) -> Iterator[Job]:
-    for start in range(0, games, size):
-        span = tuple((i, seed + i) for i in range(start, min(games, start + size)))
-        yield Job(rules, lineup, variant, records, span)
-
-
-def _chunk_size(games: int, workers: int) -> int:
-    return max(1, min(50, games // (workers * 4)))  # small chunks keep the bar moving
-
-
-def _local(jobs: Iterator[Job], workers: int) -> Generator[Chunk]:
-    if workers == 1:
-        yield from map(play_chunk, jobs)
-        return
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        yield from pool.map(play_chunk, jobs)
-    finally:  # a run stopped part-way does not wait for the chunks not yet played
-        pool.shutdown(cancel_futures=True)
+def _jobs(rules: Rules, lineups: tuple[Lineup, ...], variant: str, records: Path | None, deals: int,
+          seed: int, size: int) -> Iterator[Job]:
+    """Game ``d * len(lineups) + r`` is deal ``d`` (seed ``seed + d``) under line-up ``r``."""
+    rotations = len(lineups)
+    games = [(d * rotations + r, seed + d, r) for d in range(deals) for r in range(rotations)]
+    for start in range(0, len(games), size):
+        yield Job(rules, lineups, variant, records, tuple(games[start:start + size]))
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
@@ -350,43 +340,6 @@ def ray_address_answers(address: str, timeout: float = 5.0) -> None:
         ) from None
 
 
-def _ray(jobs: Iterator[Job], address: str | None, workers: int) -> Generator[Chunk]:
-    """Chunks played as Ray tasks; a Ray this process already joined is used as it is."""
-    import ray
-
-    owned = not ray.is_initialized()
-    if owned and address is not None:
-        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-    elif owned:
-        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
-                 logging_level=logging.WARNING)
-    try:
-        remote = ray.remote(play_chunk)
-        cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
-        window = max(2, 2 * int(cpus))
-        pending: list[Any] = []
-        # a bounded window of chunks in flight, taken in game order: memory stays flat
-        for job in jobs:
-            pending.append(remote.remote(job))
-            if len(pending) >= window:
-                yield ray.get(pending.pop(0))
-        while pending:
-            yield ray.get(pending.pop(0))
-    finally:
-        if owned:
-            ray.shutdown()
-
-
-@dataclass(frozen=True)
-class Backend:
-    """Where the games are played: ``local`` processes (``workers``, 0 = one per core) or a Ray
-    cluster (``ray``; ``address`` ``None`` for a local one of ``workers`` CPUs)."""
-
-    workers: int = 0
-    ray: bool = False
-    address: str | None = None
-
-
 def simulate_to(
     folder: Path,
     rules: Rules,
@@ -401,9 +354,14 @@ def simulate_to(
     force: bool = False,
     batch_games: int = BATCH_GAMES,
     progress: Callable[[int], None] | None = None,
+    duplicate: bool = False,
 ) -> Kept:
     """Play ``games`` games (game ``i`` uses seed ``seed + i``) and write their tables into
     ``folder``; returns the games' summaries, in game order.
+
+    With ``duplicate``, ``games`` counts deals, each played once per rotation of the line-up
+    (:func:`cardroom.sim.duplicate.rotations`): game ``d * rotations + r`` is deal ``d`` under
+    rotation ``r`` (the numbering of ``run_duplicate``'s records), its ``agents`` by seat.
 
     The tables do not depend on the backend or the number of workers. The manifest is written
     last; a run that fails leaves no manifest and no table under its final name.
@@ -415,15 +373,16 @@ def simulate_to(
                            f"not {variant[:MAX_VARIANT]!r}...")
     backend = backend or Backend()
     check_folder(folder, force)
-    workers = worker_count(backend.workers, games)
+    lineups = tuple(rotations(lineup)) if duplicate else (lineup,)
+    workers = worker_count(backend.workers, games * len(lineups))
     if backend.ray and backend.address is not None:
         ray_address_answers(backend.address)  # before anything is written
     shapes = schemas(rules.game)
     folder.mkdir(parents=True, exist_ok=True)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
-    jobs = _jobs(rules, lineup, variant, records, games, seed, _chunk_size(games, workers))
-    chunks = _ray(jobs, backend.address, workers) if backend.ray else _local(jobs, workers)
+    jobs = _jobs(rules, lineups, variant, records, games, seed, chunk_size(games * len(lineups), workers))
+    chunks = run_chunks(play_chunk, jobs, workers, ray=backend.ray, address=backend.address)
     writer = _Writer(folder, shapes, csv)
     results = Kept(list(game_registry.get(rules.game).result_extras([])))
     try:
@@ -456,7 +415,9 @@ def simulate_to(
         "deck_files": deck_files,
         "agents": lineup.names(),
         "seed": seed,
-        "games": games,
+        "games": games * len(lineups),
+        **({"duplicate": {"deals": games, "rotations": [list(x.specs) for x in lineups]}}
+           if duplicate else {}),
         "format": "csv" if csv else "parquet",
         "tables": files,
         "records": None if records is None else str(records),

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from cardroom import native
 from cardroom.engine import Event, Rules, State
 from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
+from cardroom.sim.runner import chunk_size, run_chunks
 
 __all__ = [
     "Lineup", "GameResult", "play_game", "play_state", "run_games", "result_from_log", "worker_count",
@@ -168,7 +168,8 @@ def run_games(
     records: Path | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> list[GameResult]:
-    """Play ``games`` games (game ``i`` uses seed ``seed + i``), on ``workers`` processes.
+    """Play ``games`` games (game ``i`` uses seed ``seed + i``), on ``workers`` processes
+    (:func:`cardroom.sim.runner.run_chunks`).
 
     Results come back in game order and do not depend on the number of workers.
     """
@@ -178,18 +179,13 @@ def run_games(
     workers = worker_count(workers, len(jobs))
     if records is None and (batched := _native_batch(rules, games, seed, lineup, progress)) is not None:
         return batched
+    size = 1 if workers == 1 else chunk_size(len(jobs), workers)  # in this process, a game at a time
+    parts = ((rules, jobs[at:at + size], lineup, records) for at in range(0, len(jobs), size))
     results: list[GameResult] = []
-    if workers == 1 or games == 1:
-        for i, game_seed in jobs:
-            results.append(play_game(rules, game_seed, lineup, index=i, records=records))
-            if progress:
-                progress(1)
-        return results
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for chunk in pool.map(_play_chunk, _chunks(rules, jobs, lineup, records, workers)):
-            results.extend(chunk)
-            if progress:
-                progress(len(chunk))
+    for chunk in run_chunks(_play_chunk, parts, workers):
+        results.extend(chunk)
+        if progress:
+            progress(len(chunk))
     return results
 
 
@@ -241,11 +237,3 @@ def worker_count(workers: int, jobs: int) -> int:
         )
     cores = os.cpu_count() or 1
     return max(1, min(workers or cores, cores, jobs))
-
-
-def _chunks(
-    rules: Rules, jobs: Sequence[tuple[int, int]], lineup: Lineup, records: Path | None, workers: int
-) -> Iterator[tuple[Rules, list[tuple[int, int]], Lineup, Path | None]]:
-    size = max(1, min(50, len(jobs) // (workers * 4)))  # small chunks keep the bar moving
-    for start in range(0, len(jobs), size):
-        yield rules, list(jobs[start:start + size]), lineup, records

@@ -38,10 +38,10 @@ __all__ = [
 log = logging.getLogger("cardroom.web")
 
 MAX_OPEN_TABLES = 1000
+"""Unfinished tables a server holds; creating more is refused until some finish."""
 WAITING_TTL = 3600.0
 """A table still waiting for players this long, with nobody connected, may be forgotten to
 make room when the server holds ``MAX_OPEN_TABLES`` unfinished tables."""
-"""Unfinished tables a server holds; creating more is refused until some finish."""
 ABANDON_AFTER = 3600.0
 """A running game that no player has been connected to for this long ends as abandoned."""
 SWEEP_EVERY = 60.0

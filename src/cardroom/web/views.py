@@ -1,9 +1,11 @@
 """What each connection of a web table may see: seat views, the public view, filtered events.
 
-The games decide what a seat may know (``view(seat)``, ``visible_event(event, seat)``); this
-module only chooses among them. A spectator's view is built from a seat's view by a list of
-keys known to be public: a key the games add later is left out of the public view until it is
-listed here (a test checks that every key of ``view`` is listed as public or private).
+The games decide what a seat may know (``view(seat)``, ``visible_event(event, seat)``,
+``public_view()``); this module only chooses among them. A spectator sees the game's
+``public_view()``, which each game builds from the keys of a seat's view it lists as public
+(``PUBLIC_KEYS`` in ``games/<game>/views.py``): a key a game adds later stays out of the
+public view until it is listed there (``tests/web/test_views.py`` checks that every key of
+``view`` is listed as public or private).
 """
 
 from __future__ import annotations

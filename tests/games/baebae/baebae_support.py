@@ -535,7 +535,7 @@ class Referee:
             assert Counter(state.view(seat)["hand"]) == +self.hands[seat], seat
         view = state.view(0)
         assert view["discard"] == self.discard
-        assert [state._text(p) for p in reversed(state.stock)] == self.stock
+        assert [state.card_text(p) for p in reversed(state.stock)] == self.stock
         assert view["direction"] == self.direction
         assert view["suit"] == SUITS[self.suit] and view["declared"] == self.declared
         assert view["round_penalties"] == self.round_pens

@@ -32,13 +32,13 @@ MAX_ACTIONS = 20_000
 
 
 def texts(state, mask: int) -> list[str]:
-    return sorted(state._texts(mask))
+    return sorted(state.card_texts(mask))
 
 
 def hidden_texts(state) -> dict:
     """What determinize deals: every hand and the stock order, as card texts."""
     return {"hands": [texts(state, h) for h in state.hands],
-            "stock": [state._text(p) for p in state.stock]}
+            "stock": [state.card_text(p) for p in state.stock]}
 
 
 def meets_groups(state, know, p: int, held: Counter) -> bool:
@@ -63,7 +63,7 @@ def check_knowledge(state, seat: int) -> None:
     for p in range(state.n):
         if p == seat:
             continue
-        held = Counter(state._texts(state.hands[p]))
+        held = Counter(state.card_texts(state.hands[p]))
         assert not Counter(know.known[p]) - held, (p, know.known[p], held)
         assert sum(know.known[p].values()) + know.slots[p] == state.hands[p].bit_count()
         assert meets_groups(state, know, p, held), (p, know.groups[p], held)
@@ -164,7 +164,7 @@ def test_a_card_drawn_by_another_player_is_one_of_its_hidden_cards(drawn, playab
     for k in range(20):
         d = check_determinized(state, 0, k)
         assert d.phase is Phase.DRAWN and d.drawn is not None and d.hands[1] >> d.drawn & 1
-        playable_worlds += d._matches(d._def(d.drawn))
+        playable_worlds += d._matches(d.card_def(d.drawn))
         play_out(d, k)
     assert 0 < playable_worlds < 20  # nothing is inferred from the turn's shape
 
@@ -305,7 +305,7 @@ def test_a_player_who_drew_held_nothing_playable():
     assert {"2C", "6D", "6H", "6S", "KC"} <= clubs_and_sixes and not {"2D", "5H", "9S"} & clubs_and_sixes
     for k in range(40):
         d = check_determinized(state, 0, k)
-        held = Counter(d._texts(d.hands[2]))
+        held = Counter(d.card_texts(d.hands[2]))
         assert meets_groups(d, know, 2, held)
         # at most one card (the one drawn) may be a club or a six
         assert sum(1 for key in held.elements() if key in clubs_and_sixes) <= 1
@@ -328,7 +328,7 @@ def test_worlds_meet_the_groups_almost_always():
                 for p in range(state.n):
                     if p != seat and any(f for f, _ in know.groups[p]):
                         total += 1
-                        met += meets_groups(d, know, p, Counter(d._texts(d.hands[p])))
+                        met += meets_groups(d, know, p, Counter(d.card_texts(d.hands[p])))
             state.apply(moves.choice(state.legal_actions()))
     assert total > 100
     assert met / total >= 0.98, (met, total)

@@ -54,9 +54,9 @@ def check_follows(referee: Referee, state) -> None:
         assert state.is_over
         return
     for seat in range(state.n):
-        assert sorted(state._texts(state.hands[seat])) == sorted(referee.hands[seat].elements())
-    assert [state._text(p) for p in state.discard] == referee.discard
-    assert [state._text(p) for p in reversed(state.stock)] == referee.stock
+        assert sorted(state.card_texts(state.hands[seat])) == sorted(referee.hands[seat].elements())
+    assert [state.card_text(p) for p in state.discard] == referee.discard
+    assert [state.card_text(p) for p in reversed(state.stock)] == referee.stock
     assert state.direction == referee.direction and state.round_penalties == referee.round_pens
     if state.phase is Phase.PLAY:
         assert state.legal_actions() == referee.legal(state.space)
@@ -66,11 +66,11 @@ def check_follows(referee: Referee, state) -> None:
 def check_view(state, seat: int) -> None:
     """RULINGS E14: a seat's view names its own cards and public ones only."""
     view = state.view(seat)
-    own = state._texts(state.hands[seat])
+    own = state.card_texts(state.hands[seat])
     assert sorted(view["hand"]) == sorted(own)
     assert view["hand_sizes"] == [h.bit_count() for h in state.hands]
     assert view["stock_count"] == len(state.stock) and "stock" not in view
-    public = {state._text(p) for p in state.discard}
+    public = {state.card_text(p) for p in state.discard}
     drawn = {view["drawn"]} if view["drawn"] else set()
     assert drawn <= set(own)
     assert card_strings(view) <= set(own) | public, (seat, card_strings(view) - set(own) - public)

@@ -901,7 +901,7 @@ def test_a_hand_made_deal_puts_the_stock_on_top_in_order_and_shuffles_the_rest_f
     rules = Rules(players=3)
     state = start(rules, [" ".join(h) for h in FULL], "4D", "9H 8H 7H")
     assert state.log[0]["stock"][:3] == ["9H", "8H", "7H"]
-    assert [state._text(p) for p in state.stock[::-1][:3]] == ["9H", "8H", "7H"]
+    assert [state.card_text(p) for p in state.stock[::-1][:3]] == ["9H", "8H", "7H"]
     assert state.log[0]["hands"] == [sorted(h, key=[c.key for c in rules.cards].index) for h in FULL]
     other = start(rules, [" ".join(h) for h in FULL], "4D", "9H 8H 7H", seed=1)
     assert other.log[0]["stock"][3:] != state.log[0]["stock"][3:]

@@ -10,8 +10,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.cards import FULL_BAHA_MASK, cards_of, colour_of, parse_baha_card
 from cardroom.games.baha import Deal, Phase, Rules
+from cardroom.games.baha.cards import FULL_BAHA_MASK, cards_of, colour_of, parse_baha_card
 
 COLOUR_INDEX = {letter: i for i, letter in enumerate("PRTO")}
 MAX_ACTIONS = 5_000

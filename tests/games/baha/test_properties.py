@@ -12,8 +12,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cardroom.cards import FULL_BAHA_MASK
 from cardroom.games.baha import HIDDEN, PASS_BASE, Deal, Rules
+from cardroom.games.baha.cards import FULL_BAHA_MASK
 
 ALL = [f"{v}{c}" for c in "PRTO" for v in range(1, 14)]
 ORDER = {text: i for i, text in enumerate(ALL)}

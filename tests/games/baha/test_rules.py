@@ -15,9 +15,9 @@ from collections.abc import Callable
 
 import pytest
 
-from cardroom.cards import baha_card_text, parse_baha_card, value_of
 from cardroom.engine import IllegalAction, RulesError
 from cardroom.games.baha import HIDDEN, NUM_ACTIONS, PASS_BASE, Deal, Phase, Rules
+from cardroom.games.baha.cards import baha_card_text, parse_baha_card, value_of
 
 ALL = [f"{v}{c}" for c in "PRTO" for v in range(1, 14)]  # ascending card order
 CARD_TEXT = re.compile(r"^(1[0-3]|[1-9])[PRTO]$")

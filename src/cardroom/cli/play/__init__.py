@@ -8,7 +8,8 @@ The package holds what every game's terminal shares and one renderer per game:
   that game's hand, table and events look, and how a person's words become an action.
 
 A game's renderer is found through the registry: its spec's ``terminal`` names a ``run_play``
-function taking the arguments of :func:`run_play`. A game without one cannot be played here.
+function, a :class:`cardroom.games.contracts.TerminalRenderer` (the one contract of its
+arguments, result and errors). A game without one cannot be played here.
 """
 
 from __future__ import annotations
@@ -39,13 +40,9 @@ def run_play(
     console: Console,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play a game of ``rules`` at seat 0 against bots with the game's own renderer; returns the
-    exit status (0, or 130 on Ctrl-C).
-
-    ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
-    ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
-    Bad options, and a game with no terminal renderer, raise ``RulesError``, ``AgentError`` or
-    ``RecordError`` for the caller to print.
+    """Play a game of ``rules`` with the game's own renderer, found through its spec: the
+    contract of :class:`cardroom.games.contracts.TerminalRenderer` (arguments, exit status,
+    errors); a game with no terminal renderer is a ``RulesError`` naming those that have one.
 
     >>> import io
     >>> first = games.get(games.names()[0])

@@ -78,12 +78,10 @@ def run_play(
     ask: Callable[[str], str] | None = None,
     state: BaebaeState | None = None,
 ) -> int:
-    """Play BAEBAE at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
-
-    ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
-    ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
-    ``state``, if given, is a game already begun (e.g. from a hand-made deal) to play on; its
-    seed is used. Bad options raise ``RulesError``, ``AgentError`` or ``RecordError``.
+    """Play BAEBAE at seat 0 against bots: BAEBAE's
+    :class:`~cardroom.games.contracts.TerminalRenderer` (arguments, exit status, errors there),
+    and ``state``, if given, a game already begun (e.g. from a hand-made deal) to play on; its
+    seed is used.
 
     >>> import io
     >>> out = io.StringIO()

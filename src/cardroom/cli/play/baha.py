@@ -19,7 +19,6 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cardroom.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
 from cardroom.cli.play.session import (
     ME,
     Refusal,
@@ -32,6 +31,7 @@ from cardroom.cli.play.session import (
     read_answer,
 )
 from cardroom.engine import Action, Event, IllegalAction, Rules
+from cardroom.games.baha.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
 from cardroom.games.baha.rules import PASS_COUNT
 from cardroom.text import plural
 
@@ -68,11 +68,8 @@ def run_play(
     console: Console,
     ask: Callable[[str], str] | None = None,
 ) -> int:
-    """Play Baha at seat 0 against bots; returns the exit status (0, or 130 on Ctrl-C).
-
-    ``ask(prompt)`` reads one line from the person (default ``console.input``); it may raise
-    ``EOFError`` (input ended: the game stops, status 0) or ``KeyboardInterrupt`` (status 130).
-    Bad options raise ``RulesError``, ``AgentError`` or ``RecordError`` for the caller to print.
+    """Play Baha at seat 0 against bots: Baha's
+    :class:`~cardroom.games.contracts.TerminalRenderer` (arguments, exit status, errors there).
 
     >>> import io
     >>> from cardroom.games.baha import Rules

@@ -204,7 +204,7 @@ def refusal(state: BaebaeState, action: int, legal: list[int]) -> str:
     why = "it is not allowed now"
     if state.phase is Phase.PLAY and 0 <= action < space.select:
         card = state.rules.cards[action]
-        if not state._holds_design(seat, action):
+        if not state.holds_design(seat, action):
             why = f"you do not hold {card.key}"
         elif state.hands[seat].bit_count() == 1 and not card.can_win and not card.optional:
             why = f"{card.key} cannot win a round, and it is your last card (E9)"

@@ -35,10 +35,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cardroom.cards import bits_of
 from cardroom.engine import Event
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS
-from cardroom.games.baebae.interpreter import Phase
+from cardroom.games.baebae.interpreter import Phase, matching
 from cardroom.games.baebae.views import visible_event
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class Knowledge:
 
 def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     """Read what ``seat`` knows from its view of this round's events (cached per log length)."""
-    cached = state._det_cache.get(seat)
+    cached = state.det_cache.get(seat)
     if cached is not None and cached[0] == len(state.log):
         return cached[1]  # type: ignore[no-any-return]
     n = state.n
@@ -202,13 +203,10 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     pool: Counter[str] = Counter()
     for card in rules.cards:
         pool[card.key] += card.copies
-    mask = state.hands[seat]
-    while mask:
-        low = mask & -mask
-        pool[state._text(low.bit_length() - 1)] -= 1
-        mask ^= low
+    for pid in bits_of(state.hands[seat]):
+        pool[state.card_text(pid)] -= 1
     for pid in state.discard:
-        pool[state._text(pid)] -= 1
+        pool[state.card_text(pid)] -= 1
     for p in range(n):
         pool.subtract(known[p])
     hidden = tuple(sorted(pool.elements()))
@@ -221,7 +219,7 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     )
     places = sum(result.slots) + len(state.stock)
     assert places == len(hidden), f"seat {seat} sees {places} hidden places, {len(hidden)} cards"
-    state._det_cache[seat] = (len(state.log), result)
+    state.det_cache[seat] = (len(state.log), result)
     return result
 
 
@@ -292,7 +290,7 @@ def determinize(state: BaebaeState, seat: int, rng: random.Random) -> BaebaeStat
         step = frame.steps[frame.index]
         from dataclasses import replace
 
-        other.pending = replace(decision, candidates=other._matching(decision.seat, step.filter))
+        other.pending = replace(decision, candidates=matching(other, decision.seat, step.filter))
     other.seed = rng.getrandbits(63)
     other.origin = None  # a hand-made start would show the real first deal
     other.log = list(know.seen_log)

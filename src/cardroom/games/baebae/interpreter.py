@@ -7,7 +7,8 @@ person's choice sets a pending decision (:class:`Decision`) and waits for the ma
 action. Each step is one handler here, found by the step's ``op`` in a table: card actions
 are data, never ``if name == ...`` chains. The handlers change a
 :class:`~cardroom.games.baebae.state.BaebaeState` in place through its own moves (draw one
-card, end the round, pass the turn on).
+card, end the round, pass the turn on), declared in
+:class:`~cardroom.games.baebae.interface.StateMoves`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from cardroom.cards import bits_of, lowest
 from cardroom.engine import chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS, CardFilter, Step, Target
@@ -155,11 +157,11 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
     kind = decision.kind
     if kind == "optional":
         carry = action == space.yes
-        state.log.append({"t": "effect", "p": seat, "op": "optional", "card": state._text(decision.card),
+        state.log.append({"t": "effect", "p": seat, "op": "optional", "card": state.card_text(decision.card),
                          "carried_out": carry})
         frame.next_step()
         if carry:
-            state.frames.append(Frame(state._def(decision.card).effects, seat, decision.card))
+            state.frames.append(Frame(state.card_def(decision.card).effects, seat, decision.card))
     elif kind == "declare":
         _declare(state, seat, action - space.declare)
         frame.next_step()
@@ -169,7 +171,7 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
             state.chosen = who
         else:
             frame.chosen = who
-        state.log.append({"t": "effect", "p": seat, "op": "target", "card": state._text(decision.card),
+        state.log.append({"t": "effect", "p": seat, "op": "target", "card": state.card_text(decision.card),
                          "who": who})
     elif kind == "option":
         number = action - space.option
@@ -210,7 +212,7 @@ def _players(state: BaebaeState, frame: Frame, target: Target) -> list[int] | No
     if kind == "self":
         return [actor]
     if kind == "next":
-        return [state._next(actor)]
+        return [state.next_seat(actor)]
     if kind == "previous":
         return [(actor - state.direction) % state.n]
     if kind == "chosen":
@@ -240,13 +242,10 @@ def matching(state: BaebaeState, seat: int, card_filter: CardFilter | None) -> i
     if card_filter is None:
         return hand
     out = 0
-    mask = hand
-    while mask:
-        low = mask & -mask
-        card = state._def(low.bit_length() - 1)
+    for pid in bits_of(hand):
+        card = state.card_def(pid)
         if card_filter.matches(card.types, card.suit, card.rank, card.marks):
-            out |= low
-        mask ^= low
+            out |= 1 << pid
     return out
 
 
@@ -269,7 +268,7 @@ def _step_draw(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return False
     for seat in players:
         for _ in range(step.count):
-            if state._draw_one(seat, forced=True) is None:
+            if state.draw_one(seat, forced=True) is None:
                 break
     return True
 
@@ -300,13 +299,11 @@ def _selecting(state: BaebaeState, frame: Frame, step: Step, purpose: str) -> bo
             continue
         if purpose != "discard_under" and candidates.bit_count() <= frame.left:
             # no choice to make: every matching card goes
-            while candidates:
-                low = candidates & -candidates
-                _move_selected(state, frame, step, seat, low.bit_length() - 1)
-                candidates ^= low
+            for pid in bits_of(candidates):
+                _move_selected(state, frame, step, seat, pid)
             continue
-        if purpose != "discard_under" and len(state._designs_in(candidates)) == 1:
-            _move_selected(state, frame, step, seat, (candidates & -candidates).bit_length() - 1)
+        if purpose != "discard_under" and len(state.designs_in(candidates)) == 1:
+            _move_selected(state, frame, step, seat, lowest(candidates))
             continue
         return _ask(state, Decision("select", seat, frame.card, candidates=candidates,
                                   may_stop=purpose == "discard_under", purpose=purpose))
@@ -317,7 +314,7 @@ def _move_selected(state: BaebaeState, frame: Frame, step: Step, seat: int, pid:
     """Carry out one selected card of a discard, give or discard-under step."""
     state.hands[seat] &= ~(1 << pid)
     frame.left -= 1
-    text = state._text(pid)
+    text = state.card_text(pid)
     if step.op == "give":
         assert frame.receiver is not None
         state.hands[frame.receiver] |= 1 << pid
@@ -331,7 +328,7 @@ def _move_selected(state: BaebaeState, frame: Frame, step: Step, seat: int, pid:
             state.log.append({"t": "move", "from": seat, "to": "discard", "cards": [text],
                              "why": "discard"})
     if not state.hands[seat]:
-        state._end_round(seat)
+        state.end_round(seat)
 
 
 def _step_discard(state: BaebaeState, frame: Frame, step: Step) -> bool:
@@ -355,11 +352,7 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     if victim == actor:
         return True
     candidates = matching(state, victim, step.filter)
-    pool = []
-    while candidates:
-        low = candidates & -candidates
-        pool.append(low.bit_length() - 1)
-        candidates ^= low
+    pool = bits_of(candidates)
     if not pool:
         return True
     state.chance += 1
@@ -368,10 +361,10 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     for pid in taken:
         state.hands[victim] &= ~(1 << pid)
         state.hands[actor] |= 1 << pid
-    state.log.append({"t": "move", "from": victim, "to": actor, "cards": [state._text(p) for p in taken],
+    state.log.append({"t": "move", "from": victim, "to": actor, "cards": [state.card_text(p) for p in taken],
                      "why": "take"})
     if not state.hands[victim]:
-        state._end_round(victim)
+        state.end_round(victim)
     return True
 
 
@@ -386,8 +379,8 @@ def _step_swap_hands(state: BaebaeState, frame: Frame, step: Step) -> bool:
     mine, theirs = state.hands[actor], state.hands[other]
     state.hands[actor], state.hands[other] = theirs, mine
     log = state.log
-    log.append({"t": "move", "from": actor, "to": other, "cards": state._texts(mine), "why": "swap"})
-    log.append({"t": "move", "from": other, "to": actor, "cards": state._texts(theirs), "why": "swap"})
+    log.append({"t": "move", "from": actor, "to": other, "cards": state.card_texts(mine), "why": "swap"})
+    log.append({"t": "move", "from": other, "to": actor, "cards": state.card_texts(theirs), "why": "swap"})
     return True
 
 
@@ -426,7 +419,7 @@ def _step_peek(state: BaebaeState, frame: Frame, step: Step) -> bool:
     other = players[0]
     if other != frame.actor:
         state.log.append({"t": "effect", "p": frame.actor, "op": "peek", "who": other,
-                         "cards": state._texts(state.hands[other])})
+                         "cards": state.card_texts(state.hands[other])})
     return True
 
 
@@ -462,7 +455,7 @@ def _step_optional(state: BaebaeState, frame: Frame, step: Step) -> bool:
 def _step_end_turn(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.frames.clear()
     state.pending = None
-    state._advance(frame.actor)
+    state.advance(frame.actor)
     return False  # the program is over; run stops
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from cardroom.cards import bits_of
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import Phase
@@ -91,13 +92,6 @@ class _Tables:
 _tables = PerRules(_Tables).get
 
 
-def _pids(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class BaebaeObservation:
@@ -152,7 +146,7 @@ class BaebaeObservation:
             designs = at.designs
             per_copy = at.per_copy
             counts = [0.0] * (2 * designs)
-            for pid in _pids(hand):
+            for pid in bits_of(hand):
                 design = card_of[pid]
                 counts[design] += per_copy[design]
             for pid in state.discard:

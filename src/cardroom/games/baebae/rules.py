@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from cardroom.cards import bits_of
 from cardroom.engine import NamedOptions, RulesError
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
@@ -140,12 +141,9 @@ def players_for(deck_size: int, hand_size: int | None = None) -> range:
 def lowest_of_design(mask: int, design: int, card_of: Sequence[int]) -> int | None:
     """The lowest physical card in ``mask`` (a set of physical cards) whose design is
     ``design``, or ``None``: which copy moves when a design is played or chosen."""
-    while mask:
-        low = mask & -mask
-        pid = low.bit_length() - 1
+    for pid in bits_of(mask):
         if card_of[pid] == design:
             return pid
-        mask ^= low
     return None
 
 

@@ -4,7 +4,9 @@ A physical card is an int (an index into ``rules.card_of``); hands are bitmasks 
 cards. Actions name card *designs*, so two copies of the same design are the same action;
 their layout and text forms are in :mod:`~cardroom.games.baebae.actions`. Playing a card
 with an action or marks runs a small program of steps in the one interpreter of the
-card-action language, :mod:`~cardroom.games.baebae.interpreter`. What a seat may know is
+card-action language, :mod:`~cardroom.games.baebae.interpreter`, which moves the state through
+the moves its package declares (:class:`~cardroom.games.baebae.interface.StateMoves`: draw one
+card, pass the turn on, end the round; the card tables). What a seat may know is
 in :mod:`~cardroom.games.baebae.views`, a hand-made first round in
 :mod:`~cardroom.games.baebae.deal`. Chance (shuffles, coins, random takes) comes from
 ``chance_rng(seed, ...)`` and is written to the log.
@@ -16,8 +18,9 @@ import contextlib
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any, Final, SupportsIndex
+from typing import Any, SupportsIndex
 
+from cardroom.cards import bits_of, mask_of, select
 from cardroom.engine import (
     Action,
     ActionInfo,
@@ -32,7 +35,7 @@ from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.determinize import determinize as redeal_hidden
-from cardroom.games.baebae.effects import SUITS, CardFilter
+from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import (
     ASK_OPTIONAL,
     END_TURN,
@@ -43,6 +46,7 @@ from cardroom.games.baebae.interpreter import (
     program_marks,
 )
 from cardroom.games.baebae.rules import Rules, lowest_of_design
+from cardroom.games.baebae.state_base import MAKER, BaebaeFields
 from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
 
 __all__ = [
@@ -51,68 +55,16 @@ __all__ = [
 ]
 
 
-_FIELDS = (
-    "rules", "seed", "n", "space", "round_no", "dealer", "direction", "turn", "phase",
-    "hands", "stock", "discard", "suit", "declared", "round_penalties", "totals", "skips",
-    "extra_turn", "drawn", "idle_passes", "turns", "frames", "pending", "card_declared",
-    "chosen", "chance", "log", "history", "round_start", "ranking", "shame", "guard_rounds",
-    "origin", "_legal", "_det_cache",
-)
-"""Every field of a :class:`BaebaeState`: its slots, and what pickling carries."""
+class BaebaeState(BaebaeFields):
+    """A game of BAEBAE in progress. Make one with ``Rules(...).new_game(seed)``.
 
+    Its fields are declared once, in :mod:`~cardroom.games.baebae.fields` (the table the base
+    class :class:`~cardroom.games.baebae.state_base.BaebaeFields` is generated from).
+    """
 
-class BaebaeState:
-    """A game of BAEBAE in progress. Make one with ``Rules(...).new_game(seed)``."""
-
-    __slots__ = _FIELDS
-
-    rules: Rules
-    seed: int
-    n: int
-    space: ActionSpace
-    round_no: int
-    dealer: int
-    direction: int
-    turn: int | None
-    phase: Phase
-    hands: list[int]
-    stock: list[int]            # top last (pop() draws)
-    discard: list[int]          # top last
-    suit: int                   # the suit in play
-    declared: bool              # whether ``suit`` was named (then rank does not match, E4)
-    round_penalties: list[int]  # penalty steps this round
-    totals: list[int]
-    skips: list[int]            # turns each seat is still to lose
-    extra_turn: bool
-    drawn: int | None           # the card drawn this turn that may be played
-    idle_passes: int            # seats (a bitmask) that passed with nothing to draw since the
-                                # last play or draw (E6); a seat that lost its turn has not passed
-    turns: int                  # turns this round, for the guard
-    frames: list[Frame]
-    pending: Decision | None
-    card_declared: bool         # whether the current card's action already named a suit
-    chosen: int | None          # the player chosen for the current card's action: chosen once
-    chance: int                 # chance events so far this round (keys the generators)
-    log: list[Event]
-    history: list[tuple[int, Action]]
-    round_start: int
-    ranking: list[dict[str, int]] | None
-    shame: list[int]
-    guard_rounds: int
-    origin: dict[str, Any] | None   # how a hand-made game began, for records
-    _legal: list[Action] | None      # legal actions of this position, once computed
-    _det_cache: dict[int, tuple[int, Any]]
+    __slots__ = ()
 
     # -- making states -----------------------------------------------------------------
-
-    def __init__(self, rules: Rules, seed: int, key: object) -> None:
-        # Only start() and clone() make states (they fill in the rest); a plain constructor,
-        # not ``cls.__new__(cls)``, so the compiled build (mypyc) can take the class.
-        if key is not _MAKER:
-            raise TypeError("a BAEBAE game is made by Rules(...).new_game(seed) or BaebaeState.start(...)")
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
 
     @classmethod
     def start(
@@ -126,7 +78,7 @@ class BaebaeState:
         # ``seed`` typed ``object``: compiled, an ``int`` parameter would refuse text with a
         # bare TypeError and take True for 1, before the check.
         seed = check_seed(seed)
-        self = cls(rules, seed, _MAKER)
+        self = cls(rules, seed, MAKER)
         self.space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
         self.totals = [0] * self.n
         self.log = []
@@ -134,8 +86,8 @@ class BaebaeState:
         self.ranking = None
         self.shame = []
         self.guard_rounds = 0
-        self._det_cache = {}
-        self._legal = None
+        self.det_cache = {}
+        self.legal_cache = None
         self.round_no = 0
         self.dealer = 0
         self.origin = None
@@ -156,44 +108,11 @@ class BaebaeState:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
         # __init__: a compiled class has no default way back from a pickle.
-        return _unpickle, (self.rules, self.seed, [
-            {} if name == "_det_cache" else getattr(self, name) for name in _FIELDS  # a cache: left behind
-        ])
+        return _unpickle, (self.rules, self.seed, self.pickled())
 
     def clone(self) -> BaebaeState:
-        other = BaebaeState(self.rules, self.seed, _MAKER)
-        other.space = self.space
-        other.round_no = self.round_no
-        other.dealer = self.dealer
-        other.direction = self.direction
-        other.turn = self.turn
-        other.phase = self.phase
-        other.suit = self.suit
-        other.declared = self.declared
-        other.extra_turn = self.extra_turn
-        other.drawn = self.drawn
-        other.idle_passes = self.idle_passes
-        other.turns = self.turns
-        other.pending = self.pending
-        other.card_declared = self.card_declared
-        other.chosen = self.chosen
-        other.chance = self.chance
-        other.round_start = self.round_start
-        other.ranking = self.ranking
-        other.guard_rounds = self.guard_rounds
-        other.origin = self.origin
-        other.hands = self.hands[:]
-        other.stock = self.stock[:]
-        other.discard = self.discard[:]
-        other.round_penalties = self.round_penalties[:]
-        other.totals = self.totals[:]
-        other.skips = self.skips[:]
-        other.frames = [f.copy() for f in self.frames]
-        other.log = self.log[:]
-        other.history = self.history[:]
-        other.shame = self.shame[:]
-        other._legal = None
-        other._det_cache = {}
+        other = BaebaeState(self.rules, self.seed, MAKER)
+        self.copy_into(other)
         return other
 
     # -- the protocol ------------------------------------------------------------------
@@ -242,9 +161,9 @@ class BaebaeState:
     def legal_actions(self) -> list[Action]:
         # Drivers ask for the legal actions and then apply one, which checks it against the
         # same list: it is computed once per position and kept until the next action.
-        legal = self._legal
+        legal = self.legal_cache
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_cache = self._compute_legal()
         return legal[:]
 
     def _compute_legal(self) -> list[Action]:
@@ -260,7 +179,7 @@ class BaebaeState:
             return playable + [space.draw if self._can_draw() else space.pass_]
         if phase is Phase.DRAWN:
             assert self.drawn is not None
-            if self._matches(self._def(self.drawn)):
+            if self._matches(self.card_def(self.drawn)):
                 return [self.rules.card_of[self.drawn], space.pass_]
             return [space.pass_]
         decision = self.pending
@@ -274,7 +193,7 @@ class BaebaeState:
             return [space.target + s for s in decision.choices]
         if kind == "option":
             return [space.option + k for k in decision.choices]
-        designs = self._designs_in(decision.candidates)
+        designs = self.designs_in(decision.candidates)
         actions = [space.select + d for d in designs]
         if decision.may_stop:
             actions.append(space.done)
@@ -287,12 +206,12 @@ class BaebaeState:
         """
         # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
         act = action if type(action) is int else self._whole_action(action)
-        legal = self._legal
+        legal = self.legal_cache
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            legal = self.legal_cache = self._compute_legal()
         if act not in legal:
             raise IllegalAction(self._refusal(act, legal))
-        self._legal = None
+        self.legal_cache = None
         seat = self.turn
         assert seat is not None
         mark = len(self.log)
@@ -337,41 +256,31 @@ class BaebaeState:
     def _refusal(self, action: int, legal: list[int]) -> str:
         return actions.refusal(self, action, legal)
 
-    def _decision_text(self, d: Decision) -> str:
-        return actions.decision_text(self, d)
-
     def _run(self) -> None:
         interpreter.run(self)
 
     def _decide(self, seat: int, action: int) -> None:
         interpreter.decide(self, seat, action)
 
-    def _matching(self, seat: int, card_filter: CardFilter | None) -> int:
-        return interpreter.matching(self, seat, card_filter)
 
     # -- card tables -------------------------------------------------------------------
 
-    def _designs_in(self, mask: int) -> list[int]:
+    def designs_in(self, mask: int) -> list[int]:
         """The designs of the cards in ``mask``, ascending, each once."""
-        out: list[int] = []
-        append = out.append
-        while mask:
-            low = mask & -mask
-            append(low.bit_length() - 1)
-            mask ^= low
+        out = bits_of(mask)
         if self.rules.one_copy:
             return out  # a card's index is its design, and the bits came out in order
         card_of = self.rules.card_of
         return sorted({card_of[pid] for pid in out})
 
-    def _holds_design(self, seat: int, design: int) -> bool:
+    def holds_design(self, seat: int, design: int) -> bool:
         return self._physical(seat, design) is not None
 
     def _physical(self, seat: int, design: int) -> int | None:
         """The lowest physical card of ``design`` in ``seat``'s hand."""
         return lowest_of_design(self.hands[seat], design, self.rules.card_of)
 
-    def _def(self, pid: int) -> CardDef:
+    def card_def(self, pid: int) -> CardDef:
         return self.rules.cards[self.rules.card_of[pid]]
 
     def _matches(self, card: CardDef) -> bool:
@@ -380,7 +289,7 @@ class BaebaeState:
             return True
         if card.suit == self.suit:
             return True
-        return not self.declared and card.rank == self._def(self.discard[-1]).rank
+        return not self.declared and card.rank == self.card_def(self.discard[-1]).rank
 
     def _playable_mask(self, seat: int) -> int:
         """Cards of ``seat``'s hand that may be played now (E4, E9), by mask arithmetic."""
@@ -395,24 +304,18 @@ class BaebaeState:
         return playable
 
     def _playable_defs(self, seat: int) -> list[int]:
-        return self._designs_in(self._playable_mask(seat))
+        return self.designs_in(self._playable_mask(seat))
 
     def _can_draw(self) -> bool:
         return bool(self.stock) or len(self.discard) > 1
 
-    def _text(self, pid: int) -> str:
+    def card_text(self, pid: int) -> str:
         return self.rules.card_texts[pid]
 
-    def _texts(self, mask: int) -> list[str]:
-        texts = self.rules.card_texts
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(texts[low.bit_length() - 1])
-            mask ^= low
-        return out
+    def card_texts(self, mask: int) -> list[str]:
+        return select(mask, self.rules.card_texts)
 
-    def _next(self, seat: int) -> int:
+    def next_seat(self, seat: int) -> int:
         return (seat + self.direction) % self.n
 
     # -- rounds ------------------------------------------------------------------------
@@ -429,16 +332,13 @@ class BaebaeState:
         size = rules.hand_size or 0
         hands = []
         for seat in range(n):
-            mask = 0
-            for pid in deck[seat * size:(seat + 1) * size]:
-                mask |= 1 << pid
-            hands.append(mask)
+            hands.append(mask_of(deck[seat * size:(seat + 1) * size]))
         rest = deck[n * size:]
         starter = rest[0]
         self.hands = hands
         self.stock = rest[1:][::-1]  # top last
         self.discard = [starter]
-        card = self._def(starter)
+        card = self.card_def(starter)
         self.suit = card.suit  # E3: a wild starter's printed suit is the suit in play
         self.declared = False
         self.direction = 1
@@ -456,30 +356,28 @@ class BaebaeState:
         self.round_start = len(self.log)
         self.log.append({
             "t": "round", "n": self.round_no, "dealer": self.dealer,
-            "hands": [self._texts(h) for h in hands], "stock": [self._text(p) for p in rest[1:]],
-            "starter": self._text(starter), "suit": SUITS[self.suit], "direction": self.direction,
+            "hands": [self.card_texts(h) for h in hands], "stock": [self.card_text(p) for p in rest[1:]],
+            "starter": self.card_text(starter), "suit": SUITS[self.suit], "direction": self.direction,
         })
         self.phase = Phase.PLAY
-        self.turn = self._next(self.dealer)
+        self.turn = self.next_seat(self.dealer)
         if card.on_start and card.effects:
             # E3: the starter's action is carried out, with the dealer as its player (who
             # decides, as any card's player does, whether an optional one is carried out: E8).
             steps = (ASK_OPTIONAL,) if card.optional else card.effects
             self.frames = [Frame((END_TURN,), self.dealer, starter), Frame(steps, self.dealer, starter)]
-            self.log.append({"t": "effect", "p": self.dealer, "op": "on_start", "card": self._text(starter)})
+            self.log.append({"t": "effect", "p": self.dealer, "op": "on_start",
+                             "card": self.card_text(starter)})
             with contextlib.suppress(RoundOver):
                 self._run()
 
-    def _end_round(self, out: int | None, blocked: bool = False, guard: bool = False) -> None:
+    def end_round(self, out: int | None, blocked: bool = False, guard: bool = False) -> None:
         rules = self.rules
         penalties = []
         for seat in range(self.n):
             hand_points = 0
-            mask = self.hands[seat]
-            while mask:
-                low = mask & -mask
-                hand_points += rules.penalties[rules.card_of[low.bit_length() - 1]]
-                mask ^= low
+            for pid in bits_of(self.hands[seat]):
+                hand_points += rules.penalties[rules.card_of[pid]]
             penalties.append(hand_points + self.round_penalties[seat])
         for seat in range(self.n):
             self.totals[seat] += penalties[seat]
@@ -490,7 +388,7 @@ class BaebaeState:
         self.drawn = None
         self.log.append({
             "t": "round_end", "n": self.round_no, "out": out,
-            "hands": [self._texts(h) for h in self.hands], "penalties": penalties,
+            "hands": [self.card_texts(h) for h in self.hands], "penalties": penalties,
             "totals": self.totals[:], "blocked": blocked, "guard": guard,
         })
         if self.round_no >= rules.rounds:
@@ -536,7 +434,7 @@ class BaebaeState:
         self.drawn = None
         self.turns += 1
         if self.turns > self.rules.turn_limit:
-            self._end_round(None, blocked=True, guard=True)
+            self.end_round(None, blocked=True, guard=True)
 
     def _pass(self, seat: int) -> None:
         nothing = self.phase is Phase.PLAY  # passing at the start of a turn: nothing to draw
@@ -544,11 +442,11 @@ class BaebaeState:
         if nothing:
             self.idle_passes |= 1 << seat
             if self.idle_passes == (1 << self.n) - 1:
-                self._end_round(None, blocked=True)  # E6: every player passed in turn
-        self._advance(seat)
+                self.end_round(None, blocked=True)  # E6: every player passed in turn
+        self.advance(seat)
 
     def _voluntary_draw(self, seat: int) -> None:
-        pid = self._draw_one(seat, forced=False)
+        pid = self.draw_one(seat, forced=False)
         self.idle_passes = 0
         assert pid is not None
         # The player then plays the card or passes; even an unplayable card waits for the
@@ -557,7 +455,7 @@ class BaebaeState:
         self.drawn = pid
         self.phase = Phase.DRAWN
 
-    def _draw_one(self, seat: int, forced: bool) -> int | None:
+    def draw_one(self, seat: int, forced: bool) -> int | None:
         """Move the stockpile's top card to ``seat``; reshuffle first if it is empty (E6)."""
         if not self.stock:
             if len(self.discard) < 2:
@@ -567,10 +465,10 @@ class BaebaeState:
             self.chance += 1
             chance_rng(self.seed, "reshuffle", self.round_no, self.chance).shuffle(rest)
             self.stock = rest
-            self.log.append({"t": "reshuffle", "stock": [self._text(p) for p in reversed(rest)]})
+            self.log.append({"t": "reshuffle", "stock": [self.card_text(p) for p in reversed(rest)]})
         pid = self.stock.pop()
         self.hands[seat] |= 1 << pid
-        self.log.append({"t": "draw", "p": seat, "card": self._text(pid), "forced": forced})
+        self.log.append({"t": "draw", "p": seat, "card": self.card_text(pid), "forced": forced})
         return pid
 
     def _play(self, seat: int, pid: int) -> None:
@@ -578,16 +476,16 @@ class BaebaeState:
         self.drawn = None
         self.hands[seat] &= ~(1 << pid)
         self.discard.append(pid)
-        card = self._def(pid)
+        card = self.card_def(pid)
         self.suit = card.suit
         self.declared = False
         self.card_declared = False
         self.chosen = None
         self.log.append({"t": "play", "p": seat, "card": card.key, "under": False})
         if not self.hands[seat]:
-            self._end_round(seat)  # E10: the last card has no effect at all
+            self.end_round(seat)  # E10: the last card has no effect at all
         if not card.effects and not card.marks:
-            self._advance(seat)  # a plain card: no program to run (most plays)
+            self.advance(seat)  # a plain card: no program to run (most plays)
             return
         program = [Frame(program_marks(card) + (END_TURN,), seat, pid)]
         if card.effects:
@@ -595,19 +493,19 @@ class BaebaeState:
         self.frames = program
         self._run()
 
-    def _advance(self, seat: int) -> None:
+    def advance(self, seat: int) -> None:
         """End ``seat``'s turn: the next player, past any who lose their turn (skip)."""
         if self.extra_turn:
             self.extra_turn = False
             self._start_turn(seat)
             return
-        nxt = self._next(seat)
+        nxt = self.next_seat(seat)
         for _ in range(self.n * 8):
             if not self.skips[nxt]:
                 break
             self.skips[nxt] -= 1
             self.log.append({"t": "skip", "p": nxt})
-            nxt = self._next(nxt)
+            nxt = self.next_seat(nxt)
         self._start_turn(nxt)
 
     # -- what a seat may know (views.py) ---------------------------------------------
@@ -641,12 +539,7 @@ class BaebaeState:
                 f"turn={self.turn} totals={self.totals}>")
 
 
-_MAKER: Final = object()
-"""The key only this module's factories hold to make a state (see ``BaebaeState.__init__``)."""
-
-
 def _unpickle(rules: Rules, seed: int, values: list[Any]) -> BaebaeState:
-    state = BaebaeState(rules, seed, _MAKER)
-    for name, value in zip(_FIELDS, values, strict=True):
-        setattr(state, name, value)
+    state = BaebaeState(rules, seed, MAKER)
+    state.unpickled(values)
     return state

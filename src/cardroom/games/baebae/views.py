@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import Event, IllegalAction
+from cardroom.games.baebae.actions import decision_text
 from cardroom.games.baebae.effects import SUITS
 
 if TYPE_CHECKING:
@@ -69,19 +70,19 @@ def view(state: BaebaeState, seat: int) -> dict[str, Any]:
         raise IllegalAction(f"seat must be 0 to {state.n - 1}, not {seat!r}")
     rules = state.rules
     texts = rules.card_texts
-    top = state._def(state.discard[-1])
+    top = state.card_def(state.discard[-1])
     pending: dict[str, Any] | None = None
     d = state.pending
     if d is not None and d.seat == seat:
         pending = {
-            "kind": d.kind, "seat": seat, "card": state._text(d.card),
-            "text": state._decision_text(d), "purpose": d.purpose,
+            "kind": d.kind, "seat": seat, "card": state.card_text(d.card),
+            "text": decision_text(state, d), "purpose": d.purpose,
         }
         if d.kind == "option":
             step = state.frames[-1].steps[state.frames[-1].index]
             pending["options"] = [o.label for o in step.options]
     elif d is not None:
-        pending = {"kind": d.kind, "seat": d.seat, "card": state._text(d.card)}
+        pending = {"kind": d.kind, "seat": d.seat, "card": state.card_text(d.card)}
     return {
         "game": "baebae",
         "seat": seat,
@@ -94,14 +95,14 @@ def view(state: BaebaeState, seat: int) -> dict[str, Any]:
         "dealer": state.dealer,
         "direction": state.direction,
         "current_player": state.turn,
-        "hand": state._texts(state.hands[seat]),
+        "hand": state.card_texts(state.hands[seat]),
         "hand_sizes": [h.bit_count() for h in state.hands],
         "top": top.key,
         "discard": [texts[p] for p in state.discard],
         "suit": SUITS[state.suit],
         "declared": state.declared,
         "stock_count": len(state.stock),
-        "drawn": state._text(state.drawn) if state.drawn is not None and state.turn == seat else None,
+        "drawn": state.card_text(state.drawn) if state.drawn is not None and state.turn == seat else None,
         "pending": pending,
         "skips": state.skips[:],
         "round_penalties": state.round_penalties[:],

@@ -11,18 +11,18 @@ from __future__ import annotations
 from enum import Enum
 from typing import TYPE_CHECKING, Final
 
-from cardroom.cards import (
+from cardroom.cards import CardMask
+from cardroom.engine import Action, ActionInfo, IllegalAction
+from cardroom.games.baha.cards import (
     BAHA_DECK,
     COLOUR_MASK,
     COLOUR_NAMES,
     VALUES,
-    CardMask,
     CardParseError,
     baha_card_text,
     cards_of,
     parse_baha_card,
 )
-from cardroom.engine import Action, ActionInfo, IllegalAction
 
 if TYPE_CHECKING:
     from cardroom.games.baha.state import BahaState

@@ -7,9 +7,10 @@ import hashlib
 import math
 from collections.abc import Sequence
 
-from cardroom.cards import BAHA_DECK, FULL_BAHA_MASK, Card, CardMask, CardParseError, mask_of, parse_baha_card
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import RulesError
 from cardroom.games.baha.actions import CARD_TEXT
+from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, CardParseError, parse_baha_card
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.text import plural
 

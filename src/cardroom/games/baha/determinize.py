@@ -21,18 +21,10 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from cardroom.cards import (
-    BAHA_DECK,
-    FULL_BAHA_MASK,
-    VALUES,
-    Card,
-    CardMask,
-    cards_of,
-    mask_of,
-    parse_baha_card,
-)
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import Event
 from cardroom.games.baha.actions import Phase
+from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, VALUES, cards_of, parse_baha_card
 from cardroom.games.baha.views import visible_event
 
 if TYPE_CHECKING:
@@ -61,7 +53,7 @@ class Knowledge:
 
 def knowledge(state: BahaState, seat: int) -> Knowledge:
     """Read what ``seat`` knows from its view of this hand's events (cached per log length)."""
-    cached = state._det_cache.get(seat)
+    cached = state.det_cache.get(seat)
     if cached is not None and cached[0] == len(state.log):
         return cached[1]  # type: ignore[no-any-return]
     n = state.n
@@ -131,7 +123,7 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
     )
     places = sum(map(len, slots)) + leftover + draw_pile + sum(face_down)
     assert places == len(unknown), f"seat {seat} sees {places} hidden places, {len(unknown)} cards"
-    state._det_cache[seat] = (len(state.log), result)
+    state.det_cache[seat] = (len(state.log), result)
     return result
 
 

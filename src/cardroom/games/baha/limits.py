@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from cardroom.cards import BAHA_DECK
 from cardroom.engine import Rules
 from cardroom.games import DealLimits
+from cardroom.games.baha.cards import BAHA_DECK
 from cardroom.games.baha.rules import PASS_COUNT
 from cardroom.games.baha.rules import Rules as BahaRules
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardroom.cards import COLOUR_LETTERS, CardParseError, horns_of, parse_baha_card
 from cardroom.engine import Event
+from cardroom.games.baha.cards import COLOUR_LETTERS, CardParseError, horns_of, parse_baha_card
 from cardroom.text import plural
 
 __all__ = ["narrate", "card_text"]

@@ -28,7 +28,8 @@ from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
-from cardroom.games.baha.state import FIELDS, BahaState, unpickle
+from cardroom.games.baha.state import BahaState, unpickle
+from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core
 
@@ -186,7 +187,7 @@ class NativeBahaState(_Core):  # type: ignore[misc]
                 "leader": c.leader, "tricks_done": c.tricks_done, "played": c.played, "voids": c.voids,
                 "totals": c.totals, "winner": c.winner, "log": c.log[:], "last_trick": c.last_trick,
                 "hand_start": c.hand_start, "origin": self.origin, "history": c.history[:],
-                "_det_cache": {}, "_shown": None,
+                "det_cache": {}, "shown_cache": None,
             }
             ref = self._ref = unpickle(self.rules, self.seed, [values[name] for name in FIELDS])
         return ref

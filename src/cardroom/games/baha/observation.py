@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardroom.cards import BAHA_DECK, VALUES
 from cardroom.games.baha.actions import NUM_ACTIONS, Phase
+from cardroom.games.baha.cards import BAHA_DECK, VALUES
 from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.rules import Rules
 from cardroom.games.baha.state import BahaState

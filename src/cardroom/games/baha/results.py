@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.cards import parse_baha_card
 from cardroom.engine import Event, Rules
+from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.rules import Rules as BahaRules
 from cardroom.games.contracts import Decisions, GameRows, GameTables
 

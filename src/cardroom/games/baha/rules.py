@@ -6,17 +6,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from cardroom.cards import (
-    BAHA_DECK,
-    VALUES,
-    Card,
-    CardMask,
-    horns_of,
-    mask_of,
-    mask_points,
-    value_of,
-)
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import NamedOptions, RulesError
+from cardroom.games.baha.cards import BAHA_DECK, VALUES, horns_of, mask_points, value_of
 
 if TYPE_CHECKING:
     from cardroom.games.baha.native import NativeBahaState

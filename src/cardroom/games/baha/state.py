@@ -14,17 +14,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final, SupportsIndex
 
-from cardroom.cards import (
-    COLOUR_MASK,
-    COLOUR_SHIFT,
-    SLICE_BITS,
-    SLICE_CARDS,
-    Card,
-    CardMask,
-    cards_of,
-    mask_of,
-    mask_points,
-)
+from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import (
     Action,
     ActionInfo,
@@ -45,9 +35,18 @@ from cardroom.games.baha.actions import (
     Phase,
     card_texts,
 )
+from cardroom.games.baha.cards import (
+    COLOUR_MASK,
+    COLOUR_SHIFT,
+    SLICE_BITS,
+    SLICE_CARDS,
+    cards_of,
+    mask_points,
+)
 from cardroom.games.baha.deal import check_deal, shuffled_deck
 from cardroom.games.baha.determinize import determinize as redeal_hidden
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
+from cardroom.games.baha.state_base import MAKER, BahaFields
 from cardroom.games.baha.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, Observation, visible_event
 
 __all__ = [
@@ -62,65 +61,17 @@ _PASS: Final[Phase] = Phase.PASS
 _PLAY: Final[Phase] = Phase.PLAY
 _OVER: Final[Phase] = Phase.OVER
 
-_MAKER: Final = object()
-"""The key only this module's factories hold to make a state (see ``BahaState.__init__``)."""
 
+class BahaState(BahaFields):
+    """A game of Baha in progress. Make one with ``Rules(...).new_game(seed)``.
 
-FIELDS = (
-    "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken",
-    "face_down", "pass_offset", "picks", "passed", "received", "leftover", "draw_pile",
-    "trick", "leader", "tricks_done", "played", "voids", "totals", "winner", "log",
-    "last_trick", "hand_start", "origin", "history", "_det_cache", "_shown",
-)
-"""Every field of a :class:`BahaState`: its slots, and what pickling carries."""
+    Its fields are declared once, in :mod:`~cardroom.games.baha.fields` (the table the base
+    class :class:`~cardroom.games.baha.state_base.BahaFields` is generated from).
+    """
 
-
-class BahaState:
-    """A game of Baha in progress. Make one with ``Rules(...).new_game(seed)``."""
-
-    __slots__ = FIELDS
-
-    rules: Rules
-    seed: int
-    n: int
-    hand_no: int
-    dealer: int
-    phase: Phase
-    turn: int | None
-    hands: list[CardMask]
-    taken: list[CardMask]           # every card each seat took this hand, face down ones too
-    face_down: list[CardMask]       # the part of ``taken`` nobody else has seen (B4, B10)
-    pass_offset: int
-    picks: list[CardMask]           # cards chosen for the pass, not yet given
-    passed: list[CardMask]          # cards each seat gave in this hand's pass
-    received: list[CardMask]
-    leftover: CardMask              # face-down cards waiting for the first trick's taker
-    draw_pile: list[Card]           # top first
-    trick: list[Card]
-    leader: int
-    tricks_done: int
-    played: CardMask
-    voids: list[int]                # colours (bits 0..3) each seat is known to lack now
-    totals: list[int]
-    winner: int | None
-    log: list[Event]
-    last_trick: dict[str, Any] | None
-    hand_start: int                 # index in ``log`` of this hand's ``hand`` event
-    origin: dict[str, Any] | None   # how a hand-made game began, for records
-    history: list[tuple[int, Action]]  # (seat, action) of every action taken, for records
-    _det_cache: dict[int, tuple[int, Any]]
-    _shown: tuple[int, int, tuple[int, ...]] | None  # (hand, tricks done, horns shown per seat)
+    __slots__ = ()
 
     # -- making states -----------------------------------------------------------------
-
-    def __init__(self, rules: Rules, seed: int, key: object) -> None:
-        # Only start() and clone() make states (they fill in the rest); a plain constructor,
-        # not ``cls.__new__(cls)``, so the compiled build (mypyc) can take the class.
-        if key is not _MAKER:
-            raise TypeError("a Baha game is made by Rules(...).new_game(seed) or BahaState.start(...)")
-        self.rules = rules
-        self.seed = seed
-        self.n = rules.players
 
     @classmethod
     def start(
@@ -135,7 +86,7 @@ class BahaState:
         # ``seed`` (and ``hand``) typed ``object``: compiled, an ``int`` parameter would
         # refuse text with a bare TypeError and take True for 1, before the checks.
         seed = check_seed(seed)
-        self = cls(rules, seed, _MAKER)
+        self = cls(rules, seed, MAKER)
         n = self.n
         self.totals = [0] * n
         self.winner = None
@@ -143,8 +94,8 @@ class BahaState:
         self.last_trick = None
         self.origin = None
         self.history = []
-        self._det_cache = {}
-        self._shown = None
+        self.det_cache = {}
+        self.shown_cache = None
         if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
             raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
         if totals is not None:
@@ -172,40 +123,12 @@ class BahaState:
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
         # __init__: a compiled class has no default way back from a pickle.
-        return unpickle, (self.rules, self.seed, [
-            {} if name == "_det_cache" else getattr(self, name) for name in FIELDS  # a cache: left behind
-        ])
+        return unpickle, (self.rules, self.seed, self.pickled())
 
     def clone(self) -> BahaState:
         """An independent copy (cheap: lists of ints are copied, events are shared)."""
-        other = BahaState(self.rules, self.seed, _MAKER)
-        other.hand_no = self.hand_no
-        other.dealer = self.dealer
-        other.phase = self.phase
-        other.turn = self.turn
-        other.hands = self.hands[:]
-        other.taken = self.taken[:]
-        other.face_down = self.face_down[:]
-        other.pass_offset = self.pass_offset
-        other.picks = self.picks[:]
-        other.passed = self.passed[:]
-        other.received = self.received[:]
-        other.leftover = self.leftover
-        other.draw_pile = self.draw_pile[:]
-        other.trick = self.trick[:]
-        other.leader = self.leader
-        other.tricks_done = self.tricks_done
-        other.played = self.played
-        other.voids = self.voids[:]
-        other.totals = self.totals[:]
-        other.winner = self.winner
-        other.log = self.log[:]
-        other.last_trick = self.last_trick
-        other.hand_start = self.hand_start
-        other.origin = self.origin
-        other.history = self.history[:]
-        other._det_cache = {}
-        other._shown = None
+        other = BahaState(self.rules, self.seed, MAKER)
+        self.copy_into(other)
         return other
 
     # -- the protocol ------------------------------------------------------------------
@@ -605,7 +528,6 @@ class BahaState:
 
 
 def unpickle(rules: Rules, seed: int, values: list[Any]) -> BahaState:
-    state = BahaState(rules, seed, _MAKER)
-    for name, value in zip(FIELDS, values, strict=True):
-        setattr(state, name, value)
+    state = BahaState(rules, seed, MAKER)
+    state.unpickled(values)
     return state

@@ -6,9 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from cardroom.cards import COLOUR_LETTERS, Card, CardMask
+from cardroom.cards import Card, CardMask
 from cardroom.engine import Event, IllegalAction
 from cardroom.games.baha.actions import CARD_COLOUR, CARD_TEXT, PASS_WORDS, Phase, card_texts
+from cardroom.games.baha.cards import COLOUR_LETTERS
 from cardroom.games.baha.rules import PASS_COUNT, Rules
 
 if TYPE_CHECKING:
@@ -149,10 +150,10 @@ def public_view(state: BahaState) -> dict[str, Any]:
 def horns_shown(state: BahaState) -> tuple[int, ...]:
     """The points each seat took face up this hand (what everyone has seen it take)."""
     # Cards are taken only as a trick ends: the horns shown hold until the next one.
-    shown = state._shown
+    shown = state.shown_cache
     if shown is None or shown[0] != state.hand_no or shown[1] != state.tricks_done:
         hand_points = state.rules.hand_points
-        shown = state._shown = (state.hand_no, state.tricks_done, tuple(
+        shown = state.shown_cache = (state.hand_no, state.tricks_done, tuple(
             hand_points(t & ~f) for t, f in zip(state.taken, state.face_down, strict=True)
         ))
     return shown[2]

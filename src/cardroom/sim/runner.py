@@ -1,0 +1,99 @@
+"""The one pool: chunks of games played in this process, on local processes, or as Ray tasks.
+
+Tournaments (:mod:`~cardroom.sim.tournament`), duplicate deals (:mod:`~cardroom.sim.duplicate`)
+and results tables (:mod:`~cardroom.sim.results`) cut their games into chunks and hand them,
+with the function that plays a chunk, to :func:`run_chunks`, which gives the chunks' answers
+back in the order the chunks were given, whatever the backend: so what a run writes never
+depends on where or on how many processes it ran.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Generator, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+__all__ = ["Backend", "chunk_size", "run_chunks"]
+
+Job = TypeVar("Job")
+Answer = TypeVar("Answer")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where the games are played: ``local`` processes (``workers``, 0 = one per core) or a Ray
+    cluster (``ray``; ``address`` ``None`` for a local one of ``workers`` CPUs)."""
+
+    workers: int = 0
+    ray: bool = False
+    address: str | None = None
+
+
+def chunk_size(jobs: int, workers: int, most: int = 50) -> int:
+    """Games in a chunk: about four chunks a worker, at most ``most`` (small chunks keep a
+    progress bar moving and a stopped run quick to stop).
+
+    >>> chunk_size(1000, 2), chunk_size(10, 4), chunk_size(100, 1, most=20)
+    (50, 1, 20)
+    """
+    return max(1, min(most, jobs // (workers * 4)))
+
+
+def run_chunks(
+    play: Callable[[Job], Answer],
+    jobs: Iterable[Job],
+    workers: int,
+    *,
+    ray: bool = False,
+    address: str | None = None,
+) -> Generator[Answer]:
+    """``play(job)`` for every job, the answers in the jobs' order: here when ``workers`` is 1,
+    else on ``workers`` processes, or as Ray tasks (``ray``; a cluster at ``address``, or a
+    local one of ``workers`` CPUs). ``play`` must be a module-level function (it is pickled).
+
+    Closing the generator part-way (a run stopped, a failure) cancels the chunks not started.
+    """
+    if ray:
+        return _ray(play, jobs, address, workers)
+    return _local(play, jobs, workers)
+
+
+def _local(play: Callable[[Job], Answer], jobs: Iterable[Job], workers: int) -> Generator[Answer]:
+    if workers == 1:
+        yield from map(play, jobs)
+        return
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
+        yield from pool.map(play, jobs)
+    finally:  # a run stopped part-way does not wait for the chunks not yet played
+        pool.shutdown(cancel_futures=True)
+
+
+def _ray(play: Callable[[Job], Answer], jobs: Iterable[Job], address: str | None,
+         workers: int) -> Generator[Answer]:
+    """Chunks played as Ray tasks; a Ray this process already joined is used as it is."""
+    import ray
+
+    owned = not ray.is_initialized()
+    if owned and address is not None:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
+    elif owned:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.WARNING)
+    try:
+        remote = ray.remote(play)
+        cpus = ray.cluster_resources().get("CPU", workers)  # type: ignore[no-untyped-call]
+        window = max(2, 2 * int(cpus))
+        pending: list[Any] = []
+        # a bounded window of chunks in flight, taken in order: memory stays flat
+        for job in jobs:
+            pending.append(remote.remote(job))
+            if len(pending) >= window:
+                yield ray.get(pending.pop(0))
+        while pending:
+            yield ray.get(pending.pop(0))
+    finally:
+        if owned:
+            ray.shutdown()
