@@ -124,8 +124,9 @@ def run_show(name: str | None, *, json_out: bool, console: Console, game: str | 
         if row.get("on_start"):
             flags.append("on start")
         # A deck's texts reach the terminal escaped: no ESC sequence, link or RLO acts.
-        table.add_row(label, Text(terminal_safe(row["name"])), Text(terminal_safe(", ".join(row.get("types", ())))),
-                      ", ".join(row.get("marks", ())), Text(terminal_safe(row["text"])), ", ".join(flags))
+        types = Text(terminal_safe(", ".join(row.get("types", ()))))
+        table.add_row(label, Text(terminal_safe(row["name"])), types, ", ".join(row.get("marks", ())),
+                      Text(terminal_safe(row["text"])), ", ".join(flags))
     if deck.description:
         console.print(Text(terminal_safe(deck.description)))
     console.print(table)

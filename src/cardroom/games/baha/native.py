@@ -23,9 +23,9 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any, SupportsIndex
 
-from cardroom.cards import parse_baha_card
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
+from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import BahaState, unpickle
