@@ -179,9 +179,13 @@ def private_attribute_breaks(trees: Mapping[str, ast.AST]) -> list[str]:
     out = []
     for module, tree in trees.items():
         own = _defined_names(tree)
+        # the standard library's and other packages' modules (``os._exit`` is os's public API)
+        outside = {alias.asname or alias.name.split(".")[0] for node in ast.walk(tree)
+                   if isinstance(node, ast.Import) for alias in node.names
+                   if not alias.name.startswith("cardroom")}
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and _private(node.attr) and node.attr not in own
-                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+                    and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls", *outside))):
                 out.append(f"{module}:{node.lineno} reads the private {ast.unparse(node)} of another module")
     return out
 
