@@ -53,6 +53,8 @@ def run_serve(
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        # before the address is printed: a client that reads it at once is queued, not refused
+        sock.listen(2048)
     except OSError as err:
         sock.close()
         raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
