@@ -276,19 +276,21 @@ def create_app(
         me = signed_in(request)
         return {"signed_in": False} if me is None else {"signed_in": True, "name": me.name}
 
-    @app.post("/api/account/signup")
-    async def sign_up(body: SignBody, request: Request) -> Response:
+    async def signed(act: Callable[[str, str, str], tuple[Me, str]], body: SignBody,
+                     request: Request) -> Response:
+        """Sign up or sign in (``act``) from this site's page, and open the session."""
         sign_origin(request)
         address = client_address(request.client.host if request.client else "")
-        me, token = await asyncio.to_thread(accounts.sign_up, body.name, body.password, address)
+        me, token = await asyncio.to_thread(act, body.name, body.password, address)
         return open_session(request, me, token)
+
+    @app.post("/api/account/signup")
+    async def sign_up(body: SignBody, request: Request) -> Response:
+        return await signed(accounts.sign_up, body, request)
 
     @app.post("/api/account/signin")
     async def sign_in(body: SignBody, request: Request) -> Response:
-        sign_origin(request)
-        address = client_address(request.client.host if request.client else "")
-        me, token = await asyncio.to_thread(accounts.sign_in, body.name, body.password, address)
-        return open_session(request, me, token)
+        return await signed(accounts.sign_in, body, request)
 
     @app.post("/api/account/signout")
     async def sign_out(request: Request) -> Response:
