@@ -12,6 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -116,16 +117,9 @@ class ServeProcess:
         return body
 
     def create(self, **body: Any) -> dict[str, Any]:
-        """POST /api/tables; the summary (with ``seat`` and ``token`` when ``name`` is given).
-
-        Every test of a worker creates its tables from 127.0.0.1, so a fast run can meet the
-        server's quota of tables a minute an address: a refusal (429) is waited out, as a
-        person would, up to a minute."""
-        end = time.monotonic() + 65
-        status, answer = self.request("POST", "/api/tables", body)
-        while status == 429 and time.monotonic() < end:
-            time.sleep(1.0)
-            status, answer = self.request("POST", "/api/tables", body)
+        """POST /api/tables; the summary (with ``seat`` and ``token`` when ``name`` is given),
+        waiting out the table quota (:func:`within_quota`)."""
+        status, answer = within_quota(lambda: self.request("POST", "/api/tables", body))
         assert status == 200, f"create {body}: {status} {answer}"
         return answer  # type: ignore[no-any-return]
 
@@ -145,6 +139,22 @@ class ServeProcess:
                 return summary  # type: ignore[no-any-return]
             assert time.monotonic() < end, f"table {table_id} is still {summary['status']}, not {status}"
             time.sleep(0.1)
+
+
+QUOTA_WAIT_S = 65
+"""How long a table's creation waits out the server's quota of tables a minute an address."""
+
+
+def within_quota(call: Callable[[], tuple[int, Any]]) -> tuple[int, Any]:
+    """``call()`` (a status and an answer), again while the server refuses it for its table
+    quota (429): every test of a worker creates its tables from 127.0.0.1, so a fast run can
+    meet the quota, and a refusal is waited out as a person would, up to a minute."""
+    end = time.monotonic() + QUOTA_WAIT_S
+    status, answer = call()
+    while status == 429 and time.monotonic() < end:
+        time.sleep(1.0)
+        status, answer = call()
+    return status, answer
 
 
 # -------------------------------------------------------------------- pages

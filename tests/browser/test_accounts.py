@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_support import ServeProcess
+from browser_support import ServeProcess, within_quota
 from playwright.sync_api import BrowserContext, Page, expect
 from test_people import play_seats_to_the_end
 
@@ -27,10 +27,13 @@ def csrf(context: BrowserContext) -> str:
 
 
 def post(context: BrowserContext, server: ServeProcess, path: str, body: dict[str, Any]) -> dict[str, Any]:
-    r = context.request.post(server.base + path, data=body, headers={"X-CSRF-Token": csrf(context)})
-    assert r.ok, r.text()
-    answer: dict[str, Any] = r.json()
-    return answer
+    def send() -> tuple[int, Any]:
+        r = context.request.post(server.base + path, data=body, headers={"X-CSRF-Token": csrf(context)})
+        return r.status, r.json() if r.ok else r.text()
+
+    status, answer = within_quota(send)
+    assert status == 200, answer
+    return answer  # type: ignore[no-any-return]
 
 
 def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
