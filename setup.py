@@ -2,7 +2,8 @@
 
 The metadata is in pyproject.toml; this file only adds the compiled modules. The source stays
 one set of Python files: mypyc compiles those same files, and the plain modules are the
-fallback. ``CARDROOM_PURE=1`` at install time skips compilation; a failed compilation falls back
+fallback. ``CARDROOM_PURE=1`` at install time skips compilation (``CARDROOM_NO_MYPYC=1`` skips
+mypyc alone and still builds the native engine); a failed compilation falls back
 to the plain modules with a one-line message instead of failing the install.
 
 It also builds the native engine (``cardroom.native._core``, C++17 through pybind11, from the
@@ -33,6 +34,10 @@ def _say(message: str) -> None:
 def _compiled_modules() -> list[Any]:
     if os.environ.get("CARDROOM_PURE", "") not in ("", "0"):
         _say("CARDROOM_PURE is set: installing the plain Python engine, nothing compiled")
+        return []
+    if os.environ.get("CARDROOM_NO_MYPYC", "") not in ("", "0"):  # the native engine alone: a
+        # quicker build while the C++ is worked on
+        _say("CARDROOM_NO_MYPYC is set: the Python modules stay plain; the native engine is built")
         return []
     try:
         from mypyc.build import mypycify
