@@ -72,3 +72,7 @@ def baha_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
     first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
 ) -> dict[str, list[int]]: ...
+def baha_table_games(
+    players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
+    seeds: list[int], heuristic: list[bool], max_actions: int,
+) -> dict[str, bytes]: ...

@@ -18,13 +18,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cardroom.engine import DeckRules, Rules
 from cardroom.sim.report import rules_shown, units
 from cardroom.sim.runner import chunk_size, run_chunks
 from cardroom.sim.stats import mean_ci, wilson
-from cardroom.sim.tournament import GameResult, Lineup, make_records_folder, play_game, worker_count
+from cardroom.sim.tournament import (
+    MAX_ACTIONS,
+    GameResult,
+    Lineup,
+    batch_results,
+    make_records_folder,
+    native_plays,
+    play_game,
+    worker_count,
+)
 
 __all__ = ["by_deal", "rotations", "run_duplicate", "summarize_duplicate"]
 
@@ -64,6 +74,8 @@ def run_duplicate(
     if records is not None:
         make_records_folder(records)
     lineups = rotations(lineup)
+    if records is None and (batch := native_plays(rules.game, lineups, seed, seed + deals)) is not None:
+        return lineups, _native_duplicate(batch, rules, deals, seed, lineups, progress)
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]
     workers = worker_count(workers, len(jobs))
@@ -72,6 +84,29 @@ def run_duplicate(
     for chunk in run_chunks(_play, parts, workers):
         _store(results, chunk, progress)
     return lineups, [[r for r in row if r is not None] for row in results]
+
+
+NATIVE_DEALS = 200
+"""Deals per native batch call (each played in every rotation): the progress bar moves after each."""
+
+
+def _native_duplicate(batch: ModuleType, rules: Rules, deals: int, seed: int, lineups: list[Lineup],
+                      progress: Callable[[int], None] | None) -> list[list[GameResult]]:
+    """The very games of :func:`run_duplicate`, played by the native batch module ``batch``
+    (:func:`cardroom.sim.tournament.native_plays`) in this process, a rotation at a time."""
+    rows: list[list[GameResult]] = []
+    count = len(lineups)
+    for start in range(0, deals, NATIVE_DEALS):
+        played = range(start, min(deals, start + NATIVE_DEALS))
+        by_rotation = [
+            batch_results(batch.agent_games(rules, len(played), seed + start, lineup.specs, MAX_ACTIONS),
+                          (d * count + r for d in played), (seed + d for d in played))
+            for r, lineup in enumerate(lineups)
+        ]
+        rows.extend([games[k] for games in by_rotation] for k in range(len(played)))
+        if progress:
+            progress(len(played) * count)
+    return rows
 
 
 def by_deal(results: Sequence[GameResult], rotations: int) -> list[list[GameResult]]:

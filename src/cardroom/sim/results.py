@@ -32,7 +32,7 @@ from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations
 from cardroom.sim.runner import Backend, chunk_size, run_chunks
-from cardroom.sim.tournament import GameResult, Lineup, play_state, worker_count
+from cardroom.sim.tournament import GameResult, Lineup, native_plays, play_state, worker_count
 
 __all__ = [
     "BATCH_GAMES",
@@ -138,24 +138,30 @@ class Chunk:
 @dataclass(frozen=True)
 class Job:
     """What a worker needs to play a chunk of games and turn them into rows: the line-ups
-    (one, or each rotation of duplicate deals) and the games as (index, seed, line-up)."""
+    (one, or each rotation of duplicate deals), the games as (index, seed, line-up), and the
+    native batch module that plays them (its name; ``None``: the Python engine plays them)."""
 
     rules: Rules
     lineups: tuple[Lineup, ...]
     variant: str
     records: Path | None
     games: tuple[tuple[int, int, int], ...] = field(default=())
+    native: str | None = None
 
 
 def play_chunk(job: Job) -> Chunk:
     """Play ``job``'s games and read their rows (in a worker, or here)."""
     rules = job.rules
     shapes = schemas(rules.game)
+    fixed = {"game": rules.game, "variant": job.variant, "rules": rules_json(rules),
+             "deck": _deck_digest(rules)}
+    if job.native is not None:
+        from cardroom.sim.native_rows import play_native
+
+        return Chunk(*play_native(job.native, rules, job.lineups, job.games, shapes, fixed))
     own = game_tables(rules.game)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in shapes}
     results = []
-    fixed = {"game": rules.game, "variant": job.variant, "rules": rules_json(rules),
-             "deck": _deck_digest(rules)}
     for index, seed, seats in job.games:
         lineup = job.lineups[seats]
         marks: list[int] = []
@@ -316,12 +322,27 @@ def _csv_table(table: pa.Table) -> pa.Table:
 # -- running -----------------------------------------------------------------------------
 
 def _jobs(rules: Rules, lineups: tuple[Lineup, ...], variant: str, records: Path | None, deals: int,
-          seed: int, size: int) -> Iterator[Job]:
+          seed: int, size: int, native: str | None) -> Iterator[Job]:
     """Game ``d * len(lineups) + r`` is deal ``d`` (seed ``seed + d``) under line-up ``r``."""
     rotations = len(lineups)
     games = [(d * rotations + r, seed + d, r) for d in range(deals) for r in range(rotations)]
     for start in range(0, len(games), size):
-        yield Job(rules, lineups, variant, records, tuple(games[start:start + size]))
+        yield Job(rules, lineups, variant, records, tuple(games[start:start + size]), native)
+
+
+NATIVE_CHUNK = 500
+"""The most games in a chunk played natively (a chunk of the Python path holds at most 50):
+a native game takes well under a millisecond, and a chunk's tables are built column by column."""
+
+
+def _native_module(rules: Rules, lineups: Sequence[Lineup], records: Path | None, seed: int,
+                   games: int) -> str | None:
+    """The native batch module that plays these games with their rows (its ``table_games``), or
+    ``None`` for the Python path: records (a game's log) need the Python engine's states."""
+    batch = native_plays(rules.game, lineups, seed, seed + games)
+    if records is not None or batch is None or not hasattr(batch, "table_games"):
+        return None
+    return batch.__name__
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
@@ -381,7 +402,9 @@ def simulate_to(
     folder.mkdir(parents=True, exist_ok=True)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
-    jobs = _jobs(rules, lineups, variant, records, games, seed, chunk_size(games * len(lineups), workers))
+    native = _native_module(rules, lineups, records, seed, games)
+    size = chunk_size(games * len(lineups), workers, most=NATIVE_CHUNK if native else 50)
+    jobs = _jobs(rules, lineups, variant, records, games, seed, size, native)
     chunks = run_chunks(play_chunk, jobs, workers, ray=backend.ray, address=backend.address)
     writer = _Writer(folder, shapes, csv)
     results = Kept(list(game_registry.get(rules.game).result_extras([])))
@@ -422,6 +445,7 @@ def simulate_to(
         "tables": files,
         "records": None if records is None else str(records),
         "backend": {"ray": backend.ray, "address": backend.address, "workers": workers},
+        "engine": "native" if native else "python",
         "cardroom": version("cardroom"),
     }
     temp = folder / f".{MANIFEST}.part"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from cardroom import agents as agent_registry
@@ -18,7 +19,7 @@ from cardroom.sim.runner import chunk_size, run_chunks
 
 __all__ = [
     "Lineup", "GameResult", "play_game", "play_state", "run_games", "result_from_log", "worker_count",
-    "MAX_ACTIONS", "MAX_WORKERS",
+    "MAX_ACTIONS", "MAX_WORKERS", "batch_results", "native_plays",
 ]
 
 MAX_WORKERS = 1024
@@ -200,25 +201,43 @@ def _native_batch(
     """The very games ``run_games`` plays, played by the native engine in batches (one process,
     no Python in the loop), when the game runs on it and every seat is an agent it plays
     (``random`` or ``heuristic``, no options); else ``None``."""
-    batch = native.batch_for(rules.game)
-    if batch is None or any(spec not in batch.POLICIES for spec in lineup.specs):
-        return None
-    if not -(2**62) <= seed <= 2**62 - games:  # the native engine's seeds are 64-bit
+    batch = native_plays(rules.game, [lineup], seed, seed + games)
+    if batch is None:
         return None
     results: list[GameResult] = []
     for start in range(0, games, NATIVE_CHUNK):
         count = min(NATIVE_CHUNK, games - start)
         found = batch.agent_games(rules, count, seed + start, lineup.specs, MAX_ACTIONS)
-        for k in range(count):
-            winner = found.winners[k]
-            results.append(GameResult(
-                index=start + k, seed=seed + start + k, totals=found.totals[k],
-                winners=[] if winner < 0 else [winner], deals=len(found.deal_points[k]),
-                deal_points=found.deal_points[k], extras=found.extras[k],
-                actions=found.actions[k], guard_stopped=winner < 0,
-            ))
+        played = range(start, start + count)
+        results.extend(batch_results(found, played, (seed + k for k in played)))
         if progress:
             progress(count)
+    return results
+
+
+def native_plays(game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int) -> ModuleType | None:
+    """The native batch module (:func:`cardroom.native.batch_for`) that plays games of seeds
+    ``first_seed..last_seed`` of ``game`` between ``lineups`` (every seat an agent of its
+    ``POLICIES``: ``random`` or ``heuristic``, no options), when new games run natively; else ``None``."""
+    batch = native.batch_for(game)
+    if batch is None or any(spec not in batch.POLICIES for lineup in lineups for spec in lineup.specs):
+        return None
+    if not -(2**62) <= first_seed <= last_seed <= 2**62:  # the native engine's seeds are 64-bit
+        return None
+    return batch
+
+
+def batch_results(found: Any, indexes: Iterable[int], seeds: Iterable[int]) -> list[GameResult]:
+    """A native batch's games (``found``: per game ``totals``, ``winners``, ``deal_points``,
+    ``actions``, ``extras``, :data:`cardroom.native.BATCHES`) as results, with their indexes and seeds."""
+    results = []
+    for k, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
+        winner = found.winners[k]
+        results.append(GameResult(
+            index=index, seed=seed, totals=found.totals[k], winners=[] if winner < 0 else [winner],
+            deals=len(found.deal_points[k]), deal_points=found.deal_points[k], extras=found.extras[k],
+            actions=found.actions[k], guard_stopped=winner < 0,
+        ))
     return results
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
@@ -33,8 +33,12 @@ from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core
 
+if TYPE_CHECKING:
+    from cardroom.games.baha.native_tables import TableGames
+
 __all__ = [
     "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
+    "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -316,12 +320,7 @@ def agent_games(
     fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
     per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
     plays."""
-    if not -(2**62) <= first_seed <= 2**62 - games:
-        raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
-    if games < 0 or max_actions < 1:
-        raise RulesError(
-            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
-        )
+    _check_batch(rules, first_seed, first_seed + max(games, 0), games, max_actions)
     seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
     if len(seats) != rules.players or any(a not in POLICIES for a in seats):
         raise RulesError(
@@ -336,6 +335,38 @@ def agent_games(
         bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
     )
     return BatchGames(rules.players, found)
+
+
+def _check_batch(rules: Rules, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
+    if not -(2**62) <= first_seed <= last_seed <= 2**62:
+        raise RulesError(
+            f"seeds must be within 2**62 of zero for the native engine, not {first_seed}..{last_seed}"
+        )
+    if games < 0 or max_actions < 1:
+        raise RulesError(
+            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
+        )
+
+
+def table_games(
+    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
+) -> TableGames:
+    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
+    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
+    tables (:mod:`cardroom.games.baha.native_tables`; needs pyarrow): the games
+    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+    from cardroom.games.baha.native_tables import table_games as played
+
+    if len(seeds) != len(lineups):
+        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
+    _check_batch(rules, min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
+    for lineup in lineups:
+        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
+            raise RulesError(
+                f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
+                f"not {list(lineup)}"
+            )
+    return played(rules, seeds, [[a == "heuristic" for a in lineup] for lineup in lineups], max_actions)
 
 
 def random_games(

@@ -1,0 +1,284 @@
+// Baha's results tables from native games: whole games of simulate's agents played with no
+// Python in the loop, every fact the results tables hold (games/baha/results.py reads them
+// from the log) recorded as it happens into flat arrays, one row a deal, a card played, a card
+// dealt or passed, a trick. Python turns the arrays into the same Arrow tables
+// (games/baha/native_tables.py); tests/native/test_tables_native.py holds the two paths to
+// identical rows.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "baha.hpp"
+#include "baha_heuristic.hpp"
+#include "chance.hpp"
+
+namespace cardroom {
+namespace baha {
+
+// One seat of simulate's agents, seeded as `cardroom simulate` seeds it (random.Random(seed)):
+// the random agent (agents/random_agent.py: randrange(len(legal)) over the legal actions in
+// ascending order) or the heuristic (agents/baha_heuristic.py, baha_heuristic.hpp).
+struct SimulateSeat {
+    bool heuristic;
+    Heuristic player;  // its rng is the random agent's too
+
+    int act(const Game& g) {
+        if (heuristic) return player.act(g);
+        uint64_t legal = g.legal_mask();
+        int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(count(legal))));
+        for (int i = 0; i < k; ++i) legal &= legal - 1;
+        int card = lowest(legal);
+        return g.phase == PASS ? card + PASS_BASE : card;
+    }
+};
+
+// The agent of seat ``seat`` in the game of seed ``seed``: seeded seed * 1000 + seat.
+inline PyRandom simulate_rng(int64_t seed, int seat) {
+    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
+    unsigned __int128 magnitude =
+        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
+    return PyRandom::from_int(magnitude);
+}
+
+// The facts of a batch of games, column by column. ``*_game`` is the row's game (its place in
+// the batch); a per-seat or per-card column holds ``players`` values a row.
+struct TableRows {
+    int players = 0;
+    // per game
+    std::vector<int64_t> totals;  // games x players
+    std::vector<int32_t> winner;  // -1: stopped by the action guard
+    std::vector<int64_t> actions;
+    std::vector<int32_t> deals;
+    std::vector<int32_t> moons;
+    // per deal (a scored hand)
+    std::vector<int32_t> deal_game, deal_no, deal_decisions;
+    std::vector<int64_t> deal_points, deal_totals;  // x players
+    std::vector<int8_t> deal_moon, deal_pass;        // moon: -1 none; pass: the offset's sign
+    // per card played
+    std::vector<int32_t> card_game, card_deal, card_turn, card_trick, card_horns;
+    std::vector<int8_t> card_seat, card_card, card_taken_by;  // taken_by: -1 for a trick cut short
+    std::vector<uint8_t> card_led, card_won;
+    // per card dealt, or come in the pass
+    std::vector<int32_t> hand_game, hand_deal;
+    std::vector<int8_t> hand_seat, hand_card;
+    std::vector<uint8_t> hand_passed, hand_received;
+    // per trick
+    std::vector<int32_t> trick_game, trick_deal, trick_no, trick_horns;
+    std::vector<int8_t> trick_leader, trick_winner, trick_cards;  // cards: x players, in play order
+};
+
+// The sink that writes a game's facts into TableRows, as games/baha/results.py reads them from
+// the log: ``turn`` is the decision within the hand (picks counted), set by the driving loop.
+struct Recorder {
+    TableRows& rows;
+    int32_t game = 0;
+    int32_t turn = 0;  // decisions taken in this hand so far
+    int moons = 0;
+    int deals = 0;
+    int32_t dealt_row[DECK] = {0};  // the hands row of each card dealt this hand
+    int pending = 0;                // card rows of the trick being played
+    uint8_t pending_seat[MAX_PLAYERS] = {0};
+    uint8_t pending_card[MAX_PLAYERS] = {0};
+    int32_t pending_turn[MAX_PLAYERS] = {0};
+    int32_t deal = 0;
+
+    void hand(const Game& g) {
+        deal = static_cast<int32_t>(g.hand_no);
+        turn = 0;
+        for (int s = 0; s < g.n; ++s) {
+            for (uint64_t m = g.hands[s]; m; m &= m - 1) {
+                int card = lowest(m);
+                dealt_row[card] = static_cast<int32_t>(rows.hand_game.size());
+                add_hand(s, card, false);
+            }
+        }
+    }
+    void add_hand(int seat, int card, bool received) {
+        rows.hand_game.push_back(game);
+        rows.hand_deal.push_back(deal);
+        rows.hand_seat.push_back(static_cast<int8_t>(seat));
+        rows.hand_card.push_back(static_cast<int8_t>(card));
+        rows.hand_passed.push_back(0);
+        rows.hand_received.push_back(received);
+    }
+    void pick(int, int) {}
+    void pass(int, int to, uint64_t cards) {
+        for (uint64_t m = cards; m; m &= m - 1) {
+            int card = lowest(m);
+            rows.hand_passed[dealt_row[card]] = 1;
+            add_hand(to, card, true);
+        }
+    }
+    void play(int seat, int card) {
+        pending_seat[pending] = static_cast<uint8_t>(seat);
+        pending_card[pending] = static_cast<uint8_t>(card);
+        pending_turn[pending] = turn;
+        ++pending;
+    }
+    // The trick's card rows, taken by ``won`` (-1: cut short by the action guard, trick 0).
+    void flush(const Game& g, int trick_no, int won) {
+        for (int i = 0; i < pending; ++i) {
+            int card = pending_card[i];
+            rows.card_game.push_back(game);
+            rows.card_deal.push_back(deal);
+            rows.card_turn.push_back(pending_turn[i]);
+            rows.card_seat.push_back(static_cast<int8_t>(pending_seat[i]));
+            rows.card_card.push_back(static_cast<int8_t>(card));
+            rows.card_trick.push_back(trick_no);
+            rows.card_led.push_back(i == 0);
+            rows.card_won.push_back(pending_seat[i] == won);
+            rows.card_horns.push_back(g.rules.card_points(value_of(card)));
+            rows.card_taken_by.push_back(static_cast<int8_t>(won));
+        }
+        pending = 0;
+    }
+    void trick(const Game& g, int won, const uint8_t* cards, int size, uint64_t) {
+        uint64_t mask = 0;
+        for (int i = 0; i < size; ++i) mask |= 1ULL << cards[i];
+        rows.trick_game.push_back(game);
+        rows.trick_deal.push_back(deal);
+        rows.trick_no.push_back(g.tricks_done);
+        rows.trick_leader.push_back(static_cast<int8_t>(pending_seat[0]));
+        rows.trick_winner.push_back(static_cast<int8_t>(won));
+        for (int i = 0; i < size; ++i) rows.trick_cards.push_back(static_cast<int8_t>(cards[i]));
+        rows.trick_horns.push_back(g.rules.points(mask));
+        flush(g, g.tricks_done, won);
+    }
+    void draw(int, int) {}
+    void take(int, const uint8_t*, int) {}
+    void score(const Game& g, const int*, int moon, const int* points) {
+        moons += moon >= 0;
+        deals += 1;
+        rows.deal_game.push_back(game);
+        rows.deal_no.push_back(deal);
+        rows.deal_decisions.push_back(turn);
+        for (int s = 0; s < g.n; ++s) {
+            rows.deal_points.push_back(points[s]);
+            rows.deal_totals.push_back(g.totals[s]);
+        }
+        rows.deal_moon.push_back(static_cast<int8_t>(moon));
+        rows.deal_pass.push_back(static_cast<int8_t>(g.pass_offset > 0 ? 1 : g.pass_offset < 0 ? -1 : 0));
+    }
+    void end(const Game&) {}
+};
+
+// Games of the given seeds between simulate's agents (``heuristic``: games x players flags),
+// each to its end or to ``max_actions``, every fact recorded into ``rows``.
+inline void play_table_games(const Rules& rules, const std::vector<int64_t>& seeds,
+                             const std::vector<bool>& heuristic, int64_t max_actions, TableRows& rows) {
+    int n = rules.players;
+    rows.players = n;
+    std::vector<SimulateSeat> seats;
+    for (size_t i = 0; i < seeds.size(); ++i) {
+        int64_t seed = seeds[i];
+        Game g;
+        g.rules = rules;
+        g.n = n;
+        g.seed = std::to_string(seed);
+        g.choose_first_dealer();
+        Recorder sink{rows};
+        sink.game = static_cast<int32_t>(i);
+        g.begin_hand(sink, nullptr);
+        seats.clear();
+        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{simulate_rng(seed, s)}});
+        int64_t actions = 0;
+        while (g.phase != OVER && actions < max_actions) {
+            ++sink.turn;
+            g.apply(sink, seats[g.turn].act(g));
+            ++actions;
+        }
+        sink.flush(g, 0, -1);  // a trick cut short: its cards were played all the same
+        for (int s = 0; s < n; ++s) rows.totals.push_back(g.totals[s]);
+        rows.winner.push_back(g.winner);
+        rows.actions.push_back(actions);
+        rows.deals.push_back(sink.deals);
+        rows.moons.push_back(sink.moons);
+    }
+}
+
+template <class T>
+pybind11::bytes column_bytes(const std::vector<T>& values) {
+    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+inline pybind11::bytes column_bytes(const std::vector<uint8_t>& values) {
+    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size());
+}
+
+// baha_table_games(players, face, passing, moon, target, draw_pile, random_dealer, seeds,
+// heuristic, max_actions): every column of TableRows as little-endian bytes, by name.
+inline void register_baha_tables(pybind11::module_& m) {
+    namespace py = pybind11;
+    m.def(
+        "baha_table_games",
+        [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
+           const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic, int64_t max_actions) {
+            if (players < 2 || players > MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
+            if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
+                throw py::value_error("one policy a seat of every game");
+            Rules rules;
+            rules.players = players;
+            rules.face = face;
+            rules.passing = passing;
+            rules.moon = moon;
+            rules.target = target;
+            rules.draw_pile = draw_pile;
+            rules.random_dealer = random_dealer;
+            rules.derive();
+            TableRows rows;
+            {
+                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
+                play_table_games(rules, seeds, heuristic, max_actions, rows);
+            }
+            py::dict out;
+#define CARDROOM_COLUMN(name) out[#name] = column_bytes(rows.name)
+            CARDROOM_COLUMN(totals);
+            CARDROOM_COLUMN(winner);
+            CARDROOM_COLUMN(actions);
+            CARDROOM_COLUMN(deals);
+            CARDROOM_COLUMN(moons);
+            CARDROOM_COLUMN(deal_game);
+            CARDROOM_COLUMN(deal_no);
+            CARDROOM_COLUMN(deal_decisions);
+            CARDROOM_COLUMN(deal_points);
+            CARDROOM_COLUMN(deal_totals);
+            CARDROOM_COLUMN(deal_moon);
+            CARDROOM_COLUMN(deal_pass);
+            CARDROOM_COLUMN(card_game);
+            CARDROOM_COLUMN(card_deal);
+            CARDROOM_COLUMN(card_turn);
+            CARDROOM_COLUMN(card_trick);
+            CARDROOM_COLUMN(card_horns);
+            CARDROOM_COLUMN(card_seat);
+            CARDROOM_COLUMN(card_card);
+            CARDROOM_COLUMN(card_taken_by);
+            CARDROOM_COLUMN(card_led);
+            CARDROOM_COLUMN(card_won);
+            CARDROOM_COLUMN(hand_game);
+            CARDROOM_COLUMN(hand_deal);
+            CARDROOM_COLUMN(hand_seat);
+            CARDROOM_COLUMN(hand_card);
+            CARDROOM_COLUMN(hand_passed);
+            CARDROOM_COLUMN(hand_received);
+            CARDROOM_COLUMN(trick_game);
+            CARDROOM_COLUMN(trick_deal);
+            CARDROOM_COLUMN(trick_no);
+            CARDROOM_COLUMN(trick_horns);
+            CARDROOM_COLUMN(trick_leader);
+            CARDROOM_COLUMN(trick_winner);
+            CARDROOM_COLUMN(trick_cards);
+#undef CARDROOM_COLUMN
+            return out;
+        },
+        py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
+        py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seeds"), py::arg("heuristic"),
+        py::arg("max_actions"));
+}
+
+}  // namespace baha
+}  // namespace cardroom
