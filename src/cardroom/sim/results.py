@@ -445,7 +445,7 @@ def simulate_to(
         "tables": files,
         "records": None if records is None else str(records),
         "backend": {"ray": backend.ray, "address": backend.address, "workers": workers},
-        "engine": "native" if native else "python",
+        "native_batches": native is not None,
         "cardroom": version("cardroom"),
     }
     temp = folder / f".{MANIFEST}.part"
