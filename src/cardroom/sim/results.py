@@ -17,6 +17,8 @@ import json
 import socket
 from array import array
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
@@ -260,7 +262,11 @@ def _write_deck_files(folder: Path, rules: Rules) -> list[str]:
 
 
 class _Writer:
-    """Tables written in batches under temporary names; :meth:`finish` renames them."""
+    """Tables written in batches under temporary names; :meth:`finish` renames them.
+
+    A batch is written on a thread of its own while the next games are played (Arrow writes
+    without holding the GIL, and so does the native engine while it plays); one batch at most
+    waits to be written, so memory stays flat."""
 
     def __init__(self, folder: Path, shapes: Mapping[str, pa.Schema], csv: bool) -> None:
         self.folder = folder
@@ -274,18 +280,34 @@ class _Writer:
                 self.writers[name] = pa_csv.CSVWriter(temp, _csv_schema(schema))
             else:
                 self.writers[name] = pq.ParquetWriter(temp, schema, compression="zstd")
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardroom-tables")
+        self.pending: Future[None] | None = None
 
     def _temp(self, name: str) -> Path:
         return self.folder / f".{name}.{self.ext}.part"
 
     def write(self, tables: Mapping[str, pa.Table]) -> None:
+        """Hand a batch to the writing thread, once the batch before it is written (its failure
+        is raised here)."""
+        self._wait()
         for name, table in tables.items():
             self.rows[name] += table.num_rows
+        self.pending = self.thread.submit(self._write, tables)
+
+    def _write(self, tables: Mapping[str, pa.Table]) -> None:
+        for name, table in tables.items():
             if self.csv:
                 table = _csv_table(table)
             self.writers[name].write_table(table)
 
+    def _wait(self) -> None:
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.result()
+
     def finish(self) -> dict[str, dict[str, Any]]:
+        self._wait()
+        self.thread.shutdown()
         for writer in self.writers.values():
             writer.close()
         files = {}
@@ -296,6 +318,9 @@ class _Writer:
         return files
 
     def abandon(self) -> None:
+        with suppress(Exception):  # the run's own failure is the one to report
+            self._wait()
+        self.thread.shutdown()
         for name, writer in self.writers.items():
             try:
                 writer.close()

@@ -320,7 +320,7 @@ def agent_games(
     fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
     per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
     plays."""
-    _check_batch(rules, first_seed, first_seed + max(games, 0), games, max_actions)
+    _check_batch("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
     seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
     if len(seats) != rules.players or any(a not in POLICIES for a in seats):
         raise RulesError(
@@ -337,11 +337,11 @@ def agent_games(
     return BatchGames(rules.players, found)
 
 
-def _check_batch(rules: Rules, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
+def _check_batch(what: str, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
+    """Refuse seeds beyond the native engine's 64 bits (``what``: the argument, in words) and
+    counts below their least."""
     if not -(2**62) <= first_seed <= last_seed <= 2**62:
-        raise RulesError(
-            f"seeds must be within 2**62 of zero for the native engine, not {first_seed}..{last_seed}"
-        )
+        raise RulesError(f"{what} must be within 2**62 of zero for the native engine, not {first_seed}")
     if games < 0 or max_actions < 1:
         raise RulesError(
             f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
@@ -359,7 +359,7 @@ def table_games(
 
     if len(seeds) != len(lineups):
         raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
-    _check_batch(rules, min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
+    _check_batch("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     for lineup in lineups:
         if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
             raise RulesError(

@@ -44,9 +44,8 @@ def _array(data: bytes, kind: str) -> pa.Array:
 
 
 def _lists(values: pa.Array, width: int) -> pa.ListArray:
-    """``values`` cut into lists of ``width`` (one a row)."""
-    offsets = pa.array(range(0, len(values) + 1, width), pa.int32())
-    return pa.ListArray.from_arrays(offsets, values)
+    """``values`` cut into lists of ``width`` (one a row), as the tables' variable-length lists."""
+    return pa.FixedSizeListArray.from_arrays(values, width).cast(pa.list_(values.type))
 
 
 def _nulls_below_zero(values: pa.Array) -> pa.Array:
