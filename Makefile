@@ -84,6 +84,7 @@ bench: install
 	$(BIN)/python benchmarks/env_throughput.py
 	$(BIN)/python benchmarks/sim_vs_openspiel.py
 	$(BIN)/python benchmarks/native_vs_openspiel.py --instructions
+	$(BIN)/python benchmarks/sim_tables_native.py
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

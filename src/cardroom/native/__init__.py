@@ -39,7 +39,11 @@ BATCHES = {"baha": "cardroom.games.baha.native"}
 """Where each native game's batches are: a module with ``POLICIES`` (the agents it plays) and
 ``agent_games(rules, games, first_seed, agents, max_actions)``, whose result has per game
 ``totals``, ``winners`` (-1: stopped by the action guard), ``deal_points``, ``actions`` and
-``extras`` (the game's ``result_extras``)."""
+``extras`` (the game's ``result_extras``). For the results tables (``simulate --out``) it may
+also have ``table_games(rules, seeds, lineups, max_actions)`` (game ``i`` of seed
+``seeds[i]`` between ``lineups[i]``), whose result has those and ``places`` per game, and
+``row_games()`` and ``columns()``: per table of the game's, the game of each row and its
+columns after the key, as Arrow arrays (:mod:`cardroom.sim.native_rows`)."""
 
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
