@@ -4,6 +4,7 @@ chunks through it, so ``simulate --duplicate --out`` writes tables like any run.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -23,10 +24,29 @@ def _square(x: int) -> int:
     return x * x
 
 
-def test_chunks_come_back_in_order_here_and_on_processes() -> None:
+def test_chunks_come_back_in_order_here_on_processes_and_on_threads() -> None:
     assert list(run_chunks(_square, range(7), 1)) == [x * x for x in range(7)]
     assert list(run_chunks(_square, iter(range(9)), 2)) == [x * x for x in range(9)]
+    assert list(run_chunks(_square, iter(range(9)), 2, threads=True)) == [x * x for x in range(9)]
     assert chunk_size(1000, 2) == 50 and chunk_size(3, 8) == 1
+
+
+def test_few_chunks_are_in_flight_however_slowly_the_answers_are_taken() -> None:
+    """Two chunks a worker at most are handed out ahead of the answer taken: a run whose
+    chunks are played faster than they are written keeps only those in memory."""
+    for threads in (False, True):
+        handed: list[int] = []
+
+        def jobs() -> Iterator[int]:
+            for x in range(40):
+                handed.append(x)
+                yield x
+
+        answers = run_chunks(_square, jobs(), 2, threads=threads)
+        assert next(answers) == 0 and len(handed) == 4
+        assert next(answers) == 1 and len(handed) == 5
+        assert list(answers) == [x * x for x in range(2, 40)]
+        answers.close()
 
 
 def test_the_three_runs_share_the_pool() -> None:

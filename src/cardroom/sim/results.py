@@ -430,7 +430,8 @@ def simulate_to(
     native = _native_module(rules, lineups, records, seed, games)
     size = chunk_size(games * len(lineups), workers, most=NATIVE_CHUNK if native else 50)
     jobs = _jobs(rules, lineups, variant, records, games, seed, size, native)
-    chunks = run_chunks(play_chunk, jobs, workers, ray=backend.ray, address=backend.address)
+    chunks = run_chunks(play_chunk, jobs, workers, ray=backend.ray, address=backend.address,
+                        threads=native is not None)
     writer = _Writer(folder, shapes, csv)
     results = Kept(list(game_registry.get(rules.game).result_extras([])))
     try:

@@ -10,8 +10,9 @@ depends on where or on how many processes it ran.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable, Generator, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -48,25 +49,37 @@ def run_chunks(
     *,
     ray: bool = False,
     address: str | None = None,
+    threads: bool = False,
 ) -> Generator[Answer]:
     """``play(job)`` for every job, the answers in the jobs' order: here when ``workers`` is 1,
-    else on ``workers`` processes, or as Ray tasks (``ray``; a cluster at ``address``, or a
-    local one of ``workers`` CPUs). ``play`` must be a module-level function (it is pickled).
+    else on ``workers`` processes (threads with ``threads``: for chunks that play without the
+    interpreter lock, the native engine's batches, so no process starts and no answer is
+    pickled), or as Ray tasks (``ray``; a cluster at ``address``, or a local one of ``workers``
+    CPUs). ``play`` must be a module-level function (it is pickled).
 
-    Closing the generator part-way (a run stopped, a failure) cancels the chunks not started.
+    At most two chunks a worker are in flight, so however fast they are played, the answers
+    waiting to be taken stay few (memory stays flat). Closing the generator part-way (a run
+    stopped, a failure) cancels the chunks not started.
     """
     if ray:
         return _ray(play, jobs, address, workers)
-    return _local(play, jobs, workers)
+    return _local(play, jobs, workers, threads)
 
 
-def _local(play: Callable[[Job], Answer], jobs: Iterable[Job], workers: int) -> Generator[Answer]:
+def _local(play: Callable[[Job], Answer], jobs: Iterable[Job], workers: int,
+           threads: bool) -> Generator[Answer]:
     if workers == 1:
         yield from map(play, jobs)
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool: Executor = ThreadPoolExecutor(workers) if threads else ProcessPoolExecutor(max_workers=workers)
+    pending: deque[Future[Answer]] = deque()
     try:
-        yield from pool.map(play, jobs)
+        for job in jobs:
+            pending.append(pool.submit(play, job))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
     finally:  # a run stopped part-way does not wait for the chunks not yet played
         pool.shutdown(cancel_futures=True)
 
