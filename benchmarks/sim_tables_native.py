@@ -3,11 +3,12 @@
 Cardroom plays 4-player Baha games (default rules: to 100 points) through
 :func:`cardroom.sim.results.simulate_to`, the function ``simulate --out`` calls, so every game
 is played, turned into rows and written as Parquet: on the native engine's batches (the games
-and their rows in C++, ``native_batches`` in the manifest) with one process and with two, and on
-the Python engine (``CARDROOM_ENGINE=python``: each game played through the State API and read
-from its log) with two processes, as ``simulate`` runs by default on this machine. OpenSpiel's
+and their rows in C++, ``native_batches`` in the manifest) with one worker and with two (threads:
+the batches play without the interpreter lock), and on the Python engine
+(``CARDROOM_ENGINE=python``: each game played through the State API and read from its log) with
+two processes, as ``simulate`` runs by default on this machine. OpenSpiel's
 ``hearts`` (one hand a game) is played in one process by ``pyspiel.evaluate_bots`` with four
-C++ uniform random bots, for as long as the native one-process run took.
+C++ uniform random bots, for as long as the native one-worker run took.
 
 Each round runs each of them once, the order turning, so a change in the machine's load falls
 on all of them. Reported: each one's median games and hands (deals) per second over the rounds,
@@ -38,8 +39,8 @@ from cardroom.games import baha
 from cardroom.sim.results import Backend, read_manifest, simulate_to
 from cardroom.sim.tournament import Lineup
 
-NATIVE_1 = "native, 1 process"
-NATIVE_2 = "native, 2 processes"
+NATIVE_1 = "native, 1 worker"
+NATIVE_2 = "native, 2 workers (threads)"
 PYTHON_2 = "Python engine, 2 processes"
 OPENSPIEL = "OpenSpiel hearts evaluate_bots"
 
