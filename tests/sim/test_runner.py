@@ -34,15 +34,14 @@ def test_chunks_come_back_in_order_here_on_processes_and_on_threads() -> None:
 def test_few_chunks_are_in_flight_however_slowly_the_answers_are_taken() -> None:
     """Two chunks a worker at most are handed out ahead of the answer taken: a run whose
     chunks are played faster than they are written keeps only those in memory."""
+    def jobs(handed: list[int]) -> Iterator[int]:
+        for x in range(40):
+            handed.append(x)
+            yield x
+
     for threads in (False, True):
         handed: list[int] = []
-
-        def jobs() -> Iterator[int]:
-            for x in range(40):
-                handed.append(x)
-                yield x
-
-        answers = run_chunks(_square, jobs(), 2, threads=threads)
+        answers = run_chunks(_square, jobs(handed), 2, threads=threads)
         assert next(answers) == 0 and len(handed) == 4
         assert next(answers) == 1 and len(handed) == 5
         assert list(answers) == [x * x for x in range(2, 40)]
