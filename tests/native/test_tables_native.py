@@ -1,4 +1,4 @@
-"""Results tables on the native path: ``simulate --out`` (plain and ``--duplicate``), ``--duplicate``
+"""Results tables on the native path: ``simulate --out`` (plain and ``--duplicate``, CSV, two workers, Ray), ``--duplicate``
 without tables, ``compare`` and ``sweep`` play Baha's random and heuristic line-ups in native
 batches, and write exactly the tables of the Python engine for the same seeds: every table, every
 row, every column. Other line-ups, records and ``CARDROOM_ENGINE=python`` take the Python path."""
@@ -54,10 +54,10 @@ def tables(folder: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def written(folder: Path, engine: str, rules: Rules, games: int, agents: str, batched: bool = True,
-            **options: Any) -> dict[str, Any]:
+            seed: int = 11, **options: Any) -> dict[str, Any]:
     native.use_engine(engine)
     steps: list[int] = []
-    simulate_to(folder, rules, games, 11, Lineup.parse(agents, rules.players), progress=steps.append,
+    simulate_to(folder, rules, games, seed, Lineup.parse(agents, rules.players), progress=steps.append,
                 batch_games=7, **options)
     manifest = read_manifest(folder)
     assert sum(steps) == manifest["games"]  # the bar reaches the end
@@ -88,7 +88,15 @@ def test_simulate_out_writes_the_python_engines_tables(batches, tmp_path, monkey
         assert found[name] == expected[name], name
 
 
-def test_csv_tables_and_two_processes_on_the_native_path(tmp_path):
+def test_a_moon_is_written_as_the_python_engine_writes_it(tmp_path):
+    rules = Rules(players=3)
+    expected = written(tmp_path / "python", "python", rules, 4, "heuristic", seed=117)  # 118 shoots one
+    found = written(tmp_path / "native", "native", rules, 4, "heuristic", seed=117)
+    assert any(row["moon"] is not None for row in expected["deals"])
+    assert found == expected
+
+
+def test_csv_tables_and_two_workers_on_the_native_path(tmp_path):
     rules = Rules(target=50)
     written(tmp_path / "python", "python", rules, 10, "heuristic", csv=True, backend=Backend(workers=1))
     written(tmp_path / "native", "native", rules, 10, "heuristic", csv=True, backend=Backend(workers=2))
