@@ -1,7 +1,8 @@
-"""Results tables on the native path: ``simulate --out`` (plain and ``--duplicate``, CSV, two workers, Ray), ``--duplicate``
-without tables, ``compare`` and ``sweep`` play Baha's random and heuristic line-ups in native
-batches, and write exactly the tables of the Python engine for the same seeds: every table, every
-row, every column. Other line-ups, records and ``CARDROOM_ENGINE=python`` take the Python path."""
+"""Results tables on the native path: ``simulate --out`` (plain and ``--duplicate``, CSV, two
+workers, Ray), ``--duplicate`` without tables, ``compare`` and ``sweep`` play Baha's random and
+heuristic line-ups in native batches, and write exactly the tables of the Python engine for the
+same seeds: every table, every row, every column. Other line-ups, records and
+``CARDROOM_ENGINE=python`` take the Python path."""
 
 from __future__ import annotations
 
