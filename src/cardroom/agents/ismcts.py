@@ -131,7 +131,9 @@ class ISMCTSAgent:
         if engine not in ENGINES:
             raise AgentError(f"ismcts: engine must be one of {', '.join(ENGINES)}, not {engine!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-            raise AgentError(f"ismcts: threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}")
+            raise AgentError(
+                f"ismcts: threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}"
+            )
         self.engine = str(engine)
         self.threads = threads
         self.rng = random.Random(seed)
