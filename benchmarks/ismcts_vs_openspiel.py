@@ -9,9 +9,10 @@ thread), and beside it the Python search on the same engine (``cardroom_python_i
 OpenSpiel: ``ismcts.ISMCTSBot`` with a one-rollout ``RandomRolloutEvaluator``, ``hearts``
 with default parameters (its passing phase is skipped: the search starts in card play).
 Reported: iterations (simulations) per second of each, in alternating rounds, and the median
-ratio Cardroom / OpenSpiel. Only the searches are timed (reaching the positions is not); "decisions" in the table are searches completed. OpenSpiel's
-search fails on some hearts positions (its resampled world reaches a state with no legal
-move); those searches are skipped and not counted.
+ratio Cardroom / OpenSpiel. Only the searches are timed (reaching the positions is not);
+"decisions" in the table are searches completed. OpenSpiel's search fails on some hearts
+positions (its resampled world reaches a state with no legal move); those searches are
+skipped and not counted.
 
 Run with ``make bench`` or ``python benchmarks/ismcts_vs_openspiel.py [--iterations 200]``.
 """
