@@ -266,6 +266,8 @@ class ISMCTSAgent:
         return self._policy(world, legal, actor)
 
     def _rollout(self, world: State, deal: int) -> None:
+        if world.is_over or world.deal_number != deal:
+            return  # the walk down the tree finished the deal: a quiet playout would play the next
         if self.rollout == "random":
             # The hot loop of the search: bound methods and one float draw per move.
             rand = self.rng.random
