@@ -195,7 +195,8 @@ class ISMCTSAgent:
         if self.engine == "native":
             raise AgentError(
                 f"ismcts: engine=native, but this {state.rules.game} state has no native search "
-                "(Baha on the native engine has one); use engine=auto or engine=python"
+                "(its game does not run natively, or CARDROOM_ENGINE=python); "
+                "use engine=auto or engine=python"
             )
         if self.threads > 1:
             raise AgentError(
