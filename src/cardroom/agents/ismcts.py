@@ -18,7 +18,7 @@ game's heuristic player (epsilon-greedy) or at random; the result is ``returns()
 are slower but far better judges of a position (see ``docs/strength.md``). Budgets are iterations
 or seconds per move; everything random comes from the agent's seed.
 
-When the state offers a native search (:class:`NativeSearch`: Baha on the native engine), the
+When the state offers a native search (:class:`cardroom.engine.NativeSearch`), the
 same algorithm runs in C++ (``native/cardroom/ismcts.hpp``), with the GIL released and, with
 ``threads`` above 1, several trees side by side (root parallel, their root visits summed); its
 worlds come from the native determinizer, which deals the same worlds as ``determinize`` can,
@@ -37,30 +37,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, QuietPlayout, State
+from cardroom.engine import Action, NativeSearch, QuietPlayout, State
 
-__all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES", "NativeSearch"]
+__all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
 HIDDEN_ACTION = -1
 ENGINES = ("auto", "native", "python")
 """Where the search runs: native when the state offers it (``auto``), native or refused, here."""
 MAX_THREADS = 256
-
-
-@runtime_checkable
-class NativeSearch(Protocol):
-    """A state whose game runs this search natively: the move for ``seat`` and the iterations
-    run, for the agent's options (``seed``: the search's own stream; ``threads``: root-parallel
-    trees sharing ``iterations``)."""
-
-    def native_ismcts(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
-    ) -> tuple[Action, int]:
-        """Search from this position for ``seat``."""
 
 
 class _Node:
