@@ -219,7 +219,7 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
                 result = ismcts::search<SearchTraits>(root, seat, options);
             }
             int legal[NUM_ACTIONS];
-            int size = SearchTraits::legal(core.g, legal);
+            int size = SearchTraits::legal(root.game, legal);  // the position searched, whatever ran meanwhile
             py::list visits;
             for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
             return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);

@@ -232,3 +232,23 @@ def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any], seed: int,
     second = make("ismcts", seed=7, iterations=200, engine="native", **spec)
     assert isinstance(first, ISMCTSAgent)
     assert first.act(state, seat) == second.act(other, seat)
+
+
+def test_native_search_lets_other_threads_run() -> None:
+    """The search runs with the GIL released: Python code on another thread goes on while a
+    one-second search runs (holding the GIL, it would wait for the search's end)."""
+    import threading
+    import time
+
+    state = midgame(2, 20)
+    bot = make("ismcts", seed=1, seconds=1.0, engine="native")
+    search = threading.Thread(target=bot.act, args=(state, state.current_player))
+    search.start()
+    try:
+        start = time.perf_counter()
+        time.sleep(0.2)  # the search is in C++ by now; waking up again needs the GIL
+        assert sum(range(100_000)) > 0  # some Python work, which needs the GIL too
+        assert time.perf_counter() - start < 0.7
+    finally:
+        search.join()
+    assert bot.last_iterations > 2
