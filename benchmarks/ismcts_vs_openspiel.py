@@ -1,15 +1,18 @@
-"""Search speed: Cardroom's ISMCTS on Baha against OpenSpiel's Python ``ISMCTSBot`` on hearts.
+"""Search speed: Cardroom's ISMCTS on Baha against OpenSpiel's ``ISMCTSBot`` (C++ and Python) on hearts.
 
 Both searches run from positions of the card play (after the pass), reached by random play
 from a seeded deal to a random trick, both with random rollouts to the end of the hand and
 the same number of iterations per search (``--iterations``). Cardroom: ``ismcts`` with
-``rollout=random``, 4-player Baha. OpenSpiel: ``ismcts.ISMCTSBot`` with a one-rollout
-``RandomRolloutEvaluator``, ``hearts`` with default parameters (its passing phase is skipped:
-the search starts in card play). Reported: iterations (simulations) per second of each, in
-alternating rounds, and the median ratio Cardroom / OpenSpiel. Only the searches are timed
-(reaching the positions is not); "decisions" in the table are searches completed. OpenSpiel's
-search fails on some hearts positions (its resampled world reaches a state with no legal
-move); those searches are skipped and not counted.
+``rollout=random``, 4-player Baha: on the native engine its C++ search (``engine=auto``, one
+thread), and beside it the Python search on the same engine (``cardroom_python_ismcts``,
+``engine=python``); the plain engine's run is the Python search on the Python engine.
+OpenSpiel: ``ismcts.ISMCTSBot`` with a one-rollout ``RandomRolloutEvaluator``, ``hearts``
+with default parameters (its passing phase is skipped: the search starts in card play).
+Reported: iterations (simulations) per second of each, in alternating rounds, and the median
+ratio Cardroom / OpenSpiel. Only the searches are timed (reaching the positions is not);
+"decisions" in the table are searches completed. OpenSpiel's search fails on some hearts
+positions (its resampled world reaches a state with no legal move); those searches are
+skipped and not counted.
 
 Run with ``make bench`` or ``python benchmarks/ismcts_vs_openspiel.py [--iterations 200]``.
 """
@@ -31,12 +34,13 @@ from cardroom.games import baha
 
 GOAL = 3.0
 """The ratio of iterations per second to OpenSpiel's Python ISMCTS that the project aims for."""
-CPP_GOAL = 0.5
-"""The ratio of iterations per second to OpenSpiel's C++ ISMCTS that the project aims for."""
+CPP_GOAL = 5.0
+"""The ratio of iterations per second to OpenSpiel's C++ ISMCTS that the project aims for (the
+native search; the Python search's goal was 0.5)."""
 ITERATIONS = 200
 
 
-def cardroom_runner(pick: Pick) -> Runner:
+def cardroom_runner(pick: Pick, engine: str = "auto") -> Runner:
     rules = baha.Rules(players=4)
     seeds = itertools.count()
 
@@ -57,7 +61,7 @@ def cardroom_runner(pick: Pick) -> Runner:
         end = clock() + seconds
         while clock() < end:
             state = position()
-            bot = ISMCTSAgent(seed=searches, iterations=ITERATIONS, rollout="random")
+            bot = ISMCTSAgent(seed=searches, iterations=ITERATIONS, rollout="random", engine=engine)
             seat = state.current_player
             assert seat is not None
             start = clock()
@@ -68,6 +72,11 @@ def cardroom_runner(pick: Pick) -> Runner:
         return iterations, searches, searching
 
     return run
+
+
+def cardroom_python_runner(pick: Pick, pyspiel: Any) -> Runner:
+    """Cardroom's Python search on the same engine as ``cardroom_runner`` (``engine=python``)."""
+    return cardroom_runner(pick, engine="python")
 
 
 def _hearts_positions(game: Any, pick: Pick) -> Callable[[], Any]:
@@ -180,6 +189,7 @@ def openspiel_cpp_runner(pick: Pick, pyspiel: Any) -> Runner:
 if __name__ == "__main__":
     sys.exit(run_benchmark(
         "ismcts_vs_openspiel", __doc__.split("\n\n")[0], ("cardroom_ismcts", cardroom_runner),
-        [("openspiel_ismcts", openspiel_runner), ("openspiel_cpp_ismcts", openspiel_cpp_runner)],
+        [("openspiel_ismcts", openspiel_runner), ("openspiel_cpp_ismcts", openspiel_cpp_runner),
+         ("cardroom_python_ismcts", cardroom_python_runner)],
         unit="iterations", goals={"openspiel_ismcts": GOAL, "openspiel_cpp_ismcts": CPP_GOAL},
     ))

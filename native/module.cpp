@@ -17,6 +17,7 @@
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
 #include "cardroom/chance.hpp"
+#include "cardroom/ismcts_baha.hpp"
 
 namespace py = pybind11;
 using namespace cardroom;
@@ -802,4 +803,6 @@ PYBIND11_MODULE(_core, m) {
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
         py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
     baha::register_baha_tables(m);
+
+    baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
 }

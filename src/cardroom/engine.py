@@ -32,6 +32,7 @@ __all__ = [
     "DeckRules",
     "Event",
     "QuietPlayout",
+    "NativeSearch",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -187,6 +188,19 @@ class QuietPlayout(Protocol):
 
     def random_playout(self, random: Callable[[], float]) -> None:
         """Finish the current deal with random legal moves; the next deal is not dealt."""
+
+
+@runtime_checkable
+class NativeSearch(Protocol):
+    """A state whose game runs the ``ismcts`` agent's search natively (``agents/ismcts.py``):
+    the move for ``seat`` and the iterations run, for the agent's options (``seed``: the
+    search's own stream; ``threads``: root-parallel trees sharing ``iterations``)."""
+
+    def native_ismcts(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int,
+    ) -> tuple[Action, int]:
+        """Search from this position for ``seat``."""
 
 
 @runtime_checkable

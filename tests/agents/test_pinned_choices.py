@@ -2,7 +2,8 @@
 
 The figures were taken from the code before the bots found their game's parts through the
 registry (the UCB constant, the heuristic, the quiet playout, decoded actions); a change that
-alters a single decision fails here.
+alters a single decision fails here. The ISMCTS figures are the Python search's
+(``engine=python``): on native Baha the agent searches in C++ by default, on its own stream.
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ def test_ismcts_choices_are_pinned(game: str, rollout: str) -> None:
         state = position(game, GAMES[game], seed, moves)
         seat = state.current_player
         assert seat is not None
-        chosen.append(make("ismcts", seed=seed, iterations=40, rollout=rollout).act(state, seat))
+        chosen.append(make("ismcts", seed=seed, iterations=40, rollout=rollout, engine="python").act(state, seat))
     assert chosen == ISMCTS_CHOICES[game, rollout]
 
 
@@ -60,7 +61,7 @@ ISMCTS_LINES = {
 def test_ismcts_plays_a_pinned_line(game: str, rollout: str) -> None:
     """Twelve moves of ISMCTS against itself (Baha from after the pass: tricks are searched)."""
     state = position(game, GAMES[game], 5, 12)
-    bots = [make("ismcts", seed=10 + s, iterations=25, rollout=rollout) for s in range(len(state.scores))]
+    bots = [make("ismcts", seed=10 + s, iterations=25, rollout=rollout, engine="python") for s in range(len(state.scores))]
     line = []
     for _ in range(12):
         seat = state.current_player

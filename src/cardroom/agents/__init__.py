@@ -97,6 +97,8 @@ AGENTS: dict[str, AgentKind] = {
         "rollout": "heuristic or random",
         "epsilon": "a number from 0 to 1",
         "max_depth": "a whole number from 1",
+        "engine": "auto (native where the game has it), native or python",
+        "threads": "a whole number from 1: root-parallel trees of the native search; default 1",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",

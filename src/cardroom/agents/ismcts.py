@@ -18,6 +18,12 @@ game's heuristic player (epsilon-greedy) or at random; the result is ``returns()
 are slower but far better judges of a position (see ``docs/strength.md``). Budgets are iterations
 or seconds per move; everything random comes from the agent's seed.
 
+When the state offers a native search (:class:`cardroom.engine.NativeSearch`), the
+same algorithm runs in C++ (``native/cardroom/ismcts.hpp``), with the GIL released and, with
+``threads`` above 1, several trees side by side (root parallel, their root visits summed); its
+worlds come from the native determinizer, which deals the same worlds as ``determinize`` can,
+from its own random stream. ``engine=python`` keeps the search here.
+
 >>> from cardroom.games import baha
 >>> from cardroom.agents import make
 >>> state = baha.Rules(players=4).new_game(seed=1)
@@ -34,11 +40,14 @@ import time
 from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, QuietPlayout, State
+from cardroom.engine import Action, NativeSearch, QuietPlayout, State
 
-__all__ = ["ISMCTSAgent", "HIDDEN_ACTION"]
+__all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
 HIDDEN_ACTION = -1
+ENGINES = ("auto", "native", "python")
+"""Where the search runs: native when the state offers it (``auto``), native or refused, here."""
+MAX_THREADS = 256
 
 
 class _Node:
@@ -66,7 +75,10 @@ class ISMCTSAgent:
     Options: ``iterations`` (per move, default 1000) or ``seconds`` (per move; wins if both
     are given), ``exploration`` (the UCB constant; by default the game's spec's ``exploration``),
     ``rollout`` (``heuristic``, the default, or ``random``), ``epsilon`` (chance of a random
-    move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200).
+    move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200),
+    ``engine`` (``auto``, the default: the native search when the state offers one; ``native``:
+    that or an error; ``python``: this module's), ``threads`` (root-parallel trees of the native
+    search, sharing the iterations; default 1).
     """
 
     name = "ismcts"
@@ -80,6 +92,8 @@ class ISMCTSAgent:
         rollout: object = "heuristic",
         epsilon: object = 0.1,
         max_depth: object = 200,
+        engine: object = "auto",
+        threads: object = 1,
     ) -> None:
         # Options typed ``object``: they come from people's text, and compiled code would
         # refuse a wrong type with a bare TypeError (or take True for 1) before the checks.
@@ -101,6 +115,14 @@ class ISMCTSAgent:
             raise AgentError(f"ismcts: rollout must be random or heuristic, not {rollout!r}")
         if not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
             raise AgentError(f"ismcts: epsilon must be from 0 to 1, not {epsilon!r}")
+        if engine not in ENGINES:
+            raise AgentError(f"ismcts: engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
+            raise AgentError(
+                f"ismcts: threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}"
+            )
+        self.engine = str(engine)
+        self.threads = threads
         self.rng = random.Random(seed)
         self.iterations = iterations
         self.seconds = seconds if isinstance(seconds, int | float) else None
@@ -124,6 +146,14 @@ class ISMCTSAgent:
         root = _Node()
         c = self.exploration
         self.c = games.get(state.rules.game).exploration if c is None else c
+        native = self._native(state)
+        if native is not None:
+            action, self.last_iterations = native.native_ismcts(
+                seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
+                rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
+                seed=self.rng.getrandbits(64), threads=self.threads,
+            )
+            return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -141,6 +171,26 @@ class ISMCTSAgent:
             default=None,
         )
         return best if best is not None else legal[0]
+
+    def _native(self, state: State) -> NativeSearch | None:
+        """The state's native search, when this agent is to use it (see ``engine``)."""
+        from cardroom.agents.base import AgentError
+
+        offered = self.engine != "python" and _native_search(state)
+        if offered:
+            return cast(NativeSearch, state)
+        if self.engine == "native":
+            raise AgentError(
+                f"ismcts: engine=native, but this {state.rules.game} state has no native search "
+                "(its game does not run natively, or CARDROOM_ENGINE=python); "
+                "use engine=auto or engine=python"
+            )
+        if self.threads > 1:
+            raise AgentError(
+                f"ismcts: threads={self.threads} needs the native search, which this "
+                f"{state.rules.game} state lacks; use threads=1"
+            )
+        return None
 
     # -- one iteration -----------------------------------------------------------------
 
@@ -204,6 +254,8 @@ class ISMCTSAgent:
         return self._policy(world, legal, actor)
 
     def _rollout(self, world: State, deal: int) -> None:
+        if world.is_over or world.deal_number != deal:
+            return  # the walk down the tree finished the deal: a quiet playout would play the next
         if self.rollout == "random":
             # The hot loop of the search: bound methods and one float draw per move.
             rand = self.rng.random
@@ -251,6 +303,18 @@ def _quiet(world: State) -> bool:
     if quiet is None:
         quiet = _QUIET[kind] = isinstance(world, QuietPlayout)
     return quiet
+
+
+_NATIVE: dict[type, bool] = {}
+"""Whether each class of state is a :class:`NativeSearch` (asked once per class, as ``_QUIET``)."""
+
+
+def _native_search(state: State) -> bool:
+    kind = type(state)
+    native = _NATIVE.get(kind)
+    if native is None:
+        native = _NATIVE[kind] = isinstance(state, NativeSearch)
+    return native
 
 
 def _keys(world: State, legal: list[Action], actor: int, seat: int) -> dict[int, None]:

@@ -219,6 +219,41 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         ``rng``), the world on the native engine."""
         return self._from_reference(self.reference().determinize(seat, rng))
 
+    def native_determinize(self, seat: int, seed: int) -> NativeBahaState:
+        """A world for ``seat`` dealt by the native determinizer (``baha_determinize.hpp``): the
+        same worlds as :meth:`determinize` can deal (the same knowledge, the same constraints),
+        drawn from the native search's stream for ``seed`` rather than from a Python ``rng``."""
+        self._check_seat(seat)
+        world: NativeBahaState = self.clone()
+        world.seed = core().baha_determinize(world, self, seat, seed % 2**64, self.view_log(seat))
+        world.origin = None
+        return world
+
+    def native_knowledge(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` knows of the hidden cards, as the native determinizer reads it from the
+        seat's view of the hand (the fields of :class:`~cardroom.games.baha.determinize.Knowledge`)."""
+        self._check_seat(seat)
+        knowledge: dict[str, Any] = core().baha_knowledge(self, seat)
+        return knowledge
+
+    def native_ismcts(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int,
+    ) -> tuple[Action, int]:
+        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
+        move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
+        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them."""
+        self._check_seat(seat)
+        action, done, _ = core().baha_ismcts(
+            self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
+            seed % 2**64, threads,
+        )
+        return action, done
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
+
     def view(self, seat: int) -> dict[str, Any]:
         return self.reference().view(seat)
 

@@ -1,0 +1,232 @@
+// Baha in the native ISMCTS (ismcts.hpp): its traits, the seat's knowledge read from the
+// seat's view of the hand's events, and the Python face of both (register_baha_ismcts).
+//
+// The knowledge is read with the GIL held, from the state's log, taking from each event only
+// what the seat saw (visible_event's rule: another seat's pick, draw and take by count, a pass
+// between others not at all, the deal by the size of each place); the search then runs with
+// the GIL released, on worlds dealt by baha_determinize.hpp.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "baha.hpp"
+#include "baha_determinize.hpp"
+#include "baha_heuristic.hpp"
+#include "ismcts.hpp"
+#include "rng.hpp"
+
+namespace cardroom {
+namespace baha {
+
+struct SearchRoot {
+    Game game;  // the position, its seed blanked (a world's next deal is never searched)
+    Knowledge knowledge;
+};
+
+struct SearchTraits {
+    using World = Game;
+    using Root = SearchRoot;
+    struct Player {
+        Heuristic heuristic;
+    };
+    static constexpr int MAX_ACTIONS = NUM_ACTIONS;
+
+    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::from_int(rng.next())}}; }
+    static void world(const Root& root, Rng& rng, World& world) { determinize(root.game, root.knowledge, rng, world); }
+    static int64_t deal(const World& w) { return w.hand_no; }
+    static bool live(const World& w, int64_t deal) { return w.phase != OVER && w.hand_no == deal && w.turn >= 0; }
+    static int actor(const World& w) { return w.turn; }
+
+    static int legal(const World& w, int* out) {
+        int base = w.phase == PASS ? PASS_BASE : 0;
+        int size = 0;
+        for (uint64_t mask = w.legal_mask(); mask; mask &= mask - 1) out[size++] = base + lowest(mask);
+        return size;
+    }
+
+    // NativeBahaState.public_action: another seat's pass pick is hidden.
+    static int key(const World& w, int action, int seat) {
+        return action >= PASS_BASE && w.turn != seat ? ismcts::HIDDEN : action;
+    }
+
+    static void apply(World& w, int action) {
+        Quiet quiet;
+        w.apply(quiet, action);
+    }
+
+    // ISMCTSAgent._policy: the heuristic's move but for a share epsilon of random ones.
+    static int policy(World& w, const int* legal, int size, Player& player, Rng& rng, const ismcts::Options& o) {
+        if (o.heuristic && rng.uniform() >= o.epsilon) return player.heuristic.act(w);
+        return legal[rng.below(static_cast<uint64_t>(size))];
+    }
+
+    static void rollout(World& w, int64_t deal, Player& player, Rng& rng, const ismcts::Options& o) {
+        if (!o.heuristic) {  // the quiet random play-out, as the Python search takes it
+            if (!live(w, deal)) return;
+            Quiet quiet;
+            auto uniform = [&rng]() { return rng.uniform(); };
+            w.random_playout(quiet, uniform);
+            return;
+        }
+        int legal_actions[NUM_ACTIONS];
+        while (live(w, deal)) {
+            int size = legal(w, legal_actions);
+            apply(w, policy(w, legal_actions, size, player, rng, o));
+        }
+    }
+
+    // BahaState.returns: each seat's total below the table's mean, in moons.
+    static void returns(const World& w, double* out) {
+        double mean = 0;
+        for (int s = 0; s < w.n; ++s) mean += static_cast<double>(w.totals[s]);
+        mean /= w.n;
+        for (int s = 0; s < w.n; ++s) out[s] = (mean - static_cast<double>(w.totals[s])) / w.rules.points_per_hand;
+    }
+};
+
+namespace search_py {
+
+namespace py = pybind11;
+
+inline int card_of(py::handle text) {
+    std::string s = py::cast<std::string>(text);
+    static const char* letters = "PRTO";
+    const char* where = s.empty() ? nullptr : std::strchr(letters, s.back());
+    if (where == nullptr || s.size() < 2) throw std::invalid_argument("not a Baha card: " + s);
+    int value = std::stoi(s.substr(0, s.size() - 1));
+    return static_cast<int>(where - letters) * VALUES + value - 1;
+}
+
+// determinize.knowledge for ``seat``, from the log of ``core`` (``.g``, ``.log``, ``.hand_start``).
+template <class Core>
+Knowledge read_knowledge(const Core& core, int seat) {
+    const Game& g = core.g;
+    if (seat < 0 || seat >= g.n) throw py::value_error("seat must be 0 to " + std::to_string(g.n - 1));
+    KnowledgeBuilder builder(seat, g.n);
+    py::list log = core.log;
+    Py_ssize_t size = static_cast<Py_ssize_t>(py::len(log));
+    for (Py_ssize_t i = core.hand_start; i < size; ++i) {
+        py::dict e = log[i];
+        std::string t = py::cast<std::string>(e["t"]);
+        if (t == "play") {
+            builder.play(py::cast<int>(e["p"]), card_of(e["card"]));
+        } else if (t == "trick") {
+            builder.trick(py::cast<int>(e["winner"]), static_cast<int>(py::len(e["leftover"])));
+        } else if (t == "draw") {
+            builder.draw(py::cast<int>(e["p"]));
+        } else if (t == "take") {
+            builder.take(py::cast<int>(e["p"]), static_cast<int>(py::len(e["cards"])));
+        } else if (t == "pass_pick") {
+            builder.pass_pick(py::cast<int>(e["p"]));
+        } else if (t == "pass") {
+            int from = py::cast<int>(e["from"]), to = py::cast<int>(e["to"]);
+            py::list cards = e["cards"];
+            uint64_t given = 0;
+            if (from == seat)  // a pass the seat did not make is read by its count only
+                for (py::handle c : cards) given |= 1ULL << card_of(c);
+            builder.pass(from, to, given, static_cast<int>(py::len(cards)));
+        } else if (t == "hand") {
+            py::list hands = e["hands"];
+            int sizes[MAX_PLAYERS] = {0};
+            for (int s = 0; s < g.n; ++s) sizes[s] = static_cast<int>(py::len(hands[s]));
+            builder.hand(sizes, static_cast<int>(py::len(e["leftover"])), static_cast<int>(py::len(e["draw_pile"])));
+        }
+    }
+    return builder.finish(g.hands[seat] | g.face_down[seat], g.played);
+}
+
+inline py::dict knowledge_dict(const Knowledge& k) {
+    py::list known, slots, face_down, picks;
+    for (int s = 0; s < k.n; ++s) {
+        known.append(py::int_(k.known_in_hand[s]));
+        py::list mine;
+        for (int i = 0; i < k.slot_len[s]; ++i) mine.append(py::int_(k.slots[s][i]));
+        slots.append(mine);
+        face_down.append(py::int_(k.face_down[s]));
+        picks.append(py::int_(k.picks_made[s]));
+    }
+    py::list unknown;
+    for (int i = 0; i < k.unknown_len; ++i) unknown.append(py::int_(k.unknown[i]));
+    py::dict out;
+    out["seat"] = k.seat;
+    out["unknown"] = unknown;
+    out["known_in_hand"] = known;
+    out["hand_slots"] = slots;
+    out["leftover"] = k.leftover;
+    out["draw_pile"] = k.draw_pile;
+    out["face_down"] = face_down;
+    out["picks_made"] = picks;
+    return out;
+}
+
+}  // namespace search_py
+
+// The Python face: knowledge and determinization (for tests and for a bot's own use) and the
+// search. ``core_of(handle) -> Core&`` reaches a native state's core (module.cpp's).
+template <class CoreOf>
+void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
+    namespace py = pybind11;
+    using search_py::knowledge_dict;
+    using search_py::read_knowledge;
+    m.def(
+        "baha_knowledge", [core_of](py::handle state, int seat) { return knowledge_dict(read_knowledge(core_of(state), seat)); },
+        py::arg("state"), py::arg("seat"));
+    m.def(
+        "baha_determinize",
+        [core_of](py::handle world, py::handle state, int seat, uint64_t seed, py::list seen_log) {
+            auto& from = core_of(state);
+            auto& into = core_of(world);
+            Knowledge k = read_knowledge(from, seat);
+            Rng rng(seed);
+            determinize(from.g, k, rng, into.g);
+            uint64_t next_seed = rng.next() >> 1;  // the world's next deals: 63 bits, as Python draws
+            into.g.seed = std::to_string(next_seed);
+            into.log = std::move(seen_log);
+            into.history = py::list();
+            into.hand_start = from.hand_start;
+            return next_seed;
+        },
+        py::arg("world"), py::arg("state"), py::arg("seat"), py::arg("seed"), py::arg("seen_log"));
+    m.def(
+        "baha_ismcts",
+        [core_of](py::handle state, int seat, int64_t iterations, double seconds, double exploration, bool heuristic,
+                  double epsilon, int max_depth, uint64_t seed, int threads) {
+            auto& core = core_of(state);
+            if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
+            if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
+                throw py::value_error("iterations and max_depth must be from 1, threads from 1 to 256");
+            SearchRoot root{core.g, read_knowledge(core, seat)};
+            root.game.seed.clear();
+            ismcts::Options options;
+            options.iterations = iterations;
+            options.seconds = seconds;
+            options.exploration = exploration;
+            options.heuristic = heuristic;
+            options.epsilon = epsilon;
+            options.max_depth = max_depth;
+            options.seed = seed;
+            options.threads = threads;
+            ismcts::Result result;
+            {
+                py::gil_scoped_release unlocked;  // the search touches no Python object
+                result = ismcts::search<SearchTraits>(root, seat, options);
+            }
+            int legal[NUM_ACTIONS];
+            int size = SearchTraits::legal(root.game, legal);  // the position searched, whatever ran meanwhile
+            py::list visits;
+            for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
+            return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
+        },
+        py::arg("state"), py::arg("seat"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
+        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"));
+}
+
+}  // namespace baha
+}  // namespace cardroom
