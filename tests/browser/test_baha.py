@@ -21,15 +21,11 @@ from browser_support import (
 from playwright.sync_api import BrowserContext, Page, expect
 
 
-def card_of(move_text: str) -> str:
-    return move_text.split(" ", 1)[1]
-
-
 def check_legal_marks(page: Page) -> list[str]:
     """The cards marked legal are exactly the legal moves the server sent this seat; the others
     are marked as not playable. The legal cards."""
     update = drawn_update(page)
-    allowed = sorted(card_of(m["text"]) for m in update["moves"] if m["text"].split()[0] in ("play", "pass"))
+    allowed = sorted(m["card"] for m in update["moves"] if m["kind"] in ("play", "pass"))
     legal = legal_cards(page)
     assert sorted(legal) == allowed, f"page marks {legal} playable, the server allows {allowed}"
     for card in set(hand_cards(page)) - set(legal):

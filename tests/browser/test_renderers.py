@@ -6,7 +6,7 @@ from __future__ import annotations
 from browser_support import ServeProcess
 from playwright.sync_api import Page
 
-REQUIRED = ["cardSvg", "cardLabel", "cardWords", "isCard", "sortKey", "seatStats", "center", "isResult",
+REQUIRED = ["cardSvg", "cardLabel", "cardWords", "sortKey", "seatStats", "center", "isResult",
             "resultPanel", "scores", "winners", "eventWords"]
 OPTIONAL = {"passing": "object", "lastTrick": "function", "detail": "function", "button": "function",
             "actionWords": "function"}

@@ -400,7 +400,7 @@ class TablePlay:
         conn.sent = len(state.log)
         moves = []
         if conn.seat is not None and state.current_player == conn.seat:
-            moves = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+            moves = [views.move_fields(state, a) for a in state.legal_actions()]
         return {
             "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
             "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),

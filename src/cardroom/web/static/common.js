@@ -114,7 +114,6 @@ export function replayUrl(id) {
  *   cardSvg(text, designs)      the SVG of a card's face, or of its back for "?"
  *   cardLabel(text, designs)    a card in words for screen readers and tooltips
  *   cardWords(text, designs)    a card in a few words, for the log, moves and notes
- *   isCard(text)                whether a move's argument names a card
  *   sortKey(text)               the order of a hand (smallest first)
  *   seatStats(view, seat)       the game's figures on a seat's plate (nodes)
  *   center(view, state, tv)     the table's middle (nodes); tv is the TableView (names,
@@ -132,8 +131,10 @@ export function replayUrl(id) {
  *                               one by one in the hand and sent with one button
  *   lastTrick(view, tv)         the side panel of the last trick (nodes or null)
  *   detail(text, designs)       the card-detail panel of a card (nodes or null)
- *   button(move, make, view, tv)    the button for a move not made with a card (or null)
- *   actionWords(verb, arg, designs, seatName)   a move in words when not a card's (or null)
+ *   button(move, make, view, tv)    the button for a move not made with a card (or null);
+ *                               a move is data: {action, kind, card, suit, seat, option}
+ *   actionWords(move, designs, seatName)   a move in words, where the game words it its own
+ *                               way (or null for the common wording)
  */
 
 const games = {};

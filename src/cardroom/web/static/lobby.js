@@ -105,18 +105,18 @@ function drawGame() {
   $("rules").replaceChildren(...(info.options || []).filter((o) => !skip.has(o.name)).map(ruleField));
   const deckBox = $("deck-fieldset");
   deckBox.hidden = !info.decks;
+  drawDecks(game);
   drawSeats();
 }
 
-function drawDecks() {
+/** The project's decks of `game` (each catalog deck names its game), then an upload. */
+function drawDecks(game) {
   const sel = $("deck-select");
-  const decks = catalog.decks || [];
+  const decks = (catalog.decks || []).filter((d) => d.game === game);
   sel.replaceChildren(
     ...decks.map((d) => h("option", { value: d.name, text: `${d.title || d.name}${d.cards ? ` (${d.cards} cards)` : ""}` })),
     h("option", { value: "__upload__", text: "Upload a deck file (.toml)\u2026" }));
-  sel.addEventListener("change", () => {
-    $("deck-file-label").hidden = sel.value !== "__upload__";
-  });
+  $("deck-file-label").hidden = sel.value !== "__upload__";
 }
 
 async function loadCatalog() {
@@ -133,7 +133,9 @@ async function loadCatalog() {
     ...withRules.map((g) => h("a", { href: catalog.games[g].rules, "data-testid": `rules-link-${g}` }, `How to play ${gameTitle(g)}`)));
   sel.addEventListener("change", drawGame);
   $("players-input").addEventListener("input", drawSeats);
-  drawDecks();
+  $("deck-select").addEventListener("change", () => {
+    $("deck-file-label").hidden = $("deck-select").value !== "__upload__";
+  });
   drawGame();
 }
 

@@ -6,26 +6,37 @@
 
 import { h, seatName, describeEvent, gameTitle, botTitle, renderer, cardWords } from "./common.js";
 
-/** A move's text split into its verb and argument: "play 9P" -> ["play", "9P"]. */
-export function splitMove(text) {
-  const t = String(text || "").trim();
-  const i = t.indexOf(" ");
-  return i < 0 ? [t, ""] : [t.slice(0, i), t.slice(i + 1).trim()];
+// A move is data, as the server sends it (docs/web.md): its `action` number, its `kind` (the
+// game's verb: "play", "pass", "select", "declare", "target", "option", "draw"...) and what it
+// names (`card`, `suit`, `seat`, `option`; null where it names none), with its `text` for
+// records. The page acts on the fields and never reads the text.
+
+/** What a move names besides its kind (a card, a suit, a seat, an option), or null. */
+export function moveArgument(move) {
+  for (const k of ["card", "suit", "seat", "option"]) if (move[k] !== null && move[k] !== undefined) return move[k];
+  return null;
+}
+
+/** The test hook of a move's button: "move-draw", "move-declare-H", "move-target-2"... */
+export function moveTestid(move) {
+  const arg = moveArgument(move);
+  return arg === null ? `move-${move.kind}` : `move-${move.kind}-${arg}`;
 }
 
 /**
- * An action's text in the words the page uses for its cards and seats: "play 9D" is
- * "play 9♦", "pass 13R" is "pass 13 Red", "declare H" is "declare ♥ Hearts", "target 2" names
- * seat 2. `seatName(i)` names a seat; "?" (a choice this seat could not see) is said in words.
+ * A move in the words the page uses for its cards and seats: "play 9♦", "pass 13 Red",
+ * "declare ♥ Hearts", "target" and the seat's name; `seatName(i)` names a seat; a choice this
+ * seat could not see (null) is said in words.
  */
-export function actionWords(game, text, designs, seatName) {
-  if (text === "?") return "a hidden choice";
-  const [verb, arg] = splitMove(text);
-  if (!arg) return verb;
+export function actionWords(game, move, designs, seatName) {
+  if (!move) return "a hidden choice";
   const r = renderer(game);
-  const said = r.actionWords ? r.actionWords(verb, arg, designs, seatName) : null;
+  const said = r.actionWords ? r.actionWords(move, designs, seatName) : null;
   if (said) return said;
-  return r.isCard(arg) ? `${verb} ${cardWords(game, arg, designs)}` : text;
+  if (move.card !== null && move.card !== undefined) return `${move.kind} ${cardWords(game, move.card, designs)}`;
+  if (move.seat !== null && move.seat !== undefined) return `${move.kind} ${seatName(move.seat)}`;
+  const arg = moveArgument(move);
+  return arg === null ? move.kind : `${move.kind} ${arg}`;
 }
 
 /** Moves sorted into those that name a card in hand and those shown as buttons; `passing`
@@ -36,13 +47,12 @@ export function classifyMoves(moves, hand, game) {
   const buttons = [];
   let passing = false;
   for (const m of moves || []) {
-    const [verb, arg] = splitMove(m.text);
-    const cardVerb = verb === "play" || verb === "select" || (verb === "pass" && arg);
-    if (cardVerb && inHand.has(arg.toUpperCase())) {
-      byCard.set(arg.toUpperCase(), m);
-      if (verb === "pass" && renderer(game).passing) passing = true;
+    const card = m.card === null || m.card === undefined ? null : String(m.card).toUpperCase();
+    if (card !== null && inHand.has(card)) {
+      byCard.set(card, m);
+      if (m.kind === "pass" && renderer(game).passing) passing = true;
     } else {
-      buttons.push({ ...m, verb, arg });
+      buttons.push(m);
     }
   }
   return { byCard, buttons, passing };
@@ -343,10 +353,9 @@ export class TableView {
         buttons.push(made);
         continue;
       }
-      // A move that names a card not in the hand, or a verb the game's renderer does not draw.
-      const { verb, arg } = m;
-      const label = arg && r.isCard(arg) ? `${verb} ${cardWords(view.game, arg, state.designs)}` : m.text;
-      buttons.push(mk(m, label.charAt(0).toUpperCase() + label.slice(1), `move-${m.text.replace(/\s+/g, "-")}`));
+      // A move that names a card not in the hand, or a kind the game's renderer does not draw.
+      const label = actionWords(view.game, m, state.designs, (i) => this.names(i));
+      buttons.push(mk(m, capital(label), moveTestid(m)));
     }
     if (cls.passing) {
       const need = r.passing.need(view);
@@ -362,8 +371,8 @@ export class TableView {
         },
       }, `Pass ${need} card${need === 1 ? "" : "s"}`));
     } else if (mine && cls.byCard.size && !parts.length) {
-      const verbs = new Set([...cls.byCard.values()].map((m) => splitMove(m.text)[0]));
-      const hint = verbs.has("select") ? "Choose a card from your hand." : "Play a highlighted card.";
+      const selecting = [...cls.byCard.values()].some((m) => m.kind === "select");
+      const hint = selecting ? "Choose a card from your hand." : "Play a highlighted card.";
       parts.push(h("div", { class: "pending-text muted", "data-testid": "hint" }, hint));
     }
     if (buttons.length) parts.push(h("div", { class: "moves", "data-testid": "moves" }, buttons));

@@ -20,7 +20,7 @@
 //   join-bar, join-form, join-name, join-button (a spectator taking a free seat)
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
-import { TableView, handKeys, splitMove } from "./render.js";
+import { TableView, handKeys } from "./render.js";
 import { api, h, notify, seatName, gameTitle, gameInfo, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
@@ -53,7 +53,7 @@ const view = new TableView({
 }, {
   onMove: (m) => send(m),
   onPass: (moves) => {
-    passQueue = moves.slice(1).map((m) => m.text);
+    passQueue = moves.slice(1).map((m) => m.action);
     send(moves[0]);
   },
   passInFlight: () => passQueue.length > 0,
@@ -311,7 +311,7 @@ function onUpdate(msg) {
   // Cards passed together: the next chosen card, with this update's seq.
   if (passQueue.length) {
     const next = passQueue.shift();
-    const m = state.moves.find((x) => x.text === next);
+    const m = state.moves.find((x) => x.action === next);  // a game's action numbers are fixed
     if (m) {
       draw();
       send(m);
@@ -490,4 +490,4 @@ loadGames().then(() => {
   ready = true;
   connect();
 }, (e) => notify(`Cannot load the games of this server: ${e.message}`, "error", 0));
-export { state, splitMove, h };
+export { state, h };

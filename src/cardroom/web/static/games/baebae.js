@@ -161,7 +161,6 @@ export default {
     const base = `${rankName(c.rank)}${SUITS[c.suit].symbol}`;
     return d && d.name ? `${base} ${d.name}` : base;
   },
-  isCard: (text) => parseBaebae(text) !== null,
   sortKey(text) {
     const c = parseBaebae(text);
     if (!c) return 9999;
@@ -230,25 +229,21 @@ export default {
 
   /** The button for a move not made by clicking a card, or null for the common one. */
   button(m, mk, view, tv) {
-    const { verb, arg } = m;
-    if (verb === "declare") {
-      const s = SUITS[arg.toUpperCase()];
-      return mk(m, s ? `${s.symbol} ${s.name}` : `Name ${arg}`, `move-declare-${arg}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
+    const { kind } = m;
+    if (kind === "declare") {
+      const s = SUITS[m.suit];
+      return mk(m, s ? `${s.symbol} ${s.name}` : `Name ${m.suit}`, `move-declare-${m.suit}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
     }
-    if (verb === "target") {
-      const seat = Number(arg);
-      return mk(m, tv.names(seat), `move-target-${arg}`, { aria: `Choose ${tv.names(seat)}` });
-    }
-    if (verb === "option") {
-      const k = Number(arg);
+    if (kind === "target") return mk(m, tv.names(m.seat), `move-target-${m.seat}`, { aria: `Choose ${tv.names(m.seat)}` });
+    if (kind === "option") {
       const labels = view.pending && view.pending.options ? view.pending.options : [];
-      const label = labels[k - 1] ?? labels[k] ?? `Option ${arg}`;
-      return mk(m, `${arg}. ${label}`, `move-option-${arg}`);
+      const label = labels[m.option - 1] ?? `Option ${m.option}`;
+      return mk(m, `${m.option}. ${label}`, `move-option-${m.option}`);
     }
-    if (verb === "yes" || verb === "no") return mk(m, verb === "yes" ? "Yes, carry it out" : "No", `move-${verb}`, { cls: verb === "yes" ? "primary" : "" });
-    if (verb === "draw") return mk(m, "Draw a card", "move-draw", { cls: "primary" });
-    if (verb === "pass" && !arg) return mk(m, "Pass", "move-pass");
-    if (verb === "done") return mk(m, "Done", "move-done", { cls: "primary" });
+    if (kind === "yes" || kind === "no") return mk(m, kind === "yes" ? "Yes, carry it out" : "No", `move-${kind}`, { cls: kind === "yes" ? "primary" : "" });
+    if (kind === "draw") return mk(m, "Draw a card", "move-draw", { cls: "primary" });
+    if (kind === "pass") return mk(m, "Pass", "move-pass");
+    if (kind === "done") return mk(m, "Done", "move-done", { cls: "primary" });
     return null;
   },
 
@@ -258,14 +253,10 @@ export default {
     return String(text).replace(/\b(A|K|Q|J|10|[2-9])([CDHS])(#\d+)?\b/g, (key, rank, suit) => `${rank}${SUITS[suit].symbol}`);
   },
 
-  /** "declare H" is "declare ♥ Hearts", "target 2" names seat 2; null for a card's move. */
-  actionWords(verb, arg, designs, seatName) {
-    if (verb === "declare" && SUITS[arg.toUpperCase()]) {
-      const s = SUITS[arg.toUpperCase()];
-      return `declare ${s.symbol} ${s.name}`;
-    }
-    if (verb === "target" && /^\d+$/.test(arg)) return `target ${seatName(Number(arg))}`;
-    return null;
+  /** A declaration in words ("declare ♥ Hearts"), or null for the common wording. */
+  actionWords(move) {
+    const s = move.kind === "declare" ? SUITS[move.suit] : null;
+    return s ? `declare ${s.symbol} ${s.name}` : null;
   },
 
   /** A round ends with its `round_end` event: the result panel shows it. */

@@ -112,7 +112,6 @@ export default {
     const c = parseBaha(text);
     return c ? `${c.value} ${BAHA_COLOURS[c.colour].name}` : String(text);
   },
-  isCard: (text) => parseBaha(text) !== null,
   sortKey(text) {
     const c = parseBaha(text);
     return c ? "PRTO".indexOf(c.colour) * 100 + c.value : 9999;
