@@ -157,7 +157,7 @@ def test_two_people_at_one_table(server: ServeProcess, new_context: Callable[...
     assert not all_cards_in_page(other) & set(chosen), "the other player sees a card passed"
     expect(actor.get_by_test_id(f"seat-{first}")).to_contain_text("picked 3/3")
     for card in chosen:
-        expect(actor.get_by_test_id(f"card-{card}")).to_have_attribute("aria-label", re.compile("chosen to pass"))
+        expect(actor.get_by_test_id(f"card-{card}")).to_have_accessible_name(re.compile("chosen to pass"))
 
     # Then the other passes, and both see the hand move on to the tricks.
     if wait_turn_or_over(other) == "turn" and other.get_by_test_id("pass-confirm").count():

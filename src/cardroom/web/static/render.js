@@ -61,10 +61,11 @@ export function classifyMoves(moves, hand, game) {
 function cardButton(game, text, designs, opts = {}) {
   const legal = !!opts.legal;
   const label = renderer(game).cardLabel(text, designs) + (opts.suffix || "");
+  // The card's name is the button's text (hidden on screen, beside its aria-hidden picture),
+  // not an aria-label: the picture's letters ("9P9P9") are no label a person would say.
   const b = h("button", {
     type: "button",
     class: `card ${game} ${legal ? "legal" : ""} ${opts.selected ? "selected" : ""} ${opts.extraClass || ""}`,
-    "aria-label": label,
     title: label,
     "data-testid": opts.testid || `card-${text}`,
     "data-card": text,
@@ -72,7 +73,7 @@ function cardButton(game, text, designs, opts = {}) {
   });
   if (opts.pressed !== undefined) b.setAttribute("aria-pressed", opts.pressed ? "true" : "false");
   if (opts.disabledLook) b.setAttribute("aria-disabled", "true");
-  b.append(renderer(game).cardSvg(text, designs));
+  b.append(h("span", { class: "sr-only", text: label }), renderer(game).cardSvg(text, designs));
   return b;
 }
 
