@@ -108,6 +108,7 @@ def test_a_whole_game_of_baha_by_clicking(server: ServeProcess, context: Browser
             shot.mkdir(parents=True, exist_ok=True)
             page.mouse.move(0, 0)
             page.evaluate("window.scrollTo(0, 0)")  # the whole table in view, whatever has focus
+            page.wait_for_timeout(500)  # the cards just played come to rest
             page.screenshot(path=str(shot / "baha-table.png"))
             shot = None
         card = legal[len(legal) // 2]

@@ -130,6 +130,11 @@ export function replayUrl(id) {
  *   passing                     {key, need, to} of (view): cards passed together, chosen
  *                               one by one in the hand and sent with one button
  *   lastTrick(view, tv)         the side panel of the last trick (nodes or null)
+ *   takenBy(view)               the seat that took the cards just gone from the table (a
+ *                               trick's), for their move toward it; or null
+ * A card a seat put on the table (in `center`) carries data-seat (whose) and data-motion (a
+ * key of its own): render.js moves it in from that seat's side when it appears; tv.position(i)
+ * says where seat i sits ("bottom", "left", "top"...).
  *   detail(text, designs)       the card-detail panel of a card (nodes or null)
  *   button(move, make, view, tv)    the button for a move not made with a card (or null);
  *                               a move is data: {action, kind, card, suit, seat, option}

@@ -98,6 +98,32 @@ function countdownText(deadline) {
   return m ? `${m}:${String(s).padStart(2, "0")}` : `${s}s`;
 }
 
+/** Where each seat sits around the table, from the seat at the bottom (the reader's own)
+ * onwards in the order of play: the next seat to its left, and on round to its right. */
+const POSITIONS = {
+  1: ["bottom"],
+  2: ["bottom", "top"],
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "top-left", "top-right", "right"],
+  6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+};
+
+/** The place of `seat` at a table of `n` seen from `base` (the seat drawn at the bottom);
+ * null past six seats, whose plates are drawn in a row above the middle. */
+export function seatPosition(seat, n, base) {
+  const places = POSITIONS[n];
+  return places ? places[(((seat - (base || 0)) % n) + n) % n] : null;
+}
+
+/** Whether cards may move: not under prefers-reduced-motion, nor with the page's setting off. */
+export function motionAllowed() {
+  if (document.documentElement.dataset.motion === "off") return false;
+  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+const MOTION_MS = 450;
+
 /**
  * The table's drawing. `els` holds the page's containers (see table.html); `hooks` the
  * callbacks: onMove(move) sends one action, onPass(moves) sends cards passed together.
@@ -143,8 +169,10 @@ export class TableView {
     }
     for (const c of [...this.passSel]) if (!cls.byCard.has(c)) this.passSel.delete(c);
 
+    const before = this.trickCards();
     this.renderSeats(view, state);
     this.renderCenter(view, state);
+    this.moveCards(view, state, before);
     this.renderTurn(view, state, mine);
     this.renderDecision(view, state, cls, mine);
     this.renderHand(view, state, hand, cls);
@@ -242,11 +270,54 @@ export class TableView {
       seats.push(h("div", {
         class: `seat ${turn ? "is-turn" : ""} ${me ? "is-me" : ""}`,
         "data-testid": `seat-${i}`,
+        "data-pos": this.position(i),
         "data-turn": turn ? "true" : "false",
         "aria-current": turn ? "true" : null,
       }, bits));
     }
     this.els.seats.replaceChildren(...seats);
+  }
+
+  /** The seat drawn at the bottom: the reader's own, or the first. */
+  baseSeat() {
+    const st = this.state;
+    const seat = st && st.view ? st.view.seat : null;
+    return seat === null || seat === undefined ? 0 : seat;
+  }
+
+  /** Where seat `i` sits around the table ("bottom", "left", "top"...). */
+  position(i) {
+    const v = this.state.view;
+    const n = v.players || (v.hand_sizes || []).length;
+    return seatPosition(i, n, this.baseSeat());
+  }
+
+  /** The cards on the table now that belong to a seat (a trick's): {key: node}. */
+  trickCards() {
+    const out = new Map();
+    for (const f of this.els.center.querySelectorAll("[data-seat][data-motion]")) out.set(f.dataset.motion, f);
+    return out;
+  }
+
+  /** Cards move: each card new on the table comes from its seat's side; cards that left it
+   * (a trick taken) go to the seat the game says took them. Short, and none under
+   * prefers-reduced-motion or the page's setting. */
+  moveCards(view, state, before) {
+    if (!motionAllowed() || state.replay) return;
+    const now = this.trickCards();
+    for (const [key, node] of now) {
+      if (this._drawnOnce && !before.has(key)) node.classList.add("arriving", `from-${this.position(Number(node.dataset.seat))}`);
+    }
+    const gone = [...before.entries()].filter(([key]) => !now.has(key));
+    const r = renderer(view.game);
+    const taker = gone.length && r.takenBy ? r.takenBy(view) : null;
+    if (taker !== null && taker !== undefined) {
+      const pile = h("div", { class: `taking to-${this.position(taker)}`, "data-testid": "taking", "aria-hidden": "true" },
+        gone.map(([, node]) => node.cloneNode(true)));
+      this.els.center.append(pile);
+      setTimeout(() => pile.remove(), MOTION_MS + 100);
+    }
+    this._drawnOnce = true;
   }
 
   renderCenter(view, state) {

@@ -88,6 +88,20 @@ function pendingResult() {
 }
 handKeys($("hand"));
 
+// Card motion is a setting of this browser (on unless turned off; prefers-reduced-motion
+// turns it off whatever it says: render.js motionAllowed).
+const MOTION_KEY = "cardroom.motion";
+function setMotion(on) {
+  document.documentElement.dataset.motion = on ? "on" : "off";
+  $("motion-toggle").setAttribute("aria-pressed", on ? "true" : "false");
+}
+setMotion(localStorage.getItem(MOTION_KEY) !== "off");
+$("motion-toggle").addEventListener("click", () => {
+  const on = document.documentElement.dataset.motion === "off";
+  localStorage.setItem(MOTION_KEY, on ? "on" : "off");
+  setMotion(on);
+});
+
 function setConn(s, text) {
   const c = $("connection");
   c.dataset.state = s;

@@ -165,9 +165,10 @@ export default {
     }
     out.push(ledBox);
 
-    const trick = h("div", { class: "trick", "data-testid": "trick" });
+    // Each seat's card lies in front of it: the trick is laid out as the seats are.
+    const trick = h("div", { class: "trick around", "data-testid": "trick" });
     for (const t of view.trick || []) {
-      trick.append(h("figure", { class: "trick-card", "data-seat": t.p },
+      trick.append(h("figure", { class: `trick-card at-${tv.position(t.p)}`, "data-seat": t.p, "data-motion": `${view.hand_number}:${t.card}` },
         tv.cardFace(t.card, "", `trick-card-${t.card}`),
         h("figcaption", { text: tv.names(t.p) })));
     }
@@ -183,6 +184,11 @@ export default {
       out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
     }
     return out;
+  },
+
+  /** The seat that took the cards just gone from the table: the last trick's winner. */
+  takenBy(view) {
+    return !(view.trick || []).length && view.last_trick ? view.last_trick.winner : null;
   },
 
   lastTrick(view, tv) {
