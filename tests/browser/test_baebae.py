@@ -33,7 +33,7 @@ def offered(page: Page) -> tuple[dict[str, str], dict[str, str]]:
     {move button test id: data-action}."""
     cards = {c: f"card-{c}" for c in legal_cards(page)}
     buttons = dict(page.eval_on_selector_all(
-        "[data-testid=moves] button:not([disabled])",
+        "[data-testid=moves] button[data-action]:not([disabled])",
         "bs => bs.map(b => [b.dataset.testid, b.dataset.action])"))
     return cards, buttons
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page
 REQUIRED = ["cardSvg", "cardLabel", "cardWords", "sortKey", "seatStats", "center", "isResult",
             "resultPanel", "scores", "winners", "eventWords"]
 OPTIONAL = {"passing": "object", "lastTrick": "function", "detail": "function", "button": "function",
-            "actionWords": "function"}
+            "actionWords": "function", "hintWords": "function", "takenBy": "function", "walkthrough": "object"}
 
 LOADED = """async ([required, optional]) => {
   const common = await import('/static/common.js');

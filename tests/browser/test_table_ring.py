@@ -20,7 +20,7 @@ GEOMETRY = """() => {
                                                                   left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
   const seats = [...document.querySelectorAll('[data-testid^=seat-]')].map((s) => ({
     seat: Number(s.dataset.testid.slice(5)), pos: s.dataset.pos, turn: s.dataset.turn === 'true', ...box(s)}));
-  const playable = document.querySelector('[data-testid=hand] button.card[data-legal=true], [data-testid=moves] button:not([disabled])');
+  const playable = document.querySelector('[data-testid=hand] button.card[data-legal=true], [data-testid=moves] button[data-action]:not([disabled])');
   return {seats, center: box(document.querySelector('[data-testid=center]')), playable: playable ? box(playable) : null,
           scrollY: window.scrollY, width: document.scrollingElement.scrollWidth};
 }"""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,7 @@ from cardroom.web import views
 from cardroom.web.chat import TableChat
 from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.ops import ServerMetrics
-from cardroom.web.protocol import Act, Chat, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.protocol import Act, Chat, Hello, Hint, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
@@ -86,6 +87,8 @@ class TablePlay:
         """What the players at each table said (in memory only)."""
         self.on_finish: Callable[[LiveTable], None] | None = None
         """Told of each game that ends by its last action (the accounts rate it)."""
+        self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
+        """The hint being worked out for each seat (one at a time)."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -126,6 +129,8 @@ class TablePlay:
                 self._act(table, conn, message)
             elif isinstance(message, Chat):
                 self._chat(table, conn, message)
+            elif isinstance(message, Hint):
+                self._hint(table, conn, message)
         except ProtocolError as err:
             conn.push(error(err.code, str(err)))
         except Exception:  # a bug must cost one message, not the connection or the table
@@ -185,6 +190,45 @@ class TablePlay:
         for other in table.conns:
             if other.greeted:
                 other.push(said)
+
+    def _hint(self, table: LiveTable, conn: Connection, hint: Hint) -> None:
+        """The heuristic bot's move for the asking seat, told to that connection alone. The bot
+        thinks on a world determinized from the seat's knowledge (``determinize``: the hidden
+        cards dealt again), so a hint can carry nothing the seat may not know."""
+        if not conn.greeted:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "token": ...}')
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "you are watching this table: hints are for the players")
+        state = table.state
+        if table.status == "over" or (state is not None and state.is_over):
+            raise ProtocolError("over", "the game is over: there is nothing to hint")
+        if state is None or state.current_player != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your turn: wait until the game asks you")
+        if hint.seq != table.seq:
+            raise ProtocolError("stale", f"seq {hint.seq} is not the game's seq {table.seq}: ask on the "
+                                         "latest update")
+        if games.get(str(state.rules.game)).heuristic is None:
+            raise ProtocolError("no_hint", "this game has no heuristic bot to give hints")
+        key = (table.id, seat)
+        if key in self._hints:
+            raise ProtocolError("slow_down", "a hint for this seat is being worked out: wait for it")
+        world = state.determinize(seat, random.Random(table.data.seed * 31 + hint.seq))
+        task = asyncio.create_task(self._tell_hint(table, conn, seat, hint.seq, world))
+        self._hints[key] = task
+        task.add_done_callback(lambda _t: self._hints.pop(key, None))
+
+    async def _tell_hint(self, table: LiveTable, conn: Connection, seat: int, seq: int, world: State) -> None:
+        try:
+            action = await self._quick(make("heuristic", seed=table.data.seed + seq), world, seat)
+        except Exception:
+            log.exception("table %s: no hint could be worked out for seat %d", table.id, seat)
+            conn.push(error("server_error", "no hint could be worked out; nothing changed"))
+            return
+        state = table.state
+        if table.seq != seq or state is None or action not in state.legal_actions():
+            return  # the game moved on while the bot thought: the hint is for a past position
+        conn.push({"type": "hint", "seq": seq, "move": views.move_fields(state, action)})
 
     def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
         if not conn.greeted:

@@ -25,6 +25,7 @@ __all__ = [
     "Act",
     "Ping",
     "Chat",
+    "Hint",
     "MAX_CHAT",
     "Message",
     "parse_message",
@@ -76,13 +77,18 @@ class Chat:
     text: str
 
 
+@dataclass(frozen=True)
+class Hint:
+    seq: int
+
+
 MAX_CHAT = 200
 """The longest chat message, in characters."""
 
-Message = Hello | Act | Ping | Chat
+Message = Hello | Act | Ping | Chat | Hint
 
 _FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"},
-           "chat": {"type", "text"}}
+           "chat": {"type", "text"}, "hint": {"type", "seq"}}
 
 
 def _bad(message: str) -> ProtocolError:
@@ -122,6 +128,12 @@ def parse_message(data: str | bytes) -> Message:
         ):
             raise _bad("hello's token is the text /join answered, or null to watch")
         return Hello(token)
+    if kind == "hint":
+        seq: Any = obj.get("seq")
+        if not _whole(seq) or not 0 <= seq < 2**31:
+            raise _bad(f'a hint message is {{"type": "hint", "seq": int}}: seq a whole number from 0 to '
+                       f'{2**31 - 1}, not {seq!r:.40}')
+        return Hint(seq)
     for name in ("action", "seq"):
         if name not in obj:
             raise _bad(f'an act message needs "{name}": {{"type": "act", "action": int, "seq": int}}')

@@ -130,6 +130,8 @@ export function replayUrl(id) {
  *   passing                     {key, need, to} of (view): cards passed together, chosen
  *                               one by one in the hand and sent with one button
  *   lastTrick(view, tv)         the side panel of the last trick (nodes or null)
+ *   walkthrough                 a first game's steps, each a sentence (an array)
+ *   hintWords(move, view, tv)   the heuristic's rule of thumb behind a suggested move (or null)
  *   takenBy(view)               the seat that took the cards just gone from the table (a
  *                               trick's), for their move toward it; or null
  * A card a seat put on the table (in `center`) carries data-seat (whose) and data-motion (a

@@ -413,8 +413,10 @@ export class TableView {
       buttons.push(h("button", { type: "button", class: "move primary", "data-testid": "hand-result-continue",
         onclick: () => this.hooks.onContinue && this.hooks.onContinue() }, "Continue"));
     }
+    const suggested = this.suggestion(state);
     const mk = (m, label, testid, extra = {}) => h("button", {
-      type: "button", class: `move ${extra.cls || ""}`, "data-testid": testid, "data-action": m.action,
+      type: "button", class: `move ${extra.cls || ""} ${suggested && suggested.action === m.action ? "suggested" : ""}`,
+      "data-testid": testid, "data-action": m.action, "data-suggested": suggested && suggested.action === m.action ? "true" : null,
       "aria-label": extra.aria || label, disabled: busy, style: extra.style,
       onclick: () => this.hooks.onMove && this.hooks.onMove(m),
     }, label);
@@ -447,6 +449,16 @@ export class TableView {
       const hint = selecting ? "Choose a card from your hand." : "Play a highlighted card.";
       parts.push(h("div", { class: "pending-text muted", "data-testid": "hint" }, hint));
     }
+    if (suggested) {
+      const why = r.hintWords ? r.hintWords(suggested, view, this) : null;
+      parts.push(h("div", { class: "suggestion", "data-testid": "suggestion", role: "status" },
+        h("strong", { text: `Suggested: ${actionWords(view.game, suggested, state.designs, (i) => this.names(i))}` }),
+        why ? h("span", { text: ` \u2014 ${why}` }) : h("span", { text: " (the heuristic bot's choice)" })));
+    }
+    if (mine && this.hooks.onSuggest && (state.moves || []).length > 1 && !state.result && !this.ended(view, state) && !suggested) {
+      buttons.push(h("button", { type: "button", class: "move subtle", "data-testid": "suggest-button", disabled: busy,
+        title: "What would the heuristic bot play here, and why?", onclick: () => this.hooks.onSuggest() }, "Suggest a move"));
+    }
     if (buttons.length) parts.push(h("div", { class: "moves", "data-testid": "moves" }, buttons));
     // As for the hand: the same buttons stay in place (a press on one is not lost).
     const html = parts.map((x) => x.outerHTML).join("");
@@ -456,8 +468,15 @@ export class TableView {
     box.hidden = parts.length === 0;
   }
 
+  /** The move the heuristic suggested for this very position (see table.js), or null. */
+  suggestion(state) {
+    const m = state.suggestion;
+    return m && state.suggestionSeq === state.seq && (state.moves || []).some((x) => x.action === m.action) ? m : null;
+  }
+
   renderHand(view, state, hand, cls) {
     const box = this.els.hand;
+    const suggested = this.suggestion(state);
     const game = view.game;
     const { sortKey } = renderer(game);
     const sorted = [...hand].sort((a, b) => sortKey(a) - sortKey(b));
@@ -473,7 +492,7 @@ export class TableView {
         selected: selected || picked,
         pressed: cls.passing ? selected : undefined,
         suffix: (m ? (cls.passing ? ", can be passed" : ", playable") : "") + (picked ? ", chosen to pass" : "") + (selected ? ", selected" : "") + (drawn ? ", just drawn" : ""),
-        extraClass: `${picked ? "picked" : ""} ${drawn ? "drawn" : ""}`,
+        extraClass: `${picked ? "picked" : ""} ${drawn ? "drawn" : ""} ${m && suggested && m.action === suggested.action ? "suggested" : ""}`,
         disabledLook: !m,
       });
       b.tabIndex = -1;

@@ -57,6 +57,9 @@ const view = new TableView({
     send(moves[0]);
   },
   passInFlight: () => passQueue.length > 0,
+  onSuggest: () => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hint", seq: state.seq }));
+  },
   onContinue: () => {
     seenResults = resultEvents().length;
     if (!state.spectator) localStorage.setItem(SEEN_KEY, String(seenResults));
@@ -136,6 +139,7 @@ function draw() {
   }
   state.result = pendingResult();
   view.render(state);
+  walkthrough();
   drawHeader();
 }
 
@@ -338,6 +342,52 @@ function onUpdate(msg) {
   announce(fresh);
 }
 
+// A first game's walkthrough, once per game in this browser (the game's renderer has the
+// steps); a spectator is not walked through.
+const WALK_KEY = (game) => `cardroom.walkthrough.${game}`;
+let walkStep = null;
+
+function walkthrough() {
+  const box = $("walkthrough");
+  const game = state.view?.game;
+  const steps = game ? renderer(game).walkthrough || [] : [];
+  if (walkStep === null && game && !state.spectator && steps.length && !localStorage.getItem(WALK_KEY(game))) walkStep = 0;
+  if (walkStep === null || walkStep >= steps.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("walkthrough-step").textContent = `(${walkStep + 1} of ${steps.length})`;
+  $("walkthrough-text").textContent = steps[walkStep];
+  $("walkthrough-next").textContent = walkStep === steps.length - 1 ? "Got it" : "Next";
+}
+
+function endWalkthrough() {
+  if (state.view?.game) localStorage.setItem(WALK_KEY(state.view.game), "done");
+  walkStep = Infinity;
+  walkthrough();
+}
+
+$("walkthrough-next").addEventListener("click", () => {
+  const steps = renderer(state.view.game).walkthrough || [];
+  if (walkStep + 1 >= steps.length) endWalkthrough();
+  else {
+    walkStep += 1;
+    walkthrough();
+  }
+});
+$("walkthrough-skip").addEventListener("click", endWalkthrough);
+
+/** The heuristic's suggestion for this seat's turn: marked on its card or button, and said. */
+function onHint(msg) {
+  if (msg.seq !== state.seq) return;
+  state.suggestion = msg.move;
+  state.suggestionSeq = msg.seq;
+  draw();
+  const said = document.querySelector("[data-testid=suggestion]");
+  if (said) $("live").textContent = said.textContent;
+}
+
 function onError(msg) {
   setBusy(false);
   passQueue = [];
@@ -403,6 +453,7 @@ function connect() {
     else if (msg.type === "error" && (msg.code === "bad_chat" || msg.code === "slow_down")) chatProblem(msg.message);
     else if (msg.type === "welcome") onWelcome(msg);
     else if (msg.type === "update") onUpdate(msg);
+    else if (msg.type === "hint") onHint(msg);
     else if (msg.type === "error") onError(msg);
   });
   sock.addEventListener("close", (ev) => {

@@ -253,6 +253,32 @@ export default {
     return String(text).replace(/\b(A|K|Q|J|10|[2-9])([CDHS])(#\d+)?\b/g, (key, rank, suit) => `${rank}${SUITS[suit].symbol}`);
   },
 
+  /** A first game's walkthrough, a step at a time (table.js shows it once per browser). */
+  walkthrough: [
+    "You sit at the bottom, your hand below you; the others sit around the table in the order of play, with the stockpile, the discard pile and the suit in play in the middle.",
+    "On your turn play a card that matches the top of the discard pile, by suit or by rank; wild cards play on anything. Your playable cards are highlighted.",
+    "Most cards are characters with an action, written on the card: point at a card to read it in full. When an action asks you something (yes or no, a player, a suit), its buttons appear above your hand.",
+    "No card to play? Draw one. The first to empty their hand ends the round; the cards left in the others' hands are penalty points, and the lowest total wins.",
+    "Stuck? Suggest a move shows what the heuristic bot would play in your place, and its rule of thumb.",
+  ],
+
+  /** The heuristic's rule of thumb behind a suggested move, in words (agents/baebae_heuristic.py
+   * lists the rules), or null where no short rule says it. */
+  hintWords(move) {
+    return {
+      play: "shed high-penalty cards early, keep wilds and suit-declaring cards for when nothing else plays, and aim actions at the player closest to going out",
+      draw: "no card in your hand can be played: draw",
+      pass: "the card drawn is better kept: pass",
+      declare: "name the suit you hold most of, then the one with the fewest cards left unseen",
+      yes: "this action is worth it: it costs the others more than you",
+      no: "this action would hurt you more than it helps: decline it",
+      target: "aim at the player the action is worth most against, usually the one with the fewest cards",
+      option: "the option whose steps are best for you and worst for the others",
+      select: "give away or discard cards that cannot win first, then the highest penalty",
+      done: "nothing more is worth putting under the card",
+    }[move.kind] ?? null;
+  },
+
   /** A declaration in words ("declare ♥ Hearts"), or null for the common wording. */
   actionWords(move) {
     const s = move.kind === "declare" ? SUITS[move.suit] : null;
