@@ -71,3 +71,32 @@ def test_a_first_game_walkthrough_once_per_game(server: ServeProcess, context: B
         expect(watcher.get_by_test_id("suggest-button")).to_have_count(0)
     finally:
         watcher.context.close()
+
+
+def test_a_spectator_may_watch_behind_the_game(server: ServeProcess, context: BrowserContext) -> None:
+    table = server.create(game="baha", players=3, rules={"target": 1}, name="Ada",
+                          seats=["human", "heuristic", "heuristic"])
+    ada = open_table(context, server, table["id"], table["token"])
+    for _ in range(5):  # Ada's three picks, then her cards: the game moves on
+        if wait_turn_or_over(ada) != "turn":
+            break
+        before = seq(ada)
+        if ada.get_by_test_id("pass-confirm").count():
+            for card in ada.eval_on_selector_all("[data-testid=hand] button.card[data-legal=true]", "bs => bs.map(b => b.dataset.card)")[:3]:
+                ada.get_by_test_id(f"card-{card}").click()
+            ada.get_by_test_id("pass-confirm").click()
+        else:
+            ada.locator("[data-testid=hand] button.card[data-legal=true]").first.click()
+        wait_seq_above(ada, before)
+    assert wait_turn_or_over(ada) == "turn"  # the game waits for Ada: its seq stays
+    live_seq = seq(ada)
+    assert live_seq >= 4
+    watcher = context.browser.new_context().new_page()  # type: ignore[union-attr]
+    try:
+        watcher.goto(f"{server.base}/table/{table['id']}?delay=4")
+        watcher.wait_for_function("() => Number(document.body.dataset.seq) >= 0")
+        expect(watcher.get_by_test_id("who")).to_have_text("Watching 4 actions behind")
+        assert seq(watcher) == live_seq - 4
+        expect(watcher.locator("[data-testid=hand] button.card")).to_have_count(0)  # never a hand
+    finally:
+        watcher.context.close()

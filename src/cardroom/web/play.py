@@ -89,6 +89,10 @@ class TablePlay:
         """Told of each game that ends by its last action (the accounts rate it)."""
         self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
         """The hint being worked out for each seat (one at a time)."""
+        self._delays: dict[Connection, int] = {}
+        """Spectators watching behind the game: actions each lags."""
+        self._behind: dict[tuple[str, int], tuple[int, State]] = {}
+        """For each table and delay watched, the game as it was that many actions ago (its seq)."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -108,6 +112,7 @@ class TablePlay:
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         conn.close()
+        self._delays.pop(conn, None)
         if conn.seat is not None:
             table.seen = time.time()
         if conn in table.conns:
@@ -166,6 +171,8 @@ class TablePlay:
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
+        if hello.delay:
+            self._delays[conn] = hello.delay
         if seat is not None and seat in table.away:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             if table.state is not None and table.state.current_player == seat:
@@ -439,6 +446,11 @@ class TablePlay:
         if state is None:
             return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
                     "table": summary, "deadline": None, "now": time.time()}
+        delay = self._delays.get(conn, 0)
+        if delay and not state.is_over and table.status != "over":
+            return self._delayed_update(table, conn, summary, delay)
+        if delay:
+            self._behind.pop((table.id, delay), None)  # over: every watcher sees the game whole
         seat = conn.seat if conn.seat is not None else views.SPECTATOR
         events = views.visible_events(state, seat, conn.sent)
         conn.sent = len(state.log)
@@ -449,6 +461,27 @@ class TablePlay:
             "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
             "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
         }
+
+    def _delayed_update(self, table: LiveTable, conn: Connection, summary: dict[str, Any],
+                        delay: int) -> dict[str, Any]:
+        """A spectator's update ``delay`` actions behind the game: the public view and events
+        of the game as it was then (at its seq), no deadline. Once the game is over, the
+        spectator sees it whole."""
+        assert table.rules is not None
+        target = max(0, table.seq - delay)
+        key = (table.id, delay)
+        seq, state = self._behind.get(key, (-1, None))
+        if state is None or seq > target:
+            seq, state = 0, rebuild(table.rules, table.data.seed, [])
+        if seq < target:
+            for action in self.store.actions(table.id)[seq:target]:
+                state.apply(action)
+            seq = target
+        self._behind[key] = (seq, state)
+        events = views.visible_events(state, views.SPECTATOR, conn.sent)
+        conn.sent = len(state.log)
+        return {"type": "update", "seq": seq, "view": views.public_view(state), "events": events, "moves": [],
+                "table": summary, "deadline": None, "now": time.time(), "behind": table.seq - seq}
 
     # -- helpers -----------------------------------------------------------------------
 

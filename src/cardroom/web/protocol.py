@@ -22,6 +22,7 @@ __all__ = [
     "MAX_PLAYERS",
     "ProtocolError",
     "Hello",
+    "MAX_SPECTATOR_DELAY",
     "Act",
     "Ping",
     "Chat",
@@ -59,6 +60,12 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True)
 class Hello:
     token: str | None
+    delay: int = 0
+    """Actions a spectator's view lags behind the game (0: live)."""
+
+
+MAX_SPECTATOR_DELAY = 20
+"""The most actions a spectator may ask to watch behind the game."""
 
 
 @dataclass(frozen=True)
@@ -87,7 +94,7 @@ MAX_CHAT = 200
 
 Message = Hello | Act | Ping | Chat | Hint
 
-_FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"},
+_FIELDS = {"hello": {"type", "token", "delay"}, "act": {"type", "action", "seq"}, "ping": {"type"},
            "chat": {"type", "text"}, "hint": {"type", "seq"}}
 
 
@@ -127,7 +134,13 @@ def parse_message(data: str | bytes) -> Message:
             not isinstance(token, str) or not 0 < len(token) <= 200 or not token.isascii()
         ):
             raise _bad("hello's token is the text /join answered, or null to watch")
-        return Hello(token)
+        delay: Any = obj.get("delay", 0)
+        if not _whole(delay) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
+            raise _bad(f"hello's delay is the actions a spectator watches behind the game, a whole number "
+                       f"from 0 to {MAX_SPECTATOR_DELAY}, not {delay!r:.40}")
+        if delay and token is not None:
+            raise _bad("a delay is for spectators (token null): a seat sees its game as it is")
+        return Hello(token, delay)
     if kind == "hint":
         seq: Any = obj.get("seq")
         if not _whole(seq) or not 0 <= seq < 2**31:

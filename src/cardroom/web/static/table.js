@@ -165,7 +165,8 @@ function drawHeader() {
       ? "This game was closed by its creator before it ended. Its record is kept with the finished games."
       : "This table was closed by its creator before its game began.";
   }
-  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
+  const behind = state.spectator && state.behind ? ` ${state.behind} action${state.behind === 1 ? "" : "s"} behind` : "";
+  $("who").textContent = state.spectator ? `Watching${behind}` : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
   const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("join-bar").hidden = !free;
   // While seats wait for people, the link to send them (the page's own address, no token).
@@ -318,6 +319,7 @@ function onUpdate(msg) {
   state.seq = msg.seq;
   state.view = msg.view;
   state.moves = msg.moves || [];
+  state.behind = msg.behind || 0;
   state.table = msg.table || state.table;
   // The deadline in this browser's clock: the server sends its own time beside it.
   state.deadline = msg.deadline ? msg.deadline - (msg.now ?? Date.now() / 1000) + Date.now() / 1000 : null;
@@ -435,7 +437,9 @@ function connect() {
   ws = sock;
   sock.addEventListener("open", () => {
     sentToken = localStorage.getItem(TOKEN_KEY(id));
-    sock.send(JSON.stringify({ type: "hello", token: sentToken || null }));
+    // A spectator may watch a few actions behind the game (the address's ?delay=N, 0 to 20).
+    const delay = sentToken ? 0 : Math.max(0, Math.min(20, Number(new URLSearchParams(location.search).get("delay")) || 0));
+    sock.send(JSON.stringify({ type: "hello", token: sentToken || null, ...(delay ? { delay } : {}) }));
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
       if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: "ping" }));
