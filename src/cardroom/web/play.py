@@ -87,6 +87,9 @@ class TablePlay:
         """What the players at each table said (in memory only)."""
         self.on_finish: Callable[[LiveTable], None] | None = None
         """Told of each game that ends by its last action (the accounts rate it)."""
+        self.account_seats: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
+        """The seats of a table that accounts hold (cardroom.web.accounts); the others' people
+        are guests."""
         self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
         """The hint being worked out for each seat (one at a time)."""
         self._delays: dict[Connection, int] = {}
@@ -522,6 +525,7 @@ class TablePlay:
 
     def summary(self, table: LiveTable) -> dict[str, Any]:
         data = table.data
+        accounts = self.account_seats(data.id)
         return {
             "id": data.id,
             "game": data.game,
@@ -531,6 +535,7 @@ class TablePlay:
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "title": seat_name(s.seat, s.name, s.bot),
+                 "account": s.seat in accounts,
                  "connected": table.connected(s.seat), "away": s.seat in table.away,
                  "left": s.seat in data.left}
                 for s in data.seats

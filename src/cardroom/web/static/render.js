@@ -90,6 +90,14 @@ function seatChip(text, cls) {
   return h("span", { class: `chip ${cls || ""}` }, text);
 }
 
+/** Whose a person's seat is: an account's (a link to its player page) or a guest's. */
+function holderChip(info) {
+  if (info.kind !== "human" || !info.name) return null;
+  if (!info.account) return h("span", { class: "chip chip-guest", "data-testid": `holder-${info.seat}`, "data-holder": "guest", title: "playing as a guest" }, "guest");
+  return h("a", { class: "chip chip-account", href: `/player/${encodeURIComponent(info.name)}`, "data-testid": `holder-${info.seat}`,
+    "data-holder": "account", title: `${info.name}'s player page` }, "account");
+}
+
 function countdownText(deadline) {
   if (!deadline) return "";
   const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
@@ -208,7 +216,7 @@ export class TableView {
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
         h("div", { class: "seat-name" }, h("span", { text: seatName(table, s.seat) }),
-          me ? seatChip("you", "chip-you") : null),
+          me ? seatChip("you", "chip-you") : null, holderChip(s)),
         h("div", { class: "seat-status" }, chip));
     });
     this.els.seats.replaceChildren(...seats);
@@ -255,7 +263,8 @@ export class TableView {
         turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "\u25b6 ") : null,
         h("span", { text: this.names(i) }),
         me ? seatChip(state.replay ? "seen by" : "you", "chip-you") : null,
-        view.dealer === i ? seatChip("dealer", "chip-dealer") : null));
+        view.dealer === i ? seatChip("dealer", "chip-dealer") : null,
+        state.replay ? null : holderChip(info)));
       const status = [];
       if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
