@@ -273,7 +273,7 @@ MY_TURN_OR_OVER = """() => {
   if (st === 'over') return 'over';
   if (document.querySelector('[data-testid=turn-indicator].my-turn') &&
       (document.querySelector('[data-testid=hand] button[data-legal=true]') ||
-       document.querySelector('[data-testid=moves] button[data-action]:not([disabled])'))) return 'turn';
+       document.querySelector('[data-testid=moves] button:not([disabled]):not([data-testid=suggest-button])'))) return 'turn';
   return false;
 }"""
 
