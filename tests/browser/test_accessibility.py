@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from browser_support import ServeProcess, axe_violations, open_table, wait_turn_or_over
 from playwright.sync_api import BrowserContext, Page, expect
-from test_accounts import sign_up
 
 
 def check(page: Page, what: str) -> None:
@@ -28,7 +27,11 @@ def test_the_lobby_rules_account_and_leaderboard_pages(server: ServeProcess, con
     page.goto(server.base + "/account")
     expect(page.get_by_test_id("signup-name")).to_be_visible()
     check(page, "the account page")
-    sign_up(page, server, "Axel")
+    # (signed up here: a module named test_accounts is also in tests/web, on the same path)
+    page.get_by_test_id("signup-name").fill("Axel")
+    page.get_by_test_id("signup-password").fill("a long enough password")
+    page.get_by_test_id("signup-submit").click()
+    expect(page.get_by_test_id("signed-in")).to_be_visible()
     check(page, "the account page, signed in")
     page.goto(server.base + "/player/Axel")
     page.wait_for_load_state("networkidle")
