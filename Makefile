@@ -45,7 +45,18 @@ $(CHROMIUM):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core
 
-browser: $(CHROMIUM)
+# They check every page with axe-core (an accessibility engine) from the npm registry, at the
+# version pinned here, installed into the virtualenv (never committed), with npm from Debian.
+AXE_VERSION := 4.14.1
+AXE := $(VENV)/npm/.installed-axe-core-$(AXE_VERSION)
+
+$(AXE): | $(BIN)/python
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends npm; }
+	npm install --silent --no-audit --no-fund --save-exact --prefix $(VENV)/npm axe-core@$(AXE_VERSION)
+	touch $@
+
+browser: $(CHROMIUM) $(AXE)
 
 # The store's tests run on PostgreSQL too (tests/web/postgres_support.py starts a throwaway
 # cluster of its own with these binaries): Debian's postgresql package, installed like Chromium.

@@ -160,6 +160,27 @@ def within_quota(call: Callable[[], tuple[int, Any]]) -> tuple[int, Any]:
 # -------------------------------------------------------------------- pages
 
 
+AXE = Path(sys.prefix) / "npm" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, installed into the virtualenv by ``make browser`` (the version the Makefile pins)."""
+AXE_IMPACTS = ("serious", "critical")
+
+
+def axe_violations(page: Page) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds in the page as it is
+    now (WCAG 2 A and AA and best practice), each in a line: the rule, its help, the nodes."""
+    if not AXE.is_file():
+        raise AssertionError(f"{AXE} is missing: run `make browser` (it installs axe-core from the npm registry)")
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        # Evaluated by the driver: the pages' Content-Security-Policy runs no script tag it adds
+        page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    found = page.evaluate("""async () => {
+      const r = await axe.run(document, {resultTypes: ['violations']});
+      return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' '))}));
+    }""")
+    return [f"{v['id']} ({v['impact']}): {v['help']} at {v['nodes']}" for v in found if v["impact"] in AXE_IMPACTS]
+
+
 def open_table(context: BrowserContext, server: ServeProcess, table_id: str, token: str | None = None) -> Page:
     """The table page in a new tab of ``context``, holding ``token``'s seat (or watching), once
     the first update is drawn."""
@@ -252,7 +273,7 @@ MY_TURN_OR_OVER = """() => {
   if (st === 'over') return 'over';
   if (document.querySelector('[data-testid=turn-indicator].my-turn') &&
       (document.querySelector('[data-testid=hand] button[data-legal=true]') ||
-       document.querySelector('[data-testid=moves] button:not([disabled])'))) return 'turn';
+       document.querySelector('[data-testid=moves] button:not([disabled]):not([data-testid=suggest-button])'))) return 'turn';
   return false;
 }"""
 

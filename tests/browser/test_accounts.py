@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from browser_support import ServeProcess, within_quota
+from browser_support import ServeProcess, open_table, within_quota
 from playwright.sync_api import BrowserContext, Page, expect
 from test_people import play_seats_to_the_end
 
@@ -92,3 +92,19 @@ def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
     expect(ada.get_by_test_id("rating")).to_contain_text("over 1 rated game")
     expect(ada.get_by_test_id("recent-game").locator("a", has_text="replay")).to_have_attribute(
         "href", f"/replay/{table['id']}")
+
+
+def test_the_table_marks_seats_held_by_accounts_and_by_guests(
+    server: ServeProcess, new_context: Callable[..., BrowserContext],
+) -> None:
+    cy_ctx = new_context()
+    sign_up(cy_ctx.new_page(), server, "Cyd")
+    table = post(cy_ctx, server, "/api/tables", {
+        "game": "baha", "players": 3, "name": "Cyd", "seats": ["human", "human", "heuristic"]})
+    server.join(table["id"], "Gus")  # a guest
+    page = open_table(cy_ctx, server, table["id"], table["token"])
+    held = page.get_by_test_id("holder-0")
+    expect(held).to_have_attribute("data-holder", "account")
+    expect(held).to_have_attribute("href", "/player/Cyd")
+    expect(page.get_by_test_id("holder-1")).to_have_attribute("data-holder", "guest")
+    expect(page.get_by_test_id("holder-2")).to_have_count(0)  # a bot is neither

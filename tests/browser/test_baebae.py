@@ -4,6 +4,7 @@ cards and move buttons the page shows."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import time
@@ -22,7 +23,7 @@ from browser_support import (
     wait_seq_above,
     wait_turn_or_over,
 )
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, WebSocketRoute, expect
 
 BUTTON_IDS = re.compile(r"move-(draw|pass|done|yes|no|declare-[CDHS]|target-\d|option-\d+)$")
 
@@ -32,7 +33,7 @@ def offered(page: Page) -> tuple[dict[str, str], dict[str, str]]:
     {move button test id: data-action}."""
     cards = {c: f"card-{c}" for c in legal_cards(page)}
     buttons = dict(page.eval_on_selector_all(
-        "[data-testid=moves] button:not([disabled])",
+        "[data-testid=moves] button[data-action]:not([disabled])",
         "bs => bs.map(b => [b.dataset.testid, b.dataset.action])"))
     return cards, buttons
 
@@ -84,11 +85,10 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
         # its hello makes the server send the page an update, which redraws the hand and can
         # swallow the click that follows.)
         update = drawn_update(page)
-        server_moves = {m["text"]: m["action"] for m in update["moves"]}
-        card_moves = {t.split(" ", 1)[1]: t for t in server_moves if t.split(" ")[0] in ("play", "select")}
+        card_moves = {m["card"]: m for m in update["moves"] if m["kind"] in ("play", "select")}
         assert set(cards) == set(card_moves), f"highlighted {sorted(cards)}, the server allows {sorted(card_moves)}"
         assert sorted(int(a) for a in buttons.values()) == sorted(
-            a for t, a in server_moves.items() if t not in card_moves.values()), (buttons, server_moves)
+            m["action"] for m in update["moves"] if m["kind"] not in ("play", "select")), (buttons, update["moves"])
         for testid in buttons:
             assert BUTTON_IDS.match(testid), f"a move button this test does not know: {testid}"
         for card in set(hand_cards(page)) - set(cards):
@@ -101,10 +101,11 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
         if shot and len(update["view"]["discard"]) >= 4 and len(hand_cards(page)) >= 4 and cards:
             shot.mkdir(parents=True, exist_ok=True)
             page.get_by_test_id(f"card-{next(iter(cards))}").hover()   # shows the card's text
+            page.wait_for_timeout(500)  # the cards just played come to rest
             page.screenshot(path=str(shot / screenshot), full_page=True)  # type: ignore[operator]
             shot = None
 
-        choices = [(card_moves[c].split()[0], f"card-{c}") for c in cards]
+        choices = [(card_moves[c]["kind"], f"card-{c}") for c in cards]
         # A kind is the move's verb; each option of a choice counts as its own kind.
         choices += [(b[len("move-"):] if b.startswith("move-option") else re.sub(r"^move-|-.*$", "", b), b)
                     for b in buttons]
@@ -182,3 +183,67 @@ def test_every_kind_of_baebae_decision_by_clicking(server: ServeProcess, context
     assert set(kinds) >= WANTED, f"decisions never offered: {sorted(WANTED - set(kinds))} (made: {kinds})"
     expect(page.get_by_test_id("standings")).to_be_visible()
     expect(page.get_by_test_id("standings").locator("li")).to_have_count(3)
+
+
+def without_action_text(message: str | bytes, taken: list[int]) -> str | bytes:
+    """A server's message with the text of every move taken out (counted in ``taken``): what is
+    left is the data."""
+    try:
+        parsed = json.loads(message)
+    except ValueError:
+        return message
+    if isinstance(parsed, dict) and parsed.get("type") == "update":
+        for move in parsed.get("moves") or []:
+            del move["text"]
+            taken[0] += 1
+    return json.dumps(parsed)
+
+
+MOVES_IN_PAGE = "async () => (await import('/static/table.js')).state.moves"
+
+
+def test_the_pages_play_and_replay_on_the_moves_fields_alone(server: ServeProcess, context: BrowserContext) -> None:
+    """The server's moves carry decode()'s fields beside their text: with the text taken out of
+    every move (live) and every replay step, the table page still offers and takes every kind
+    of decision, and the replay still says each move in words."""
+    table = server.create(game="baebae", players=3, rules={"rounds": 1, "draw_when_able": True, "hand_size": 10},
+                          deck_toml=every_decision_deck(), name="Di", seats=["human", "heuristic", "heuristic"])
+
+    taken = [0]
+
+    def route(ws: WebSocketRoute) -> None:
+        upstream = ws.connect_to_server()
+        upstream.on_message(lambda message: ws.send(without_action_text(message, taken)))
+
+    context.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
+    page = open_table(context, server, table["id"], table["token"])
+    assert wait_turn_or_over(page) == "turn"
+    moves = page.evaluate(MOVES_IN_PAGE)
+    assert moves and all("text" not in m and m["kind"] for m in moves), moves  # the page got data alone
+    kinds = play_round(page, server, table, random.Random(7))
+    assert set(kinds) >= WANTED, f"decisions never offered: {sorted(WANTED - set(kinds))} (made: {kinds})"
+    assert taken[0] > 20
+
+    def replay_without_text(r: Route) -> None:
+        answer = r.fetch().json()
+        for step in answer["steps"]:
+            del step["action"]
+        r.fulfill(json=answer)
+
+    context.route(re.compile(r".*/api/tables/[^/]+/replay.*"), replay_without_text)
+    steps = server.get(f"/api/tables/{table['id']}/replay?seat=0")["steps"]
+    replay = context.new_page()
+    replay.goto(f"{server.base}/replay/{table['id']}?seat=0")
+    said = replay.get_by_test_id("replay-action")
+    expect(said).to_have_text("The deal")
+    shown = {}
+    for i, step in enumerate(steps[1:40], start=1):
+        replay.get_by_test_id("replay-next").click()
+        expect(replay.locator("body")).to_have_attribute("data-step", str(i))
+        words = said.inner_text()
+        if step["hidden"]:
+            assert words.endswith("a hidden choice"), words
+        else:
+            assert step["move"]["kind"] in words, (words, step["move"])
+            shown[step["move"]["kind"]] = words
+    assert "play" in shown and len(shown) >= 3, shown

@@ -105,7 +105,7 @@ BAEBAE = {"game": "baebae", "seat": 0, "players": 2, "hand": ["6C", "7D"], "hand
 
 def test_baebae_words_a_bonus_one_round_and_one_card_notation(server: ServeProcess, page: Page) -> None:
     shown = draw(page, server, "baebae", BAEBAE, names=["Ada", "Bo"],
-                 moves=[{"action": 1, "text": "yes"}, {"action": 2, "text": "no"}])
+                 moves=[{"action": 1, "text": "yes", "kind": "yes"}, {"action": 2, "text": "no", "kind": "no"}])
     seats = str(shown["seats"])
     assert "\u22121 this round" in seats and "+-1" not in seats and "+2 this round" in seats
     assert "after 1 round wins" in str(shown["scores"])

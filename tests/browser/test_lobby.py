@@ -15,7 +15,7 @@ from browser_support import (
     wait_seq_above,
     wait_turn_or_over,
 )
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 TABLE_URL = re.compile(r"/table/([^/?#]+)$")
 
@@ -157,7 +157,7 @@ def test_two_people_at_one_table(server: ServeProcess, new_context: Callable[...
     assert not all_cards_in_page(other) & set(chosen), "the other player sees a card passed"
     expect(actor.get_by_test_id(f"seat-{first}")).to_contain_text("picked 3/3")
     for card in chosen:
-        expect(actor.get_by_test_id(f"card-{card}")).to_have_attribute("aria-label", re.compile("chosen to pass"))
+        expect(actor.get_by_test_id(f"card-{card}")).to_have_accessible_name(re.compile("chosen to pass"))
 
     # Then the other passes, and both see the hand move on to the tricks.
     if wait_turn_or_over(other) == "turn" and other.get_by_test_id("pass-confirm").count():
@@ -203,3 +203,21 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     # dealt: Di holds cards (5 at the deal; the bots, playing at once, may already have made
     # her draw, or taken or swapped some with an action)
     page.wait_for_function("() => Number(document.querySelector('[data-testid=hand]').dataset.count) >= 1")
+
+
+def test_the_lobby_offers_a_game_its_own_decks(server: ServeProcess, context: BrowserContext) -> None:
+    """Each catalog deck names its game: the deck list of BAEBAE shows BAEBAE's decks alone
+    (a deck the catalog gives another game is not offered), then the upload."""
+    def with_another_game_s_deck(r: Route) -> None:
+        answer = r.fetch().json()
+        answer["decks"].append({"name": "elsewhere", "game": "baha", "title": "Another Game's Deck", "cards": 40})
+        r.fulfill(json=answer)
+
+    context.route(re.compile(r".*/api/catalog$"), with_another_game_s_deck)
+    page = lobby(context, server)
+    page.get_by_test_id("game-select").select_option("baebae")
+    ours = [d["name"] for d in server.get("/api/catalog")["decks"] if d["game"] == "baebae"]
+    assert ours
+    offered = page.get_by_test_id("deck-select").locator("option")
+    expect(offered).to_have_count(len(ours) + 1)
+    assert offered.evaluate_all("os => os.map(o => o.value)") == [*ours, "__upload__"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from browser_support import ServeProcess
 from playwright.sync_api import Page
 
-REQUIRED = ["cardSvg", "cardLabel", "cardWords", "isCard", "sortKey", "seatStats", "center", "isResult",
+REQUIRED = ["cardSvg", "cardLabel", "cardWords", "sortKey", "seatStats", "center", "isResult",
             "resultPanel", "scores", "winners", "eventWords"]
 OPTIONAL = {"passing": "object", "lastTrick": "function", "detail": "function", "button": "function",
-            "actionWords": "function"}
+            "actionWords": "function", "hintWords": "function", "takenBy": "function", "walkthrough": "object"}
 
 LOADED = """async ([required, optional]) => {
   const common = await import('/static/common.js');

@@ -98,7 +98,7 @@ HAS_MOVES_AFTER_A_BUTTON = """async () => {
   // Asked to name a suit (a button decision: no card in hand is playable) ...
   const asked = {...base, current_player: 0,
                  pending: {kind: 'declare', seat: 0, text: 'name a suit', card: '8H'}};
-  view.render(state(asked, ['C', 'D', 'H', 'S'].map((s, i) => ({action: 100 + i, text: `declare ${s}`}))));
+  view.render(state(asked, ['C', 'D', 'H', 'S'].map((s, i) => ({action: 100 + i, text: `declare ${s}`, kind: 'declare', suit: s}))));
   const before = els.hand.classList.contains('has-moves');
   // ... answered: the same hand, no moves now.
   view.render(state({...base, current_player: 1, suit: 'S', declared: true}, []));

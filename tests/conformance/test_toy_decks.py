@@ -63,6 +63,6 @@ def test_the_web_catalog_offers_the_toys_decks(tmp_path: Path) -> None:
     with TestClient(create_app(f"sqlite:///{tmp_path / 'db.sqlite'}", tmp_path, bot_delay=0.0)) as client:
         catalog = client.get("/api/catalog").json()
     assert catalog["games"]["highcard"]["decks"] is True
-    assert {"name": "full", "title": "All sixteen", "cards": 16} in catalog["decks"]
-    assert {"name": "odd", "title": "Odd cards", "cards": 8} in catalog["decks"]
+    assert {"name": "full", "game": "highcard", "title": "All sixteen", "cards": 16} in catalog["decks"]
+    assert {"name": "odd", "game": "highcard", "title": "Odd cards", "cards": 8} in catalog["decks"]
     assert toy_game.__file__  # everything of the game is in its own file

@@ -281,3 +281,17 @@ def test_a_name_taken_at_the_same_moment(server: LiveServer, monkeypatch: pytest
         r = sign_up(ada, "ada")
         assert r.status_code == 409 and r.json()["detail"] == "the name ada is taken; choose another"
     assert db_rows(server, "SELECT name FROM accounts") == [("Ada",)]
+
+
+def test_each_seat_says_whether_an_account_or_a_guest_holds_it(server: LiveServer) -> None:
+    ada = person(server)
+    assert sign_up(ada, "Ada").status_code == 200
+    table = ada.post("/api/tables", json={"game": "baha", "players": 3, "name": "Ada",
+                                          "seats": ["human", "human", "heuristic"]}, headers=csrf(ada))
+    assert table.status_code == 200, table.text
+    table_id = table.json()["id"]
+    server.join(table_id, "Gus")   # a guest: no session
+    seats = server.http.get(f"/api/tables/{table_id}").json()["seats"]
+    assert [(s["name"], s["account"]) for s in seats] == [("Ada", True), ("Gus", False), (None, False)]
+    watcher = server.client(table_id)  # every connection's summary says it too
+    assert [s["account"] for s in watcher.last["table"]["seats"]] == [True, False, False]  # type: ignore[index]

@@ -20,7 +20,8 @@ def test_catalog(server: LiveServer) -> None:
     assert "deck" not in baebae and "players" not in baebae
     assert baebae["rounds"]["default"] == 3 and baebae["hand_size"]["default"] is None
     assert all(o["text"] for g in cat["games"].values() for o in g["options"])
-    assert {"name": "sample", "title": "Cardroom Sample Deck", "cards": 52} in cat["decks"]
+    assert {"name": "sample", "game": "baebae", "title": "Cardroom Sample Deck", "cards": 52} in cat["decks"]
+    assert all(d["game"] in cat["games"] and cat["games"][d["game"]]["decks"] for d in cat["decks"])
     assert cat["bots"] == ["random", "heuristic", "ismcts"]
 
 

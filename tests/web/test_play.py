@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
 
 import pytest
-from web_support import LiveServer, check_messages, is_over, play_out, states_of
+from web_support import LiveServer, check_messages, decoded, is_over, play_out, states_of
 
 from cardroom.games.baebae.deck import parse_deck
 from cardroom.record import verify
@@ -99,8 +100,34 @@ def test_all_bot_table_runs_by_itself_and_replays(server: LiveServer) -> None:
             hidden = [s for s in steps[1:] if s["action"] == "?"]
             assert all(s["seat"] != k for s in hidden)
             assert len(hidden) == sum(1 for p, text in record["actions"] if p != k and text.startswith("pass"))
+            assert all(s["move"] is None and s["hidden"] for s in hidden)  # not even its kind
     assert server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "7"}).status_code == 400
     assert server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": "x"}).status_code == 400
+
+
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_replay_steps_carry_each_action_decoded(server: LiveServer, game: str) -> None:
+    """A replay step's move is the state's ``decode()`` of its action, as the live moves are:
+    the replay page reads the fields, never the text; a move the seat could not tell is none."""
+    rules = {"target": 1} if game == "baha" else {"rounds": 1}
+    table = server.create(game=game, players=3, rules=rules, seats=["heuristic", "random", "heuristic"],
+                          **({"deck": "sample"} if game == "baebae" else {}))
+    server.client(table["id"]).wait(is_over)
+    record = record_of(server, table["id"])
+    states = states_of(record)
+    for seat in ("all", "1"):
+        steps = server.http.get(f"/api/tables/{table['id']}/replay", params={"seat": seat}).json()["steps"]
+        assert steps[0]["move"] is None and not steps[0]["hidden"]
+        kinds = set()
+        for i, (step, (actor, text)) in enumerate(zip(steps[1:], record["actions"], strict=True)):
+            if step["hidden"]:
+                assert seat != "all" and actor != int(seat) and step["move"] is None
+                continue
+            action = states[i].parse_action(text)
+            assert step["move"]["action"] == action and step["move"]["text"] == text == step["action"]
+            assert decoded(step["move"]) == dataclasses.asdict(states[i].decode(action))
+            kinds.add(step["move"]["kind"])
+        assert "play" in kinds and len(kinds) >= 2  # Baha passes, BAEBAE declares, draws, selects...
 
 
 def test_baebae_with_an_uploaded_deck(server: LiveServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

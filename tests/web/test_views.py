@@ -94,7 +94,7 @@ def test_the_referee_catches_leaks() -> None:
     states = states_of(record)
     honest = [{"type": "update", "seq": 0, "view": states[0].view(1), "events": views.visible_events(states[0], 1),
                "moves": [], "table": {}, "deadline": None}]
-    honest[0]["moves"] = [{"action": a, "text": states[0].action_to_string(a)} for a in states[0].legal_actions()] \
+    honest[0]["moves"] = [views.move_fields(states[0], a) for a in states[0].legal_actions()] \
         if states[0].current_player == 1 else []
     assert check_messages(honest, 1, states) == 1
     cards = {c.key for c in state.rules.cards}  # type: ignore[attr-defined]

@@ -4,6 +4,7 @@ drivers and the hidden-information referee."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import re
 import threading
@@ -17,7 +18,7 @@ import uvicorn
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from cardroom.engine import State
+from cardroom.engine import ActionInfo, State
 from cardroom.record import replay
 from cardroom.web.app import create_app
 from cardroom.web.guard import server_config
@@ -189,6 +190,11 @@ def all_cards(state: State) -> set[str]:
     return {c.key for c in state.rules.cards}  # type: ignore[attr-defined]
 
 
+def decoded(move: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``decode()`` a move the server sent carries (its ``kind``, ``card``...)."""
+    return {f.name: move[f.name] for f in dataclasses.fields(ActionInfo)}
+
+
 def states_of(record: dict[str, Any]) -> list[State]:
     """The game of a record after 0, 1, 2... actions (rebuilt independently of the server)."""
     start = dict(record, actions=[])
@@ -242,6 +248,8 @@ def check_messages(messages: list[dict[str, Any]], seat: int | None, states: lis
                 assert m["view"] == json.loads(json.dumps(state.view(seat))), f"view at seq {seq}"
                 legal = state.legal_actions() if state.current_player == seat else []
                 assert [x["action"] for x in m["moves"]] == legal, f"moves at seq {seq}"
+                for x in m["moves"]:  # each move carries the state's decode() of it, the page's data
+                    assert decoded(x) == dataclasses.asdict(state.decode(x["action"])), f"move {x}"
             else:
                 assert m["view"]["hand"] == [] and m["view"]["seat"] is None and m["moves"] == []
                 assert m["view"]["legal_actions"] == []

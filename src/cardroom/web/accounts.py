@@ -21,7 +21,7 @@ import re
 import secrets
 import threading
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -192,6 +192,9 @@ class Me:
     csrf: str
 
 
+SEATED_TABLES = 2000
+"""Tables whose account-held seats one server keeps in memory."""
+
 # -- the accounts -------------------------------------------------------------------------------
 
 
@@ -207,6 +210,8 @@ class Accounts:
         self.by_account = Attempts(FAILURES_PER_ACCOUNT, ATTEMPT_WINDOW)
         self.signups = Attempts(SIGNUPS_PER_ADDRESS, ATTEMPT_WINDOW)
         self._lock = threading.Lock()
+        self._seated: OrderedDict[str, frozenset[int]] = OrderedDict()
+        """The seats accounts hold at recent tables (each table's summary says which seats)."""
         # a hash to verify against when the name is unknown: the same work either way
         self._dummy = self.hasher.hash(secrets.token_urlsafe(16))
 
@@ -293,10 +298,32 @@ class Accounts:
 
     # -- seats, games, ratings ----------------------------------------------------------
 
+    def account_seats(self, table_id: str) -> frozenset[int]:
+        """The seats of ``table_id`` that accounts hold (the others' players are guests), kept
+        in memory for the last ``SEATED_TABLES`` tables asked about."""
+        with self._lock:
+            known = self._seated.get(table_id)
+            if known is not None:
+                self._seated.move_to_end(table_id)
+                return known
+        with self._session() as s:
+            held = select(AccountSeatRow.seat).where(AccountSeatRow.table_id == table_id)
+            seats = frozenset(s.scalars(held))
+        with self._lock:
+            self._seated[table_id] = seats
+            while len(self._seated) > SEATED_TABLES:
+                self._seated.popitem(last=False)
+        return seats
+
+    def _changed(self, table_id: str) -> None:
+        with self._lock:
+            self._seated.pop(table_id, None)
+
     def sat(self, table_id: str, seat: int, account_id: int) -> None:
         """The account took ``seat`` at ``table_id``."""
         with self._session() as s, s.begin():
             s.merge(AccountSeatRow(table_id=table_id, seat=seat, account_id=account_id))
+        self._changed(table_id)
 
     def carry(self, old_id: str, new_id: str, left: set[int]) -> None:
         """A rematch keeps each person's seat: the accounts' seats of ``old_id`` (but those
@@ -305,6 +332,7 @@ class Accounts:
             for row in s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == old_id)).all():
                 if row.seat not in left:
                     s.merge(AccountSeatRow(table_id=new_id, seat=row.seat, account_id=row.account_id))
+        self._changed(new_id)
 
     def freed(self, table_id: str, seat: int) -> None:
         """The seat of a waiting table is free again: nobody's any more."""
@@ -312,6 +340,7 @@ class Accounts:
             row = s.get(AccountSeatRow, (table_id, seat))
             if row is not None:
                 s.delete(row)
+        self._changed(table_id)
 
     def finished(self, table_id: str, game: str, totals: list[int], left: set[int]) -> bool:
         """Rate a finished game: the accounts that played to the end, placed by their totals

@@ -136,6 +136,7 @@ def create_app(
             accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left))
 
     manager.on_finish = rate
+    manager.account_seats = accounts.account_seats
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -61,5 +61,5 @@ def catalog() -> dict[str, Any]:
             continue
         for name in support.names():
             deck = support.find(name)
-            decks.append({"name": name, "title": deck.title, "cards": deck.size})
+            decks.append({"name": name, "game": game, "title": deck.title, "cards": deck.size})
     return {"games": described, "decks": decks, "bots": list(BOTS)}

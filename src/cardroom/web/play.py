@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -32,7 +33,7 @@ from cardroom.web import views
 from cardroom.web.chat import TableChat
 from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.ops import ServerMetrics
-from cardroom.web.protocol import Act, Chat, Hello, Ping, ProtocolError, error, parse_message
+from cardroom.web.protocol import Act, Chat, Hello, Hint, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
@@ -86,6 +87,15 @@ class TablePlay:
         """What the players at each table said (in memory only)."""
         self.on_finish: Callable[[LiveTable], None] | None = None
         """Told of each game that ends by its last action (the accounts rate it)."""
+        self.account_seats: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
+        """The seats of a table that accounts hold (cardroom.web.accounts); the others' people
+        are guests."""
+        self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
+        """The hint being worked out for each seat (one at a time)."""
+        self._delays: dict[Connection, int] = {}
+        """Spectators watching behind the game: actions each lags."""
+        self._behind: dict[tuple[str, int], tuple[int, State]] = {}
+        """For each table and delay watched, the game as it was that many actions ago (its seq)."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -105,6 +115,7 @@ class TablePlay:
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         conn.close()
+        self._delays.pop(conn, None)
         if conn.seat is not None:
             table.seen = time.time()
         if conn in table.conns:
@@ -126,6 +137,8 @@ class TablePlay:
                 self._act(table, conn, message)
             elif isinstance(message, Chat):
                 self._chat(table, conn, message)
+            elif isinstance(message, Hint):
+                self._hint(table, conn, message)
         except ProtocolError as err:
             conn.push(error(err.code, str(err)))
         except Exception:  # a bug must cost one message, not the connection or the table
@@ -161,6 +174,8 @@ class TablePlay:
         conn.greeted = True
         conn.seat = seat
         conn.sent = 0
+        if hello.delay:
+            self._delays[conn] = hello.delay
         if seat is not None and seat in table.away:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             if table.state is not None and table.state.current_player == seat:
@@ -185,6 +200,45 @@ class TablePlay:
         for other in table.conns:
             if other.greeted:
                 other.push(said)
+
+    def _hint(self, table: LiveTable, conn: Connection, hint: Hint) -> None:
+        """The heuristic bot's move for the asking seat, told to that connection alone. The bot
+        thinks on a world determinized from the seat's knowledge (``determinize``: the hidden
+        cards dealt again), so a hint can carry nothing the seat may not know."""
+        if not conn.greeted:
+            raise ProtocolError("not_seated", 'say hello first: {"type": "hello", "token": ...}')
+        seat = conn.seat
+        if seat is None:
+            raise ProtocolError("spectator", "you are watching this table: hints are for the players")
+        state = table.state
+        if table.status == "over" or (state is not None and state.is_over):
+            raise ProtocolError("over", "the game is over: there is nothing to hint")
+        if state is None or state.current_player != seat:
+            raise ProtocolError("not_your_turn", "a hint is for your turn: wait until the game asks you")
+        if hint.seq != table.seq:
+            raise ProtocolError("stale", f"seq {hint.seq} is not the game's seq {table.seq}: ask on the "
+                                         "latest update")
+        if games.get(str(state.rules.game)).heuristic is None:
+            raise ProtocolError("no_hint", "this game has no heuristic bot to give hints")
+        key = (table.id, seat)
+        if key in self._hints:
+            raise ProtocolError("slow_down", "a hint for this seat is being worked out: wait for it")
+        world = state.determinize(seat, random.Random(table.data.seed * 31 + hint.seq))
+        task = asyncio.create_task(self._tell_hint(table, conn, seat, hint.seq, world))
+        self._hints[key] = task
+        task.add_done_callback(lambda _t: self._hints.pop(key, None))
+
+    async def _tell_hint(self, table: LiveTable, conn: Connection, seat: int, seq: int, world: State) -> None:
+        try:
+            action = await self._quick(make("heuristic", seed=table.data.seed + seq), world, seat)
+        except Exception:
+            log.exception("table %s: no hint could be worked out for seat %d", table.id, seat)
+            conn.push(error("server_error", "no hint could be worked out; nothing changed"))
+            return
+        state = table.state
+        if table.seq != seq or state is None or action not in state.legal_actions():
+            return  # the game moved on while the bot thought: the hint is for a past position
+        conn.push({"type": "hint", "seq": seq, "move": views.move_fields(state, action)})
 
     def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
         if not conn.greeted:
@@ -395,16 +449,42 @@ class TablePlay:
         if state is None:
             return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
                     "table": summary, "deadline": None, "now": time.time()}
+        delay = self._delays.get(conn, 0)
+        if delay and not state.is_over and table.status != "over":
+            return self._delayed_update(table, conn, summary, delay)
+        if delay:
+            self._behind.pop((table.id, delay), None)  # over: every watcher sees the game whole
         seat = conn.seat if conn.seat is not None else views.SPECTATOR
         events = views.visible_events(state, seat, conn.sent)
         conn.sent = len(state.log)
         moves = []
         if conn.seat is not None and state.current_player == conn.seat:
-            moves = [{"action": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+            moves = [views.move_fields(state, a) for a in state.legal_actions()]
         return {
             "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
             "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
         }
+
+    def _delayed_update(self, table: LiveTable, conn: Connection, summary: dict[str, Any],
+                        delay: int) -> dict[str, Any]:
+        """A spectator's update ``delay`` actions behind the game: the public view and events
+        of the game as it was then (at its seq), no deadline. Once the game is over, the
+        spectator sees it whole."""
+        assert table.rules is not None
+        target = max(0, table.seq - delay)
+        key = (table.id, delay)
+        seq, state = self._behind.get(key, (-1, None))
+        if state is None or seq > target:
+            seq, state = 0, rebuild(table.rules, table.data.seed, [])
+        if seq < target:
+            for action in self.store.actions(table.id)[seq:target]:
+                state.apply(action)
+            seq = target
+        self._behind[key] = (seq, state)
+        events = views.visible_events(state, views.SPECTATOR, conn.sent)
+        conn.sent = len(state.log)
+        return {"type": "update", "seq": seq, "view": views.public_view(state), "events": events, "moves": [],
+                "table": summary, "deadline": None, "now": time.time(), "behind": table.seq - seq}
 
     # -- helpers -----------------------------------------------------------------------
 
@@ -445,6 +525,7 @@ class TablePlay:
 
     def summary(self, table: LiveTable) -> dict[str, Any]:
         data = table.data
+        accounts = self.account_seats(data.id)
         return {
             "id": data.id,
             "game": data.game,
@@ -454,6 +535,7 @@ class TablePlay:
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
                  "title": seat_name(s.seat, s.name, s.bot),
+                 "account": s.seat in accounts,
                  "connected": table.connected(s.seat), "away": s.seat in table.away,
                  "left": s.seat in data.left}
                 for s in data.seats

@@ -22,9 +22,11 @@ __all__ = [
     "MAX_PLAYERS",
     "ProtocolError",
     "Hello",
+    "MAX_SPECTATOR_DELAY",
     "Act",
     "Ping",
     "Chat",
+    "Hint",
     "MAX_CHAT",
     "Message",
     "parse_message",
@@ -58,6 +60,12 @@ class ProtocolError(ValueError):
 @dataclass(frozen=True)
 class Hello:
     token: str | None
+    delay: int = 0
+    """Actions a spectator's view lags behind the game (0: live)."""
+
+
+MAX_SPECTATOR_DELAY = 20
+"""The most actions a spectator may ask to watch behind the game."""
 
 
 @dataclass(frozen=True)
@@ -76,13 +84,18 @@ class Chat:
     text: str
 
 
+@dataclass(frozen=True)
+class Hint:
+    seq: int
+
+
 MAX_CHAT = 200
 """The longest chat message, in characters."""
 
-Message = Hello | Act | Ping | Chat
+Message = Hello | Act | Ping | Chat | Hint
 
-_FIELDS = {"hello": {"type", "token"}, "act": {"type", "action", "seq"}, "ping": {"type"},
-           "chat": {"type", "text"}}
+_FIELDS = {"hello": {"type", "token", "delay"}, "act": {"type", "action", "seq"}, "ping": {"type"},
+           "chat": {"type", "text"}, "hint": {"type", "seq"}}
 
 
 def _bad(message: str) -> ProtocolError:
@@ -121,7 +134,19 @@ def parse_message(data: str | bytes) -> Message:
             not isinstance(token, str) or not 0 < len(token) <= 200 or not token.isascii()
         ):
             raise _bad("hello's token is the text /join answered, or null to watch")
-        return Hello(token)
+        delay: Any = obj.get("delay", 0)
+        if not _whole(delay) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
+            raise _bad(f"hello's delay is the actions a spectator watches behind the game, a whole number "
+                       f"from 0 to {MAX_SPECTATOR_DELAY}, not {delay!r:.40}")
+        if delay and token is not None:
+            raise _bad("a delay is for spectators (token null): a seat sees its game as it is")
+        return Hello(token, delay)
+    if kind == "hint":
+        seq: Any = obj.get("seq")
+        if not _whole(seq) or not 0 <= seq < 2**31:
+            raise _bad(f'a hint message is {{"type": "hint", "seq": int}}: seq a whole number from 0 to '
+                       f'{2**31 - 1}, not {seq!r:.40}')
+        return Hint(seq)
     for name in ("action", "seq"):
         if name not in obj:
             raise _bad(f'an act message needs "{name}": {{"type": "act", "action": int, "seq": int}}')

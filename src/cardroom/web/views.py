@@ -10,10 +10,11 @@ public view until it is listed there (``tests/web/test_views.py`` checks that ev
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import Event, State
+from cardroom.engine import Action, Event, State
 
 __all__ = [
     "SPECTATOR",
@@ -22,6 +23,7 @@ __all__ = [
     "public_view",
     "visible_events",
     "omniscient_view",
+    "move_fields",
     "replay_steps",
 ]
 
@@ -56,16 +58,33 @@ def visible_events(state: State, seat: int, start: int = 0) -> list[Event]:
     return [state.visible_event(event, watcher) for event in state.log[start:]]
 
 
+def move_fields(state: State, action: Action) -> dict[str, Any]:
+    """``action`` as the web sends it: its number, its text form (for people to read) and the
+    fields of ``state.decode(action)`` (``kind``, ``card``, ``suit``, ``seat``, ``option``),
+    which the pages act on, so that no page reads the text.
+
+    >>> from cardroom.games import baha
+    >>> state = baha.Rules().new_game(seed=7)
+    >>> move_fields(state, state.legal_actions()[0])
+    {'action': 61, 'text': 'pass 10P', 'kind': 'pass', 'card': '10P', 'suit': None, 'seat': None,
+     'option': None}
+    """
+    info = state.decode(action)
+    fields = {f.name: getattr(info, f.name) for f in dataclasses.fields(info)}
+    return {"action": action, "text": state.action_to_string(action), **fields}
+
+
 def replay_steps(
     state: State, actions: Sequence[int], seat: int | None, deal: bool = True
 ) -> list[dict[str, Any]]:
     """A game step by step from ``seat``'s point of view (``None``: every seat's).
 
     ``actions`` are applied to ``state`` in order. Each step carries the action's text
-    (``"?"`` where ``seat`` could not tell which it was), the seat that took it, the view after
-    it and the events it caused, filtered for ``seat``. With ``deal``, ``state`` is the game's
-    start and the deal comes first, as step 0; a window of a long game starts from the game
-    rebuilt up to it (``record.rebuild``), so it costs only its own views.
+    (``"?"`` where ``seat`` could not tell which it was), the action as :func:`move_fields`
+    gives it (``None`` where ``seat`` could not tell, with ``hidden`` true), the seat that took
+    it, the view after it and the events it caused, filtered for ``seat``. With ``deal``,
+    ``state`` is the game's start and the deal comes first, as step 0; a window of a long game
+    starts from the game rebuilt up to it (``record.rebuild``), so it costs only its own views.
     """
     def events(evs: Sequence[Event]) -> list[Event]:
         return list(evs) if seat is None else [state.visible_event(e, seat) for e in evs]
@@ -75,11 +94,13 @@ def replay_steps(
 
     steps: list[dict[str, Any]] = []
     if deal:
-        steps.append({"action": None, "seat": None, "view": view(), "events": events(state.log)})
+        steps.append({"action": None, "move": None, "hidden": False, "seat": None, "view": view(),
+                      "events": events(state.log)})
     for action in actions:
         actor = state.current_player
         shown = action if seat is None else state.public_action(action, seat)
-        text = state.action_to_string(action) if shown == action else "?"
+        move = move_fields(state, action) if shown == action else None
         caused = state.apply(action)
-        steps.append({"action": text, "seat": actor, "view": view(), "events": events(caused)})
+        steps.append({"action": "?" if move is None else move["text"], "move": move, "hidden": move is None,
+                      "seat": actor, "view": view(), "events": events(caused)})
     return steps

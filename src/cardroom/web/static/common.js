@@ -114,7 +114,6 @@ export function replayUrl(id) {
  *   cardSvg(text, designs)      the SVG of a card's face, or of its back for "?"
  *   cardLabel(text, designs)    a card in words for screen readers and tooltips
  *   cardWords(text, designs)    a card in a few words, for the log, moves and notes
- *   isCard(text)                whether a move's argument names a card
  *   sortKey(text)               the order of a hand (smallest first)
  *   seatStats(view, seat)       the game's figures on a seat's plate (nodes)
  *   center(view, state, tv)     the table's middle (nodes); tv is the TableView (names,
@@ -131,9 +130,18 @@ export function replayUrl(id) {
  *   passing                     {key, need, to} of (view): cards passed together, chosen
  *                               one by one in the hand and sent with one button
  *   lastTrick(view, tv)         the side panel of the last trick (nodes or null)
+ *   walkthrough                 a first game's steps, each a sentence (an array)
+ *   hintWords(move, view, tv)   the heuristic's rule of thumb behind a suggested move (or null)
+ *   takenBy(view)               the seat that took the cards just gone from the table (a
+ *                               trick's), for their move toward it; or null
+ * A card a seat put on the table (in `center`) carries data-seat (whose) and data-motion (a
+ * key of its own): render.js moves it in from that seat's side when it appears; tv.position(i)
+ * says where seat i sits ("bottom", "left", "top"...).
  *   detail(text, designs)       the card-detail panel of a card (nodes or null)
- *   button(move, make, view, tv)    the button for a move not made with a card (or null)
- *   actionWords(verb, arg, designs, seatName)   a move in words when not a card's (or null)
+ *   button(move, make, view, tv)    the button for a move not made with a card (or null);
+ *                               a move is data: {action, kind, card, suit, seat, option}
+ *   actionWords(move, designs, seatName)   a move in words, where the game words it its own
+ *                               way (or null for the common wording)
  */
 
 const games = {};

@@ -1,11 +1,15 @@
-// The lobby: the create-table form built from GET /api/catalog, and the list of tables
-// (GET /api/tables, refreshed every few seconds). See TESTHOOKS.md for the data-testids.
+// The lobby: quick play, the create-table form built from GET /api/catalog, and the list of
+// tables (GET /api/tables, asked again every 3 seconds while the page is in view); TESTHOOKS.md
+// lists the data-testids.
 
 import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
 let refreshTimer = null;
+/** How often the list of tables is asked again while the page is in view: tables appear,
+ * fill and finish in it without a reload. */
+const LIST_MS = 3000;
 
 const nameInput = $("name-input");
 nameInput.value = localStorage.getItem(NAME_KEY) || "";
@@ -105,18 +109,18 @@ function drawGame() {
   $("rules").replaceChildren(...(info.options || []).filter((o) => !skip.has(o.name)).map(ruleField));
   const deckBox = $("deck-fieldset");
   deckBox.hidden = !info.decks;
+  drawDecks(game);
   drawSeats();
 }
 
-function drawDecks() {
+/** The project's decks of `game` (each catalog deck names its game), then an upload. */
+function drawDecks(game) {
   const sel = $("deck-select");
-  const decks = catalog.decks || [];
+  const decks = (catalog.decks || []).filter((d) => d.game === game);
   sel.replaceChildren(
     ...decks.map((d) => h("option", { value: d.name, text: `${d.title || d.name}${d.cards ? ` (${d.cards} cards)` : ""}` })),
     h("option", { value: "__upload__", text: "Upload a deck file (.toml)\u2026" }));
-  sel.addEventListener("change", () => {
-    $("deck-file-label").hidden = sel.value !== "__upload__";
-  });
+  $("deck-file-label").hidden = sel.value !== "__upload__";
 }
 
 async function loadCatalog() {
@@ -133,8 +137,11 @@ async function loadCatalog() {
     ...withRules.map((g) => h("a", { href: catalog.games[g].rules, "data-testid": `rules-link-${g}` }, `How to play ${gameTitle(g)}`)));
   sel.addEventListener("change", drawGame);
   $("players-input").addEventListener("input", drawSeats);
-  drawDecks();
+  $("deck-select").addEventListener("change", () => {
+    $("deck-file-label").hidden = $("deck-select").value !== "__upload__";
+  });
   drawGame();
+  drawQuickPlay();
 }
 
 function readFile(file) {
@@ -187,6 +194,54 @@ $("create-form").addEventListener("submit", async (ev) => {
     if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
     if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
     if (body.name) localStorage.setItem(NAME_KEY, name);
+    location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);
+  } catch (e) {
+    err.textContent = e.message;
+  } finally {
+    btn.disabled = false;
+  }
+});
+
+// ------------------------------------------------------------------ quick play
+
+const BOT_LEVELS = { random: "Easy (random)", heuristic: "Medium (heuristic)", ismcts: "Hard (search)" };
+
+function drawQuickPlayers() {
+  const info = catalog.games[$("quick-game").value];
+  const [min, max] = info.players || [2, 6];
+  const sel = $("quick-players");
+  const keep = Number(sel.value) || 4;
+  const sizes = [];
+  for (let n = min; n <= Math.min(max, 6); n++) sizes.push(n);
+  sel.replaceChildren(...sizes.map((n) => h("option", { value: String(n), text: `${n} players`, selected: n === Math.min(Math.max(keep, min), Math.min(max, 6)) })));
+}
+
+function drawQuickPlay() {
+  const game = $("quick-game");
+  game.replaceChildren(...Object.keys(catalog.games).map((g) => h("option", { value: g, text: gameTitle(g) })));
+  game.addEventListener("change", drawQuickPlayers);
+  $("quick-bots").replaceChildren(...(catalog.bots || []).map((b) => h("option", { value: b, text: BOT_LEVELS[b] || botTitle(b), selected: b === "heuristic" })));
+  drawQuickPlayers();
+}
+
+$("quick-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const err = $("quick-error");
+  err.textContent = "";
+  if (!catalog) return;
+  const game = $("quick-game").value;
+  const players = Number($("quick-players").value);
+  const bot = $("quick-bots").value;
+  const name = myName() || "Guest";
+  // The game's first project deck, where it plays with decks.
+  const deck = catalog.games[game].decks ? ((catalog.decks || []).find((d) => d.game === game) || {}).name ?? null : null;
+  const body = { game, players, rules: {}, deck, seats: ["human", ...Array(players - 1).fill(bot)], timer: null, name };
+  const btn = $("quick-button");
+  btn.disabled = true;
+  try {
+    const res = await api("/api/tables", { json: body });
+    if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
+    if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
     location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);
   } catch (e) {
     err.textContent = e.message;
@@ -278,7 +333,7 @@ function schedule() {
   clearInterval(refreshTimer);
   refreshTimer = setInterval(() => {
     if (document.visibilityState === "visible") refresh();
-  }, 5000);
+  }, LIST_MS);
 }
 
 document.addEventListener("visibilitychange", () => {

@@ -6,26 +6,37 @@
 
 import { h, seatName, describeEvent, gameTitle, botTitle, renderer, cardWords } from "./common.js";
 
-/** A move's text split into its verb and argument: "play 9P" -> ["play", "9P"]. */
-export function splitMove(text) {
-  const t = String(text || "").trim();
-  const i = t.indexOf(" ");
-  return i < 0 ? [t, ""] : [t.slice(0, i), t.slice(i + 1).trim()];
+// A move is data, as the server sends it (docs/web.md): its `action` number, its `kind` (the
+// game's verb: "play", "pass", "select", "declare", "target", "option", "draw"...) and what it
+// names (`card`, `suit`, `seat`, `option`; null where it names none), with its `text` for
+// records. The page acts on the fields and never reads the text.
+
+/** What a move names besides its kind (a card, a suit, a seat, an option), or null. */
+export function moveArgument(move) {
+  for (const k of ["card", "suit", "seat", "option"]) if (move[k] !== null && move[k] !== undefined) return move[k];
+  return null;
+}
+
+/** The test hook of a move's button: "move-draw", "move-declare-H", "move-target-2"... */
+export function moveTestid(move) {
+  const arg = moveArgument(move);
+  return arg === null ? `move-${move.kind}` : `move-${move.kind}-${arg}`;
 }
 
 /**
- * An action's text in the words the page uses for its cards and seats: "play 9D" is
- * "play 9♦", "pass 13R" is "pass 13 Red", "declare H" is "declare ♥ Hearts", "target 2" names
- * seat 2. `seatName(i)` names a seat; "?" (a choice this seat could not see) is said in words.
+ * A move in the words the page uses for its cards and seats: "play 9♦", "pass 13 Red",
+ * "declare ♥ Hearts", "target" and the seat's name; `seatName(i)` names a seat; a choice this
+ * seat could not see (null) is said in words.
  */
-export function actionWords(game, text, designs, seatName) {
-  if (text === "?") return "a hidden choice";
-  const [verb, arg] = splitMove(text);
-  if (!arg) return verb;
+export function actionWords(game, move, designs, seatName) {
+  if (!move) return "a hidden choice";
   const r = renderer(game);
-  const said = r.actionWords ? r.actionWords(verb, arg, designs, seatName) : null;
+  const said = r.actionWords ? r.actionWords(move, designs, seatName) : null;
   if (said) return said;
-  return r.isCard(arg) ? `${verb} ${cardWords(game, arg, designs)}` : text;
+  if (move.card !== null && move.card !== undefined) return `${move.kind} ${cardWords(game, move.card, designs)}`;
+  if (move.seat !== null && move.seat !== undefined) return `${move.kind} ${seatName(move.seat)}`;
+  const arg = moveArgument(move);
+  return arg === null ? move.kind : `${move.kind} ${arg}`;
 }
 
 /** Moves sorted into those that name a card in hand and those shown as buttons; `passing`
@@ -36,13 +47,12 @@ export function classifyMoves(moves, hand, game) {
   const buttons = [];
   let passing = false;
   for (const m of moves || []) {
-    const [verb, arg] = splitMove(m.text);
-    const cardVerb = verb === "play" || verb === "select" || (verb === "pass" && arg);
-    if (cardVerb && inHand.has(arg.toUpperCase())) {
-      byCard.set(arg.toUpperCase(), m);
-      if (verb === "pass" && renderer(game).passing) passing = true;
+    const card = m.card === null || m.card === undefined ? null : String(m.card).toUpperCase();
+    if (card !== null && inHand.has(card)) {
+      byCard.set(card, m);
+      if (m.kind === "pass" && renderer(game).passing) passing = true;
     } else {
-      buttons.push({ ...m, verb, arg });
+      buttons.push(m);
     }
   }
   return { byCard, buttons, passing };
@@ -51,10 +61,11 @@ export function classifyMoves(moves, hand, game) {
 function cardButton(game, text, designs, opts = {}) {
   const legal = !!opts.legal;
   const label = renderer(game).cardLabel(text, designs) + (opts.suffix || "");
+  // The card's name is the button's text (hidden on screen, beside its aria-hidden picture),
+  // not an aria-label: the picture's letters ("9P9P9") are no label a person would say.
   const b = h("button", {
     type: "button",
     class: `card ${game} ${legal ? "legal" : ""} ${opts.selected ? "selected" : ""} ${opts.extraClass || ""}`,
-    "aria-label": label,
     title: label,
     "data-testid": opts.testid || `card-${text}`,
     "data-card": text,
@@ -62,7 +73,7 @@ function cardButton(game, text, designs, opts = {}) {
   });
   if (opts.pressed !== undefined) b.setAttribute("aria-pressed", opts.pressed ? "true" : "false");
   if (opts.disabledLook) b.setAttribute("aria-disabled", "true");
-  b.append(renderer(game).cardSvg(text, designs));
+  b.append(h("span", { class: "sr-only", text: label }), renderer(game).cardSvg(text, designs));
   return b;
 }
 
@@ -79,6 +90,14 @@ function seatChip(text, cls) {
   return h("span", { class: `chip ${cls || ""}` }, text);
 }
 
+/** Whose a person's seat is: an account's (a link to its player page) or a guest's. */
+function holderChip(info) {
+  if (info.kind !== "human" || !info.name) return null;
+  if (!info.account) return h("span", { class: "chip chip-guest", "data-testid": `holder-${info.seat}`, "data-holder": "guest", title: "playing as a guest" }, "guest");
+  return h("a", { class: "chip chip-account", href: `/player/${encodeURIComponent(info.name)}`, "data-testid": `holder-${info.seat}`,
+    "data-holder": "account", title: `${info.name}'s player page` }, "account");
+}
+
 function countdownText(deadline) {
   if (!deadline) return "";
   const left = Math.max(0, Math.round(deadline - Date.now() / 1000));
@@ -86,6 +105,32 @@ function countdownText(deadline) {
   const s = left % 60;
   return m ? `${m}:${String(s).padStart(2, "0")}` : `${s}s`;
 }
+
+/** Where each seat sits around the table, from the seat at the bottom (the reader's own)
+ * onwards in the order of play: the next seat to its left, and on round to its right. */
+const POSITIONS = {
+  1: ["bottom"],
+  2: ["bottom", "top"],
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "top-left", "top-right", "right"],
+  6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+};
+
+/** The place of `seat` at a table of `n` seen from `base` (the seat drawn at the bottom);
+ * null past six seats, whose plates are drawn in a row above the middle. */
+export function seatPosition(seat, n, base) {
+  const places = POSITIONS[n];
+  return places ? places[(((seat - (base || 0)) % n) + n) % n] : null;
+}
+
+/** Whether cards may move: not under prefers-reduced-motion, nor with the page's setting off. */
+export function motionAllowed() {
+  if (document.documentElement.dataset.motion === "off") return false;
+  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+const MOTION_MS = 450;
 
 /**
  * The table's drawing. `els` holds the page's containers (see table.html); `hooks` the
@@ -132,8 +177,10 @@ export class TableView {
     }
     for (const c of [...this.passSel]) if (!cls.byCard.has(c)) this.passSel.delete(c);
 
+    const before = this.trickCards();
     this.renderSeats(view, state);
     this.renderCenter(view, state);
+    this.moveCards(view, state, before);
     this.renderTurn(view, state, mine);
     this.renderDecision(view, state, cls, mine);
     this.renderHand(view, state, hand, cls);
@@ -169,7 +216,7 @@ export class TableView {
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
         h("div", { class: "seat-name" }, h("span", { text: seatName(table, s.seat) }),
-          me ? seatChip("you", "chip-you") : null),
+          me ? seatChip("you", "chip-you") : null, holderChip(s)),
         h("div", { class: "seat-status" }, chip));
     });
     this.els.seats.replaceChildren(...seats);
@@ -216,7 +263,8 @@ export class TableView {
         turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "\u25b6 ") : null,
         h("span", { text: this.names(i) }),
         me ? seatChip(state.replay ? "seen by" : "you", "chip-you") : null,
-        view.dealer === i ? seatChip("dealer", "chip-dealer") : null));
+        view.dealer === i ? seatChip("dealer", "chip-dealer") : null,
+        state.replay ? null : holderChip(info)));
       const status = [];
       if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
@@ -231,11 +279,54 @@ export class TableView {
       seats.push(h("div", {
         class: `seat ${turn ? "is-turn" : ""} ${me ? "is-me" : ""}`,
         "data-testid": `seat-${i}`,
+        "data-pos": this.position(i),
         "data-turn": turn ? "true" : "false",
         "aria-current": turn ? "true" : null,
       }, bits));
     }
     this.els.seats.replaceChildren(...seats);
+  }
+
+  /** The seat drawn at the bottom: the reader's own, or the first. */
+  baseSeat() {
+    const st = this.state;
+    const seat = st && st.view ? st.view.seat : null;
+    return seat === null || seat === undefined ? 0 : seat;
+  }
+
+  /** Where seat `i` sits around the table ("bottom", "left", "top"...). */
+  position(i) {
+    const v = this.state.view;
+    const n = v.players || (v.hand_sizes || []).length;
+    return seatPosition(i, n, this.baseSeat());
+  }
+
+  /** The cards on the table now that belong to a seat (a trick's): {key: node}. */
+  trickCards() {
+    const out = new Map();
+    for (const f of this.els.center.querySelectorAll("[data-seat][data-motion]")) out.set(f.dataset.motion, f);
+    return out;
+  }
+
+  /** Cards move: each card new on the table comes from its seat's side; cards that left it
+   * (a trick taken) go to the seat the game says took them. Short, and none under
+   * prefers-reduced-motion or the page's setting. */
+  moveCards(view, state, before) {
+    if (!motionAllowed() || state.replay) return;
+    const now = this.trickCards();
+    for (const [key, node] of now) {
+      if (this._drawnOnce && !before.has(key)) node.classList.add("arriving", `from-${this.position(Number(node.dataset.seat))}`);
+    }
+    const gone = [...before.entries()].filter(([key]) => !now.has(key));
+    const r = renderer(view.game);
+    const taker = gone.length && r.takenBy ? r.takenBy(view) : null;
+    if (taker !== null && taker !== undefined) {
+      const pile = h("div", { class: `taking to-${this.position(taker)}`, "data-testid": "taking", "aria-hidden": "true" },
+        gone.map(([, node]) => node.cloneNode(true)));
+      this.els.center.append(pile);
+      setTimeout(() => pile.remove(), MOTION_MS + 100);
+    }
+    this._drawnOnce = true;
   }
 
   renderCenter(view, state) {
@@ -331,8 +422,10 @@ export class TableView {
       buttons.push(h("button", { type: "button", class: "move primary", "data-testid": "hand-result-continue",
         onclick: () => this.hooks.onContinue && this.hooks.onContinue() }, "Continue"));
     }
+    const suggested = this.suggestion(state);
     const mk = (m, label, testid, extra = {}) => h("button", {
-      type: "button", class: `move ${extra.cls || ""}`, "data-testid": testid, "data-action": m.action,
+      type: "button", class: `move ${extra.cls || ""} ${suggested && suggested.action === m.action ? "suggested" : ""}`,
+      "data-testid": testid, "data-action": m.action, "data-suggested": suggested && suggested.action === m.action ? "true" : null,
       "aria-label": extra.aria || label, disabled: busy, style: extra.style,
       onclick: () => this.hooks.onMove && this.hooks.onMove(m),
     }, label);
@@ -343,10 +436,9 @@ export class TableView {
         buttons.push(made);
         continue;
       }
-      // A move that names a card not in the hand, or a verb the game's renderer does not draw.
-      const { verb, arg } = m;
-      const label = arg && r.isCard(arg) ? `${verb} ${cardWords(view.game, arg, state.designs)}` : m.text;
-      buttons.push(mk(m, label.charAt(0).toUpperCase() + label.slice(1), `move-${m.text.replace(/\s+/g, "-")}`));
+      // A move that names a card not in the hand, or a kind the game's renderer does not draw.
+      const label = actionWords(view.game, m, state.designs, (i) => this.names(i));
+      buttons.push(mk(m, capital(label), moveTestid(m)));
     }
     if (cls.passing) {
       const need = r.passing.need(view);
@@ -362,9 +454,19 @@ export class TableView {
         },
       }, `Pass ${need} card${need === 1 ? "" : "s"}`));
     } else if (mine && cls.byCard.size && !parts.length) {
-      const verbs = new Set([...cls.byCard.values()].map((m) => splitMove(m.text)[0]));
-      const hint = verbs.has("select") ? "Choose a card from your hand." : "Play a highlighted card.";
+      const selecting = [...cls.byCard.values()].some((m) => m.kind === "select");
+      const hint = selecting ? "Choose a card from your hand." : "Play a highlighted card.";
       parts.push(h("div", { class: "pending-text muted", "data-testid": "hint" }, hint));
+    }
+    if (suggested) {
+      const why = r.hintWords ? r.hintWords(suggested, view, this) : null;
+      parts.push(h("div", { class: "suggestion", "data-testid": "suggestion", role: "status" },
+        h("strong", { text: `Suggested: ${actionWords(view.game, suggested, state.designs, (i) => this.names(i))}` }),
+        why ? h("span", { text: ` \u2014 ${why}` }) : h("span", { text: " (the heuristic bot's choice)" })));
+    }
+    if (mine && this.hooks.onSuggest && (state.moves || []).length > 1 && !state.result && !this.ended(view, state) && !suggested) {
+      buttons.push(h("button", { type: "button", class: "move subtle", "data-testid": "suggest-button", disabled: busy,
+        title: "What would the heuristic bot play here, and why?", onclick: () => this.hooks.onSuggest() }, "Suggest a move"));
     }
     if (buttons.length) parts.push(h("div", { class: "moves", "data-testid": "moves" }, buttons));
     // As for the hand: the same buttons stay in place (a press on one is not lost).
@@ -375,8 +477,15 @@ export class TableView {
     box.hidden = parts.length === 0;
   }
 
+  /** The move the heuristic suggested for this very position (see table.js), or null. */
+  suggestion(state) {
+    const m = state.suggestion;
+    return m && state.suggestionSeq === state.seq && (state.moves || []).some((x) => x.action === m.action) ? m : null;
+  }
+
   renderHand(view, state, hand, cls) {
     const box = this.els.hand;
+    const suggested = this.suggestion(state);
     const game = view.game;
     const { sortKey } = renderer(game);
     const sorted = [...hand].sort((a, b) => sortKey(a) - sortKey(b));
@@ -392,7 +501,7 @@ export class TableView {
         selected: selected || picked,
         pressed: cls.passing ? selected : undefined,
         suffix: (m ? (cls.passing ? ", can be passed" : ", playable") : "") + (picked ? ", chosen to pass" : "") + (selected ? ", selected" : "") + (drawn ? ", just drawn" : ""),
-        extraClass: `${picked ? "picked" : ""} ${drawn ? "drawn" : ""}`,
+        extraClass: `${picked ? "picked" : ""} ${drawn ? "drawn" : ""} ${m && suggested && m.action === suggested.action ? "suggested" : ""}`,
         disabledLook: !m,
       });
       b.tabIndex = -1;

@@ -1,7 +1,7 @@
 // The replay page: GET /api/tables/{id}/replay?seat=K, then step back and forth through the
 // views with the table page's renderer. Arrow keys step; Home/End jump to the ends.
 
-import { TableView, actionWords, cardFace, splitMove } from "./render.js";
+import { TableView, actionWords, cardFace } from "./render.js";
 import { api, h, notify, seatName, gameTitle, gameInfo, loadGames, describeEvent, tableIdFromLocation } from "./common.js";
 
 const id = tableIdFromLocation();
@@ -53,7 +53,8 @@ function show(i) {
   drawOtherHands(views, v, all);
   $("replay-step").textContent = `Step ${index + 1} of ${steps.length}`;
   const who = step.seat !== null && step.seat !== undefined ? seatName(table, step.seat) : null;
-  const words = step.action ? actionWords(v && v.game ? v.game : table.game, step.action, designs, (i) => seatName(table, i)) : null;
+  // A step's move is data (null for the deal, and for a choice this seat could not see: hidden).
+  const words = step.move || step.hidden ? actionWords(v && v.game ? v.game : table.game, step.move, designs, (i) => seatName(table, i)) : null;
   $("replay-action").textContent = words ? `${who ? `${who}: ` : ""}${words}` : "The deal";
   const slider = $("replay-slider");
   slider.max = String(steps.length - 1);
@@ -215,4 +216,3 @@ document.addEventListener("keydown", (ev) => {
 });
 
 main();
-export { splitMove };

@@ -20,7 +20,7 @@
 //   join-bar, join-form, join-name, join-button (a spectator taking a free seat)
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
-import { TableView, handKeys, splitMove } from "./render.js";
+import { TableView, handKeys } from "./render.js";
 import { api, h, notify, seatName, gameTitle, gameInfo, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
@@ -53,10 +53,13 @@ const view = new TableView({
 }, {
   onMove: (m) => send(m),
   onPass: (moves) => {
-    passQueue = moves.slice(1).map((m) => m.text);
+    passQueue = moves.slice(1).map((m) => m.action);
     send(moves[0]);
   },
   passInFlight: () => passQueue.length > 0,
+  onSuggest: () => {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hint", seq: state.seq }));
+  },
   onContinue: () => {
     seenResults = resultEvents().length;
     if (!state.spectator) localStorage.setItem(SEEN_KEY, String(seenResults));
@@ -87,6 +90,20 @@ function pendingResult() {
   return results.length > seenResults && !over ? results[results.length - 1] : null;
 }
 handKeys($("hand"));
+
+// Card motion is a setting of this browser (on unless turned off; prefers-reduced-motion
+// turns it off whatever it says: render.js motionAllowed).
+const MOTION_KEY = "cardroom.motion";
+function setMotion(on) {
+  document.documentElement.dataset.motion = on ? "on" : "off";
+  $("motion-toggle").setAttribute("aria-pressed", on ? "true" : "false");
+}
+setMotion(localStorage.getItem(MOTION_KEY) !== "off");
+$("motion-toggle").addEventListener("click", () => {
+  const on = document.documentElement.dataset.motion === "off";
+  localStorage.setItem(MOTION_KEY, on ? "on" : "off");
+  setMotion(on);
+});
 
 function setConn(s, text) {
   const c = $("connection");
@@ -122,6 +139,7 @@ function draw() {
   }
   state.result = pendingResult();
   view.render(state);
+  walkthrough();
   drawHeader();
 }
 
@@ -147,7 +165,8 @@ function drawHeader() {
       ? "This game was closed by its creator before it ended. Its record is kept with the finished games."
       : "This table was closed by its creator before its game began.";
   }
-  $("who").textContent = state.spectator ? "Watching" : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
+  const behind = state.spectator && state.behind ? ` ${state.behind} action${state.behind === 1 ? "" : "s"} behind` : "";
+  $("who").textContent = state.spectator ? `Watching${behind}` : `Seat ${state.seat}: ${seatName(t, state.seat)}`;
   const free = t && !gone && state.spectator && t.status !== "over" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("join-bar").hidden = !free;
   // While seats wait for people, the link to send them (the page's own address, no token).
@@ -300,6 +319,7 @@ function onUpdate(msg) {
   state.seq = msg.seq;
   state.view = msg.view;
   state.moves = msg.moves || [];
+  state.behind = msg.behind || 0;
   state.table = msg.table || state.table;
   // The deadline in this browser's clock: the server sends its own time beside it.
   state.deadline = msg.deadline ? msg.deadline - (msg.now ?? Date.now() / 1000) + Date.now() / 1000 : null;
@@ -311,7 +331,7 @@ function onUpdate(msg) {
   // Cards passed together: the next chosen card, with this update's seq.
   if (passQueue.length) {
     const next = passQueue.shift();
-    const m = state.moves.find((x) => x.text === next);
+    const m = state.moves.find((x) => x.action === next);  // a game's action numbers are fixed
     if (m) {
       draw();
       send(m);
@@ -322,6 +342,52 @@ function onUpdate(msg) {
   }
   draw();
   announce(fresh);
+}
+
+// A first game's walkthrough, once per game in this browser (the game's renderer has the
+// steps); a spectator is not walked through.
+const WALK_KEY = (game) => `cardroom.walkthrough.${game}`;
+let walkStep = null;
+
+function walkthrough() {
+  const box = $("walkthrough");
+  const game = state.view?.game;
+  const steps = game ? renderer(game).walkthrough || [] : [];
+  if (walkStep === null && game && !state.spectator && steps.length && !localStorage.getItem(WALK_KEY(game))) walkStep = 0;
+  if (walkStep === null || walkStep >= steps.length) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  $("walkthrough-step").textContent = `(${walkStep + 1} of ${steps.length})`;
+  $("walkthrough-text").textContent = steps[walkStep];
+  $("walkthrough-next").textContent = walkStep === steps.length - 1 ? "Got it" : "Next";
+}
+
+function endWalkthrough() {
+  if (state.view?.game) localStorage.setItem(WALK_KEY(state.view.game), "done");
+  walkStep = Infinity;
+  walkthrough();
+}
+
+$("walkthrough-next").addEventListener("click", () => {
+  const steps = renderer(state.view.game).walkthrough || [];
+  if (walkStep + 1 >= steps.length) endWalkthrough();
+  else {
+    walkStep += 1;
+    walkthrough();
+  }
+});
+$("walkthrough-skip").addEventListener("click", endWalkthrough);
+
+/** The heuristic's suggestion for this seat's turn: marked on its card or button, and said. */
+function onHint(msg) {
+  if (msg.seq !== state.seq) return;
+  state.suggestion = msg.move;
+  state.suggestionSeq = msg.seq;
+  draw();
+  const said = document.querySelector("[data-testid=suggestion]");
+  if (said) $("live").textContent = said.textContent;
 }
 
 function onError(msg) {
@@ -371,7 +437,9 @@ function connect() {
   ws = sock;
   sock.addEventListener("open", () => {
     sentToken = localStorage.getItem(TOKEN_KEY(id));
-    sock.send(JSON.stringify({ type: "hello", token: sentToken || null }));
+    // A spectator may watch a few actions behind the game (the address's ?delay=N, 0 to 20).
+    const delay = sentToken ? 0 : Math.max(0, Math.min(20, Number(new URLSearchParams(location.search).get("delay")) || 0));
+    sock.send(JSON.stringify({ type: "hello", token: sentToken || null, ...(delay ? { delay } : {}) }));
     clearInterval(pingTimer);
     pingTimer = setInterval(() => {
       if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: "ping" }));
@@ -389,6 +457,7 @@ function connect() {
     else if (msg.type === "error" && (msg.code === "bad_chat" || msg.code === "slow_down")) chatProblem(msg.message);
     else if (msg.type === "welcome") onWelcome(msg);
     else if (msg.type === "update") onUpdate(msg);
+    else if (msg.type === "hint") onHint(msg);
     else if (msg.type === "error") onError(msg);
   });
   sock.addEventListener("close", (ev) => {
@@ -490,4 +559,4 @@ loadGames().then(() => {
   ready = true;
   connect();
 }, (e) => notify(`Cannot load the games of this server: ${e.message}`, "error", 0));
-export { state, splitMove, h };
+export { state, h };

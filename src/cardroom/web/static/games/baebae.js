@@ -161,7 +161,6 @@ export default {
     const base = `${rankName(c.rank)}${SUITS[c.suit].symbol}`;
     return d && d.name ? `${base} ${d.name}` : base;
   },
-  isCard: (text) => parseBaebae(text) !== null,
   sortKey(text) {
     const c = parseBaebae(text);
     if (!c) return 9999;
@@ -230,25 +229,21 @@ export default {
 
   /** The button for a move not made by clicking a card, or null for the common one. */
   button(m, mk, view, tv) {
-    const { verb, arg } = m;
-    if (verb === "declare") {
-      const s = SUITS[arg.toUpperCase()];
-      return mk(m, s ? `${s.symbol} ${s.name}` : `Name ${arg}`, `move-declare-${arg}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
+    const { kind } = m;
+    if (kind === "declare") {
+      const s = SUITS[m.suit];
+      return mk(m, s ? `${s.symbol} ${s.name}` : `Name ${m.suit}`, `move-declare-${m.suit}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
     }
-    if (verb === "target") {
-      const seat = Number(arg);
-      return mk(m, tv.names(seat), `move-target-${arg}`, { aria: `Choose ${tv.names(seat)}` });
-    }
-    if (verb === "option") {
-      const k = Number(arg);
+    if (kind === "target") return mk(m, tv.names(m.seat), `move-target-${m.seat}`, { aria: `Choose ${tv.names(m.seat)}` });
+    if (kind === "option") {
       const labels = view.pending && view.pending.options ? view.pending.options : [];
-      const label = labels[k - 1] ?? labels[k] ?? `Option ${arg}`;
-      return mk(m, `${arg}. ${label}`, `move-option-${arg}`);
+      const label = labels[m.option - 1] ?? `Option ${m.option}`;
+      return mk(m, `${m.option}. ${label}`, `move-option-${m.option}`);
     }
-    if (verb === "yes" || verb === "no") return mk(m, verb === "yes" ? "Yes, carry it out" : "No", `move-${verb}`, { cls: verb === "yes" ? "primary" : "" });
-    if (verb === "draw") return mk(m, "Draw a card", "move-draw", { cls: "primary" });
-    if (verb === "pass" && !arg) return mk(m, "Pass", "move-pass");
-    if (verb === "done") return mk(m, "Done", "move-done", { cls: "primary" });
+    if (kind === "yes" || kind === "no") return mk(m, kind === "yes" ? "Yes, carry it out" : "No", `move-${kind}`, { cls: kind === "yes" ? "primary" : "" });
+    if (kind === "draw") return mk(m, "Draw a card", "move-draw", { cls: "primary" });
+    if (kind === "pass") return mk(m, "Pass", "move-pass");
+    if (kind === "done") return mk(m, "Done", "move-done", { cls: "primary" });
     return null;
   },
 
@@ -258,14 +253,36 @@ export default {
     return String(text).replace(/\b(A|K|Q|J|10|[2-9])([CDHS])(#\d+)?\b/g, (key, rank, suit) => `${rank}${SUITS[suit].symbol}`);
   },
 
-  /** "declare H" is "declare ♥ Hearts", "target 2" names seat 2; null for a card's move. */
-  actionWords(verb, arg, designs, seatName) {
-    if (verb === "declare" && SUITS[arg.toUpperCase()]) {
-      const s = SUITS[arg.toUpperCase()];
-      return `declare ${s.symbol} ${s.name}`;
-    }
-    if (verb === "target" && /^\d+$/.test(arg)) return `target ${seatName(Number(arg))}`;
-    return null;
+  /** A first game's walkthrough, a step at a time (table.js shows it once per browser). */
+  walkthrough: [
+    "You sit at the bottom, your hand below you; the others sit around the table in the order of play, with the stockpile, the discard pile and the suit in play in the middle.",
+    "On your turn play a card that matches the top of the discard pile, by suit or by rank; wild cards play on anything. Your playable cards are highlighted.",
+    "Most cards are characters with an action, written on the card: point at a card to read it in full. When an action asks you something (yes or no, a player, a suit), its buttons appear above your hand.",
+    "No card to play? Draw one. The first to empty their hand ends the round; the cards left in the others' hands are penalty points, and the lowest total wins.",
+    "Stuck? Suggest a move shows what the heuristic bot would play in your place, and its rule of thumb.",
+  ],
+
+  /** The heuristic's rule of thumb behind a suggested move, in words (agents/baebae_heuristic.py
+   * lists the rules), or null where no short rule says it. */
+  hintWords(move) {
+    return {
+      play: "shed high-penalty cards early, keep wilds and suit-declaring cards for when nothing else plays, and aim actions at the player closest to going out",
+      draw: "no card in your hand can be played: draw",
+      pass: "the card drawn is better kept: pass",
+      declare: "name the suit you hold most of, then the one with the fewest cards left unseen",
+      yes: "this action is worth it: it costs the others more than you",
+      no: "this action would hurt you more than it helps: decline it",
+      target: "aim at the player the action is worth most against, usually the one with the fewest cards",
+      option: "the option whose steps are best for you and worst for the others",
+      select: "give away or discard cards that cannot win first, then the highest penalty",
+      done: "nothing more is worth putting under the card",
+    }[move.kind] ?? null;
+  },
+
+  /** A declaration in words ("declare ♥ Hearts"), or null for the common wording. */
+  actionWords(move) {
+    const s = move.kind === "declare" ? SUITS[move.suit] : null;
+    return s ? `declare ${s.symbol} ${s.name}` : null;
   },
 
   /** A round ends with its `round_end` event: the result panel shows it. */

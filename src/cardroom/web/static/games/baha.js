@@ -112,7 +112,6 @@ export default {
     const c = parseBaha(text);
     return c ? `${c.value} ${BAHA_COLOURS[c.colour].name}` : String(text);
   },
-  isCard: (text) => parseBaha(text) !== null,
   sortKey(text) {
     const c = parseBaha(text);
     return c ? "PRTO".indexOf(c.colour) * 100 + c.value : 9999;
@@ -166,9 +165,10 @@ export default {
     }
     out.push(ledBox);
 
-    const trick = h("div", { class: "trick", "data-testid": "trick" });
+    // Each seat's card lies in front of it: the trick is laid out as the seats are.
+    const trick = h("div", { class: "trick around", "data-testid": "trick" });
     for (const t of view.trick || []) {
-      trick.append(h("figure", { class: "trick-card", "data-seat": t.p },
+      trick.append(h("figure", { class: `trick-card at-${tv.position(t.p)}`, "data-seat": t.p, "data-motion": `${view.hand_number}:${t.card}` },
         tv.cardFace(t.card, "", `trick-card-${t.card}`),
         h("figcaption", { text: tv.names(t.p) })));
     }
@@ -184,6 +184,37 @@ export default {
       out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
     }
     return out;
+  },
+
+  /** A first game's walkthrough, a step at a time (table.js shows it once per browser). */
+  walkthrough: [
+    "You sit at the bottom, your hand below you; the others sit around the table in the order of play, and each card of a trick lies in front of whoever played it.",
+    "A hand may begin with a pass: click three cards to choose them, then press the Pass button. High cards and horned cards are the dangerous ones to keep.",
+    "Follow the colour that was led if you can: your playable cards are highlighted. The highest card of the led colour takes the trick.",
+    "Cards 9 to 13 carry horns, and every horn you take costs you a point: the lowest total wins. Take every horned card of a hand and you shoot the moon. The Rules link at the top has the whole rule sheet.",
+    "Stuck? Suggest a move shows what the heuristic bot would play in your place, and its rule of thumb.",
+  ],
+
+  /** The heuristic's rule of thumb behind a suggested move, in words, from this seat's view
+   * (agents/baha_heuristic.py lists the rules). */
+  hintWords(move, view, tv) {
+    const c = parseBaha(move.card);
+    if (!c) return null;
+    if (move.kind === "pass") return "pass your most dangerous cards: high values, horns, and the last cards of a short colour (a void lets you throw horns later)";
+    const trick = view.trick || [];
+    if (!trick.length) return "lead low, in the colour where the others hold the most higher cards: somebody else should take the trick";
+    const led = parseBaha(trick[0].card).colour;
+    const ledName = BAHA_COLOURS[led].name;
+    if (c.colour !== led) return `you cannot follow ${ledName}: throw your most dangerous card (most horns, then highest)`;
+    const top = trick.filter((t) => parseBaha(t.card).colour === led).reduce((a, t) => (parseBaha(t.card).value > parseBaha(a.card).value ? t : a));
+    if (c.value < parseBaha(top.card).value) return `stay under ${this.cardWords(top.card)}: ${tv.names(top.p)} takes the trick`;
+    if (trick.length === view.players - 1) return "the trick is yours anyway: take it with your highest card";
+    return "no card stays under the winning one: play your lowest";
+  },
+
+  /** The seat that took the cards just gone from the table: the last trick's winner. */
+  takenBy(view) {
+    return !(view.trick || []).length && view.last_trick ? view.last_trick.winner : null;
   },
 
   lastTrick(view, tv) {
