@@ -138,11 +138,9 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        from cardroom import engine_build
-        from cardroom.native import describe as native_build
+        from cardroom.native import describe as engine_build
 
-        make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()}; {native_build()})",
-                             highlight=False)
+        make_console().print(f"cardroom {version('cardroom')} ({engine_build()})", highlight=False)
         raise typer.Exit()
 
 
