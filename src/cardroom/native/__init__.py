@@ -2,12 +2,11 @@
 
 The C++ sources are in the project's ``native/`` folder; ``pip install`` builds them into
 ``cardroom.native._core`` where a C++17 compiler is at hand (``setup.py``), and says in one line
-when it cannot; ``CARDROOM_PURE=1`` at install builds nothing (the pure install).
+when it cannot; ``CARDROOM_PURE=1`` at install builds nothing (the pure install), and
 ``cardroom --version`` says which (:func:`describe`). The Python engine stays the reference and
-the fallback: the native one deals
-the same cards from the same seed, makes the same moves legal, writes the same events and
-scores the same (``tests/native/`` plays both side by side), so a record replays identically
-on either.
+the fallback: the native one deals the same cards from the same seed, makes the same moves
+legal, writes the same events and scores the same (``tests/native/`` plays both side by side),
+so a record replays identically on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
 (``native``, the default where the core is built, or ``python``, the reference and the default
