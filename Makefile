@@ -19,10 +19,10 @@ EXTRAS_research := web,research
 EXTRAS_all      := dev,web,postgres,designer,research,bench
 PROFILES        := play designer research all
 
-# The install compiles the engine's hot modules (setup.py, mypyc): a change to one of them
-# reinstalls, so a stale compiled module never shadows the edited source.
-ENGINE_SOURCES := setup.py src/cardroom/compiled.py src/cardroom/cards.py src/cardroom/agents/ismcts.py \
-	$(wildcard src/cardroom/games/*/*.py) $(wildcard native/*.cpp native/*/*.hpp)
+# The install builds the native engine (setup.py, native/): a change to its sources or to
+# setup.py reinstalls, so a stale extension never runs against the edited C++. The Python
+# modules are installed editable; an edit to one needs no install.
+ENGINE_SOURCES := setup.py $(wildcard native/*.cpp native/*/*.hpp)
 
 # One stamp per set of extras: $(VENV)/.installed-play says the play extras are installed.
 # An install also stamps every set it covers (all covers play), so make test after make play

@@ -92,35 +92,36 @@ def openspiel_runner(game_string: str, pick: Pick, pyspiel: Any) -> Runner:
     return run
 
 
-class PureRunner:
-    """A runner played in a subprocess whose Cardroom is the plain Python engine
-    (``CARDROOM_PURE=1``): ``factory`` of benchmark module ``module``, given the same pick. The
-    subprocess waits between rounds, so it never runs beside another runner."""
+class PythonRunner:
+    """A runner played in a subprocess whose games run on the Python engine, the reference
+    (``CARDROOM_ENGINE=python``): ``factory`` of benchmark module ``module``, given the same
+    pick. The subprocess waits between rounds, so it never runs beside another runner."""
 
     def __init__(self, module: str, factory: str, seed: int) -> None:
         code = (
             "import json, sys\n"
             f"sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
-            "import cardroom, harness\n"
+            "import harness\n"
+            "from cardroom import native\n"
             f"from {module} import {factory} as factory\n"
             f"run = factory(harness.make_pick({seed}))\n"
-            "print(json.dumps(cardroom.engine_build()), flush=True)\n"
+            "print(json.dumps(native.engine_choice()), flush=True)\n"
             "for line in sys.stdin:\n"
             "    print(json.dumps(run(float(line))), flush=True)\n"
         )
         self.process = subprocess.Popen(
-            [sys.executable, "-c", code], env=dict(os.environ, CARDROOM_PURE="1", CARDROOM_ENGINE="python"),
+            [sys.executable, "-c", code], env=dict(os.environ, CARDROOM_ENGINE="python"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )
         self.engine = self._read()
-        if self.engine != "pure":
-            raise RuntimeError(f"the pure runner's engine is {self.engine!r}, not the plain one")
+        if self.engine != "python":
+            raise RuntimeError(f"the Python runner's engine is {self.engine!r}, not the Python one")
 
     def _read(self) -> Any:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         if not line:
-            raise RuntimeError("the pure runner's process ended early (see its error above)")
+            raise RuntimeError("the Python runner's process ended early (see its error above)")
         return json.loads(line)
 
     def __call__(self, seconds: float) -> tuple[int, int, float]:
@@ -250,16 +251,19 @@ def run_benchmark(
     goals: dict[str, float],
     argv: list[str] | None = None,
 ) -> int:
-    """The command line shared by the peer benchmarks: Cardroom's compiled engine (this
-    process), its plain engine (a subprocess with ``CARDROOM_PURE=1``) and each of ``theirs``.
-    ``goals`` maps a peer's name to the ratio compiled Cardroom / that peer aimed for."""
+    """The command line shared by the peer benchmarks: Cardroom on the engine its games run on
+    by default (this process: the native one where it is built and has the game), the Python
+    engine (a subprocess with ``CARDROOM_ENGINE=python``, where this process runs native) and
+    each of ``theirs``. ``goals`` maps a peer's name to the ratio Cardroom (default engine) /
+    that peer aimed for."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rounds", type=int, default=10, help="rounds per engine (default 10)")
     parser.add_argument(
         "--seconds", type=float, default=1.0, help="seconds per engine per round (default 1)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
-    parser.add_argument("--no-pure", action="store_true", help="leave out the plain Python engine")
+    parser.add_argument("--no-python", action="store_true",
+                        help="leave out the Python engine where the game runs native")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0:
@@ -273,33 +277,31 @@ def run_benchmark(
             file=sys.stderr,
         )
         return 2
-    import cardroom
-
-    load_before = load_average()
-    build = cardroom.engine_build()
     from cardroom import native
 
-    ours_name = f"{ours[0]}_{'native' if native.native_for(ours[0]) else build.split()[0]}"
+    load_before = load_average()
+    on_native = native.native_for(ours[0])
+    ours_name = f"{ours[0]}_{'native' if on_native else 'python'}"
     runners: list[tuple[str, Runner]] = [(ours_name, ours[1](make_pick(args.seed)))]
-    pure = None
-    if not args.no_pure and build != "pure":
+    python = None
+    if not args.no_python and on_native:
         module = os.path.splitext(os.path.basename(sys.argv[0]))[0]
-        pure = PureRunner(module, ours[1].__name__, args.seed)
-        runners.append((f"{ours[0]}_pure", pure))
+        python = PythonRunner(module, ours[1].__name__, args.seed)
+        runners.append((f"{ours[0]}_python", python))
     for k, (peer, factory) in enumerate(theirs):
         runners.append((peer, factory(make_pick(args.seed + 1 + k), pyspiel)))
     comparisons: list[Comparison] = [(ours_name, peer, goals.get(peer)) for peer, _ in theirs]
-    if pure is not None:
-        comparisons += [(f"{ours[0]}_pure", peer, None) for peer, _ in theirs]
-        comparisons.append((ours_name, f"{ours[0]}_pure", None))
+    if python is not None:
+        comparisons += [(f"{ours[0]}_python", peer, None) for peer, _ in theirs]
+        comparisons.append((ours_name, f"{ours[0]}_python", None))
     try:
         measured = measure(runners, comparisons, args.rounds, args.seconds)
     finally:
-        if pure is not None:
-            pure.close()
+        if python is not None:
+            python.close()
     result = {
         "benchmark": name,
-        "environment": {**environment(), "engine": build},
+        "environment": {**environment(), "engine": native.describe()},
         "rounds_asked": args.rounds,
         "seconds": args.seconds,
         "seed": args.seed,

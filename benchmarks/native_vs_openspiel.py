@@ -48,7 +48,7 @@ from harness import (
 )
 from sim_vs_openspiel import evaluate_bots_runner
 
-from cardroom import engine_build, native
+from cardroom import native
 from cardroom.games import baha
 from cardroom.native import describe as native_build
 from cardroom.sim.tournament import Lineup, run_games
@@ -107,7 +107,7 @@ def heuristic_runner(pick: Pick) -> Runner:
 
 
 def python_runner(pick: Pick, pyspiel: Any, agents: str = "random", games: int = 100) -> Runner:
-    """The same games on the Python engine (compiled where built), one process: ``run_games``
+    """The same games on the Python engine (the reference), one process: ``run_games``
     with the engine choice pinned to ``python`` (it would take the native batches otherwise)."""
     lineup = Lineup.parse(agents, 4)
     seeds = iter(range(1 << 40, 1 << 62, games))
@@ -219,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     load_after = load_average()
     result = {
         "benchmark": "native_vs_openspiel",
-        "environment": {**environment(), "engine": f"{engine_build()}; {native_build()}"},
+        "environment": {**environment(), "engine": native_build()},
         "rounds_asked": args.rounds, "seconds": args.seconds, "unit": "hands", **measured,
         "load_average": None if load_before is None or load_after is None
         else {"before": load_before, "after": load_after},

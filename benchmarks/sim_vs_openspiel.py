@@ -5,7 +5,7 @@ Cardroom plays 4-player Baha games of target 1 (one hand each) between random bo
 ``cardroom simulate`` runs; the time includes starting the worker processes. OpenSpiel plays
 ``hearts`` games (one hand each) with ``pyspiel.evaluate_bots`` and four C++ uniform random bots
 in this one process: the whole game loop in C++. Rounds alternate (the order turning) with the
-plain Python engine (``CARDROOM_PURE=1``, in a subprocess) where the engine is compiled.
+Python engine (``CARDROOM_ENGINE=python``, in a subprocess) where the game runs native.
 Reported: hands per second of each and the median ratios; the goal is Cardroom on all cores at
 least equal to OpenSpiel's C++ on one.
 

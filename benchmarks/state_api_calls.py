@@ -2,7 +2,7 @@
 
 ``timeit`` of ``start``, ``is_over`` and ``legal_actions()`` on a position, and of a whole
 one-hand game (4 players, target 1) played by always taking the first legal action, for
-``BahaState`` (compiled where built) and ``NativeBahaState``, one after the other in this
+``BahaState`` (the Python reference) and ``NativeBahaState``, one after the other in this
 process. Run with ``python benchmarks/state_api_calls.py``.
 """
 

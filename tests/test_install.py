@@ -231,9 +231,63 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
         assert _installs(fake_venv, goal) == [], f"make {goal} installed again"
     assert "Installed for playing" not in _make(fake_venv, "play")[1]  # nothing left to suggest
 
-    # pyproject.toml or an engine module edited (the stamps older than it): each installs again
+    # a Python module edited: the install is editable, nothing to do; the native engine's
+    # sources or setup.py edited: the extension is built again
+    assert _installs(fake_venv, "-W", "src/cardroom/cards.py", "install") == []
+    assert _installs(fake_venv, "-W", "src/cardroom/games/baha/state.py", "install") == []
+    for source in ("native/module.cpp", "native/cardroom/baha.hpp", "setup.py"):
+        assert _installs(fake_venv, "-W", source, "install") == [".[dev,web,postgres,designer,research,bench]"], source
+
+    # pyproject.toml edited (the stamps older than it): each installs again
     for stamp in fake_venv.glob(".installed-*"):
         os.utime(stamp, (0, 0))
     assert _installs(fake_venv, "play") == [".[web]"]
     assert _installs(fake_venv, "research") == [".[web,research]"]
     assert _installs(fake_venv, "install") == [".[dev,web,postgres,designer,research,bench]"]
+
+
+# -- the pure install: CARDROOM_PURE=1 builds no native core, and says so ------------------
+
+PLAYS_ON = """
+import json, cardroom
+from cardroom import native
+from cardroom.games import get
+states = {g: type(get(g).make_rules({}).new_game(3)).__module__ for g in ("baha", "baebae")}
+print(json.dumps([cardroom.__file__, native.available(), states]))
+"""
+
+
+def test_the_pure_install_builds_no_native_core_says_so_and_plays_on_python(tmp_path: Path) -> None:
+    """The wheel built with ``CARDROOM_PURE=1`` (as ``pip install`` builds it, without the
+    build's isolation: the project's own setuptools) is pure Python, and installed it says in
+    ``cardroom --version`` that the native core is not built and games run on Python."""
+    source = tmp_path / "source"
+    skip = shutil.ignore_patterns("*.so", "__pycache__", "*.egg-info", "build")
+    for name in ("src", "native"):
+        shutil.copytree(ROOT / name, source / name, ignore=skip)
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    env = {**os.environ, "CARDROOM_PURE": "1", "PIP_NO_INDEX": "1"}
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "-w",
+         str(tmp_path / "wheels"), str(source)], capture_output=True, text=True, env=env, timeout=180)
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheels = [p.name for p in (tmp_path / "wheels").iterdir()]
+    assert wheels == ["cardroom-0.1.0-py3-none-any.whl"], wheels  # pure: for any platform
+    site = tmp_path / "site"
+    shutil.unpack_archive(tmp_path / "wheels" / wheels[0], site, "zip")  # what pip does with a pure wheel
+    assert not list(site.rglob("*.so"))
+    run_env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "200"}
+    run_env.pop("CARDROOM_ENGINE", None)
+    shown = subprocess.run([sys.executable, "-m", "cardroom.cli.main", "--version"], capture_output=True,
+                           text=True, env=run_env, timeout=60, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == ("cardroom 0.1.0 (native core not built (installed with CARDROOM_PURE=1, or where "
+                            "no C++17 compiler was found), games run on python)\n"), shown.stdout
+    played = subprocess.run([sys.executable, "-c", PLAYS_ON], capture_output=True, text=True, env=run_env,
+                            timeout=60, cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    where, available, states = json.loads(played.stdout)
+    assert Path(where).is_relative_to(site), where  # the pure install, not the test's own
+    assert available is False
+    assert states == {"baha": "cardroom.games.baha.state", "baebae": "cardroom.games.baebae.state"}

@@ -28,7 +28,7 @@ import pytest
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("cardroom", "cardroom.compiled", "cardroom.text", "cardroom.cards"),
+    ("cardroom", "cardroom.text", "cardroom.cards"),
     ("cardroom.engine", "cardroom.native"),
     ("cardroom.games",),
     ("cardroom.agents",),

@@ -36,7 +36,7 @@ def test_search_bots_think_outside_the_server_process(server: LiveServer, monkey
     def factory(seed: int | None, **options: Any) -> Any:
         return Recording(kind.factory(seed, **options))
 
-    # in this process only: the workers are new ones (the compiled agent class takes no patch)
+    # in this process only: the workers are new ones (the registry is patched, not the agent class)
     monkeypatch.setitem(agents.AGENTS, "ismcts", dataclasses.replace(kind, factory=factory))
     table = server.create(game="baha", players=3, rules={"target": 1},
                           seats=["ismcts:iterations=5", "ismcts:iterations=5", "random"])

@@ -95,8 +95,8 @@ class ISMCTSAgent:
         engine: object = "auto",
         threads: object = 1,
     ) -> None:
-        # Options typed ``object``: they come from people's text, and compiled code would
-        # refuse a wrong type with a bare TypeError (or take True for 1) before the checks.
+        # Options typed ``object``: they come from people's text (any type), and the checks
+        # below refuse a wrong one in words, True for 1 included (a bool is an int).
         from cardroom.agents.base import AgentError
 
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:

@@ -138,18 +138,18 @@ def _print_version(wanted: bool) -> None:
     if wanted:
         from importlib.metadata import version
 
-        from cardroom import engine_build
-        from cardroom.native import describe as native_build
+        from cardroom.native import describe
 
-        make_console().print(f"cardroom {version('cardroom')} (engine: {engine_build()}; {native_build()})",
-                             highlight=False)
+        make_console().print(f"cardroom {version('cardroom')} ({describe()})", highlight=False)
         raise typer.Exit()
 
 
 @app.callback(help=ABOUT)
 def cardroom(
     version: Annotated[
-        bool, typer.Option("--version", help="Print Cardroom's version and exit.", callback=_print_version,
+        bool, typer.Option("--version", callback=_print_version,
+                           help="Print Cardroom's version, whether its native engine is built and which "
+                                "engine games run on, and exit.",
                            is_eager=True)
     ] = False,
 ) -> None:

@@ -5,11 +5,11 @@ annotation, the slots, the factory that fills it, ``clone``), and a field forgot
 ``clone`` is a bug that only a search bot finds. Instead each game writes one table of
 :class:`Field` (``games/<game>/fields.py``: name, type, how a clone copies it, a note), and
 :func:`generate` writes from it the state's base class (``games/<game>/state_base.py``): the
-annotations and ``__slots__`` (what the compiled build, mypyc, lays out as a C struct), the
-constructor, ``copy_into`` (every field of ``clone``, one plain assignment each: as fast
-compiled as the hand-written clone it replaces) and the values pickling carries.
+annotations and ``__slots__``, the constructor, ``copy_into`` (every field of ``clone``, one
+plain assignment each: as fast as the hand-written clone it replaces) and the values pickling
+carries.
 
-The generated module is checked in (it is compiled like the rest of the engine) and
+The generated module is checked in and
 ``tests/test_state_fields.py`` fails when it differs from what its table generates; after
 editing a table, run ``python -m cardroom.games.fieldgen`` to write every game's base again.
 """
@@ -116,7 +116,7 @@ def generate(table: StateTable, module: str) -> str:
         "",
         "    def __init__(self, rules: Rules, seed: int, key: object) -> None:",
         "        # Only the state's factories (start, clone, unpickling) make states and fill in the",
-        "        # rest; a plain constructor, not ``cls.__new__(cls)``, so that mypyc can take the class.",
+        "        # rest, with the key only they hold.",
         "        if key is not MAKER:",
         f'            raise TypeError("{table.refusal}")',
         *(f"        self.{f.name} = {f.init}" for f in init),

@@ -2,10 +2,11 @@
 
 The C++ sources are in the project's ``native/`` folder; ``pip install`` builds them into
 ``cardroom.native._core`` where a C++17 compiler is at hand (``setup.py``), and says in one line
-when it cannot. The Python engine stays the reference and the fallback: the native one deals
-the same cards from the same seed, makes the same moves legal, writes the same events and
-scores the same (``tests/native/`` plays both side by side), so a record replays identically
-on either.
+when it cannot; ``CARDROOM_PURE=1`` at install builds nothing (the pure install), and
+``cardroom --version`` says which (:func:`describe`). The Python engine stays the reference and
+the fallback: the native one deals the same cards from the same seed, makes the same moves
+legal, writes the same events and scores the same (``tests/native/`` plays both side by side),
+so a record replays identically on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
 (``native``, the default where the core is built, or ``python``, the reference and the default
@@ -45,16 +46,19 @@ also have ``table_games(rules, seeds, lineups, max_actions)`` (game ``i`` of see
 ``row_games()`` and ``columns()``: per table of the game's, the game of each row and its
 columns after the key, as Arrow arrays (:mod:`cardroom.sim.native_rows`)."""
 
+_PURE_VARIABLE = "CARDROOM_PURE"  # at install: build no native core (setup.py)
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
 _reason: str | None = None
 
-try:
-    from cardroom.native import _core as _loaded
-
-    _module = _loaded
-except ImportError as error:  # not built: no compiler at install, or CARDROOM_PURE set then
-    _reason = f"not built ({error})"
+try:  # import_module: a missing module raises ModuleNotFoundError naming it (``from . import``
+    # raises a bare ImportError then, the same as for a core that is there but fails to load)
+    _module = importlib.import_module(__name__ + "._core")
+except ModuleNotFoundError as error:  # not built: CARDROOM_PURE=1 at install, or no C++17 compiler
+    _reason = (f"not built ({error})" if error.name != __name__ + "._core" else
+               "not built (installed with CARDROOM_PURE=1, or where no C++17 compiler was found)")
+except ImportError as error:  # built, but it does not load (built for another Python, say)
+    _reason = f"not loaded ({error})"
 
 
 def available() -> bool:
@@ -70,7 +74,8 @@ def unavailable_reason() -> str | None:
 def core() -> ModuleType:
     """The extension module; a :class:`~cardroom.engine.RulesError` saying why when it is not built."""
     if _module is None:
-        raise RulesError(f"the native engine is {_reason}; reinstall with a C++17 compiler at hand")
+        raise RulesError(f"the native engine is {_reason}; reinstall with a C++17 compiler at hand, "
+                         f"{_PURE_VARIABLE} unset")
     return _module
 
 
@@ -118,9 +123,16 @@ def batch_for(game: str) -> ModuleType | None:
 
 
 def describe() -> str:
-    """What ``cardroom --version`` says of the native engine."""
+    """What ``cardroom --version`` says of the engines: whether the native core is built (and
+    why not), and which engine new games run on."""
     if _module is None:
-        return f"native core {_reason}"
+        try:
+            refused = engine_choice() == "native"
+        except RulesError as error:
+            return f"native core {_reason}; {error}"
+        if refused:
+            return f"native core {_reason}; {ENGINE_VARIABLE}=native: new games are refused"
+        return f"native core {_reason}, games run on python"
     try:
         choice = engine_choice()
     except RulesError as error:

@@ -34,7 +34,7 @@ class ActionSpace:
     options: int
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Made again through __init__: a compiled frozen dataclass refuses pickle's setattr.
+        # Pickled as its constructor's arguments, made again through __init__.
         return ActionSpace, (self.designs, self.players, self.options)
 
     @property
@@ -127,7 +127,8 @@ def decode(state: BaebaeState, action: Action) -> ActionInfo:
 
 def illegal_reason(state: BaebaeState, action: object) -> str | None:
     """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
-    # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+    # ``object``, not ``Action``: any value may come (a person's, a client's), and True, a
+    # bool, is refused rather than read as the action 1.
     legal = state.legal_actions()
     if type(action) is not int:
         return (f"an action is a whole number from 0 to {state.space.size - 1}, not {action!r}; "

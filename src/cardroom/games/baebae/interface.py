@@ -8,9 +8,9 @@ the engine's State protocol and the state's public fields (its annotations: ``ha
 :class:`StateMoves`, and no private name of the state (``tests/test_layers.py`` checks both).
 
 The moves change the state in place and are not for the fronts: a front takes an action with
-``apply``, which checks it first. Under the compiled build the modules call them on the
-concrete ``BaebaeState`` (typed so, a native method call); this Protocol is what they may
-call, and ``tests/games/baebae`` checks that the state provides it.
+``apply``, which checks it first. The modules call them on the concrete ``BaebaeState``
+(typed so); this Protocol is what they may call, and ``tests/games/baebae`` checks that the
+state provides it.
 """
 
 from __future__ import annotations

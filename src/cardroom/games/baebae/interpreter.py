@@ -61,7 +61,7 @@ class Decision:
     purpose: str = ""    # select: discard, discard_under, give
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Made again through __init__: a compiled frozen dataclass refuses pickle's setattr.
+        # Pickled as its constructor's arguments, made again through __init__.
         return Decision, (self.kind, self.seat, self.card, self.choices, self.candidates, self.may_stop,
                           self.purpose)
 
@@ -87,8 +87,7 @@ class Frame:
         self.started = False
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled with its state (see BaebaeState.__reduce__): a compiled class has no default
-        # way back from a pickle.
+        # Pickled with its state (see BaebaeState.__reduce__), field by field.
         return _unpickle_frame, tuple(getattr(self, name) for name in _FRAME_FIELDS)
 
     def copy(self) -> Frame:

@@ -75,8 +75,8 @@ class BaebaeState(BaebaeFields):
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
     ) -> BaebaeState:
-        # ``seed`` typed ``object``: compiled, an ``int`` parameter would refuse text with a
-        # bare TypeError and take True for 1, before the check.
+        # ``seed`` typed ``object``: it may come from people's text, and the check refuses
+        # text and True (a bool, not the number 1) in words.
         seed = check_seed(seed)
         self = cls(rules, seed, MAKER)
         self.space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
@@ -107,7 +107,7 @@ class BaebaeState(BaebaeFields):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
-        # __init__: a compiled class has no default way back from a pickle.
+        # the factories' __init__ (which refuses any other caller) and ``pickled()``'s fields.
         return _unpickle, (self.rules, self.seed, self.pickled())
 
     def clone(self) -> BaebaeState:
@@ -204,7 +204,8 @@ class BaebaeState(BaebaeFields):
 
         Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
         """
-        # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+        # ``object``, not ``Action``: any value may come, and True (a bool) is refused rather
+        # than taken as the action 1.
         act = action if type(action) is int else self._whole_action(action)
         legal = self.legal_cache
         if legal is None:
@@ -233,8 +234,7 @@ class BaebaeState(BaebaeFields):
             ) from None
 
     # The action text codec (actions.py) and the card-action interpreter (interpreter.py)
-    # live in modules of their own; these methods forward to them (a compiled class takes no
-    # functions bound on from outside).
+    # live in modules of their own; these methods forward to them.
     def action_to_string(self, action: Action) -> str:
         return actions.action_to_string(self, action)
 

@@ -94,7 +94,8 @@ def parse_action(state: BahaState, text: str) -> Action:
 
 def illegal_reason(state: BahaState, action: object) -> str | None:
     """Why ``action`` may not be taken now (what :meth:`apply` would raise), or ``None``."""
-    # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+    # ``object``, not ``Action``: any value may come (a person's, a client's), and True, a
+    # bool, is refused rather than read as the action 1.
     if type(action) is not int:
         return (f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
                 + allowed_suffix(state))

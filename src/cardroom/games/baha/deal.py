@@ -41,7 +41,8 @@ def check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list
     n = rules.players
 
     def read(cards: Sequence[object], where: str) -> list[Card]:
-        # ``object``, not ``Card | str``: the compiled build would read True as the card 1
+        # ``object``, not ``Card | str``: a hand-made deal may hold anything, and True (a bool,
+        # so an int) is refused rather than read as the card 1
         out = []
         for card in cards:
             if isinstance(card, str):

@@ -83,8 +83,8 @@ class BahaState(BahaFields):
         totals: Sequence[int] | None = None,
         hand: object = 1,
     ) -> BahaState:
-        # ``seed`` (and ``hand``) typed ``object``: compiled, an ``int`` parameter would
-        # refuse text with a bare TypeError and take True for 1, before the checks.
+        # ``seed`` (and ``hand``) typed ``object``: they may come from people's text, and the
+        # checks refuse text and True (a bool, not the number 1) in words.
         seed = check_seed(seed)
         self = cls(rules, seed, MAKER)
         n = self.n
@@ -122,7 +122,7 @@ class BahaState(BahaFields):
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Pickled (a position sent to a bot worker) field by field and made again through
-        # __init__: a compiled class has no default way back from a pickle.
+        # the factories' __init__ (which refuses any other caller) and ``pickled()``'s fields.
         return unpickle, (self.rules, self.seed, self.pickled())
 
     def clone(self) -> BahaState:
@@ -187,7 +187,8 @@ class BahaState(BahaFields):
 
         Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken.
         """
-        # ``object``, not ``Action``: compiled, an ``int`` parameter would take True for 1.
+        # ``object``, not ``Action``: any value may come, and True (a bool) is refused rather
+        # than taken as the action 1.
         act = action if type(action) is int else self._whole_action(action)
         turn = self.turn
         # The common case is checked inline; the slow path only builds the refusal's reason.
@@ -222,7 +223,7 @@ class BahaState(BahaFields):
             ) from None
 
     # The action text codec and the reasons an action is refused live in actions.py; these
-    # methods forward to it (a compiled class takes no functions bound on from outside).
+    # methods forward to it.
     def action_to_string(self, action: Action) -> str:
         return actions.action_to_string(self, action)
 
@@ -431,7 +432,7 @@ class BahaState(BahaFields):
         self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
         self.log.append({
             "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
-            "horns": mask_points(self.rules.slice_points, cards),  # hand_points, compiled
+            "horns": mask_points(self.rules.slice_points, cards),  # Rules.hand_points, inlined
             "leftover": card_texts(leftover) if leftover else [],
         })
         self.trick = []
@@ -465,7 +466,7 @@ class BahaState(BahaFields):
     def _end_hand(self, deal_next: bool = True) -> None:
         rules = self.rules
         n = self.n
-        horns = [mask_points(rules.slice_points, t) for t in self.taken]  # hand_points, compiled
+        horns = [mask_points(rules.slice_points, t) for t in self.taken]  # Rules.hand_points
         moon = None
         points = horns[:]
         if rules.moon:

@@ -64,7 +64,7 @@ class BahaFields:
 
     def __init__(self, rules: Rules, seed: int, key: object) -> None:
         # Only the state's factories (start, clone, unpickling) make states and fill in the
-        # rest; a plain constructor, not ``cls.__new__(cls)``, so that mypyc can take the class.
+        # rest, with the key only they hold.
         if key is not MAKER:
             raise TypeError("a Baha game is made by Rules(...).new_game(seed) or BahaState.start(...)")
         self.rules = rules
