@@ -15,6 +15,7 @@
 
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
+#include "cardroom/baha_vector.hpp"
 #include "cardroom/chance.hpp"
 
 namespace py = pybind11;
@@ -800,4 +801,6 @@ PYBIND11_MODULE(_core, m) {
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
         py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
+
+    baha_vector::register_baha_vector(m);
 }
