@@ -802,5 +802,5 @@ PYBIND11_MODULE(_core, m) {
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
         py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
 
-    baha_vector::register_baha_vector(m);
+    baha_vector::register_baha_vector(m, [](py::handle state) -> const baha::Game& { return core_of(state).g; });
 }

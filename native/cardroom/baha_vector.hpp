@@ -351,7 +351,20 @@ struct Batch {
     }
 };
 
-inline void register_baha_vector(py::module_& m) {
+// ``game_of`` finds the Game of a native Baha state (module.cpp's core type), for
+// baha_observe: the encoder on any position, which the tests hold to the Python encoder's.
+template <class GameOf>
+void register_baha_vector(py::module_& m, GameOf game_of) {
+    m.def(
+        "baha_observe",
+        [game_of](py::handle state, int seat, py::array out) {
+            const baha::Game& g = game_of(state);
+            baha::Layout layout(g.n);
+            if (seat < 0 || seat >= g.n) throw py::value_error("no such seat");
+            baha::encode(g, layout, seat, buffer_of<float>(out, layout.size, "out"));
+        },
+        py::arg("state"), py::arg("seat"), py::arg("out"));
+
     py::class_<Batch>(m, "BahaVector", "Baha's vector environment (cardroom.games.baha.vector drives it).")
         .def(py::init([](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
                          bool random_dealer, int num_envs, bool self_play, int seat,

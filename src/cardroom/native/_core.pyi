@@ -73,6 +73,8 @@ def baha_games(
     first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
 ) -> dict[str, list[int]]: ...
 
+def baha_observe(state: BahaCore, seat: int, out: Any) -> None: ...
+
 class BahaVector:
     """Baha's vector environment (cardroom.games.baha.vector drives it)."""
     def __init__(self, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
