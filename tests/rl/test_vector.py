@@ -99,7 +99,7 @@ def test_each_row_replays_the_gymnasium_envs_episodes_through_its_resets(game, e
     rng = np.random.default_rng(4)
     resets = 0
     for _ in range(150):
-        for row, env in enumerate(singles):
+        for row in range(len(singles)):
             np.testing.assert_array_equal(obs["observation"][row], single_obs[row]["observation"])
             np.testing.assert_array_equal(obs["action_mask"][row], single_obs[row]["action_mask"])
         actions = random_actions(obs["action_mask"], rng)
