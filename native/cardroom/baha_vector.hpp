@@ -122,7 +122,7 @@ constexpr uint64_t MAX_SEED = SEED_BOUND - 1;  // agents.MAX_SEED
 struct Row {
     Game g;
     PyRandom seeds{PyRandom::from_int(0)};
-    Bot bots[MAX_PLAYERS];
+    std::vector<Bot> bots;  // one a seat in single-agent mode (the learner's unused), else none
     int64_t start[MAX_PLAYERS] = {0};  // totals when the last deal's rewards were given
     int64_t deal = 0, first = 0, deals = 0, steps = 0;
     double pending = 0;  // the learner's rewards of deals the bots ended before its first move
@@ -153,7 +153,10 @@ struct Buffers {
 
 class Vector {
   public:
-    Vector(const Config& config, int num_envs) : config_(config), layout_(config.rules.players), rows_(num_envs) {}
+    Vector(const Config& config, int num_envs) : config_(config), layout_(config.rules.players), rows_(num_envs) {
+        if (!config.self_play)
+            for (Row& row : rows_) row.bots.resize(config.rules.players);  // 2.5 KB a bot: only where played
+    }
 
     int size() const { return layout_.size; }
     int num_envs() const { return static_cast<int>(rows_.size()); }
