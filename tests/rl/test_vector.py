@@ -127,7 +127,7 @@ def test_seeds_replay_and_one_seed_gives_each_row_its_own(game, engine):
             obs, *_ = envs.step(random_actions(obs["action_mask"], rng))
         return seen
 
-    assert run(8) == run([8, 9, 10]) == run(np.int64(8))
+    assert run(8) == run([8, 9, 10]) == run(np.int64(8)) == run(np.array([8, 9, 10]))
     assert run(8) != run(9)
     first = make(game, engine, num_envs=3, opponents="random")
     rows = first.reset(seed=8)[0]["observation"].copy()

@@ -264,6 +264,8 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             else:
                 fresh = random.SystemRandom()
                 return [fresh.randrange(MAX_ENV_SEED + 1) for _ in range(n)]
+        if isinstance(seed, np.ndarray) and seed.ndim == 1:
+            seed = seed.tolist()
         if isinstance(seed, Sequence) and not isinstance(seed, str | bytes):
             if len(seed) != n:
                 raise EnvError(f"seed must be one whole number, or {n} of them (one a row), not {len(seed)}")
