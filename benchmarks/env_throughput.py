@@ -17,14 +17,26 @@ random legal actions chosen by the same ``pick``:
 - ``hearts``: OpenSpiel's ``hearts``, at each decision the player's
   ``information_state_tensor`` (it has no observation tensor) and ``legal_actions_mask``, a
   pick over the mask; chance nodes (the deal) are sampled and not counted.
+- ``baha-vec``: ``cardroom.rl.vector_env("baha", num_envs=--num-envs, self_play=True)``, the
+  native batch (every seat an agent, so every decision is a step with an observation, as in
+  the loops above), stepped as a learner steps it: each call takes one action a row, chosen
+  uniformly over the row's mask by numpy (``argmax(mask * uniform noise)``), and returns every
+  row's next observation and mask, written into the env's arrays. Counted: rows x calls.
+- ``baha-vec-single``: the same batch single-agent (seat 0 learns, three random bots inside the
+  batch); counted: the learner's steps, each of which also plays about three bot moves.
+- ``baha-vec-2procs`` / ``baha-vec-2threads``: ``baha-vec`` on both cores, two processes (forked,
+  each its own batch) or two threads of one process (the native step releases the GIL); their
+  steps added up over the round's wall time.
 
 The contenders run in rounds of ``--seconds`` each, their order rotated every round, so
 slow drift of the machine touches all alike. Reported: each one's median steps per second and
 the medians of the per-round ratios. Goals: ``baebae-env`` and ``baha-env`` at least 5x
-``uno``; each env at least 0.7 of its game's raw State API (at most 30% slower).
+``uno``; each env at least 0.7 of its game's raw State API (at most 30% slower); ``baha-vec``
+(one core) at least 20x ``uno``.
 
-Run: ``python benchmarks/env_throughput.py --rounds 5 --seconds 1 [--json]`` (the ``rl`` and
-``bench`` extras: ``make bench`` installs them).
+Run: ``python benchmarks/env_throughput.py --rounds 5 --seconds 1 [--num-envs 256] [--json]``
+(the ``rl`` and ``bench`` extras: ``make bench`` installs them; the ``baha-vec`` runners need
+the native core and are left out, with a line saying so, where it is not built).
 """
 
 from __future__ import annotations
@@ -32,8 +44,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import multiprocessing
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -41,7 +55,7 @@ from typing import Any
 import numpy as np
 from harness import Pick, environment, load_average, make_pick
 
-from cardroom import games, rl
+from cardroom import games, native, rl
 
 Runner = Callable[[float], tuple[int, float]]
 """Steps for about the given seconds; returns (steps, seconds)."""
@@ -54,6 +68,10 @@ RATIOS = (
     ("baebae-env", "uno", 5.0),
     ("baha-env", "uno", 5.0),
     ("baha-env", "hearts", None),
+    ("baha-vec", "uno", 20.0),
+    ("baha-vec", "baha-env", None),
+    ("baha-vec-2procs", "baha-vec", None),
+    ("baha-vec-2threads", "baha-vec", None),
 )
 """(ours, theirs, goal): the ratios reported, with the goal where the project set one."""
 
@@ -158,6 +176,70 @@ def hearts_runner(pick: Pick, pyspiel: Any) -> Runner:
     return run
 
 
+def vec_runner(num_envs: int, seed: int, self_play: bool = True) -> Runner:
+    envs = rl.vector_env("baha", num_envs=num_envs, self_play=self_play, opponents="random", engine="native")
+    obs, _ = envs.reset(seed=seed)
+    mask = obs["action_mask"]  # the env's own array, rewritten in place by every step
+    rng = np.random.default_rng(seed)
+    noise = np.empty(mask.shape, np.float32)
+
+    def run(seconds: float) -> tuple[int, float]:
+        clock = time.perf_counter
+        calls = 0
+        start = clock()
+        end = start + seconds
+        while True:
+            rng.random(dtype=np.float32, out=noise)
+            np.multiply(noise, mask, out=noise)  # uniform over each row's legal actions: the largest noise
+            envs.step(noise.argmax(axis=1))
+            calls += 1
+            now = clock()
+            if now >= end:
+                return calls * num_envs, now - start
+
+    return run
+
+
+def _vec_worker(num_envs: int, seed: int, seconds: float, out: Any) -> None:
+    out.put(vec_runner(num_envs, seed)(seconds))
+
+
+def vec_processes_runner(num_envs: int, seed: int, workers: int = 2) -> Runner:
+    """``baha-vec`` in ``workers`` forked processes at once, each its own batch."""
+    context = multiprocessing.get_context("fork")
+
+    def run(seconds: float) -> tuple[int, float]:
+        queue = context.Queue()
+        procs = [context.Process(target=_vec_worker, args=(num_envs, seed + 1000 * k, seconds, queue))
+                 for k in range(workers)]
+        for proc in procs:
+            proc.start()
+        results = [queue.get() for _ in procs]
+        for proc in procs:
+            proc.join()
+        # each worker times its own loop (the fork and the batch's set-up left out)
+        return sum(steps for steps, _ in results), max(elapsed for _, elapsed in results)
+
+    return run
+
+
+def vec_threads_runner(num_envs: int, seed: int, workers: int = 2) -> Runner:
+    """``baha-vec`` in ``workers`` threads of this process, each its own batch."""
+    runners = [vec_runner(num_envs, seed + 1000 * k) for k in range(workers)]
+
+    def run(seconds: float) -> tuple[int, float]:
+        results: list[tuple[int, float]] = []
+        threads = [threading.Thread(target=lambda r=r: results.append(r(seconds))) for r in runners]
+        start = time.perf_counter()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return sum(steps for steps, _ in results), time.perf_counter() - start
+
+    return run
+
+
 def measure(runners: dict[str, Runner], rounds: int, seconds: float) -> dict[str, Any]:
     for run in runners.values():
         run(min(0.2, seconds))  # warm-up: first-use costs stay out of the rounds
@@ -191,10 +273,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0,
                         help="seconds per contender per round (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
+    parser.add_argument("--num-envs", type=int, default=256,
+                        help="rows of the baha-vec batches (default 256)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.seconds <= 0:
-        parser.error("--rounds must be at least 1 and --seconds more than 0")
+    if args.rounds < 1 or args.seconds <= 0 or args.num_envs < 1:
+        parser.error("--rounds and --num-envs must be at least 1 and --seconds more than 0")
     try:
         pyspiel = importlib.import_module("pyspiel")
         rlcard = importlib.import_module("rlcard")
@@ -212,9 +296,18 @@ def main(argv: list[str] | None = None) -> int:
         "uno": uno_runner(make_pick(args.seed + 1), rlcard),
         "hearts": hearts_runner(make_pick(args.seed + 2), pyspiel),
     }
+    if native.vector_for("baha") is not None:
+        runners["baha-vec"] = vec_runner(args.num_envs, args.seed)
+        runners["baha-vec-single"] = vec_runner(args.num_envs, args.seed, self_play=False)
+        runners["baha-vec-2procs"] = vec_processes_runner(args.num_envs, args.seed)
+        runners["baha-vec-2threads"] = vec_threads_runner(args.num_envs, args.seed)
+    else:
+        print(f"the baha-vec runners are left out: native core {native.unavailable_reason()}",
+              file=sys.stderr)
     before = load_average()
     result = {"benchmark": "env_throughput", "environment": environment(), "rounds_asked": args.rounds,
-              "seconds": args.seconds, **measure(runners, args.rounds, args.seconds)}
+              "seconds": args.seconds, "num_envs": args.num_envs,
+              **measure(runners, args.rounds, args.seconds)}
     after = load_average()
     result["load_average"] = None if before is None or after is None else {"before": before, "after": after}
     if args.json:
@@ -223,7 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     s = result["summary"]
     print(f"steps per second, median of {args.rounds} rounds of {args.seconds:g} s each, order rotated:")
     for name in runners:
-        print(f"  {name:<16} {s[name + '_steps_per_s']:>10,.0f}")
+        print(f"  {name:<18} {s[name + '_steps_per_s']:>10,.0f}")
     print("ratios (median of the per-round ratios, range):")
     for ratio in s["ratios"]:
         goal = "" if ratio["goal"] is None else (

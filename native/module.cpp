@@ -16,6 +16,7 @@
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
+#include "cardroom/baha_vector.hpp"
 #include "cardroom/chance.hpp"
 #include "cardroom/ismcts_baha.hpp"
 
@@ -805,4 +806,6 @@ PYBIND11_MODULE(_core, m) {
     baha::register_baha_tables(m);
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
+
+    baha_vector::register_baha_vector(m, [](py::handle state) -> const baha::Game& { return core_of(state).g; });
 }

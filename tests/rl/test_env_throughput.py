@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from cardroom import native
+
 BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
 
 
@@ -15,10 +17,14 @@ def test_the_throughput_benchmark_runs(capsys, monkeypatch):
     sys.modules.pop("env_throughput", None)
     import env_throughput
 
-    assert env_throughput.main(["--rounds", "1", "--seconds", "0.05", "--json"]) == 0
+    assert env_throughput.main(["--rounds", "1", "--seconds", "0.05", "--num-envs", "8", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     summary = result["summary"]
     for name in ("baha-env", "baha-env-noobs", "baha-raw", "baebae-env", "baebae-raw", "uno", "hearts"):
         assert summary[f"{name}_steps_per_s"] > 0
     pairs = {(r["ours"], r["theirs"]) for r in summary["ratios"]}
     assert ("baha-env", "baha-raw") in pairs and ("baebae-env", "uno") in pairs
+    if native.available():  # the native batch, on one core and on two
+        for name in ("baha-vec", "baha-vec-single", "baha-vec-2procs", "baha-vec-2threads"):
+            assert summary[f"{name}_steps_per_s"] > 0
+        assert ("baha-vec", "uno") in pairs and ("baha-vec-2procs", "baha-vec") in pairs

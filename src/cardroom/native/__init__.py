@@ -27,8 +27,8 @@ from types import ModuleType
 from cardroom.engine import RulesError
 
 __all__ = [
-    "BATCHES", "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "available", "batch_for", "core", "describe",
-    "engine_choice", "native_for", "unavailable_reason", "use_engine",
+    "BATCHES", "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "VECTORS", "available", "batch_for", "core",
+    "describe", "engine_choice", "native_for", "unavailable_reason", "use_engine", "vector_for",
 ]
 
 ENGINE_VARIABLE = "CARDROOM_ENGINE"
@@ -47,6 +47,11 @@ also have ``table_games(rules, seeds, lineups, max_actions)`` (game ``i`` of see
 columns after the key, as Arrow arrays (:mod:`cardroom.sim.native_rows`)."""
 
 _PURE_VARIABLE = "CARDROOM_PURE"  # at install: build no native core (setup.py)
+VECTORS = {"baha": "cardroom.games.baha.vector"}
+"""Where each game's native vector environment is: a module with ``POLICIES`` (the bots it
+plays) and ``Batch``, the batch ``cardroom.rl.vector_env`` steps (the contract is in
+``cardroom.games.baha.vector``'s docstring). A game without one is stepped in Python."""
+
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
 _reason: str | None = None
@@ -120,6 +125,14 @@ def batch_for(game: str) -> ModuleType | None:
     if game not in BATCHES or not native_for(game):
         return None
     return importlib.import_module(BATCHES[game])
+
+
+def vector_for(game: str) -> ModuleType | None:
+    """The module of ``game``'s native vector environment (:data:`VECTORS`), when the core is
+    built and the game has one; else ``None``."""
+    if game not in VECTORS or _module is None:
+        return None
+    return importlib.import_module(VECTORS[game])
 
 
 def describe() -> str:

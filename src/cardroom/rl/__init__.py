@@ -19,6 +19,8 @@ The same observation outside an environment, for any state and seat:
 - :func:`gym_env` / :class:`CardroomGymEnv`: the Gymnasium environment, with ``action_masks()``;
   registered with Gymnasium on import as ``cardroom/Baha-v0`` and ``cardroom/BAEBAE-v0``
   (:func:`gymnasium_id`), so ``gymnasium.make`` and ``gymnasium.make_vec`` make it.
+- :func:`vector_env` / :class:`CardroomVectorEnv`: N games stepped in one call (Gymnasium's
+  ``VectorEnv``; ``gymnasium.make_vec`` makes it), single-agent or self-play, in C++ for Baha.
 - Both: ``state()``, the global state for a centralised critic (every seat's observation).
 - :func:`observe` (float32, what one seat may know) and :func:`action_mask` (int8, the legal
   actions of the seat to act); the layout of each game's array is its encoder's
@@ -51,11 +53,12 @@ from cardroom.rl.single import (  # noqa: E402
     register_gymnasium,
 )
 from cardroom.rl.table import EnvError, Table, action_mask, observe  # noqa: E402
+from cardroom.rl.vector import CardroomVectorEnv, vector_env  # noqa: E402
 
 __all__ = [
-    "CardroomEnv", "CardroomGymEnv", "EnvError", "GYMNASIUM_NAMESPACE", "ILLEGAL_ACTIONS", "Slice",
-    "action_mask", "env", "gym_env", "gymnasium_id", "observe", "register_gymnasium", "slice_table",
-    "slices",
+    "CardroomEnv", "CardroomGymEnv", "CardroomVectorEnv", "EnvError", "GYMNASIUM_NAMESPACE",
+    "ILLEGAL_ACTIONS", "Slice", "action_mask", "env", "gym_env", "gymnasium_id", "observe",
+    "register_gymnasium", "slice_table", "slices", "vector_env",
 ]
 
 register_gymnasium()

@@ -295,15 +295,18 @@ def gymnasium_id(game: str) -> str:
 
 def register_gymnasium() -> list[str]:
     """Register the Gymnasium environment of every game of the registry that has an observation
-    encoder, once (``import cardroom.rl`` does): ``gymnasium.make(id, **options)`` and
-    ``gymnasium.make_vec(id, num_envs)`` then make :class:`CardroomGymEnv` with the options of
-    :func:`gym_env`. Their ids."""
+    encoder, once (``import cardroom.rl`` does): ``gymnasium.make(id, **options)`` then makes
+    :class:`CardroomGymEnv` with the options of :func:`gym_env`, and ``gymnasium.make_vec(id,
+    num_envs, **options)`` the vector environment :class:`~cardroom.rl.vector.CardroomVectorEnv`
+    (``vectorization_mode="sync"`` or ``"async"``: Gymnasium's own, over :class:`CardroomGymEnv`).
+    Their ids."""
     ids = []
     for name in games.names():
         if games.get(name).observation is None:
             continue
         env_id = gymnasium_id(name)
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=f"{__name__}:CardroomGymEnv", kwargs={"game": name})
+            gymnasium.register(env_id, entry_point=f"{__name__}:CardroomGymEnv", kwargs={"game": name},
+                               vector_entry_point="cardroom.rl.vector:CardroomVectorEnv")
         ids.append(env_id)
     return ids

@@ -1,0 +1,64 @@
+"""Baha's native vector environment: N games stepped in C++ (``native/cardroom/baha_vector.hpp``).
+
+The batch behind ``cardroom.rl.vector_env("baha", ...)`` when the native core is built: the
+step loop, the bots and the observation encoder run in C++ with the GIL released, writing
+straight into the arrays the environment hands over. Its observations are
+:mod:`cardroom.games.baha.observation`'s, bit for bit, and its episodes those of the Python
+vector env (tests/native/test_vector_native.py steps both side by side).
+
+The contract of a native batch (what :data:`cardroom.native.VECTORS` names): ``POLICIES``,
+the bots it plays, and ``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps,
+zero_sum)`` with ``bind(obs, mask, rewards, terminated, truncated, to_act, final_obs)``,
+``reset(rows, seeds)`` (a seed of -1: the next game of the row's sequence), ``step(actions)``
+(-1, or the first row whose action is not legal, nothing changed) and
+``refusal(row, action)``, the words for such an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
+from cardroom.games.baha.rules import Rules
+from cardroom.native import core
+
+__all__ = ["POLICIES", "Batch"]
+
+POLICIES = ("random", "heuristic")
+"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
+
+
+def _text(action: int) -> str:
+    return f"play {CARD_TEXT[action]}" if action < PASS_BASE else f"pass {CARD_TEXT[action - PASS_BASE]}"
+
+
+class Batch:
+    """Baha's native batch (see the module's docstring for the contract)."""
+
+    def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
+                 deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
+        if any(bot is not None and bot not in POLICIES for bot in bots):
+            raise ValueError(f"a native Baha batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        self._core: Any = core().BahaVector(
+            rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
+            bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
+            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+        )
+
+    def bind(self, *arrays: Any) -> None:
+        rewards = arrays[2]
+        self._core.bind(*arrays, rewards.size // len(rewards))
+
+    def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
+        self._core.reset(list(rows), list(seeds))
+
+    def step(self, actions: Any) -> int:
+        bad: int = self._core.step(actions)
+        return bad
+
+    def refusal(self, row: int, action: int) -> str:
+        legal = self._core.legal_actions(row)
+        allowed = ", ".join(_text(a) for a in legal)
+        return (f"action {action} ({_text(action)}) is not one seat {self._core.turn(row)} may take now; "
+                f"allowed: {allowed}")
