@@ -93,12 +93,15 @@ class ConnectionGate:
         """Per address, per client port: the transport (a closed one is pruned when counted)."""
         self._count = 0
         self._admitted = 0
+        self.exempt: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+        """Addresses the per-address bound does not hold (the trusted proxies, and the other
+        servers of a cluster, whose clients are bounded where they connect); the total does."""
 
     def admit(self, address: str, port: int, transport: asyncio.Transport) -> str | None:
         """Count a new connection; ``None`` if it may stay, else why it may not."""
         mine = self._open.setdefault(client_address(address), {})
         self._prune(mine)
-        if len(mine) >= self.per_address:
+        if len(mine) >= self.per_address and not self._exempt(address):
             return f"this address already has {self.per_address} connections open; close some first"
         if self._count >= self.total:
             for each in self._open.values():
@@ -114,6 +117,15 @@ class ConnectionGate:
                 if not self._open[other]:
                     del self._open[other]
         return None
+
+    def _exempt(self, address: str) -> bool:
+        if not self.exempt:
+            return False
+        try:
+            ip = ipaddress.ip_address(client_address(address))
+        except ValueError:
+            return False
+        return any(ip in network for network in self.exempt)
 
     def abort(self, client: Any) -> bool:
         """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it;

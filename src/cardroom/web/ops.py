@@ -61,6 +61,8 @@ class ServerMetrics:
             buckets=LATENCY_BUCKETS, registry=self.registry)
         self.refused = Counter("cardroom_refused_writes", "Actions the database refused to store.",
                                registry=self.registry)
+        self.leases = Counter("cardroom_lease_changes", "Tables this server took (or lost) the lease "
+                              "of, in a cluster (--redis).", ["change"], registry=self.registry)
         self.registry.register(_Live(statuses, connections))
         for by in ("human", "bot"):  # both series from the start, at 0
             self.actions.labels(by=by)
@@ -70,6 +72,10 @@ class ServerMetrics:
         (``time.perf_counter``)."""
         self.actions.labels(by="human" if by == "human" else "bot").inc()
         self.latency.observe(time.perf_counter() - started)
+
+    def lease(self, change: str) -> None:
+        """A table's lease ``taken`` or ``lost`` by this server (cardroom.web.cluster)."""
+        self.leases.labels(change=change).inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

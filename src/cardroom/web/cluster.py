@@ -1,0 +1,475 @@
+"""Several ``cardroom serve`` processes on one PostgreSQL database and one Redis (``--redis``).
+
+Each table has one owner at a time, the only process that holds it in memory and plays it:
+
+- **A node** is one server process: a random id, and the address its peers reach it at,
+  kept in Redis under ``cardroom:node:<id>`` for ``LEASE_SECONDS``, refreshed every ``TICK``.
+- **A lease** ``cardroom:lease:<table id>`` names the table's owner and expires after
+  ``LEASE_SECONDS`` unless renewed. The owner renews the leases of every table it holds each
+  ``TICK`` (a script renews only those it still holds); a lease it finds lost (it was paused
+  past the expiry, say) makes it drop the table at once. A new table's lease is taken before
+  the table is stored. Every ``TICK`` each node looks for unfinished tables nobody holds (their
+  owner died: its leases ran out) and takes them (``SET NX``), rebuilding each game from the
+  actions in the database: a table is played again within about ``LEASE_SECONDS + TICK`` of its
+  owner's death.
+- **Routing**: a request or a WebSocket for one table (``/table/ID``, ``/replay/ID``,
+  ``/api/tables/ID...``, ``/ws/tables/ID``) that reaches a node that does not own the table is
+  forwarded to the owner (HTTP by httpx, the WebSocket relayed message by message), so any
+  node answers for any table and the nodes can stand behind any balancer. A table nobody holds
+  is taken at once by the node the request reached. When the owner dies, the relayed WebSocket
+  closes; the client connects again (the table page does by itself) and reaches the new owner.
+- **Guards in the database**: an action's row is keyed by (table, seq), so an action written at
+  a seq that is taken already (a stale owner's, or a move made twice) is refused, and the node
+  that tried reloads the table from the database; a seat is granted only while the database
+  has it free (:class:`cardroom.web.store.SeatTaken`).
+- **The lobby** is shared: each node writes the summaries of the tables it holds to the hash
+  ``cardroom:lobby`` (those that changed, each ``TICK``); ``GET /api/tables`` reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from cardroom.web.live import LiveTable, TableError
+from cardroom.web.protocol import error
+from cardroom.web.store import SeatTaken, Store
+from cardroom.web.tables import TableManager
+
+__all__ = ["Leases", "ClusterTables", "ClusterRouter", "cluster_database", "LEASE_SECONDS", "TICK",
+           "FORWARDED"]
+
+log = logging.getLogger("cardroom.web")
+
+LEASE_SECONDS = 2.5
+"""How long a lease (and a node's address) lasts unless renewed."""
+TICK = 0.5
+"""Seconds between two renewals, and two looks for tables nobody holds."""
+FORWARDED = "x-cardroom-forwarded"
+"""The header a forwarded request carries (the id of the node that forwarded it): the node it
+reaches answers it itself and never forwards it again."""
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  else
+    lost[#lost + 1] = key
+  end
+end
+return lost
+"""
+_RELEASE = """
+local n = 0
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then n = n + redis.call('DEL', key) end
+end
+return n
+"""
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def cluster_database(url: str) -> str:
+    """``url`` if a cluster can share it: PostgreSQL; a ``ValueError`` that says so otherwise."""
+    if not url.startswith("postgresql"):
+        raise ValueError(f"--redis: the servers of a cluster share one PostgreSQL database "
+                         f"(--database postgresql+psycopg://...), not {url.split(':', 1)[0]}; without "
+                         "--redis one server serves a SQLite file")
+    return url
+
+
+class Leases:
+    """The tables' leases and the nodes' addresses in Redis, for the node ``node``."""
+
+    def __init__(self, url: str, node: str | None = None, prefix: str = "cardroom") -> None:
+        import redis
+
+        self.node = node or secrets.token_hex(6)
+        self.prefix = prefix
+        self.redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0,
+                                          decode_responses=True)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self.ms = int(LEASE_SECONDS * 1000)
+
+    def key(self, table_id: str) -> str:
+        return f"{self.prefix}:lease:{table_id}"
+
+    def claim(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it."""
+        return bool(self.redis.set(self.key(table_id), self.node, nx=True, px=self.ms))
+
+    def renew(self, table_ids: list[str]) -> set[str]:
+        """Renew the leases this node holds among ``table_ids``; the ids of those it lost."""
+        if not table_ids:
+            return set()
+        cut = len(self.prefix) + len(":lease:")
+        lost = self._renew(keys=[self.key(t) for t in table_ids], args=[self.node, self.ms])
+        return {str(k)[cut:] for k in lost}
+
+    def owners(self, table_ids: list[str]) -> dict[str, str | None]:
+        if not table_ids:
+            return {}
+        values = self.redis.mget([self.key(t) for t in table_ids])
+        return {t: None if v is None else str(v) for t, v in zip(table_ids, values, strict=True)}
+
+    def release(self, table_ids: list[str]) -> None:
+        """Let go of the leases this node holds among ``table_ids`` (a clean stop: the others
+        take the tables at once instead of after the expiry)."""
+        if table_ids:
+            self._release(keys=[self.key(t) for t in table_ids], args=[self.node])
+
+    def announce(self, address: str) -> None:
+        self.redis.set(f"{self.prefix}:node:{self.node}", address, px=self.ms)
+
+    def leave(self) -> None:
+        self.redis.delete(f"{self.prefix}:node:{self.node}")
+
+    def lobby_write(self, summaries: dict[str, str], gone: list[str]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        if summaries:
+            pipe.hset(f"{self.prefix}:lobby", mapping=dict[Any, Any](summaries))
+        if gone:
+            pipe.hdel(f"{self.prefix}:lobby", *gone)
+        pipe.execute()
+
+    def lobby(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self.redis.hgetall(f"{self.prefix}:lobby").items()}
+
+    def close(self) -> None:
+        self.redis.close()
+
+
+class ClusterTables(TableManager):
+    """The tables this node owns, in memory; the others are other nodes' (see the module)."""
+
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int,
+                 leases: Leases) -> None:
+        super().__init__(store, data_dir, bot_delay, bot_workers)
+        self.leases = leases
+        self.address = ""
+        """Where the other nodes reach this one (set once it listens)."""
+        self._ticker: asyncio.Task[None] | None = None
+        self._lobby: dict[str, str] = {}
+        """The summaries this node last wrote to the lobby hash."""
+        self._taking: set[str] = set()
+        self.http: Any = None
+        """The client requests are forwarded to the other nodes with (httpx)."""
+
+    # -- owning tables -----------------------------------------------------------------
+
+    def load(self) -> None:
+        """Nothing at start: the tables are taken as their leases are (:meth:`tick`)."""
+
+    def start(self) -> None:
+        super().start()
+        self._ticker = asyncio.create_task(self._tick_every())
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(BaseException):
+                await self._ticker
+        await super().stop()
+        if self.http is not None:
+            await self.http.aclose()
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.leases.release, list(self.tables))
+            await asyncio.to_thread(self.leases.leave)
+        self.leases.close()
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = super()._new_id()
+            if self.leases.claim(table_id):  # held before it is stored: nobody else takes it
+                self.metrics.lease("taken")
+                return table_id
+
+    async def _tick_every(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception as err:  # Redis or the database away: tried again next tick
+                log.warning("cluster: renewing leases or looking for tables failed: %s", err)
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        """Announce this node, renew its leases (dropping the lost), take the tables nobody
+        holds, and write the lobby."""
+        if self.address:
+            await asyncio.to_thread(self.leases.announce, self.address)
+        lost = await asyncio.to_thread(self.leases.renew, list(self.tables))
+        for table_id in lost:
+            self.drop(table_id, "its lease was lost")
+        unfinished = await asyncio.to_thread(self.store.unfinished)
+        orphans = [t for t in unfinished if t not in self.tables]
+        owners = await asyncio.to_thread(self.leases.owners, orphans)
+        for table_id, owner in owners.items():
+            if owner is None and table_id not in self.tables:
+                await self.take(table_id)
+        await self._write_lobby()
+
+    async def take(self, table_id: str) -> bool:
+        """Take the table if nobody holds it (its lease, then its game from the database);
+        whether this node holds it now."""
+        if table_id in self.tables:
+            return True
+        if table_id in self._taking:
+            return False
+        self._taking.add(table_id)
+        try:
+            if not await asyncio.to_thread(self.leases.claim, table_id):
+                return False
+            data = await asyncio.to_thread(self.store.table, table_id)
+            if data is None:
+                await asyncio.to_thread(self.leases.release, [table_id])
+                return False
+            if data.status == "over":
+                table = LiveTable(data, None)
+            else:
+                try:
+                    table = self._rebuild(data)
+                except Exception as err:
+                    log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
+                    return False  # the lease stays, unrenewed: it is tried again after it expires
+            table.seen = time.time()
+            self.tables[table_id] = table
+            self.metrics.lease("taken")
+            log.info("cluster: took table %s at seq %d", table_id, table.seq)
+            self._kick(table)
+            return True
+        finally:
+            self._taking.discard(table_id)
+
+    def drop(self, table_id: str, why: str) -> None:
+        """Forget a table this node no longer owns: its bot or timer stops, its connections
+        close (their clients connect again and reach the owner)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        self.metrics.lease("lost")
+        log.warning("cluster: dropped table %s: %s", table_id, why)
+        if table.task is not None and not table.task.done():
+            table.task.cancel()
+        for conn in list(table.conns):
+            conn.push(error("moved", "this table moved to another server; connecting again"))
+            conn.close()
+
+    async def _write_lobby(self) -> None:
+        now: dict[str, str] = {}
+        for table in self.tables.values():
+            now[table.id] = json.dumps(self.summary(table), separators=(",", ":"))
+        changed = {k: v for k, v in now.items() if self._lobby.get(k) != v}
+        away = [k for k in self._lobby if k not in now]
+        gone = []
+        if away:
+            there = await asyncio.to_thread(self.store.existing, away)
+            gone = [k for k in away if k not in there]  # closed before it began, or forgotten
+        if changed or gone:
+            await asyncio.to_thread(self.leases.lobby_write, changed, gone)
+        self._lobby = now
+
+    # -- what a lost race looks like ---------------------------------------------------
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        super()._refused(table, what, err)
+        if isinstance(err, IntegrityError):
+            # the seq is taken in the database: another node played this table meanwhile
+            self.drop(table.id, "the database holds a newer action")
+
+    def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        try:
+            return super().join(table_id, name, seat)
+        except SeatTaken:
+            self.drop(table_id, "a seat it offered was taken through another server")
+            raise TableError(409, f"that seat of table {table_id} was just taken; look again") from None
+
+    def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Summaries from the shared lobby (the tables every node holds), newest first."""
+        if status not in (None, "over"):
+            return super().listing(status, limit)
+        summaries: dict[str, dict[str, Any]] = {}
+        for table_id, text in self.leases.lobby().items():
+            with contextlib.suppress(ValueError):
+                summaries[table_id] = json.loads(text)
+        for table in self.tables.values():
+            summaries[table.id] = self.summary(table)
+        chosen = [s for s in summaries.values() if (s.get("status") == "over") == (status == "over")]
+        chosen.sort(key=lambda s: float(s.get("created", 0)), reverse=True)
+        return chosen[:limit]
+
+
+_TABLE_PATH = re.compile(r"^/(?:table|replay|api/tables|ws/tables)/([^/]+)")
+_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te", b"trailer",
+        b"proxy-authorization", b"proxy-authenticate", b"content-length", b"host"}
+
+
+class ClusterRouter:
+    """ASGI middleware: a request for a table another node owns goes to that node."""
+
+    def __init__(self, app: ASGIApp, tables: ClusterTables) -> None:
+        self.app = app
+        self.tables = tables
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = _TABLE_PATH.match(scope.get("path", "")) if scope["type"] in ("http", "websocket") else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        forwarded = any(name == FORWARDED.encode() for name, _ in scope.get("headers", []))
+        where = await self.locate(found.group(1))
+        if where is None:
+            await self.app(scope, receive, send)
+        elif forwarded or where == "":
+            # forwarded here, but the table moved on; or its owner is not reachable yet
+            await self._busy(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._forward_http(where, scope, receive, send)
+        else:
+            await self._forward_ws(where, scope, receive, send)
+
+    async def locate(self, table_id: str) -> str | None:
+        """``None``: answer here (held here, taken now, or no such table); else the owner's
+        address, or ``""`` when the owner is not reachable yet."""
+        tables = self.tables
+        if table_id in tables.tables:
+            return None
+        leases = tables.leases
+        owner = (await asyncio.to_thread(leases.owners, [table_id]))[table_id]
+        if owner is None:
+            await tables.take(table_id)
+            return None
+        if owner == leases.node:
+            return "" if table_id in tables._taking else None
+        address = await asyncio.to_thread(leases.redis.get, f"{leases.prefix}:node:{owner}")
+        return str(address) if address else ""
+
+    async def _busy(self, scope: Scope, receive: Receive, send: Send, connected: bool = False) -> None:
+        if scope["type"] == "websocket":
+            if not connected:
+                await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1013,
+                        "reason": "the table is moving; connect again"})
+            return
+        body = b'{"detail":"the table is moving to another server; try again in a moment"}'
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/json"), (b"retry-after", b"1"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    def _headers(self, scope: Scope) -> list[tuple[str, str]]:
+        out = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
+               if k not in _HOP and k != b"x-forwarded-for" and not k.startswith(b"sec-websocket")]
+        client = scope.get("client")
+        if client:  # the owner believes it when this node is among its --forwarded-allow-ips
+            out.append(("x-forwarded-for", str(client[0])))
+        out.append((FORWARDED, self.tables.leases.node))
+        return out
+
+    async def _forward_http(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+        import httpx
+
+        if self.tables.http is None:
+            self.tables.http = httpx.AsyncClient(timeout=30.0)
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        headers = self._headers(scope)
+        host = dict(scope.get("headers", [])).get(b"host")
+        if host is not None:  # the browser's Host: the owner checks an Origin against it
+            headers.append(("host", host.decode("latin-1")))
+        url = where + scope.get("raw_path", scope["path"].encode()).decode("latin-1")
+        if scope.get("query_string"):
+            url += "?" + scope["query_string"].decode("latin-1")
+        try:
+            answer = await self.tables.http.request(scope["method"], url, headers=headers,
+                                                    content=b"".join(chunks))
+        except httpx.TransportError:
+            await self._busy(scope, receive, send)
+            return
+        out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.multi_items()
+               if k.encode("latin-1") not in _HOP and k.lower() != "content-encoding"]
+        out.append((b"content-length", str(len(answer.content)).encode()))
+        await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
+        await send({"type": "http.response.body", "body": answer.content})
+
+    async def _forward_ws(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, WebSocketException
+
+        from cardroom.cli.serve import WS_MAX_BYTES
+
+        first = await receive()
+        if first["type"] != "websocket.connect":
+            return
+        url = "ws" + where.removeprefix("http") + scope["path"]
+        # Origin was checked here (the site guard); the owner sees a program's connection.
+        headers = [(k, v) for k, v in self._headers(scope) if k.lower() not in ("origin", "cookie")]
+        try:
+            upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=5,
+                                     max_size=WS_MAX_BYTES, ping_interval=None, proxy=None)
+        except (OSError, TimeoutError, WebSocketException):
+            await self._busy(scope, receive, send, connected=True)
+            return
+        await send({"type": "websocket.accept"})
+
+        async def down() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for message in upstream:
+                    if isinstance(message, str):
+                        await send({"type": "websocket.send", "text": message})
+                    else:
+                        await send({"type": "websocket.send", "bytes": message})
+
+        async def up() -> None:
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                if data is not None:
+                    try:
+                        await upstream.send(data)
+                    except ConnectionClosed:
+                        return
+
+        tasks = {asyncio.create_task(down()), asyncio.create_task(up())}
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            client_left = upstream.close_code is None
+            with contextlib.suppress(Exception):
+                await upstream.close()
+        if not client_left:
+            # the owner closed it (a code of its own), or died (no code): the client connects again
+            code = upstream.close_code if upstream.close_code not in (None, 1005, 1006) else 1012
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
