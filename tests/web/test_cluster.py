@@ -18,7 +18,7 @@ import pytest
 from postgres_support import PostgresCluster
 from redis_support import RedisServer
 from typer.testing import CliRunner
-from web_support import Client
+from web_support import Client, LiveServer
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.cli.main import app
@@ -96,6 +96,8 @@ def test_a_lease_has_one_holder_and_passes_when_it_runs_out(redis_url: str) -> N
         assert a.renew(["t2"]) == {"t2"}, "the old holder learns it lost the table"
         b.release(["t1", "t2"])  # only its own: t1 stays a's
         assert a.owners(["t1", "t2"]) == {"t1": "a", "t2": None}
+        # a lease nobody holds (Redis restarted empty) is taken back by the node playing it
+        assert b.renew(["t2"]) == set() and a.owners(["t2"]) == {"t2": "b"}
     finally:
         a.close()
         b.close()
@@ -123,6 +125,63 @@ def test_redis_needs_a_postgresql_database(tmp_path: Path, redis_url: str) -> No
     result = CliRunner().invoke(app, ["serve", "--redis", redis_url, "--data", str(tmp_path / "d")])
     assert result.exit_code == 2
     assert "share one PostgreSQL database" in result.output and "Traceback" not in result.output
+
+
+def _bots_table(node: LiveServer) -> tuple[str, Client]:
+    table = node.create(game="baha", players=3, rules={"target": 10000}, name="Ada",
+                        seats=["human", "heuristic", "heuristic"])
+    client = node.client(table["id"], table["token"])
+    client.wait(lambda u: bool(u["moves"]))
+    return table["id"], client
+
+
+def test_a_server_that_lost_a_lease_drops_the_table(
+    tmp_path: Path, postgres: PostgresCluster, redis_url: str,
+) -> None:
+    import redis
+
+    node = LiveServer(tmp_path / "data", db_url=postgres.database(), redis_url=redis_url)
+    try:
+        table_id, client = _bots_table(node)
+        with redis.Redis.from_url(redis_url) as r:
+            r.set(f"cardroom:lease:{table_id}", "another-node", px=20_000)
+        message = client.recv(5)
+        assert message["type"] == "error" and message["code"] == "moved", message
+        with pytest.raises(ConnectionClosed):
+            client.recv(5)
+        assert table_id not in node.manager.tables
+        # its owner is not reachable: the request is asked to come again, not answered stale
+        answer = node.http.get(f"/api/tables/{table_id}")
+        assert answer.status_code == 503 and answer.headers["retry-after"] == "1", answer.text
+    finally:
+        node.stop()
+
+
+def test_a_stale_servers_action_is_refused_not_stored_twice(
+    tmp_path: Path, postgres: PostgresCluster, redis_url: str,
+) -> None:
+    """Another server wrote the next action while this one still held the table: this one's is
+    refused by the database (the seq is taken), and it lets the table go."""
+    database = postgres.database()
+    node = LiveServer(tmp_path / "data", db_url=database, redis_url=redis_url)
+    other = Store(database, shared=True)
+    try:
+        table_id, client = _bots_table(node)
+        assert client.last is not None
+        seq, move = client.last["seq"], client.last["moves"][0]["action"]
+        other.add_action(table_id, seq + 1, 0, move, "theirs", "human", time.time())
+        client.send({"type": "act", "seq": seq, "action": move})
+        refused = client.recv(5)
+        assert refused["type"] == "error" and refused["code"] in ("server_error", "moved"), refused
+        assert table_id not in node.manager.tables
+        assert other.actions(table_id)[seq:] == [move]
+        with other.engine.connect() as c:
+            texts = [t for (t,) in c.exec_driver_sql(
+                f"SELECT text FROM actions WHERE table_id = '{table_id}' AND seq = {seq + 1}")]
+        assert texts == ["theirs"], "the stale server's action was not stored"
+    finally:
+        other.close()
+        node.stop()
 
 
 def _play(clients: list[Client], rng: random.Random, acked: list[tuple[int, int, int]]) -> None:
@@ -221,3 +280,37 @@ def test_two_servers_any_door_and_a_killed_one_loses_nothing(
             c.close()
         a.kill()
         b.kill()
+
+
+def test_a_redis_restart_stops_no_game(tmp_path: Path, postgres: PostgresCluster, redis_server: RedisServer,
+                                       redis_url: str) -> None:
+    """Redis down: the tables a server holds play on (an action needs only the database) and
+    /readyz says why it is not ready; Redis back, empty: each server takes its leases back."""
+    import redis
+
+    node = LiveServer(tmp_path / "data", db_url=postgres.database(), redis_url=redis_url)
+    rng = random.Random(3)
+    acked: list[tuple[int, int, int]] = []
+    try:
+        table_id, client = _bots_table(node)
+        _play([client], rng, acked)
+        redis_server.kill()
+        try:
+            for _ in range(3):
+                _play([client], rng, acked)
+            ready = node.http.get("/readyz")
+            assert ready.status_code == 503 and ready.json()["detail"] == "Redis does not answer"
+        finally:
+            redis_server.start()
+        with redis.Redis.from_url(redis_url, decode_responses=True) as r:
+            end = time.monotonic() + 10
+            while r.get(f"cardroom:lease:{table_id}") != node.manager.leases.node:
+                assert time.monotonic() < end, "the lease was not taken back"
+                time.sleep(0.1)
+        for _ in range(2):
+            _play([client], rng, acked)  # the same connection all along
+        assert node.http.get("/readyz").status_code == 200
+        stored = node.manager.store.actions(table_id)
+        assert all(stored[seq - 1] == action for seq, _seat, action in acked), "an acknowledged action was lost"
+    finally:
+        node.stop()

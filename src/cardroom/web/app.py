@@ -349,9 +349,11 @@ def create_app(
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> JSONResponse:
         """Ready to serve: the database answers (a query, in a thread off the event loop)."""
-        if await asyncio.to_thread(store.ping):
-            return JSONResponse({"ready": True})
-        return JSONResponse({"ready": False, "detail": "the database does not answer"}, status_code=503)
+        if not await asyncio.to_thread(store.ping):
+            return JSONResponse({"ready": False, "detail": "the database does not answer"}, status_code=503)
+        if cluster is not None and not await asyncio.to_thread(cluster.leases.ping):
+            return JSONResponse({"ready": False, "detail": "Redis does not answer"}, status_code=503)
+        return JSONResponse({"ready": True})
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:

@@ -62,14 +62,19 @@ reaches answers it itself and never forwards it again."""
 _RENEW = """
 local lost = {}
 for i, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
+  elseif holder == false then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
   else
     lost[#lost + 1] = key
   end
 end
 return lost
 """
+# A lease nobody holds is taken back by the node that still plays the table: after a Redis
+# restart (which forgets every lease) each node keeps its tables instead of all changing hands.
 _RELEASE = """
 local n = 0
 for i, key in ipairs(KEYS) do
@@ -110,6 +115,15 @@ class Leases:
 
     def key(self, table_id: str) -> str:
         return f"{self.prefix}:lease:{table_id}"
+
+    def ping(self) -> bool:
+        """Whether Redis answers now (the server's readiness)."""
+        from redis.exceptions import RedisError
+
+        try:
+            return bool(self.redis.ping())
+        except RedisError:
+            return False
 
     def claim(self, table_id: str) -> bool:
         """Take the table's lease if nobody holds it."""
@@ -195,9 +209,16 @@ class ClusterTables(TableManager):
         self.leases.close()
 
     def _new_id(self) -> str:
+        from redis.exceptions import RedisError
+
         while True:
             table_id = super()._new_id()
-            if self.leases.claim(table_id):  # held before it is stored: nobody else takes it
+            try:
+                claimed = self.leases.claim(table_id)
+            except RedisError:
+                raise TableError(503, "the servers' Redis does not answer, so no table can be made "
+                                      "now; try again shortly", retry_after=1.0) from None
+            if claimed:  # held before it is stored: nobody else takes it
                 self.metrics.lease("taken")
                 return table_id
 
@@ -304,8 +325,14 @@ class ClusterTables(TableManager):
         """Summaries from the shared lobby (the tables every node holds), newest first."""
         if status not in (None, "over"):
             return super().listing(status, limit)
+        from redis.exceptions import RedisError
+
         summaries: dict[str, dict[str, Any]] = {}
-        for table_id, text in self.leases.lobby().items():
+        try:
+            shared = self.leases.lobby()
+        except RedisError:  # Redis away: this server's own tables
+            shared = {}
+        for table_id, text in shared.items():
             with contextlib.suppress(ValueError):
                 summaries[table_id] = json.loads(text)
         for table in self.tables.values():
@@ -332,8 +359,13 @@ class ClusterRouter:
         if found is None:
             await self.app(scope, receive, send)
             return
+        from redis.exceptions import RedisError
+
         forwarded = any(name == FORWARDED.encode() for name, _ in scope.get("headers", []))
-        where = await self.locate(found.group(1))
+        try:
+            where = await self.locate(found.group(1))
+        except RedisError:  # Redis away: the tables held here are played on, the others wait
+            where = ""
         if where is None:
             await self.app(scope, receive, send)
         elif forwarded or where == "":
