@@ -314,3 +314,36 @@ def test_a_redis_restart_stops_no_game(tmp_path: Path, postgres: PostgresCluster
         assert all(stored[seq - 1] == action for seq, _seat, action in acked), "an acknowledged action was lost"
     finally:
         node.stop()
+
+
+def test_the_table_quota_is_shared_and_a_clean_stop_lets_leases_go(
+    tmp_path: Path, postgres: PostgresCluster, redis_url: str,
+) -> None:
+    """One address creating through two servers in turn gets the quota of one server; a
+    server stopped cleanly lets its tables go at once."""
+    import redis
+
+    from cardroom.web.guard import CREATES_PER_MINUTE
+
+    database = postgres.database()
+    a = LiveServer(tmp_path / "a", db_url=database, redis_url=redis_url)
+    b = LiveServer(tmp_path / "b", db_url=database, redis_url=redis_url)
+    made: list[str] = []
+    try:
+        for k in range(CREATES_PER_MINUTE + 4):
+            node = (a, b)[k % 2]
+            answer = node.http.post("/api/tables", json={"game": "baha", "players": 2,
+                                                         "seats": ["human", "human"]})
+            if answer.status_code == 429:
+                break
+            assert answer.status_code == 200, answer.text
+            made.append(answer.json()["id"])
+        assert len(made) == CREATES_PER_MINUTE, f"{len(made)} tables made through two servers"
+        assert "tables a minute" in answer.json()["detail"] and answer.headers["retry-after"]
+    finally:
+        a.stop()
+        with redis.Redis.from_url(redis_url, decode_responses=True) as r:
+            held = {r.get(f"cardroom:lease:{t}") for t in made}
+        b.stop()
+    assert held == {b.manager.leases.node, None} or held == {None}, held
+    assert a.manager.leases.node not in held, "a stopped server kept its leases"

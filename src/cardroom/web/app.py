@@ -165,7 +165,7 @@ def create_app(
     app.state.accounts = accounts
     app.state.gate = ConnectionGate()
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
-    quota = TableQuota()
+    quota = TableQuota() if cluster is None else cluster.quota
     if cluster is not None:
         from cardroom.web.cluster import ClusterRouter
 

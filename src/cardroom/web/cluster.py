@@ -41,13 +41,14 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
+from cardroom.web.guard import CREATES_PER_MINUTE, TableQuota
 from cardroom.web.live import LiveTable, TableError
 from cardroom.web.protocol import error
 from cardroom.web.store import SeatTaken, Store
 from cardroom.web.tables import TableManager
 
-__all__ = ["Leases", "ClusterTables", "ClusterRouter", "cluster_database", "LEASE_SECONDS", "TICK",
-           "FORWARDED"]
+__all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "cluster_database", "LEASE_SECONDS",
+           "TICK", "FORWARDED"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -82,6 +83,20 @@ for i, key in ipairs(KEYS) do
 end
 return n
 """
+
+_BUDGET = """
+local held = redis.call('HMGET', KEYS[1], 'left', 'then')
+local most = tonumber(ARGV[2])
+local left = tonumber(held[1]) or most
+local since = tonumber(held[2]) or tonumber(ARGV[1])
+left = math.min(most, left + math.max(0, tonumber(ARGV[1]) - since) * tonumber(ARGV[3]))
+left = left - tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'left', tostring(left), 'then', ARGV[1])
+redis.call('EXPIRE', KEYS[1], 120)
+return tostring(left)
+"""
+# An address's creates left (a bucket refilled at CREATES_PER_MINUTE), spending ARGV[4]: as a
+# string, since Redis would cut a Lua number to an integer.
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -170,6 +185,53 @@ class Leases:
         self.redis.close()
 
 
+class SharedQuota(TableQuota):
+    """The table quotas of :class:`cardroom.web.guard.TableQuota`, kept in Redis: a client
+    that spreads its creates over the nodes meets the same rate and cap as on one server."""
+
+    def __init__(self, leases: Leases) -> None:
+        super().__init__()
+        self.leases = leases
+        self._budget_script = leases.redis.register_script(_BUDGET)
+
+    def _key(self, what: str, address: str) -> str:
+        return f"{self.leases.prefix}:quota:{what}:{address}"
+
+    def owner(self, table_id: str) -> str | None:
+        found = self.leases.redis.hget(f"{self.leases.prefix}:quota:owner", table_id)
+        return None if found is None else str(found)
+
+    def refusal(self, address: str, unfinished: Any, now: float) -> tuple[str, float] | None:
+        from redis.exceptions import RedisError
+
+        try:
+            return super().refusal(address, unfinished, now)
+        except RedisError:  # Redis away: no table can be made anyway (ClusterTables._new_id)
+            return None
+
+    def _mine(self, address: str) -> set[str]:
+        return {str(t) for t in self.leases.redis.smembers(self._key("tables", address))}
+
+    def _forget(self, address: str, table_ids: set[str]) -> None:
+        if table_ids:
+            self.leases.redis.srem(self._key("tables", address), *table_ids)
+
+    def _left(self, address: str, now: float) -> float:
+        return self._take(address, now, 0)
+
+    def _take(self, address: str, now: float, spend: int) -> float:
+        return float(self._budget_script(keys=[self._key("budget", address)],
+                                         args=[now, CREATES_PER_MINUTE, CREATES_PER_MINUTE / 60, spend]))
+
+    def _spend(self, address: str, table_id: str, now: float) -> None:
+        self._take(address, now, 1)
+        pipe = self.leases.redis.pipeline(transaction=False)
+        pipe.sadd(self._key("tables", address), table_id)
+        pipe.expire(self._key("tables", address), 86400)
+        pipe.hset(f"{self.leases.prefix}:quota:owner", table_id, address)
+        pipe.execute()
+
+
 class ClusterTables(TableManager):
     """The tables this node owns, in memory; the others are other nodes' (see the module)."""
 
@@ -185,6 +247,8 @@ class ClusterTables(TableManager):
         self._taking: set[str] = set()
         self.http: Any = None
         """The client requests are forwarded to the other nodes with (httpx)."""
+        self.quota = SharedQuota(leases)
+        """The table quotas, shared by every node."""
 
     # -- owning tables -----------------------------------------------------------------
 
@@ -320,6 +384,19 @@ class ClusterTables(TableManager):
         except SeatTaken:
             self.drop(table_id, "a seat it offered was taken through another server")
             raise TableError(409, f"that seat of table {table_id} was just taken; look again") from None
+
+    def unfinished(self, table_id: str) -> bool:
+        """Whether the table's game goes on, wherever it is held (the lobby says for another
+        node's)."""
+        if table_id in self.tables:
+            return super().unfinished(table_id)
+        text = self.leases.redis.hget(f"{self.leases.prefix}:lobby", table_id)
+        if text is None:  # not listed yet (made a moment ago), or gone: held means made
+            return self.leases.owners([table_id])[table_id] is not None
+        try:
+            return bool(json.loads(str(text)).get("status") != "over")
+        except ValueError:
+            return False
 
     def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Summaries from the shared lobby (the tables every node holds), newest first."""

@@ -312,8 +312,10 @@ class TableQuota:
         """Why ``address`` may not create a table now and in how many seconds to try again,
         or ``None``; ``unfinished(table_id)`` says whether a table still counts."""
         address = client_address(address)
-        mine = self._tables.get(address, set())
-        mine -= {t for t in mine if not unfinished(t)}
+        mine = self._mine(address)
+        done = {t for t in mine if not unfinished(t)}
+        self._forget(address, done)
+        mine -= done
         if len(mine) >= MAX_TABLES_PER_ADDRESS:
             return (f"this address has {len(mine)} unfinished tables, the most it may have; "
                     "finish or leave one before creating another", 60.0)
@@ -326,6 +328,19 @@ class TableQuota:
 
     def created(self, address: str, table_id: str, now: float) -> None:
         address = client_address(address)
+        self._spend(address, table_id, now)
+
+    # What the quota keeps, where: in this process here (a cluster's is shared: cardroom.web.cluster).
+
+    def _mine(self, address: str) -> set[str]:
+        """The tables ``address`` created that were unfinished when last counted."""
+        return set(self._tables.get(address, set()))
+
+    def _forget(self, address: str, table_ids: set[str]) -> None:
+        self._tables.get(address, set()).difference_update(table_ids)
+
+    def _spend(self, address: str, table_id: str, now: float) -> None:
+        """``address`` created ``table_id``: one create of its budget spent."""
         self._budget[address] = (self._left(address, now) - 1, now)
         self._tables.setdefault(address, set()).add(table_id)
         self._owner[table_id] = address
