@@ -21,6 +21,14 @@ looked for in the database at its seq with its seat and move, every table's seqs
 to run 1..N with none twice, and every seat's stored token to be the one its person holds.
 
     python benchmarks/web_cluster.py failover --tables 40 --kills 10 --every 6
+
+``restarts``: two nodes, ``--tables`` tables playing fast; after ``--every`` seconds Redis is
+killed and started again, empty (nothing of it is saved); ``--every`` seconds later PostgreSQL
+is restarted (``pg_ctl restart -m fast``). Prints, for each, the longest time a table went
+without an action around it, the errors the clients were sent (by code), the connections
+that ended, and at the end the same checks of acknowledged actions as ``failover``.
+
+    python benchmarks/web_cluster.py restarts --tables 20 --every 8
 """
 
 from __future__ import annotations
@@ -64,13 +72,12 @@ class Node:
             [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(self.data), "--database", self.database, "--redis", self.redis_url,
              "--forwarded-allow-ips", "127.0.0.1", "--bot-delay", "0"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            stdout=subprocess.DEVNULL, stderr=open(self.data.with_suffix(".log"), "ab"),  # noqa: SIM115
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise SystemExit(f"the node stopped: {err}")
+                raise SystemExit(f"the node stopped: {self.data.with_suffix('.log').read_text()[-2000:]}")
             try:
                 api(self.base, "GET", "/healthz")
                 return
@@ -212,8 +219,11 @@ class Watched:
         self.tokens = tokens
         self.seq = 0
         self.marks: list[list[float | None]] = []  # [kill time, seq then, resumed at]
+        self.moved: list[float] = []  # when its seq went forward
 
     def saw(self, seq: int, now: float) -> None:
+        if seq > self.seq:
+            self.moved.append(now)
         self.seq = max(self.seq, seq)
         for mark in self.marks:
             if mark[2] is None and seq > float(mark[1] or 0):
@@ -242,6 +252,9 @@ async def player(nodes: list[Node], table: Watched, k: int, rng: random.Random, 
                     message = json.loads(raw)
                     if message.get("type") == "welcome":
                         counts["connects"] += 1
+                    if message.get("type") == "error":
+                        code = "error:" + str(message.get("code"))
+                        counts[code] = counts.get(code, 0) + 1
                     if message.get("type") != "update":
                         continue
                     seq = message["seq"]
@@ -258,14 +271,11 @@ async def player(nodes: list[Node], table: Watched, k: int, rng: random.Random, 
                         await ws.send(json.dumps({"type": "act", "action": move, "seq": seq}))
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
             counts["dropped"] += 1
-        await asyncio.sleep(rng.uniform(0.05, 0.25))
+        await asyncio.sleep(rng.uniform(0.2, 0.5))  # a retry, milder than a storm (the page waits 1 s)
 
 
 async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
-    import psycopg
     import redis
-
-    from cardroom.web.live import hash_token
 
     parts = Parts()
     nodes: list[Node] = []
@@ -318,38 +328,128 @@ async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
             r.close()
             for node in nodes:
                 node.stop()
-        with psycopg.connect(parts.database.replace("postgresql+psycopg", "postgresql")) as c:
-            rows = c.execute("SELECT table_id, seq, seat, action FROM actions").fetchall()
-            seats = c.execute("SELECT table_id, seat, token_hash FROM seats").fetchall()
+        found = checks(parts.database, tables, acked)
     finally:
         for node in nodes:
             node.kill()
         parts.stop()
-    stored = {(t, s): (seat, a) for t, s, seat, a in rows}
-    lost = sum(1 for t, s, seat, a in acked if stored.get((t, s)) != (seat, a))
-    by_table: dict[str, list[int]] = {}
-    for t, s, _seat, _a in rows:
-        by_table.setdefault(t, []).append(s)
-    gaps = sum(1 for seqs in by_table.values() if sorted(seqs) != list(range(1, len(seqs) + 1)))
-    held = {(t.id, k): hash_token(tok) for t in tables for k, tok in enumerate(t.tokens)}
-    wrong_seats = sum(1 for t, seat, h in seats if (t, seat) in held and held[(t, seat)] != h)
     resumes = [float(m[2]) - float(m[0]) for t in tables for m in t.marks
                if m[0] is not None and m[2] is not None]
     unresumed = sum(1 for t in tables for m in t.marks if m[2] is None)
+    per_kill = [round(max((float(t.marks[i][2]) - float(t.marks[i][0]) for t in tables
+                           if t.marks[i][2] is not None and t.marks[i][0] is not None), default=0.0), 2)
+                for i in range(len(kills))]
     return {
         "mode": "failover", "tables": args.tables, "kills": len(kills), "every_s": args.every,
         "think": args.think, "resume_max_s": round(max(resumes), 2) if resumes else None,
         "resume_p99_s": round(pct(resumes, 99), 2) if resumes else None,
         "resume_p50_s": round(pct(resumes, 50), 2) if resumes else None,
-        "resumes": len(resumes), "never_resumed": unresumed,
+        "resumes": len(resumes), "never_resumed": unresumed, "resume_max_per_kill_s": per_kill,
         "goal_resume_s": GOAL_RESUME_S,
         "goal_met": bool(resumes) and max(resumes) < GOAL_RESUME_S and unresumed == 0,
-        "acknowledged": len(acked), "acknowledged_lost": lost, "actions_stored": len(rows),
-        "tables_with_a_gap_or_twice": gaps, "seats_not_their_holders": wrong_seats,
+        **found,
         "connects": counts["connects"], "dropped_connections": counts["dropped"],
         "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
         "cpus": os.cpu_count(),
     }
+
+
+def checks(database: str, tables: list[Watched], acked: list[tuple[str, int, int, int]]) -> dict[str, int]:
+    """Acknowledged actions looked for in the database, seqs without a gap or a twin, seats
+    holding their holders' tokens."""
+    import psycopg
+
+    from cardroom.web.live import hash_token
+
+    with psycopg.connect(database.replace("postgresql+psycopg", "postgresql")) as c:
+        rows = c.execute("SELECT table_id, seq, seat, action FROM actions").fetchall()
+        seats = c.execute("SELECT table_id, seat, token_hash FROM seats").fetchall()
+    stored = {(t, s): (seat, a) for t, s, seat, a in rows}
+    by_table: dict[str, list[int]] = {}
+    for t, s, _seat, _a in rows:
+        by_table.setdefault(t, []).append(s)
+    held = {(t.id, k): hash_token(tok) for t in tables for k, tok in enumerate(t.tokens)}
+    return {
+        "acknowledged": len(acked),
+        "acknowledged_lost": sum(1 for t, s, seat, a in acked if stored.get((t, s)) != (seat, a)),
+        "actions_stored": len(rows),
+        "tables_with_a_gap_or_twice": sum(1 for seqs in by_table.values()
+                                          if sorted(seqs) != list(range(1, len(seqs) + 1))),
+        "seats_not_their_holders": sum(1 for t, seat, h in seats
+                                       if (t, seat) in held and held[(t, seat)] != h),
+    }
+
+
+def stall_around(tables: list[Watched], at: float, span: float) -> float:
+    """The longest time any table went without an action, over the ``span`` seconds from ``at``."""
+    worst = 0.0
+    for t in tables:
+        times = [at] + [x for x in t.moved if at < x < at + span] + [at + span]
+        later = [x for x in t.moved if x >= at + span]
+        if len(times) == 2 and later:
+            times[-1] = later[0]
+        worst = max(worst, max(b - a for a, b in zip(times, times[1:], strict=False)))
+    return worst
+
+
+async def run_restarts(args: argparse.Namespace) -> dict[str, Any]:
+    parts = Parts()
+    nodes: list[Node] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="cardroom-restarts-") as tmp:
+            for k in range(2):
+                nodes.append(Node(free_port(), Path(tmp) / f"n{k}", parts.database, parts.redis.url))
+            tables = []
+            for n in range(args.tables):
+                summary = api(nodes[n % 2].base, "POST", "/api/tables", {
+                    "game": "baha", "players": 4, "rules": LONG_GAME["baha"], "seats": ["human"] * 4,
+                }, address_of(n))
+                tokens = [api(nodes[(n + k) % 2].base, "POST", f"/api/tables/{summary['id']}/join",
+                              {"name": f"P{k}"}, address_of(n))["token"] for k in range(4)]
+                tables.append(Watched(summary["id"], tokens))
+            stop = asyncio.Event()
+            acked: list[tuple[str, int, int, int]] = []
+            counts = {"connects": 0, "dropped": 0}
+            rng = random.Random(args.seed)
+            tasks = [asyncio.create_task(player(nodes, t, k, random.Random(rng.random()), stop, acked, counts,
+                                                args.think, address_of(n)))
+                     for n, t in enumerate(tables) for k in range(4)]
+            await asyncio.sleep(args.every)
+            load_before = os.getloadavg()
+            seen: dict[str, Any] = {}
+            for part in ("redis", "postgresql"):
+                before = dict(counts)
+                at = time.monotonic()
+                if part == "redis":
+                    parts.redis.kill()
+                    await asyncio.sleep(1.0)  # down a second, then back empty
+                    await asyncio.to_thread(parts.redis.start)
+                else:
+                    await asyncio.to_thread(parts.pg.restart)
+                took = time.monotonic() - at
+                await asyncio.sleep(max(0.0, args.every - took))
+                seen[part] = {
+                    "down_s": round(took, 2),
+                    "longest_stall_s": round(stall_around(tables, at, args.every), 2),
+                    "errors": {k[6:]: counts.get(k, 0) - before.get(k, 0) for k in counts
+                               if k.startswith("error:") and counts.get(k, 0) - before.get(k, 0)},
+                    "connections_ended": counts["dropped"] - before["dropped"],
+                }
+            stop.set()
+            await asyncio.wait(tasks, timeout=5)
+            for task in tasks:
+                task.cancel()
+            load_after = os.getloadavg()
+            for node in nodes:
+                node.stop()
+        found = checks(parts.database, tables, acked)
+    finally:
+        for node in nodes:
+            node.kill()
+        parts.stop()
+    return {"mode": "restarts", "tables": args.tables, "every_s": args.every, "think": args.think, **seen,
+            **found, "load_before": [round(x, 2) for x in load_before],
+            "load_after": [round(x, 2) for x in load_after], "cpus": os.cpu_count()}
 
 
 def main() -> int:
@@ -369,11 +469,17 @@ def main() -> int:
     fail.add_argument("--think", type=float, default=0.05)
     fail.add_argument("--warmup", type=float, default=3.0)
     fail.add_argument("--seed", type=int, default=1)
-    for each in (load, fail):
+    restarts = sub.add_parser("restarts")
+    restarts.add_argument("--tables", type=int, default=20)
+    restarts.add_argument("--every", type=float, default=8.0)
+    restarts.add_argument("--think", type=float, default=0.05)
+    restarts.add_argument("--seed", type=int, default=1)
+    for each in (load, fail, restarts):
         each.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = asyncio.run(run_load(args) if args.mode == "load" else run_failover(args))
-    if args.json:
+    run = {"load": run_load, "failover": run_failover, "restarts": run_restarts}[args.mode]
+    result = asyncio.run(run(args))
+    if args.json or result["mode"] == "restarts":
         print(json.dumps(result, indent=2))
         return 0
     if result["mode"] == "load":
@@ -398,6 +504,7 @@ def main() -> int:
               f"p50 {result['resume_p50_s']} s over {result['resumes']} table-kills; never resumed "
               f"{result['never_resumed']} (goal < {GOAL_RESUME_S:.0f} s: "
               f"{'met' if result['goal_met'] else 'NOT met'})")
+        print(f"the slowest table of each kill: {result['resume_max_per_kill_s']} s")
         print(f"acknowledged actions {result['acknowledged']}, lost {result['acknowledged_lost']}; "
               f"actions stored {result['actions_stored']}; tables with a seq missing or twice "
               f"{result['tables_with_a_gap_or_twice']}; seats whose stored token is not their holder's "

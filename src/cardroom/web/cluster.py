@@ -44,7 +44,7 @@ from sqlalchemy.exc import IntegrityError
 from cardroom.web.guard import CREATES_PER_MINUTE, TableQuota
 from cardroom.web.live import LiveTable, TableError
 from cardroom.web.protocol import error
-from cardroom.web.store import SeatTaken, Store
+from cardroom.web.store import SeatTaken, Store, TableData
 from cardroom.web.tables import TableManager
 
 __all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "cluster_database", "LEASE_SECONDS",
@@ -76,6 +76,11 @@ return lost
 """
 # A lease nobody holds is taken back by the node that still plays the table: after a Redis
 # restart (which forgets every lease) each node keeps its tables instead of all changing hands.
+_LOCATE = """
+local owner = redis.call('GET', KEYS[1])
+if not owner then return {} end
+return {owner, redis.call('GET', ARGV[1] .. owner)}
+"""
 _RELEASE = """
 local n = 0
 for i, key in ipairs(KEYS) do
@@ -126,6 +131,7 @@ class Leases:
                                           decode_responses=True)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
+        self._locate = self.redis.register_script(_LOCATE)
         self.ms = int(LEASE_SECONDS * 1000)
 
     def key(self, table_id: str) -> str:
@@ -144,6 +150,13 @@ class Leases:
         """Take the table's lease if nobody holds it."""
         return bool(self.redis.set(self.key(table_id), self.node, nx=True, px=self.ms))
 
+    def claim_many(self, table_ids: list[str]) -> list[str]:
+        """Take the leases nobody holds among ``table_ids``; the ids taken."""
+        pipe = self.redis.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.set(self.key(table_id), self.node, nx=True, px=self.ms)
+        return [t for t, took in zip(table_ids, pipe.execute(), strict=True) if took]
+
     def renew(self, table_ids: list[str]) -> set[str]:
         """Renew the leases this node holds among ``table_ids``; the ids of those it lost."""
         if not table_ids:
@@ -157,6 +170,12 @@ class Leases:
             return {}
         values = self.redis.mget([self.key(t) for t in table_ids])
         return {t: None if v is None else str(v) for t, v in zip(table_ids, values, strict=True)}
+
+    def owner_and_address(self, table_id: str) -> tuple[str | None, str | None]:
+        """The table's owner and that node's address, in one round trip."""
+        found = self._locate(keys=[self.key(table_id)], args=[f"{self.prefix}:node:"])
+        owner, address = (found + [None, None])[:2] if found else (None, None)
+        return (None if owner is None else str(owner)), (None if address is None else str(address))
 
     def release(self, table_ids: list[str]) -> None:
         """Let go of the leases this node holds among ``table_ids`` (a clean stop: the others
@@ -303,11 +322,18 @@ class ClusterTables(TableManager):
         for table_id in lost:
             self.drop(table_id, "its lease was lost")
         unfinished = await asyncio.to_thread(self.store.unfinished)
-        orphans = [t for t in unfinished if t not in self.tables]
-        owners = await asyncio.to_thread(self.leases.owners, orphans)
-        for table_id, owner in owners.items():
-            if owner is None and table_id not in self.tables:
-                await self.take(table_id)
+        owners = await asyncio.to_thread(self.leases.owners, [t for t in unfinished if t not in self.tables])
+        orphans = [t for t, owner in owners.items() if owner is None and t not in self._taking]
+        if orphans:
+            # all at once (a dead node's tables are many): one claim and one read for them all
+            self._taking.update(orphans)
+            try:
+                claimed = await asyncio.to_thread(self.leases.claim_many, orphans)
+                found = await asyncio.to_thread(lambda: [self.store.table(t) for t in claimed])
+                for table_id, data in zip(claimed, found, strict=True):
+                    self._install(table_id, data)
+            finally:
+                self._taking.difference_update(orphans)
         await self._write_lobby()
 
     async def take(self, table_id: str) -> bool:
@@ -322,25 +348,31 @@ class ClusterTables(TableManager):
             if not await asyncio.to_thread(self.leases.claim, table_id):
                 return False
             data = await asyncio.to_thread(self.store.table, table_id)
-            if data is None:
-                await asyncio.to_thread(self.leases.release, [table_id])
-                return False
-            if data.status == "over":
-                table = LiveTable(data, None)
-            else:
-                try:
-                    table = self._rebuild(data)
-                except Exception as err:
-                    log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
-                    return False  # the lease stays, unrenewed: it is tried again after it expires
-            table.seen = time.time()
-            self.tables[table_id] = table
-            self.metrics.lease("taken")
-            log.info("cluster: took table %s at seq %d", table_id, table.seq)
-            self._kick(table)
-            return True
+            return self._install(table_id, data)
         finally:
             self._taking.discard(table_id)
+
+    def _install(self, table_id: str, data: TableData | None) -> bool:
+        """Hold a table whose lease this node just took, as the database has it (rebuilt from
+        its actions); whether it is held now."""
+        if data is None:  # no such table: the lease goes again
+            with contextlib.suppress(Exception):
+                self.leases.release([table_id])
+            return False
+        if data.status == "over":
+            table = LiveTable(data, None)
+        else:
+            try:
+                table = self._rebuild(data)
+            except Exception as err:
+                log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
+                return False  # the lease stays, unrenewed: it is tried again after it expires
+        table.seen = time.time()
+        self.tables[table_id] = table
+        self.metrics.lease("taken")
+        log.info("cluster: took table %s at seq %d", table_id, table.seq)
+        self._kick(table)
+        return True
 
     def drop(self, table_id: str, why: str) -> None:
         """Forget a table this node no longer owns: its bot or timer stops, its connections
@@ -460,14 +492,15 @@ class ClusterRouter:
         if table_id in tables.tables:
             return None
         leases = tables.leases
-        owner = (await asyncio.to_thread(leases.owners, [table_id]))[table_id]
+        owner, address = await asyncio.to_thread(leases.owner_and_address, table_id)
         if owner is None:
-            await tables.take(table_id)
-            return None
+            if await tables.take(table_id) or table_id not in await asyncio.to_thread(
+                    tables.store.existing, [table_id]):
+                return None  # held here now, or no such table (answered here: 404)
+            return ""  # being taken (here or by another node) this moment
         if owner == leases.node:
             return "" if table_id in tables._taking else None
-        address = await asyncio.to_thread(leases.redis.get, f"{leases.prefix}:node:{owner}")
-        return str(address) if address else ""
+        return address or ""
 
     async def _busy(self, scope: Scope, receive: Receive, send: Send, connected: bool = False) -> None:
         if scope["type"] == "websocket":
