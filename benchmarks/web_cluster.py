@@ -71,7 +71,7 @@ class Node:
         self.proc = subprocess.Popen(
             [str(cardroom), "serve", "--host", "127.0.0.1", "--port", str(self.port),
              "--data", str(self.data), "--database", self.database, "--redis", self.redis_url,
-             "--forwarded-allow-ips", "127.0.0.1", "--bot-delay", "0"],
+             "--forwarded-allow-ips", "127.0.0.1", "--bot-delay", "0", "--log-json"],
             stdout=subprocess.DEVNULL, stderr=open(self.data.with_suffix(".log"), "ab"),  # noqa: SIM115
         )
         deadline = time.monotonic() + 30
@@ -255,6 +255,11 @@ async def player(nodes: list[Node], table: Watched, k: int, rng: random.Random, 
                     if message.get("type") == "error":
                         code = "error:" + str(message.get("code"))
                         counts[code] = counts.get(code, 0) + 1
+                        if message.get("code") == "server_error" and pending is not None:
+                            # "nothing changed, try again": as a person would, a moment later
+                            await asyncio.sleep(0.2)
+                            again = {"type": "act", "action": pending[1], "seq": pending[0]}
+                            await ws.send(json.dumps(again))
                     if message.get("type") != "update":
                         continue
                     seq = message["seq"]

@@ -285,10 +285,13 @@ def test_two_servers_any_door_and_a_killed_one_loses_nothing(
 def test_a_redis_restart_stops_no_game(tmp_path: Path, postgres: PostgresCluster, redis_server: RedisServer,
                                        redis_url: str) -> None:
     """Redis down: the tables a server holds play on (an action needs only the database) and
-    /readyz says why it is not ready; Redis back, empty: each server takes its leases back."""
+    /readyz says why it is not ready; Redis back, empty: each server takes its leases back, and
+    the other server, which sees the table without a lease for a moment, does not take it."""
     import redis
 
-    node = LiveServer(tmp_path / "data", db_url=postgres.database(), redis_url=redis_url)
+    database = postgres.database()
+    node = LiveServer(tmp_path / "data", db_url=database, redis_url=redis_url)
+    other = LiveServer(tmp_path / "other", db_url=database, redis_url=redis_url)
     rng = random.Random(3)
     acked: list[tuple[int, int, int]] = []
     try:
@@ -312,7 +315,9 @@ def test_a_redis_restart_stops_no_game(tmp_path: Path, postgres: PostgresCluster
         assert node.http.get("/readyz").status_code == 200
         stored = node.manager.store.actions(table_id)
         assert all(stored[seq - 1] == action for seq, _seat, action in acked), "an acknowledged action was lost"
+        assert 'cardroom_lease_changes_total{change="taken"} 0.0' in other.http.get("/metrics").text
     finally:
+        other.stop()
         node.stop()
 
 

@@ -264,6 +264,8 @@ class ClusterTables(TableManager):
         self._lobby: dict[str, str] = {}
         """The summaries this node last wrote to the lobby hash."""
         self._taking: set[str] = set()
+        self._orphans: set[str] = set()
+        """The unfinished tables nobody held at the last look."""
         self.http: Any = None
         """The client requests are forwarded to the other nodes with (httpx)."""
         self.quota = SharedQuota(leases)
@@ -323,7 +325,11 @@ class ClusterTables(TableManager):
             self.drop(table_id, "its lease was lost")
         unfinished = await asyncio.to_thread(self.store.unfinished)
         owners = await asyncio.to_thread(self.leases.owners, [t for t in unfinished if t not in self.tables])
-        orphans = [t for t, owner in owners.items() if owner is None and t not in self._taking]
+        # A table is taken when its lease was missing at two looks in a row: a node still playing
+        # it (Redis restarted and forgot every lease) takes it back in between (Leases.renew).
+        seen = {t for t, owner in owners.items() if owner is None}
+        orphans = [t for t in seen if t in self._orphans and t not in self._taking]
+        self._orphans = seen
         if orphans:
             # all at once (a dead node's tables are many): one claim and one read for them all
             self._taking.update(orphans)
@@ -380,6 +386,8 @@ class ClusterTables(TableManager):
         table = self.tables.pop(table_id, None)
         if table is None:
             return
+        with contextlib.suppress(Exception):  # still ours (a refused write): whoever takes it next
+            self.leases.release([table_id])   # rebuilds it from the database
         self.metrics.lease("lost")
         log.warning("cluster: dropped table %s: %s", table_id, why)
         if table.task is not None and not table.task.done():
@@ -494,12 +502,16 @@ class ClusterRouter:
         leases = tables.leases
         owner, address = await asyncio.to_thread(leases.owner_and_address, table_id)
         if owner is None:
-            if await tables.take(table_id) or table_id not in await asyncio.to_thread(
-                    tables.store.existing, [table_id]):
-                return None  # held here now, or no such table (answered here: 404)
-            return ""  # being taken (here or by another node) this moment
+            status = await asyncio.to_thread(tables.store.status, table_id)
+            if status is None:
+                return None  # no such table: answered here (404)
+            if status != "over" and table_id not in tables._orphans:
+                return ""  # its node may be about to take its lease back (see tick): come again
+            return None if await tables.take(table_id) else ""
         if owner == leases.node:
-            return "" if table_id in tables._taking else None
+            if table_id not in tables._taking:  # a lease of ours with no table: let it go
+                await asyncio.to_thread(leases.release, [table_id])
+            return ""
         return address or ""
 
     async def _busy(self, scope: Scope, receive: Receive, send: Send, connected: bool = False) -> None:

@@ -66,6 +66,8 @@ class ServerMetrics:
         self.registry.register(_Live(statuses, connections))
         for by in ("human", "bot"):  # both series from the start, at 0
             self.actions.labels(by=by)
+        for change in ("taken", "lost"):
+            self.leases.labels(change=change)
 
     def acted(self, by: str, started: float) -> None:
         """An action (``by``: ``human`` or a bot spec) stored and sent, begun at ``started``

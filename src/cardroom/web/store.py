@@ -621,6 +621,11 @@ class Store:
                 data.actions = self.actions(data.id, s)
             return data
 
+    def status(self, table_id: str) -> str | None:
+        """A table's status (``waiting``, ``running``, ``over``); ``None``: no such table."""
+        with self._session() as s:
+            return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
+
     def unfinished(self) -> list[str]:
         """The ids of the tables whose game is not over, oldest first."""
         with self._session() as s:
