@@ -9,14 +9,16 @@ Each table has one owner at a time, the only process that holds it in memory and
   ``TICK`` (a script renews only those it still holds); a lease it finds lost (it was paused
   past the expiry, say) makes it drop the table at once. A new table's lease is taken before
   the table is stored. Every ``TICK`` each node looks for unfinished tables nobody holds (their
-  owner died: its leases ran out) and takes them (``SET NX``), rebuilding each game from the
-  actions in the database: a table is played again within about ``LEASE_SECONDS + TICK`` of its
-  owner's death.
+  owner died: its leases ran out) and takes those it found so at two looks in a row (``SET
+  NX``: one node wins each; a node that still plays a table whose lease Redis forgot takes it
+  back in between), rebuilding each game from the actions in the database: a table is played
+  again within about ``LEASE_SECONDS + 2 * TICK`` of its owner's death.
 - **Routing**: a request or a WebSocket for one table (``/table/ID``, ``/replay/ID``,
   ``/api/tables/ID...``, ``/ws/tables/ID``) that reaches a node that does not own the table is
   forwarded to the owner (HTTP by httpx, the WebSocket relayed message by message), so any
   node answers for any table and the nodes can stand behind any balancer. A table nobody holds
-  is taken at once by the node the request reached. When the owner dies, the relayed WebSocket
+  is taken by the node the request reached: a finished one at once, an unfinished one once the
+  last look found it without a lease (until then the request is asked to come again). When the owner dies, the relayed WebSocket
   closes; the client connects again (the table page does by itself) and reaches the new owner.
 - **Guards in the database**: an action's row is keyed by (table, seq), so an action written at
   a seq that is taken already (a stale owner's, or a move made twice) is refused, and the node
