@@ -274,9 +274,22 @@ async def player(nodes: list[Node], table: Watched, k: int, rng: random.Random, 
                         await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
                         pending = (seq, move)
                         await ws.send(json.dumps({"type": "act", "action": move, "seq": seq}))
-        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as err:
             counts["dropped"] += 1
+            kind = "ended:" + type(err).__name__
+            counts[kind] = counts.get(kind, 0) + 1
         await asyncio.sleep(rng.uniform(0.2, 0.5))  # a retry, milder than a storm (the page waits 1 s)
+
+
+def taken_over(r: Any, victim: str | None, tables: int, since: float) -> float | None:
+    """Seconds from ``since`` until no lease names ``victim`` and every table has one (the
+    servers' part of a failover, without the clients'); ``None`` if not within 20 s."""
+    while time.monotonic() - since < 20:
+        holders = [r.get(key) for key in r.scan_iter("cardroom:lease:*")]
+        if victim not in holders and sum(1 for h in holders if h) >= tables:
+            return round(time.monotonic() - since, 2)
+        time.sleep(0.05)
+    return None
 
 
 async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
@@ -285,6 +298,7 @@ async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
     parts = Parts()
     nodes: list[Node] = []
     kills: list[float] = []
+    takeovers: list[float | None] = []
     try:
         with tempfile.TemporaryDirectory(prefix="cardroom-failover-") as tmp:
             for k in range(2):
@@ -315,6 +329,7 @@ async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
                         owners[holder] = owners.get(holder, 0) + 1
                 addresses = {r.get(f"cardroom:node:{h}"): n for h, n in owners.items()}
                 victim = max(nodes, key=lambda node: addresses.get(node.base, 0))
+                victim_id = next((h for h in owners if r.get(f"cardroom:node:{h}") == victim.base), None)
                 for t in tables:
                     t.marks.append([None, float(t.seq), None])
                 now = time.monotonic()
@@ -322,7 +337,9 @@ async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
                 for t in tables:
                     t.marks[-1][0] = now
                 kills.append(now)
+                watch = asyncio.create_task(asyncio.to_thread(taken_over, r, victim_id, len(tables), now))
                 await asyncio.to_thread(victim.start)
+                takeovers.append(await watch)
                 await asyncio.sleep(max(0.0, args.every - (time.monotonic() - now)))
             await asyncio.sleep(2)
             stop.set()
@@ -350,10 +367,12 @@ async def run_failover(args: argparse.Namespace) -> dict[str, Any]:
         "resume_p99_s": round(pct(resumes, 99), 2) if resumes else None,
         "resume_p50_s": round(pct(resumes, 50), 2) if resumes else None,
         "resumes": len(resumes), "never_resumed": unresumed, "resume_max_per_kill_s": per_kill,
+        "takeover_per_kill_s": takeovers,
         "goal_resume_s": GOAL_RESUME_S,
         "goal_met": bool(resumes) and max(resumes) < GOAL_RESUME_S and unresumed == 0,
         **found,
         "connects": counts["connects"], "dropped_connections": counts["dropped"],
+        "ended_by": {k[6:]: v for k, v in counts.items() if k.startswith("ended:")},
         "load_before": [round(x, 2) for x in load_before], "load_after": [round(x, 2) for x in load_after],
         "cpus": os.cpu_count(),
     }
@@ -510,12 +529,15 @@ def main() -> int:
               f"{result['never_resumed']} (goal < {GOAL_RESUME_S:.0f} s: "
               f"{'met' if result['goal_met'] else 'NOT met'})")
         print(f"the slowest table of each kill: {result['resume_max_per_kill_s']} s")
+        print(f"every lease of the killed node taken by the other, after each kill: "
+              f"{result['takeover_per_kill_s']} s")
         print(f"acknowledged actions {result['acknowledged']}, lost {result['acknowledged_lost']}; "
               f"actions stored {result['actions_stored']}; tables with a seq missing or twice "
               f"{result['tables_with_a_gap_or_twice']}; seats whose stored token is not their holder's "
               f"{result['seats_not_their_holders']}")
         print(f"connections: {result['connects']} welcomes, {result['dropped_connections']} ended by a kill "
-              f"or refused; load average before {result['load_before']}, after {result['load_after']}")
+              f"or refused ({result['ended_by']}); load average before {result['load_before']}, "
+              f"after {result['load_after']}")
     return 0
 
 
