@@ -18,8 +18,9 @@ Each table has one owner at a time, the only process that holds it in memory and
   forwarded to the owner (HTTP by httpx, the WebSocket relayed message by message), so any
   node answers for any table and the nodes can stand behind any balancer. A table nobody holds
   is taken by the node the request reached: a finished one at once, an unfinished one once the
-  last look found it without a lease (until then the request is asked to come again). When the owner dies, the relayed WebSocket
-  closes; the client connects again (the table page does by itself) and reaches the new owner.
+  last look found it without a lease (until then the request is asked to come again). When the
+  owner dies, the relayed WebSocket closes; the client connects again (the table page does by
+  itself) and reaches the new owner.
 - **Guards in the database**: an action's row is keyed by (table, seq), so an action written at
   a seq that is taken already (a stale owner's, or a move made twice) is refused, and the node
   that tried reloads the table from the database; a seat is granted only while the database
