@@ -45,7 +45,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from cardroom.web.guard import CREATES_PER_MINUTE, TableQuota
-from cardroom.web.live import LiveTable, TableError
+from cardroom.web.live import MAX_QUEUED_BYTES, LiveTable, TableError
 from cardroom.web.protocol import error
 from cardroom.web.store import SeatTaken, Store, TableData
 from cardroom.web.tables import TableManager
@@ -576,8 +576,6 @@ class ClusterRouter:
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, WebSocketException
 
-        from cardroom.cli.serve import WS_MAX_BYTES
-
         first = await receive()
         if first["type"] != "websocket.connect":
             return
@@ -585,8 +583,10 @@ class ClusterRouter:
         # Origin was checked here (the site guard); the owner sees a program's connection.
         headers = [(k, v) for k, v in self._headers(scope) if k.lower() not in ("origin", "cookie")]
         try:
+            # the owner's messages as large as it queues for one client (a client's own are
+            # bounded where it connected: the site's WebSocket limit)
             upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=5,
-                                     max_size=WS_MAX_BYTES, ping_interval=None, proxy=None)
+                                     max_size=MAX_QUEUED_BYTES, ping_interval=None, proxy=None)
         except (OSError, TimeoutError, WebSocketException):
             await self._busy(scope, receive, send, connected=True)
             return
