@@ -6,7 +6,8 @@ Each table has one owner at a time, the only process that holds it in memory and
   kept in Redis under ``cardroom:node:<id>`` for ``LEASE_SECONDS``, refreshed every ``TICK``.
 - **A lease** ``cardroom:lease:<table id>`` names the table's owner and expires after
   ``LEASE_SECONDS`` unless renewed. The owner renews the leases of every table it holds each
-  ``TICK`` (a script renews only those it still holds); a lease it finds lost (it was paused
+  ``TICK``, from a thread of its own so that a busy event loop does not let them run out (a
+  script renews only those it still holds); a lease it finds lost (it was paused
   past the expiry, say) makes it drop the table at once. A new table's lease is taken before
   the table is stored. Every ``TICK`` each node looks for unfinished tables nobody holds (their
   owner died: its leases ran out) and takes those it found so at two looks in a row (``SET
@@ -37,6 +38,7 @@ import json
 import logging
 import re
 import secrets
+import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -264,6 +266,9 @@ class ClusterTables(TableManager):
         self.address = ""
         """Where the other nodes reach this one (set once it listens)."""
         self._ticker: asyncio.Task[None] | None = None
+        self._heart: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._lobby: dict[str, str] = {}
         """The summaries this node last wrote to the lobby hash."""
         self._taking: set[str] = set()
@@ -281,13 +286,19 @@ class ClusterTables(TableManager):
 
     def start(self) -> None:
         super().start()
+        self._loop = asyncio.get_running_loop()
+        self._heart = threading.Thread(target=self._beat, name="cardroom-leases", daemon=True)
+        self._heart.start()
         self._ticker = asyncio.create_task(self._tick_every())
 
     async def stop(self) -> None:
+        self._stopping.set()
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(BaseException):
                 await self._ticker
+        if self._heart is not None:
+            await asyncio.to_thread(self._heart.join, 5.0)
         await super().stop()
         if self.http is not None:
             await self.http.aclose()
@@ -315,17 +326,11 @@ class ClusterTables(TableManager):
             try:
                 await self.tick()
             except Exception as err:  # Redis or the database away: tried again next tick
-                log.warning("cluster: renewing leases or looking for tables failed: %s", err)
+                log.warning("cluster: looking for tables failed: %s", err)
             await asyncio.sleep(TICK)
 
     async def tick(self) -> None:
-        """Announce this node, renew its leases (dropping the lost), take the tables nobody
-        holds, and write the lobby."""
-        if self.address:
-            await asyncio.to_thread(self.leases.announce, self.address)
-        lost = await asyncio.to_thread(self.leases.renew, list(self.tables))
-        for table_id in lost:
-            self.drop(table_id, "its lease was lost")
+        """Take the tables nobody holds, and write the lobby."""
         unfinished = await asyncio.to_thread(self.store.unfinished)
         owners = await asyncio.to_thread(self.leases.owners, [t for t in unfinished if t not in self.tables])
         # A table is taken when its lease was missing at two looks in a row: a node still playing
@@ -344,6 +349,33 @@ class ClusterTables(TableManager):
             finally:
                 self._taking.difference_update(orphans)
         await self._write_lobby()
+
+    def _beat(self) -> None:
+        """Announce this node and renew its leases every ``TICK``, in a thread of its own: a
+        busy event loop does not let them run out (the process is alive, and its tables are
+        played); the leases found lost are dropped on the loop."""
+        while not self._stopping.wait(TICK):
+            try:
+                if self.address:
+                    self.leases.announce(self.address)
+                lost = self.leases.renew(self._held())
+            except Exception as err:  # Redis away: tried again next beat
+                log.warning("cluster: renewing leases failed: %s", err)
+                continue
+            if lost and self._loop is not None:
+                self._loop.call_soon_threadsafe(self._lost, lost)
+
+    def _held(self) -> list[str]:
+        """The ids of the tables held, read from the leases' thread while the loop changes them."""
+        while True:
+            try:
+                return list(self.tables)
+            except RuntimeError:  # the dict changed size meanwhile: read again
+                continue
+
+    def _lost(self, table_ids: set[str]) -> None:
+        for table_id in table_ids:
+            self.drop(table_id, "its lease was lost")
 
     async def take(self, table_id: str) -> bool:
         """Take the table if nobody holds it (its lease, then its game from the database);
