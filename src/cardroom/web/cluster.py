@@ -354,16 +354,18 @@ class ClusterTables(TableManager):
         """Announce this node and renew its leases every ``TICK``, in a thread of its own: a
         busy event loop does not let them run out (the process is alive, and its tables are
         played); the leases found lost are dropped on the loop."""
-        while not self._stopping.wait(TICK):
+        while True:  # at once first: a table made now is reached through the others at once
             try:
                 if self.address:
                     self.leases.announce(self.address)
                 lost = self.leases.renew(self._held())
             except Exception as err:  # Redis away: tried again next beat
                 log.warning("cluster: renewing leases failed: %s", err)
-                continue
+                lost = set()
             if lost and self._loop is not None:
                 self._loop.call_soon_threadsafe(self._lost, lost)
+            if self._stopping.wait(TICK):
+                return
 
     def _held(self) -> list[str]:
         """The ids of the tables held, read from the leases' thread while the loop changes them."""
