@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play designer research test lint bench install browser postgres clean
+.PHONY: play designer research test lint bench install browser postgres redis clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(BIN)/python:
 EXTRAS_play     := web
 EXTRAS_designer := web,designer
 EXTRAS_research := web,research
-EXTRAS_all      := dev,web,postgres,designer,research,bench
+EXTRAS_all      := dev,web,postgres,cluster,designer,research,bench
 PROFILES        := play designer research all
 
 # The install builds the native engine (setup.py, native/): a change to its sources or to
@@ -65,6 +65,13 @@ postgres:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends postgresql; }
 
+# The cluster's tests (tests/web/test_cluster.py) start a throwaway redis-server of their own
+# on 127.0.0.1: Debian's redis-server package, installed like PostgreSQL (its own service is not
+# used). make play needs none of it.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends redis-server; }
+
 MORE := make designer adds the designer's extras (simulate --out, analyze, compare, sweep, Ray), \
 	make research the researcher's (learning environments, OpenSpiel, training a policy); \
 	or pip install -e '.[designer]' or '.[research]'.
@@ -80,7 +87,7 @@ designer: $(VENV)/.installed-designer
 research: $(VENV)/.installed-research
 	@echo "Installed the researcher's extras: cardroom.rl, cardroom.openspiel, the policy bot and training."
 
-test: lint browser postgres
+test: lint browser postgres redis
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: install

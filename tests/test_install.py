@@ -226,7 +226,7 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
     assert _installs(fake_venv, "play") == [], "installed again"
     assert _installs(fake_venv, "designer") == [".[web,designer]"]
     # make test after make play: the rest, in one install
-    assert _installs(fake_venv, f"{fake_venv}/.installed-all") == [".[dev,web,postgres,designer,research,bench]"]
+    assert _installs(fake_venv, f"{fake_venv}/.installed-all") == [".[dev,web,postgres,cluster,designer,research,bench]"]
     for goal in ("play", "designer", "research", "install"):
         assert _installs(fake_venv, goal) == [], f"make {goal} installed again"
     assert "Installed for playing" not in _make(fake_venv, "play")[1]  # nothing left to suggest
@@ -243,7 +243,7 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
         os.utime(stamp, (0, 0))
     assert _installs(fake_venv, "play") == [".[web]"]
     assert _installs(fake_venv, "research") == [".[web,research]"]
-    assert _installs(fake_venv, "install") == [".[dev,web,postgres,designer,research,bench]"]
+    assert _installs(fake_venv, "install") == [".[dev,web,postgres,cluster,designer,research,bench]"]
 
 
 # -- the pure install: CARDROOM_PURE=1 builds no native core, and says so ------------------

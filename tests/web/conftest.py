@@ -12,6 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from postgres_support import PostgresCluster, postgres_bin  # noqa: E402
+from redis_support import RedisServer, redis_bin  # noqa: E402
 from web_support import LiveServer  # noqa: E402
 
 
@@ -51,6 +52,23 @@ def postgres() -> Iterator[PostgresCluster]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A throwaway Redis on 127.0.0.1 for the session (Debian's redis-server; make test installs
+    it). Skipped without it, except under CI, where it fails."""
+    binary = redis_bin()
+    if binary is None:
+        message = "redis-server is not installed (make test installs Debian's redis-server)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    server = RedisServer(binary)
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

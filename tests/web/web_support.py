@@ -30,9 +30,10 @@ class LiveServer:
     """``create_app`` under Uvicorn in a thread, on 127.0.0.1 and a port the system picks."""
 
     def __init__(self, data_dir: Path, bot_delay: float = 0.0, db_url: str | None = None,
-                 forwarded_allow_ips: str | None = None, local_only: bool = False) -> None:
+                 forwarded_allow_ips: str | None = None, local_only: bool = False,
+                 redis_url: str | None = None) -> None:
         self.data_dir = data_dir
-        self.app = create_app(db_url, data_dir, bot_delay=bot_delay, local_only=local_only)
+        self.app = create_app(db_url, data_dir, bot_delay=bot_delay, local_only=local_only, redis_url=redis_url)
         config = server_config(self.app, forwarded_allow_ips=forwarded_allow_ips, host="127.0.0.1", port=0,
                                log_level="warning", ws_max_size=64 * 1024, lifespan="on")
         self.server = uvicorn.Server(config)
@@ -46,6 +47,8 @@ class LiveServer:
         port = self.server.servers[0].sockets[0].getsockname()[1]
         self.base = f"http://127.0.0.1:{port}"
         self.http = httpx.Client(base_url=self.base, timeout=TIMEOUT)
+        if redis_url is not None:  # a node of a cluster: where the others reach it
+            self.app.state.manager.address = self.base
 
     @property
     def manager(self) -> Any:

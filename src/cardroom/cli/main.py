@@ -50,13 +50,14 @@ EXTRA_OF: dict[str, str] = {
     "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
     "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
-    "alembic": "web", "prometheus_client": "web", "psycopg": "postgres",
+    "alembic": "web", "prometheus_client": "web", "psycopg": "postgres", "redis": "cluster",
 }
 """The extra (pyproject.toml) that installs each optional package, by the name it is imported by:
 the core install (``pip install cardroom``) has none of them."""
 
 MAKE_TARGET = {"web": "play", "results": "designer", "analysis": "designer", "ray": "designer",
-               "rl": "research", "openspiel": "research", "train": "research", "postgres": "install"}
+               "rl": "research", "openspiel": "research", "train": "research", "postgres": "install",
+               "cluster": "install"}
 """The ``make`` target of a clone of Cardroom that installs each extra."""
 
 
@@ -579,6 +580,16 @@ def serve(
     log_json: Annotated[
         bool, typer.Option("--log-json", help="Write the log as JSON lines (time, level, logger, message).")
     ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis of a cluster of servers on one PostgreSQL --database (redis://HOST:PORT/0): "
+                          "each table is owned by one of them.", metavar="URL"),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(help="With --redis: where the other servers reach this one (default: http://HOST:PORT "
+                          "it listens on).", metavar="URL"),
+    ] = None,
 ) -> None:
     """Start the web table: a lobby, tables of the games for people and bots, replays."""
     from cardroom.cli.serve import run_serve
@@ -586,7 +597,7 @@ def serve(
     with guard():
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
                          console=make_console(), forwarded_allow_ips=forwarded_allow_ips,
-                         log_json=log_json)
+                         log_json=log_json, redis=redis, advertise=advertise)
     raise typer.Exit(code)
 
 

@@ -19,10 +19,12 @@ protocol's 4 KiB is answered with an error (docs/web.md)."""
 def run_serve(
     *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
     bot_workers: int = 1, forwarded_allow_ips: str | None = None, log_json: bool = False,
+    redis: str | None = None, advertise: str | None = None,
 ) -> int:
     """Serve until interrupted; 0 on a clean stop. ``forwarded_allow_ips``: the proxies whose
     ``X-Forwarded-For`` is believed (none by default: every bound per address then counts the
-    address the connection comes from)."""
+    address the connection comes from). ``redis``: this server is one of a cluster
+    (cardroom.web.cluster), reached by the others at ``advertise`` (default: where it listens)."""
     import uvicorn
     from sqlalchemy.exc import SQLAlchemyError
 
@@ -36,9 +38,13 @@ def run_serve(
         from cardroom.web.ops import use_json_logs
 
         use_json_logs()
+    if advertise is not None and not advertise.startswith(("http://", "https://")):
+        raise UsageError(f"--advertise: give the address the other servers reach this one at, as "
+                         f"http://HOST:PORT, not {advertise!r:.60}")
     try:
-        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host))
-    except (DatabaseInUse, DatabaseDamaged) as err:
+        app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host),
+                         redis_url=redis)
+    except (DatabaseInUse, DatabaseDamaged, ValueError) as err:
         raise UsageError(str(err)) from None
     except ImportError as err:  # a database whose driver is not installed (psycopg)
         raise UsageError(f"--database {db}: its driver is not installed ({err}); for PostgreSQL, "
@@ -48,6 +54,8 @@ def run_serve(
                          f"{str(err).splitlines()[0]})") from None
     except OSError as err:
         raise UsageError(f"--data {data}: cannot use the data folder ({err})") from None
+    if redis is not None:
+        _reach_redis(app, redis)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     try:
@@ -61,6 +69,13 @@ def run_serve(
     port = sock.getsockname()[1]  # the port chosen when --port 0
     shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
     shown = f"[{shown}]" if ":" in shown else shown
+    if redis is not None:
+        app.state.manager.address = (advertise or f"http://{shown}:{port}").rstrip("/")
+    if trusted is not None:  # their clients are bounded where they connect (docs/web.md)
+        import ipaddress
+
+        app.state.gate.exempt = tuple(ipaddress.ip_network(p, strict=False) for p in trusted.split(",")
+                                      if p != "*")
     console.print(
         f"Cardroom web table: open [bold]http://{escape(shown)}:{port}/[/] "
         f"(data in {escape(str(data))}; Ctrl-C stops)",
@@ -75,6 +90,19 @@ def run_serve(
     finally:
         sock.close()
     return 0
+
+
+def _reach_redis(app: Any, url: str) -> None:
+    """Refuse to start when the cluster's Redis does not answer."""
+    from redis.exceptions import RedisError
+
+    from cardroom.cli.options import UsageError
+
+    try:
+        app.state.manager.leases.redis.ping()
+    except RedisError as err:
+        app.state.manager.store.close()
+        raise UsageError(f"--redis {url}: Redis does not answer ({err})") from None
 
 
 def _proxies(text: str | None) -> str | None:

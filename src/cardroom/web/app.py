@@ -115,19 +115,33 @@ class BodyLimit:
 
 def create_app(
     db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
-    local_only: bool = False,
+    local_only: bool = False, redis_url: str | None = None,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
     ``bot_delay`` is the pause in seconds before each bot move, so people can follow the play;
     ``bot_workers`` the number of processes the search bots think in; ``local_only`` (a server
-    listening on loopback) refuses requests that name another host (see ``guard.SiteGuard``).
+    listening on loopback) refuses requests that name another host (see ``guard.SiteGuard``);
+    ``redis_url`` makes this server one of a cluster on a shared PostgreSQL database
+    (``cardroom.web.cluster``; its address for the others is set on ``app.state.manager``).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
     url = db_url or f"sqlite:///{(data_dir / 'cardroom.db').resolve()}"
-    store = Store(url)
-    manager = TableManager(store, data_dir, bot_delay, bot_workers)
+    manager: TableManager
+    cluster = None
+    if redis_url is None:
+        store = Store(url)
+        manager = TableManager(store, data_dir, bot_delay, bot_workers)
+    else:
+        from cardroom.web.cluster import ClusterTables, Leases, cluster_database
+
+        store = Store(cluster_database(url), shared=True)
+        try:
+            manager = cluster = ClusterTables(store, data_dir, bot_delay, bot_workers, Leases(redis_url))
+        except BaseException:
+            store.close()
+            raise
     manager.load()
     accounts = Accounts(store)
 
@@ -152,7 +166,11 @@ def create_app(
     app.state.accounts = accounts
     app.state.gate = ConnectionGate()
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
-    quota = TableQuota()
+    quota = TableQuota() if cluster is None else cluster.quota
+    if cluster is not None:
+        from cardroom.web.cluster import ClusterRouter
+
+        app.add_middleware(ClusterRouter, tables=cluster)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SiteGuard, local_only=local_only)
 
@@ -332,9 +350,11 @@ def create_app(
     @app.get("/readyz", include_in_schema=False)
     async def readyz() -> JSONResponse:
         """Ready to serve: the database answers (a query, in a thread off the event loop)."""
-        if await asyncio.to_thread(store.ping):
-            return JSONResponse({"ready": True})
-        return JSONResponse({"ready": False, "detail": "the database does not answer"}, status_code=503)
+        if not await asyncio.to_thread(store.ping):
+            return JSONResponse({"ready": False, "detail": "the database does not answer"}, status_code=503)
+        if cluster is not None and not await asyncio.to_thread(cluster.leases.ping):
+            return JSONResponse({"ready": False, "detail": "Redis does not answer"}, status_code=503)
+        return JSONResponse({"ready": True})
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics() -> Response:

@@ -93,12 +93,15 @@ class ConnectionGate:
         """Per address, per client port: the transport (a closed one is pruned when counted)."""
         self._count = 0
         self._admitted = 0
+        self.exempt: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
+        """Addresses the per-address bound does not hold (the trusted proxies, and the other
+        servers of a cluster, whose clients are bounded where they connect); the total does."""
 
     def admit(self, address: str, port: int, transport: asyncio.Transport) -> str | None:
         """Count a new connection; ``None`` if it may stay, else why it may not."""
         mine = self._open.setdefault(client_address(address), {})
         self._prune(mine)
-        if len(mine) >= self.per_address:
+        if len(mine) >= self.per_address and not self._exempt(address):
             return f"this address already has {self.per_address} connections open; close some first"
         if self._count >= self.total:
             for each in self._open.values():
@@ -114,6 +117,15 @@ class ConnectionGate:
                 if not self._open[other]:
                     del self._open[other]
         return None
+
+    def _exempt(self, address: str) -> bool:
+        if not self.exempt:
+            return False
+        try:
+            ip = ipaddress.ip_address(client_address(address))
+        except ValueError:
+            return False
+        return any(ip in network for network in self.exempt)
 
     def abort(self, client: Any) -> bool:
         """Drop the connection of ``client`` (an ``(address, port)`` pair) without waiting on it;
@@ -300,8 +312,10 @@ class TableQuota:
         """Why ``address`` may not create a table now and in how many seconds to try again,
         or ``None``; ``unfinished(table_id)`` says whether a table still counts."""
         address = client_address(address)
-        mine = self._tables.get(address, set())
-        mine -= {t for t in mine if not unfinished(t)}
+        mine = self._mine(address)
+        done = {t for t in mine if not unfinished(t)}
+        self._forget(address, done)
+        mine -= done
         if len(mine) >= MAX_TABLES_PER_ADDRESS:
             return (f"this address has {len(mine)} unfinished tables, the most it may have; "
                     "finish or leave one before creating another", 60.0)
@@ -314,6 +328,19 @@ class TableQuota:
 
     def created(self, address: str, table_id: str, now: float) -> None:
         address = client_address(address)
+        self._spend(address, table_id, now)
+
+    # What the quota keeps, where: in this process here (a cluster's is shared: cardroom.web.cluster).
+
+    def _mine(self, address: str) -> set[str]:
+        """The tables ``address`` created that were unfinished when last counted."""
+        return set(self._tables.get(address, set()))
+
+    def _forget(self, address: str, table_ids: set[str]) -> None:
+        self._tables.get(address, set()).difference_update(table_ids)
+
+    def _spend(self, address: str, table_id: str, now: float) -> None:
+        """``address`` created ``table_id``: one create of its budget spent."""
         self._budget[address] = (self._left(address, now) - 1, now)
         self._tables.setdefault(address, set()).add(table_id)
         self._owner[table_id] = address

@@ -61,15 +61,23 @@ class ServerMetrics:
             buckets=LATENCY_BUCKETS, registry=self.registry)
         self.refused = Counter("cardroom_refused_writes", "Actions the database refused to store.",
                                registry=self.registry)
+        self.leases = Counter("cardroom_lease_changes", "Tables this server took (or lost) the lease "
+                              "of, in a cluster (--redis).", ["change"], registry=self.registry)
         self.registry.register(_Live(statuses, connections))
         for by in ("human", "bot"):  # both series from the start, at 0
             self.actions.labels(by=by)
+        for change in ("taken", "lost"):
+            self.leases.labels(change=change)
 
     def acted(self, by: str, started: float) -> None:
         """An action (``by``: ``human`` or a bot spec) stored and sent, begun at ``started``
         (``time.perf_counter``)."""
         self.actions.labels(by="human" if by == "human" else "bot").inc()
         self.latency.observe(time.perf_counter() - started)
+
+    def lease(self, change: str) -> None:
+        """A table's lease ``taken`` or ``lost`` by this server (cardroom.web.cluster)."""
+        self.leases.labels(change=change).inc()
 
     def text(self) -> bytes:
         return generate_latest(self.registry)

@@ -48,7 +48,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from sqlalchemy.pool import NullPool
 
 __all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock",
-           "AdvisoryLock", "migrate", "HEAD", "MIGRATIONS"]
+           "AdvisoryLock", "SeatTaken", "migrate", "HEAD", "MIGRATIONS"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -202,6 +202,11 @@ class DatabaseDamaged(Exception):
     it would deal the running games again from the start."""
 
 
+class SeatTaken(Exception):
+    """The seat was taken in the database already (by another server of a cluster that held the
+    table a moment ago): it is not granted twice."""
+
+
 class ServerLock:
     """The lock that makes a SQLite database one server's: ``flock`` on the database file
     itself, held for the life of the process (the system lets it go when the process ends, even
@@ -312,6 +317,10 @@ def migrate(engine: Engine) -> str:
     from alembic.script import ScriptDirectory
 
     with engine.begin() as c:
+        if engine.dialect.name == "postgresql":
+            # Servers of a cluster start together on one database: one migrates, the others
+            # wait for its transaction and find the schema current.
+            c.execute(sql("SELECT pg_advisory_xact_lock(:key)"), {"key": AdvisoryLock.KEY + 1})
         have = set(inspect(c).get_table_names())
         before = MigrationContext.configure(c).get_current_revision()
         config = _alembic(c)
@@ -376,7 +385,9 @@ class Store:
     brought up to date on opening (:func:`migrate`).
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, shared: bool = False) -> None:
+        """``shared``: several servers of a cluster use the database (cardroom.web.cluster, which
+        gives each table one owner): it is not locked to this one."""
         connect_args: dict[str, Any] = {}
         if url.startswith("sqlite"):
             connect_args["check_same_thread"] = False
@@ -386,8 +397,12 @@ class Store:
         self.engine: Engine = create_engine(url, connect_args=connect_args, pool_pre_ping=pre_ping)
         self._lock: ServerLock | None = None
         self._advisory: AdvisoryLock | None = None
+        self._autocommit: Engine | None = None
+        """PostgreSQL: the same pool, each statement its own transaction (``add_action``)."""
         try:
             if self.engine.dialect.name == "postgresql":
+                self._autocommit = self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            if self.engine.dialect.name == "postgresql" and not shared:
                 self._advisory = AdvisoryLock(self.engine.url)
             if self.engine.dialect.name == "sqlite":
                 named = _named_file(self.engine.url)
@@ -519,12 +534,15 @@ class Store:
                 s.delete(row)
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
-        """A person takes a seat; ``status`` is the table's status after it."""
+        """A person takes a seat; ``status`` is the table's status after it. Only a seat free
+        in the database is taken: :class:`SeatTaken` when it is not (nothing changed)."""
         with self._tx() as s:
-            row = s.get(SeatRow, (table_id, seat))
-            assert row is not None
-            row.name = name
-            row.token_hash = token_hash
+            taken = s.execute(
+                update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                      SeatRow.token_hash.is_(None))
+                .values(name=name, token_hash=token_hash).execution_options(synchronize_session=False))
+            if taken.rowcount != 1:  # type: ignore[attr-defined]
+                raise SeatTaken(f"seat {seat} of table {table_id} is taken")
             table = s.get(TableRow, table_id)
             assert table is not None
             table.status = status
@@ -536,9 +554,20 @@ class Store:
         """Write one action (and, when it ended the game, the record), committed on return."""
         # Core statements, not the ORM: this runs on the event loop for every action of every
         # table, and the ORM's unit of work cost more than the rest of an action together.
+        row = {"table_id": table_id, "seq": seq, "seat": seat, "action": action, "text": text, "by": by,
+               "at": now}
+        if record is None and self._autocommit is not None:
+            # One statement, atomic alone: sent without BEGIN and COMMIT, one round trip to
+            # PostgreSQL instead of three.
+            try:
+                with self._autocommit.connect() as c:
+                    c.execute(_INSERT_ACTION, row)
+            except DBAPIError:
+                self.engine.dispose()
+                raise
+            return
         with self._write() as c:
-            c.execute(_INSERT_ACTION, {"table_id": table_id, "seq": seq, "seat": seat, "action": action,
-                                       "text": text, "by": by, "at": now})
+            c.execute(_INSERT_ACTION, row)
             if record is not None:
                 text = json.dumps(record, separators=(",", ":"))
                 c.execute(_FINISH_TABLE.where(TableRow.id == table_id),
@@ -578,6 +607,37 @@ class Store:
                     if table.status != "over":
                         table.actions = self.actions(table.id, s)
             return out
+
+    def table(self, table_id: str) -> TableData | None:
+        """One table as :meth:`tables` reads it (its actions when unfinished); ``None`` when
+        there is no such table."""
+        with self._session() as s:
+            row = s.get(TableRow, table_id)
+            if row is None:
+                return None
+            data = _data(row)
+            _add_people(s, {data.id: data}, table_id)
+            if data.status != "over":
+                data.actions = self.actions(data.id, s)
+            return data
+
+    def status(self, table_id: str) -> str | None:
+        """A table's status (``waiting``, ``running``, ``over``); ``None``: no such table."""
+        with self._session() as s:
+            return s.scalar(select(TableRow.status).where(TableRow.id == table_id))
+
+    def unfinished(self) -> list[str]:
+        """The ids of the tables whose game is not over, oldest first."""
+        with self._session() as s:
+            return list(s.scalars(select(TableRow.id).where(TableRow.status != "over")
+                                  .order_by(TableRow.created)).all())
+
+    def existing(self, table_ids: Sequence[str]) -> set[str]:
+        """Which of ``table_ids`` the database holds."""
+        if not table_ids:
+            return set()
+        with self._session() as s:
+            return set(s.scalars(select(TableRow.id).where(TableRow.id.in_(list(table_ids)))).all())
 
     def actions(self, table_id: str, session: Session | None = None) -> list[int]:
         """A table's actions in order."""
@@ -622,18 +682,23 @@ def _add_table(session: Session, table: TableData) -> None:
         session.add(CreatorRow(table_id=table.id, token_hash=table.creator_hash))
 
 
-def _add_people(session: Session, tables: dict[str, TableData]) -> None:
-    """Fill in what people did to each table: its creator, who left, a closure, a rematch."""
-    for creator in session.scalars(select(CreatorRow)):
+def _add_people(session: Session, tables: dict[str, TableData], only: str | None = None) -> None:
+    """Fill in what people did to each table: its creator, who left, a closure, a rematch
+    (``only``: the rows of that one table are read)."""
+    def rows(kind: Any) -> Any:
+        query = select(kind)
+        return session.scalars(query if only is None else query.where(kind.table_id == only))
+
+    for creator in rows(CreatorRow):
         if creator.table_id in tables:
             tables[creator.table_id].creator_hash = creator.token_hash
-    for departure in session.scalars(select(DepartureRow)):
+    for departure in rows(DepartureRow):
         if departure.table_id in tables:
             tables[departure.table_id].left[departure.seat] = departure.after
-    for closure in session.scalars(select(ClosureRow)):
+    for closure in rows(ClosureRow):
         if closure.table_id in tables:
             tables[closure.table_id].closed_after = closure.after
-    for rematch in session.scalars(select(RematchRow)):
+    for rematch in rows(RematchRow):
         if rematch.table_id in tables:
             tables[rematch.table_id].rematch = rematch.rematch_id
 

@@ -1,0 +1,666 @@
+"""Several ``cardroom serve`` processes on one PostgreSQL database and one Redis (``--redis``).
+
+Each table has one owner at a time, the only process that holds it in memory and plays it:
+
+- **A node** is one server process: a random id, and the address its peers reach it at,
+  kept in Redis under ``cardroom:node:<id>`` for ``LEASE_SECONDS``, refreshed every ``TICK``.
+- **A lease** ``cardroom:lease:<table id>`` names the table's owner and expires after
+  ``LEASE_SECONDS`` unless renewed. The owner renews the leases of every table it holds each
+  ``TICK``, from a thread of its own so that a busy event loop does not let them run out (a
+  script renews only those it still holds); a lease it finds lost (it was paused
+  past the expiry, say) makes it drop the table at once. A new table's lease is taken before
+  the table is stored. Every ``TICK`` each node looks for unfinished tables nobody holds (their
+  owner died: its leases ran out) and takes those it found so at two looks in a row (``SET
+  NX``: one node wins each; a node that still plays a table whose lease Redis forgot takes it
+  back in between), rebuilding each game from the actions in the database: a table is played
+  again within about ``LEASE_SECONDS + 2 * TICK`` of its owner's death.
+- **Routing**: a request or a WebSocket for one table (``/table/ID``, ``/replay/ID``,
+  ``/api/tables/ID...``, ``/ws/tables/ID``) that reaches a node that does not own the table is
+  forwarded to the owner (HTTP by httpx, the WebSocket relayed message by message), so any
+  node answers for any table and the nodes can stand behind any balancer. A table nobody holds
+  is taken by the node the request reached: a finished one at once, an unfinished one once the
+  last look found it without a lease (until then the request is asked to come again). When the
+  owner dies, the relayed WebSocket closes; the client connects again (the table page does by
+  itself) and reaches the new owner.
+- **Guards in the database**: an action's row is keyed by (table, seq), so an action written at
+  a seq that is taken already (a stale owner's, or a move made twice) is refused, and the node
+  that tried reloads the table from the database; a seat is granted only while the database
+  has it free (:class:`cardroom.web.store.SeatTaken`).
+- **The lobby** is shared: each node writes the summaries of the tables it holds to the hash
+  ``cardroom:lobby`` (those that changed, each ``TICK``); ``GET /api/tables`` reads it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import secrets
+import threading
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+
+from cardroom.web.guard import CREATES_PER_MINUTE, TableQuota
+from cardroom.web.live import MAX_QUEUED_BYTES, LiveTable, TableError
+from cardroom.web.protocol import error
+from cardroom.web.store import SeatTaken, Store, TableData
+from cardroom.web.tables import TableManager
+
+__all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "cluster_database", "LEASE_SECONDS",
+           "TICK", "FORWARDED"]
+
+log = logging.getLogger("cardroom.web")
+
+LEASE_SECONDS = 2.5
+"""How long a lease (and a node's address) lasts unless renewed."""
+TICK = 0.5
+"""Seconds between two renewals, and two looks for tables nobody holds."""
+FORWARDED = "x-cardroom-forwarded"
+"""The header a forwarded request carries (the id of the node that forwarded it): the node it
+reaches answers it itself and never forwards it again."""
+
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  local holder = redis.call('GET', key)
+  if holder == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+  elseif holder == false then
+    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
+  else
+    lost[#lost + 1] = key
+  end
+end
+return lost
+"""
+# A lease nobody holds is taken back by the node that still plays the table: after a Redis
+# restart (which forgets every lease) each node keeps its tables instead of all changing hands.
+_LOCATE = """
+local owner = redis.call('GET', KEYS[1])
+if not owner then return {} end
+return {owner, redis.call('GET', ARGV[1] .. owner)}
+"""
+_RELEASE = """
+local n = 0
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then n = n + redis.call('DEL', key) end
+end
+return n
+"""
+
+_BUDGET = """
+local held = redis.call('HMGET', KEYS[1], 'left', 'then')
+local most = tonumber(ARGV[2])
+local left = tonumber(held[1]) or most
+local since = tonumber(held[2]) or tonumber(ARGV[1])
+left = math.min(most, left + math.max(0, tonumber(ARGV[1]) - since) * tonumber(ARGV[3]))
+left = left - tonumber(ARGV[4])
+redis.call('HSET', KEYS[1], 'left', tostring(left), 'then', ARGV[1])
+redis.call('EXPIRE', KEYS[1], 120)
+return tostring(left)
+"""
+# An address's creates left (a bucket refilled at CREATES_PER_MINUTE), spending ARGV[4]: as a
+# string, since Redis would cut a Lua number to an integer.
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def cluster_database(url: str) -> str:
+    """``url`` if a cluster can share it: PostgreSQL; a ``ValueError`` that says so otherwise."""
+    if not url.startswith("postgresql"):
+        raise ValueError(f"--redis: the servers of a cluster share one PostgreSQL database "
+                         f"(--database postgresql+psycopg://...), not {url.split(':', 1)[0]}; without "
+                         "--redis one server serves a SQLite file")
+    return url
+
+
+class Leases:
+    """The tables' leases and the nodes' addresses in Redis, for the node ``node``."""
+
+    def __init__(self, url: str, node: str | None = None, prefix: str = "cardroom") -> None:
+        import redis
+
+        self.node = node or secrets.token_hex(6)
+        self.prefix = prefix
+        self.redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0,
+                                          decode_responses=True)
+        self._renew = self.redis.register_script(_RENEW)
+        self._release = self.redis.register_script(_RELEASE)
+        self._locate = self.redis.register_script(_LOCATE)
+        self.ms = int(LEASE_SECONDS * 1000)
+
+    def key(self, table_id: str) -> str:
+        return f"{self.prefix}:lease:{table_id}"
+
+    def ping(self) -> bool:
+        """Whether Redis answers now (the server's readiness)."""
+        from redis.exceptions import RedisError
+
+        try:
+            return bool(self.redis.ping())
+        except RedisError:
+            return False
+
+    def claim(self, table_id: str) -> bool:
+        """Take the table's lease if nobody holds it."""
+        return bool(self.redis.set(self.key(table_id), self.node, nx=True, px=self.ms))
+
+    def claim_many(self, table_ids: list[str]) -> list[str]:
+        """Take the leases nobody holds among ``table_ids``; the ids taken."""
+        pipe = self.redis.pipeline(transaction=False)
+        for table_id in table_ids:
+            pipe.set(self.key(table_id), self.node, nx=True, px=self.ms)
+        return [t for t, took in zip(table_ids, pipe.execute(), strict=True) if took]
+
+    def renew(self, table_ids: list[str]) -> set[str]:
+        """Renew the leases this node holds among ``table_ids``; the ids of those it lost."""
+        if not table_ids:
+            return set()
+        cut = len(self.prefix) + len(":lease:")
+        lost = self._renew(keys=[self.key(t) for t in table_ids], args=[self.node, self.ms])
+        return {str(k)[cut:] for k in lost}
+
+    def owners(self, table_ids: list[str]) -> dict[str, str | None]:
+        if not table_ids:
+            return {}
+        values = self.redis.mget([self.key(t) for t in table_ids])
+        return {t: None if v is None else str(v) for t, v in zip(table_ids, values, strict=True)}
+
+    def owner_and_address(self, table_id: str) -> tuple[str | None, str | None]:
+        """The table's owner and that node's address, in one round trip."""
+        found = self._locate(keys=[self.key(table_id)], args=[f"{self.prefix}:node:"])
+        owner, address = (found + [None, None])[:2] if found else (None, None)
+        return (None if owner is None else str(owner)), (None if address is None else str(address))
+
+    def release(self, table_ids: list[str]) -> None:
+        """Let go of the leases this node holds among ``table_ids`` (a clean stop: the others
+        take the tables at once instead of after the expiry)."""
+        if table_ids:
+            self._release(keys=[self.key(t) for t in table_ids], args=[self.node])
+
+    def announce(self, address: str) -> None:
+        self.redis.set(f"{self.prefix}:node:{self.node}", address, px=self.ms)
+
+    def leave(self) -> None:
+        self.redis.delete(f"{self.prefix}:node:{self.node}")
+
+    def lobby_write(self, summaries: dict[str, str], gone: list[str]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        if summaries:
+            pipe.hset(f"{self.prefix}:lobby", mapping=dict[Any, Any](summaries))
+        if gone:
+            pipe.hdel(f"{self.prefix}:lobby", *gone)
+        pipe.execute()
+
+    def lobby(self) -> dict[str, str]:
+        return {str(k): str(v) for k, v in self.redis.hgetall(f"{self.prefix}:lobby").items()}
+
+    def close(self) -> None:
+        self.redis.close()
+
+
+class SharedQuota(TableQuota):
+    """The table quotas of :class:`cardroom.web.guard.TableQuota`, kept in Redis: a client
+    that spreads its creates over the nodes meets the same rate and cap as on one server."""
+
+    def __init__(self, leases: Leases) -> None:
+        super().__init__()
+        self.leases = leases
+        self._budget_script = leases.redis.register_script(_BUDGET)
+
+    def _key(self, what: str, address: str) -> str:
+        return f"{self.leases.prefix}:quota:{what}:{address}"
+
+    def owner(self, table_id: str) -> str | None:
+        found = self.leases.redis.hget(f"{self.leases.prefix}:quota:owner", table_id)
+        return None if found is None else str(found)
+
+    def refusal(self, address: str, unfinished: Any, now: float) -> tuple[str, float] | None:
+        from redis.exceptions import RedisError
+
+        try:
+            return super().refusal(address, unfinished, now)
+        except RedisError:  # Redis away: no table can be made anyway (ClusterTables._new_id)
+            return None
+
+    def _mine(self, address: str) -> set[str]:
+        return {str(t) for t in self.leases.redis.smembers(self._key("tables", address))}
+
+    def _forget(self, address: str, table_ids: set[str]) -> None:
+        if table_ids:
+            self.leases.redis.srem(self._key("tables", address), *table_ids)
+
+    def _left(self, address: str, now: float) -> float:
+        return self._take(address, now, 0)
+
+    def _take(self, address: str, now: float, spend: int) -> float:
+        return float(self._budget_script(keys=[self._key("budget", address)],
+                                         args=[now, CREATES_PER_MINUTE, CREATES_PER_MINUTE / 60, spend]))
+
+    def _spend(self, address: str, table_id: str, now: float) -> None:
+        self._take(address, now, 1)
+        pipe = self.leases.redis.pipeline(transaction=False)
+        pipe.sadd(self._key("tables", address), table_id)
+        pipe.expire(self._key("tables", address), 86400)
+        pipe.hset(f"{self.leases.prefix}:quota:owner", table_id, address)
+        pipe.execute()
+
+
+class ClusterTables(TableManager):
+    """The tables this node owns, in memory; the others are other nodes' (see the module)."""
+
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int,
+                 leases: Leases) -> None:
+        super().__init__(store, data_dir, bot_delay, bot_workers)
+        self.leases = leases
+        self.address = ""
+        """Where the other nodes reach this one (set once it listens)."""
+        self._ticker: asyncio.Task[None] | None = None
+        self._heart: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lobby: dict[str, str] = {}
+        """The summaries this node last wrote to the lobby hash."""
+        self._taking: set[str] = set()
+        self._orphans: set[str] = set()
+        """The unfinished tables nobody held at the last look."""
+        self.http: Any = None
+        """The client requests are forwarded to the other nodes with (httpx)."""
+        self.quota = SharedQuota(leases)
+        """The table quotas, shared by every node."""
+
+    # -- owning tables -----------------------------------------------------------------
+
+    def load(self) -> None:
+        """Nothing at start: the tables are taken as their leases are (:meth:`tick`)."""
+
+    def start(self) -> None:
+        super().start()
+        self._loop = asyncio.get_running_loop()
+        self._heart = threading.Thread(target=self._beat, name="cardroom-leases", daemon=True)
+        self._heart.start()
+        self._ticker = asyncio.create_task(self._tick_every())
+
+    async def stop(self) -> None:
+        self._stopping.set()
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(BaseException):
+                await self._ticker
+        if self._heart is not None:
+            await asyncio.to_thread(self._heart.join, 5.0)
+        await super().stop()
+        if self.http is not None:
+            await self.http.aclose()
+        with contextlib.suppress(Exception):
+            await asyncio.to_thread(self.leases.release, list(self.tables))
+            await asyncio.to_thread(self.leases.leave)
+        self.leases.close()
+
+    def _new_id(self) -> str:
+        from redis.exceptions import RedisError
+
+        while True:
+            table_id = super()._new_id()
+            try:
+                claimed = self.leases.claim(table_id)
+            except RedisError:
+                raise TableError(503, "the servers' Redis does not answer, so no table can be made "
+                                      "now; try again shortly", retry_after=1.0) from None
+            if claimed:  # held before it is stored: nobody else takes it
+                self.metrics.lease("taken")
+                return table_id
+
+    async def _tick_every(self) -> None:
+        while True:
+            try:
+                await self.tick()
+            except Exception as err:  # Redis or the database away: tried again next tick
+                log.warning("cluster: looking for tables failed: %s", err)
+            await asyncio.sleep(TICK)
+
+    async def tick(self) -> None:
+        """Take the tables nobody holds, and write the lobby."""
+        unfinished = await asyncio.to_thread(self.store.unfinished)
+        owners = await asyncio.to_thread(self.leases.owners, [t for t in unfinished if t not in self.tables])
+        # A table is taken when its lease was missing at two looks in a row: a node still playing
+        # it (Redis restarted and forgot every lease) takes it back in between (Leases.renew).
+        seen = {t for t, owner in owners.items() if owner is None}
+        orphans = [t for t in seen if t in self._orphans and t not in self._taking]
+        self._orphans = seen
+        if orphans:
+            # all at once (a dead node's tables are many): one claim and one read for them all
+            self._taking.update(orphans)
+            try:
+                claimed = await asyncio.to_thread(self.leases.claim_many, orphans)
+                found = await asyncio.to_thread(lambda: [self.store.table(t) for t in claimed])
+                for table_id, data in zip(claimed, found, strict=True):
+                    self._install(table_id, data)
+            finally:
+                self._taking.difference_update(orphans)
+        await self._write_lobby()
+
+    def _beat(self) -> None:
+        """Announce this node and renew its leases every ``TICK``, in a thread of its own: a
+        busy event loop does not let them run out (the process is alive, and its tables are
+        played); the leases found lost are dropped on the loop."""
+        while True:  # at once first: a table made now is reached through the others at once
+            try:
+                if self.address:
+                    self.leases.announce(self.address)
+                lost = self.leases.renew(self._held())
+            except Exception as err:  # Redis away: tried again next beat
+                log.warning("cluster: renewing leases failed: %s", err)
+                lost = set()
+            if lost and self._loop is not None:
+                self._loop.call_soon_threadsafe(self._lost, lost)
+            if self._stopping.wait(TICK):
+                return
+
+    def _held(self) -> list[str]:
+        """The ids of the tables held, read from the leases' thread while the loop changes them."""
+        while True:
+            try:
+                return list(self.tables)
+            except RuntimeError:  # the dict changed size meanwhile: read again
+                continue
+
+    def _lost(self, table_ids: set[str]) -> None:
+        for table_id in table_ids:
+            self.drop(table_id, "its lease was lost")
+
+    async def take(self, table_id: str) -> bool:
+        """Take the table if nobody holds it (its lease, then its game from the database);
+        whether this node holds it now."""
+        if table_id in self.tables:
+            return True
+        if table_id in self._taking:
+            return False
+        self._taking.add(table_id)
+        try:
+            if not await asyncio.to_thread(self.leases.claim, table_id):
+                return False
+            data = await asyncio.to_thread(self.store.table, table_id)
+            return self._install(table_id, data)
+        finally:
+            self._taking.discard(table_id)
+
+    def _install(self, table_id: str, data: TableData | None) -> bool:
+        """Hold a table whose lease this node just took, as the database has it (rebuilt from
+        its actions); whether it is held now."""
+        if data is None:  # no such table: the lease goes again
+            with contextlib.suppress(Exception):
+                self.leases.release([table_id])
+            return False
+        if data.status == "over":
+            table = LiveTable(data, None)
+        else:
+            try:
+                table = self._rebuild(data)
+            except Exception as err:
+                log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
+                return False  # the lease stays, unrenewed: it is tried again after it expires
+        table.seen = time.time()
+        self.tables[table_id] = table
+        self.metrics.lease("taken")
+        log.info("cluster: took table %s at seq %d", table_id, table.seq)
+        self._kick(table)
+        return True
+
+    def drop(self, table_id: str, why: str) -> None:
+        """Forget a table this node no longer owns: its bot or timer stops, its connections
+        close (their clients connect again and reach the owner)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        with contextlib.suppress(Exception):  # still ours (a refused write): whoever takes it next
+            self.leases.release([table_id])   # rebuilds it from the database
+        self.metrics.lease("lost")
+        log.warning("cluster: dropped table %s: %s", table_id, why)
+        if table.task is not None and not table.task.done():
+            table.task.cancel()
+        for conn in list(table.conns):
+            conn.push(error("moved", "this table moved to another server; connecting again"))
+            conn.close()
+
+    async def _write_lobby(self) -> None:
+        now: dict[str, str] = {}
+        for table in self.tables.values():
+            now[table.id] = json.dumps(self.summary(table), separators=(",", ":"))
+        changed = {k: v for k, v in now.items() if self._lobby.get(k) != v}
+        away = [k for k in self._lobby if k not in now]
+        gone = []
+        if away:
+            there = await asyncio.to_thread(self.store.existing, away)
+            gone = [k for k in away if k not in there]  # closed before it began, or forgotten
+        if changed or gone:
+            await asyncio.to_thread(self.leases.lobby_write, changed, gone)
+        self._lobby = now
+
+    # -- what a lost race looks like ---------------------------------------------------
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        super()._refused(table, what, err)
+        if isinstance(err, IntegrityError):
+            # the seq is taken in the database: another node played this table meanwhile
+            self.drop(table.id, "the database holds a newer action")
+
+    def join(self, table_id: str, name: str, seat: int | None) -> tuple[int, str]:
+        try:
+            return super().join(table_id, name, seat)
+        except SeatTaken:
+            self.drop(table_id, "a seat it offered was taken through another server")
+            raise TableError(409, f"that seat of table {table_id} was just taken; look again") from None
+
+    def unfinished(self, table_id: str) -> bool:
+        """Whether the table's game goes on, wherever it is held (the lobby says for another
+        node's)."""
+        if table_id in self.tables:
+            return super().unfinished(table_id)
+        text = self.leases.redis.hget(f"{self.leases.prefix}:lobby", table_id)
+        if text is None:  # not listed yet (made a moment ago), or gone: held means made
+            return self.leases.owners([table_id])[table_id] is not None
+        try:
+            return bool(json.loads(str(text)).get("status") != "over")
+        except ValueError:
+            return False
+
+    def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
+        """Summaries from the shared lobby (the tables every node holds), newest first."""
+        if status not in (None, "over"):
+            return super().listing(status, limit)
+        from redis.exceptions import RedisError
+
+        summaries: dict[str, dict[str, Any]] = {}
+        try:
+            shared = self.leases.lobby()
+        except RedisError:  # Redis away: this server's own tables
+            shared = {}
+        for table_id, text in shared.items():
+            with contextlib.suppress(ValueError):
+                summaries[table_id] = json.loads(text)
+        for table in self.tables.values():
+            summaries[table.id] = self.summary(table)
+        chosen = [s for s in summaries.values() if (s.get("status") == "over") == (status == "over")]
+        chosen.sort(key=lambda s: float(s.get("created", 0)), reverse=True)
+        return chosen[:limit]
+
+
+_TABLE_PATH = re.compile(r"^/(?:table|replay|api/tables|ws/tables)/([^/]+)")
+_HOP = {b"connection", b"keep-alive", b"transfer-encoding", b"upgrade", b"te", b"trailer",
+        b"proxy-authorization", b"proxy-authenticate", b"content-length", b"host"}
+
+
+class ClusterRouter:
+    """ASGI middleware: a request for a table another node owns goes to that node."""
+
+    def __init__(self, app: ASGIApp, tables: ClusterTables) -> None:
+        self.app = app
+        self.tables = tables
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = _TABLE_PATH.match(scope.get("path", "")) if scope["type"] in ("http", "websocket") else None
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        from redis.exceptions import RedisError
+
+        forwarded = any(name == FORWARDED.encode() for name, _ in scope.get("headers", []))
+        try:
+            where = await self.locate(found.group(1))
+        except RedisError:  # Redis away: the tables held here are played on, the others wait
+            where = ""
+        if where is None:
+            await self.app(scope, receive, send)
+        elif forwarded or where == "":
+            # forwarded here, but the table moved on; or its owner is not reachable yet
+            await self._busy(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._forward_http(where, scope, receive, send)
+        else:
+            await self._forward_ws(where, scope, receive, send)
+
+    async def locate(self, table_id: str) -> str | None:
+        """``None``: answer here (held here, taken now, or no such table); else the owner's
+        address, or ``""`` when the owner is not reachable yet."""
+        tables = self.tables
+        if table_id in tables.tables:
+            return None
+        leases = tables.leases
+        owner, address = await asyncio.to_thread(leases.owner_and_address, table_id)
+        if owner is None:
+            status = await asyncio.to_thread(tables.store.status, table_id)
+            if status is None:
+                return None  # no such table: answered here (404)
+            if status != "over" and table_id not in tables._orphans:
+                return ""  # its node may be about to take its lease back (see tick): come again
+            return None if await tables.take(table_id) else ""
+        if owner == leases.node:
+            if table_id not in tables._taking:  # a lease of ours with no table: let it go
+                await asyncio.to_thread(leases.release, [table_id])
+            return ""
+        return address or ""
+
+    async def _busy(self, scope: Scope, receive: Receive, send: Send, connected: bool = False) -> None:
+        if scope["type"] == "websocket":
+            if not connected:
+                await receive()  # websocket.connect
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1013,
+                        "reason": "the table is moving; connect again"})
+            return
+        body = b'{"detail":"the table is moving to another server; try again in a moment"}'
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/json"), (b"retry-after", b"1"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+    def _headers(self, scope: Scope) -> list[tuple[str, str]]:
+        out = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in scope.get("headers", [])
+               if k not in _HOP and k != b"x-forwarded-for" and not k.startswith(b"sec-websocket")]
+        client = scope.get("client")
+        if client:  # the owner believes it when this node is among its --forwarded-allow-ips
+            out.append(("x-forwarded-for", str(client[0])))
+        out.append((FORWARDED, self.tables.leases.node))
+        return out
+
+    async def _forward_http(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+        import httpx
+
+        if self.tables.http is None:
+            self.tables.http = httpx.AsyncClient(timeout=30.0)
+        chunks = []
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        headers = self._headers(scope)
+        host = dict(scope.get("headers", [])).get(b"host")
+        if host is not None:  # the browser's Host: the owner checks an Origin against it
+            headers.append(("host", host.decode("latin-1")))
+        url = where + scope.get("raw_path", scope["path"].encode()).decode("latin-1")
+        if scope.get("query_string"):
+            url += "?" + scope["query_string"].decode("latin-1")
+        try:
+            answer = await self.tables.http.request(scope["method"], url, headers=headers,
+                                                    content=b"".join(chunks))
+        except httpx.TransportError:
+            await self._busy(scope, receive, send)
+            return
+        out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.multi_items()
+               if k.encode("latin-1") not in _HOP and k.lower() != "content-encoding"]
+        out.append((b"content-length", str(len(answer.content)).encode()))
+        await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
+        await send({"type": "http.response.body", "body": answer.content})
+
+    async def _forward_ws(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed, WebSocketException
+
+        first = await receive()
+        if first["type"] != "websocket.connect":
+            return
+        url = "ws" + where.removeprefix("http") + scope["path"]
+        # Origin was checked here (the site guard); the owner sees a program's connection.
+        headers = [(k, v) for k, v in self._headers(scope) if k.lower() not in ("origin", "cookie")]
+        try:
+            # the owner's messages as large as it queues for one client (a client's own are
+            # bounded where it connected: the site's WebSocket limit)
+            upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=5,
+                                     max_size=MAX_QUEUED_BYTES, ping_interval=None, proxy=None)
+        except (OSError, TimeoutError, WebSocketException):
+            await self._busy(scope, receive, send, connected=True)
+            return
+        await send({"type": "websocket.accept"})
+
+        async def down() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for message in upstream:
+                    if isinstance(message, str):
+                        await send({"type": "websocket.send", "text": message})
+                    else:
+                        await send({"type": "websocket.send", "bytes": message})
+
+        async def up() -> None:
+            while True:
+                message = await receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes")
+                if data is not None:
+                    try:
+                        await upstream.send(data)
+                    except ConnectionClosed:
+                        return
+
+        tasks = {asyncio.create_task(down()), asyncio.create_task(up())}
+        try:
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+                with contextlib.suppress(BaseException):
+                    await task
+            client_left = upstream.close_code is None
+            with contextlib.suppress(Exception):
+                await upstream.close()
+        if not client_left:
+            # the owner closed it (a code of its own), or died (no code): the client connects again
+            code = upstream.close_code if upstream.close_code not in (None, 1005, 1006) else 1012
+            with contextlib.suppress(Exception):
+                await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
