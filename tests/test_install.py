@@ -236,7 +236,7 @@ def test_make_installs_each_set_of_extras_once(fake_venv: Path) -> None:
     assert _installs(fake_venv, "-W", "src/cardroom/cards.py", "install") == []
     assert _installs(fake_venv, "-W", "src/cardroom/games/baha/state.py", "install") == []
     for source in ("native/module.cpp", "native/cardroom/baha.hpp", "setup.py"):
-        assert _installs(fake_venv, "-W", source, "install") == [".[dev,web,postgres,designer,research,bench]"], source
+        assert _installs(fake_venv, "-W", source, "install") == [".[dev,web,postgres,cluster,designer,research,bench]"], source
 
     # pyproject.toml edited (the stamps older than it): each installs again
     for stamp in fake_venv.glob(".installed-*"):
