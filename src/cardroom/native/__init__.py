@@ -32,7 +32,7 @@ __all__ = [
 
 ENGINE_VARIABLE = "CARDROOM_ENGINE"
 ENGINES = ("python", "native")
-NATIVE_GAMES = ("baha",)
+NATIVE_GAMES = ("baha", "baebae")
 """The games the native engine plays."""
 
 BATCHES = {"baha": "cardroom.games.baha.native"}

@@ -1,0 +1,311 @@
+"""BAEBAE on the native engine: :class:`NativeBaebaeState`, the State protocol over the C++ core.
+
+The deck is compiled into a flat program of int steps (:mod:`~cardroom.games.baebae.program`);
+the core (``native/cardroom/baebae.hpp``) runs it and takes the actions, writing the same
+events as the Python engine, from the same chance stream. What a seat may know (views, the
+filtered log, determinization, the observation), the words of a refusal and the text forms of
+actions come from the Python reference itself, run on a copy of the position
+(:meth:`NativeBaebaeState.reference`): one source of truth for them. A determinized world
+comes back on the native engine.
+
+Every step of the deck language runs natively: :data:`UNSUPPORTED` lists the interpreter's ops
+this build of the core lacks (none), and a game is refused in words, never played on Python
+in silence, when its deck would need one.
+
+>>> from cardroom.games import baebae
+>>> from cardroom import native
+>>> if native.available():
+...     state = NativeBaebaeState.start(baebae.Rules(players=4), 7)
+...     python = BaebaeState.start(baebae.Rules(players=4), 7)
+...     assert state.log == python.log and state.legal_actions() == python.legal_actions()
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsIndex
+
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.games.baebae.actions import ActionSpace
+from cardroom.games.baebae.deal import Deal, check_deal
+from cardroom.games.baebae.interpreter import Decision, Frame, Phase
+from cardroom.games.baebae.program import Program, compile_rules, unsupported
+from cardroom.games.baebae.rules import Rules
+from cardroom.games.baebae.state import BaebaeState
+from cardroom.games.baebae.state_base import FIELDS, MAKER
+from cardroom.games.baebae.views import visible_event
+from cardroom.native import available, core
+
+__all__ = ["NativeBaebaeState", "LIMIT", "UNSUPPORTED", "gaps"]
+
+LIMIT = 1 << 62
+"""The native engine keeps totals in 64 bits: starting totals of a smaller size."""
+
+_PHASES = (Phase.PLAY, Phase.DRAWN, Phase.DECIDE, Phase.OVER)
+_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
+_KINDS = ("optional", "declare", "target", "option", "select")
+_PURPOSES = ("", "discard", "discard_under", "give")
+
+UNSUPPORTED: tuple[str, ...] = tuple(unsupported(core().baebae_ops())) if available() else ()
+"""The interpreter's ops this build of the native core cannot run (empty: every step runs)."""
+
+
+def gaps() -> str | None:
+    """What the native core lacks for BAEBAE, in words, or ``None`` when it runs every deck."""
+    if not UNSUPPORTED:
+        return None
+    return f"BAEBAE steps {', '.join(UNSUPPORTED)} are not in this native core"
+
+
+@functools.lru_cache(maxsize=32)
+def _loaded(rules: Rules) -> tuple[Program, Any]:
+    """The rules' compiled program, and it loaded into the core (once per rules)."""
+    program = compile_rules(rules)
+    return program, core().BaebaeProgram(program, list(rules.card_texts))
+
+
+class NativeBaebaeState:
+    """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
+    native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
+    :meth:`start`. The fields of :class:`~cardroom.games.baebae.state.BaebaeState` that are not
+    the protocol's (``hands``, ``stock``, ``pending``...) are read from the reference position."""
+
+    __slots__ = ("rules", "seed", "n", "origin", "space", "_core", "_program", "_ref")
+
+    rules: Rules
+    seed: int
+    n: int
+    origin: dict[str, Any] | None
+    space: ActionSpace
+    _core: Any  # the C++ game (native/cardroom/baebae_module.hpp)
+    _program: Program
+    _ref: BaebaeState | None
+
+    @classmethod
+    def start(
+        cls, rules: Rules, seed: object, *, deal: Deal | None = None, totals: Sequence[int] | None = None
+    ) -> NativeBaebaeState:
+        """A new game, checked as :meth:`BaebaeState.start` checks it (the same refusals)."""
+        seed = check_seed(seed)
+        n = rules.players
+        start_totals = [0] * n if totals is None else check_totals(totals, n)
+        first = check_deal(rules, deal, seed) if deal is not None else None
+        if any(abs(t) >= LIMIT for t in start_totals):
+            raise RulesError(f"the native engine takes totals within 2**62 of zero; "
+                             f"use CARDROOM_ENGINE=python for totals {start_totals}")
+        if UNSUPPORTED:
+            raise RulesError(f"the native engine cannot play this deck: {gaps()}; use CARDROOM_ENGINE=python")
+        origin: dict[str, Any] | None = None
+        if deal is not None or totals is not None:
+            origin = {"totals": start_totals[:]}
+            if deal is not None:
+                origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
+                                  "stock": list(deal.stock), "dealer": deal.dealer}
+        self = cls.__new__(cls)
+        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
+        self.space = ActionSpace(len(rules.cards), n, rules.max_options)
+        self._program, compiled = _loaded(rules)
+        self._ref = None
+        self._core = core().BaebaeCore(
+            compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+            rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
+        )
+        return self
+
+    # -- the protocol ------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        turn: int | None = self._core.turn
+        return turn
+
+    turn = current_player
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._core.over)
+
+    @property
+    def scores(self) -> list[int]:
+        totals: list[int] = self._core.totals
+        return totals
+
+    totals = scores
+
+    @property
+    def log(self) -> list[Event]:
+        log: list[Event] = self._core.log
+        return log
+
+    @property
+    def history(self) -> list[tuple[int, Action]]:
+        history: list[tuple[int, Action]] = self._core.history
+        return history
+
+    @property
+    def deal_number(self) -> int:
+        number: int = self._core.round_no
+        return number
+
+    round_no = deal_number
+
+    @property
+    def phase(self) -> Phase:
+        return _PHASES[self._core.phase]
+
+    @property
+    def winner(self) -> int | None:
+        return self.reference().winner if self.is_over else None
+
+    def legal_actions(self) -> list[Action]:
+        legal: list[Action] = self._core.legal_actions()
+        return legal
+
+    def apply(self, action: object) -> list[Event]:
+        """Take ``action`` for the current seat and return the events it caused.
+
+        Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken."""
+        if type(action) is int:
+            events: list[Event] | None = self._core.apply(action) if -(2**31) <= action < 2**31 else None
+            if events is not None:
+                self._ref = None
+                return events
+        try:
+            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+                raise TypeError  # True is not action 1
+            act = operator.index(action)
+        except TypeError:
+            reason = self.reference().illegal_reason(action)
+            raise IllegalAction(reason or f"{action!r} is not an action") from None
+        if type(act) is int and act in self.legal_actions():
+            return self.apply(act)
+        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
+
+    def clone(self) -> NativeBaebaeState:
+        other = NativeBaebaeState.__new__(NativeBaebaeState)
+        other.rules, other.seed, other.n, other.origin = self.rules, self.seed, self.n, self.origin
+        other.space, other._program, other._ref = self.space, self._program, None
+        other._core = self._core.clone()
+        return other
+
+    def returns(self) -> list[float]:
+        """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
+        totals = self.scores
+        mean = sum(totals) / self.n
+        return [(mean - t) / 10 for t in totals]
+
+    # -- the Python reference, for what a seat may know and the words of refusals --------
+
+    def reference(self) -> BaebaeState:
+        """This position on the Python engine (a copy: changing it changes nothing here)."""
+        ref = self._ref
+        if ref is None:
+            ref = self._ref = self._reference()
+        return ref
+
+    def _reference(self) -> BaebaeState:
+        f = self._core.fields()
+        tuples = self._program.tuples
+        frames = []
+        for lst, index, actor, card, targets, receiver, chosen, left, started in f["frames"]:
+            frame = Frame(tuples[lst], actor, card)
+            frame.index, frame.targets, frame.receiver, frame.chosen = index, targets, receiver, chosen
+            frame.left, frame.started = left, started
+            frames.append(frame)
+        pending = None
+        if f["pending"] is not None:
+            kind, seat, card, choices, candidates, may_stop, purpose = f["pending"]
+            pending = Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop,
+                               _PURPOSES[purpose])
+        log = self.log
+        over = self.is_over
+        values = {
+            **f, "rules": self.rules, "seed": self.seed, "n": self.n, "space": self.space,
+            "phase": _PHASES[f["phase"]], "frames": frames, "pending": pending, "log": log[:],
+            "history": self.history[:], "origin": self.origin, "legal_cache": None, "det_cache": {},
+            "ranking": [dict(r) for r in log[-1]["ranking"]] if over else None,
+        }
+        state = BaebaeState(self.rules, self.seed, MAKER)
+        state.unpickled([values[name] for name in FIELDS])
+        return state
+
+    def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
+        world = self.clone()
+        list_of = self._program.list_of
+        fields = {name: getattr(ref, name) for name in FIELDS}
+        fields["phase"] = _PHASE_CODE[ref.phase]
+        fields["frames"] = [
+            (list_of[f.steps], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left, f.started)
+            for f in ref.frames
+        ]
+        d = ref.pending
+        fields["pending"] = None if d is None else (
+            _KINDS.index(d.kind), d.seat, d.card, list(d.choices), d.candidates, d.may_stop,
+            _PURPOSES.index(d.purpose))
+        fields["seed"] = str(ref.seed)
+        world._core.load(fields)
+        world.seed, world.origin = ref.seed, ref.origin
+        return world
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the Python position (a search bot's worker makes it native again).
+        return _unpickle_native, (self.reference(),)
+
+    def determinize(self, seat: int, rng: random.Random) -> NativeBaebaeState:
+        """As :meth:`BaebaeState.determinize` (the reference's, so the same world for the same
+        ``rng``), the world on the native engine."""
+        return self._from_reference(self.reference().determinize(seat, rng))
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.reference().view(seat)
+
+    def view_log(self, seat: int) -> list[Event]:
+        return [visible_event(e, seat) for e in self.log]
+
+    def visible_event(self, event: Event, seat: int) -> Event:
+        return visible_event(event, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        return self.reference().public_view()
+
+    def public_action(self, action: Action, seat: int) -> Action:
+        return self.reference().public_action(action, seat)
+
+    def illegal_reason(self, action: object) -> str | None:
+        return self.reference().illegal_reason(action)
+
+    def action_to_string(self, action: Action) -> str:
+        return self.reference().action_to_string(action)
+
+    def parse_action(self, text: str) -> Action:
+        return self.reference().parse_action(text)
+
+    def decode(self, action: Action) -> ActionInfo:
+        return self.reference().decode(action)
+
+    def card_texts(self, mask: int) -> list[str]:
+        return self.reference().card_texts(mask)
+
+    def __getattr__(self, name: str) -> Any:
+        # The reference's fields and card tables (hands, stock, pending, card_def...), read-only:
+        # what the observation encoder and the tests read of a BAEBAE state.
+        if name in _READ_THROUGH:
+            return getattr(self.reference(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        return (f"<NativeBaebaeState players={self.n} round={self.round_no} phase={self.phase.value} "
+                f"turn={self.turn} totals={self.totals}>")
+
+
+_READ_THROUGH = frozenset(FIELDS) | {
+    "card_def", "card_text", "designs_in", "holds_design", "next_seat", "card",
+}
+
+
+def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
+    state = NativeBaebaeState.start(ref.rules, ref.seed)
+    return state._from_reference(ref)
