@@ -238,7 +238,7 @@ class NativeBaebaeState:
         fields = {name: getattr(ref, name) for name in FIELDS}
         fields["phase"] = _PHASE_CODE[ref.phase]
         fields["frames"] = [
-            (list_of[f.steps], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left, f.started)
+            (list_of[tuple(f.steps)], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left, f.started)
             for f in ref.frames
         ]
         d = ref.pending
