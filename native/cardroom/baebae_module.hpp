@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cardroom/baebae.hpp"
+#include "cardroom/baebae_batch.hpp"
 
 namespace cardroom {
 namespace baebae_py {
@@ -346,6 +347,14 @@ inline std::shared_ptr<Compiled> compile(const py::object& program) {
     return made;
 }
 
+inline Rules rules_of(const Compiled& compiled, int players, int rounds, int hand_size, int turn_limit,
+                      bool draw_when_able, bool chosen_once) {
+    Rules r;
+    r.players = players, r.rounds = rounds, r.hand_size = hand_size, r.turn_limit = turn_limit;
+    r.draw_when_able = draw_when_able, r.chosen_once = chosen_once, r.program = compiled.program;
+    return r;
+}
+
 inline void register_baebae(py::module_& m) {
     py::class_<Compiled, std::shared_ptr<Compiled>>(m, "BaebaeProgram")
         .def(py::init([](const py::object& program, const std::vector<std::string>& cards) {
@@ -364,10 +373,8 @@ inline void register_baebae(py::module_& m) {
                          const std::vector<int64_t>& totals, const py::object& first) {
                  auto core = std::make_unique<Core>();
                  core->compiled = compiled;
-                 Rules r;
-                 r.players = players, r.rounds = rounds, r.hand_size = hand_size, r.turn_limit = turn_limit;
-                 r.draw_when_able = draw_when_able, r.chosen_once = chosen_once, r.program = compiled->program;
-                 core->g.setup(r, seed);
+                 core->g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once),
+                               seed);
                  core->g.totals = totals;
                  core->g.dealer = dealer;
                  PySink sink(core.get());
@@ -396,6 +403,25 @@ inline void register_baebae(py::module_& m) {
         .def_property_readonly("phase", [](const Core& c) { return c.g.phase; })
         .def_property_readonly("log", [](const Core& c) { return c.log; })
         .def_property_readonly("history", [](const Core& c) { return c.history; });
+    m.def(
+        "baebae_games",
+        [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
+           bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions) {
+            Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
+            Played out;
+            {
+                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
+                play_random_games(rules, first_seed, games, max_actions, out);
+            }
+            py::dict result;
+            result["totals"] = out.totals, result["winners"] = out.winners, result["stopped"] = out.stopped;
+            result["actions"] = out.actions, result["deals"] = out.deals, result["blocked"] = out.blocked;
+            result["guarded"] = out.guarded, result["points"] = out.points;
+            return result;
+        },
+        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
+        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("first_seed"), py::arg("games"),
+        py::arg("max_actions"));
 }
 
 }  // namespace baebae_py

@@ -35,11 +35,12 @@ ENGINES = ("python", "native")
 NATIVE_GAMES = ("baha", "baebae")
 """The games the native engine plays."""
 
-BATCHES = {"baha": "cardroom.games.baha.native"}
+BATCHES = {"baha": "cardroom.games.baha.native", "baebae": "cardroom.games.baebae.native"}
 """Where each native game's batches are: a module with ``POLICIES`` (the agents it plays) and
 ``agent_games(rules, games, first_seed, agents, max_actions)``, whose result has per game
-``totals``, ``winners`` (-1: stopped by the action guard), ``deal_points``, ``actions`` and
-``extras`` (the game's ``result_extras``)."""
+``totals``, ``winners`` (the first winner; -1: stopped by the action guard), ``deal_points``,
+``actions`` and ``extras`` (the game's ``result_extras``), and, where a game may have several
+winners, ``winner_lists`` (every seat in first place)."""
 
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it

@@ -209,11 +209,13 @@ def _native_batch(
     for start in range(0, games, NATIVE_CHUNK):
         count = min(NATIVE_CHUNK, games - start)
         found = batch.agent_games(rules, count, seed + start, lineup.specs, MAX_ACTIONS)
+        lists = getattr(found, "winner_lists", None)  # a game whose first place may be shared
         for k in range(count):
             winner = found.winners[k]
             results.append(GameResult(
                 index=start + k, seed=seed + start + k, totals=found.totals[k],
-                winners=[] if winner < 0 else [winner], deals=len(found.deal_points[k]),
+                winners=lists[k] if lists is not None else [] if winner < 0 else [winner],
+                deals=len(found.deal_points[k]),
                 deal_points=found.deal_points[k], extras=found.extras[k],
                 actions=found.actions[k], guard_stopped=winner < 0,
             ))

@@ -39,7 +39,9 @@ from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core
 
-__all__ = ["NativeBaebaeState", "LIMIT", "UNSUPPORTED", "gaps"]
+__all__ = [
+    "NativeBaebaeState", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games", "gaps", "random_games",
+]
 
 LIMIT = 1 << 62
 """The native engine keeps totals in 64 bits: starting totals of a smaller size."""
@@ -309,3 +311,74 @@ _READ_THROUGH = frozenset(FIELDS) | {
 def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
     state = NativeBaebaeState.start(ref.rules, ref.seed)
     return state._from_reference(ref)
+
+
+POLICIES = ("random",)
+"""The agents a native batch plays: simulate's ``random``, seeded as it seeds them."""
+
+
+class BatchGames:
+    """Whole games played by the native engine in one call (no Python in the loop): per game
+    its totals, its winners (every seat in first place; none when the action guard stopped it),
+    the penalties of every round (``deal_points``, one list a seat), the actions and the
+    spec's ``result_extras`` (blocked and guard-stopped rounds). Game ``i`` has seed
+    ``first_seed + i`` and seat ``s`` the agent ``cardroom simulate`` gives it (seeded
+    ``seed * 1000 + s``), so these are the very games
+    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+
+    __slots__ = ("players", "totals", "winner_lists", "winners", "actions", "deal_points", "extras")
+
+    def __init__(self, players: int, found: dict[str, list[int]]) -> None:
+        self.players = players
+
+        def rows(flat: list[int]) -> list[list[int]]:
+            return [flat[i:i + players] for i in range(0, len(flat), players)]
+
+        self.totals = rows(found["totals"])
+        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in rows(found["winners"])]
+        self.winners = [-1 if stopped else row[0] for stopped, row in zip(found["stopped"], self.winner_lists,
+                                                                          strict=True)]
+        """The first winner of each game, -1 when the action guard stopped it."""
+        self.actions = found["actions"]
+        self.extras = [{"blocked_rounds": b, "guard_rounds": g}
+                       for b, g in zip(found["blocked"], found["guarded"], strict=True)]
+        points = rows(found["points"])
+        self.deal_points: list[list[list[int]]] = []
+        start = 0
+        for deals in found["deals"]:
+            self.deal_points.append(points[start:start + deals])
+            start += deals
+
+
+def agent_games(
+    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+    max_actions: int = 200_000,
+) -> BatchGames:
+    """Play ``games`` games of ``rules`` natively (the interpreter lock released) between
+    ``agents``: one of :data:`POLICIES` for every seat, or one a seat."""
+    if not -(2**62) <= first_seed <= 2**62 - games:
+        raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
+    if games < 0 or max_actions < 1:
+        raise RulesError(
+            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
+        )
+    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
+    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
+        raise RulesError(
+            f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
+            f"(one name for all, or one a seat), not {list(agents)}"
+        )
+    if UNSUPPORTED:
+        raise RulesError(f"the native engine cannot play this deck: {gaps()}; use CARDROOM_ENGINE=python")
+    _, compiled = _loaded(rules)
+    found = core().baebae_games(
+        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+        rules.chosen_once, first_seed, games, max_actions,
+    )
+    return BatchGames(rules.players, found)
+
+
+def random_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+    """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
+    ``random``."""
+    return agent_games(rules, games, first_seed, ("random",), max_actions)

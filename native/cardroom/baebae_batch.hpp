@@ -1,0 +1,93 @@
+// Batches of whole BAEBAE games with no Python in the loop: the games `cardroom simulate` plays
+// between random agents (agents/random_agent.py: random.Random(seed * 1000 + seat), then
+// randrange(len(legal)) over the legal actions), with what its results read of each game.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cardroom/baebae.hpp"
+#include "cardroom/chance.hpp"
+
+namespace cardroom {
+namespace baebae {
+
+inline PyRandom seat_rng(int64_t seed, int seat) {
+    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
+    unsigned __int128 magnitude =
+        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
+    return PyRandom::from_int(magnitude);
+}
+
+// What a batch returns per game; ``points`` holds every round's penalties, game after game
+// (``deals`` rounds for each game, ``players`` each).
+struct Played {
+    std::vector<int64_t> totals;  // games x players
+    std::vector<int> winners;     // games x players: 1 for a seat in first place
+    std::vector<uint8_t> stopped;  // stopped by the action guard
+    std::vector<int64_t> actions;
+    std::vector<int> deals, blocked, guarded;
+    std::vector<int64_t> points;
+};
+
+// Counts what simulate's results read of the events: each round's penalties, blocked and
+// guard-stopped rounds.
+struct Counter : Sink {
+    std::vector<int64_t>* points;
+    int deals = 0, blocked = 0, guarded = 0;
+    void round_end(const Game&, int, const std::vector<int64_t>& penalties, bool was_blocked, bool guard) override {
+        points->insert(points->end(), penalties.begin(), penalties.end());
+        ++deals;
+        blocked += was_blocked;
+        guarded += guard;
+    }
+};
+
+// Games first_seed, first_seed + 1, ... between random agents, each to its end or max_actions.
+inline void play_random_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
+                              Played& out) {
+    int n = rules.players;
+    out.totals.assign(static_cast<size_t>(games) * n, 0);
+    out.winners.assign(static_cast<size_t>(games) * n, 0);
+    out.stopped.assign(games, 0);
+    out.actions.assign(games, 0);
+    out.deals.assign(games, 0);
+    out.blocked.assign(games, 0);
+    out.guarded.assign(games, 0);
+    out.points.clear();
+    std::vector<PyRandom> seats;
+    for (int64_t i = 0; i < games; ++i) {
+        int64_t seed = first_seed + i;
+        Game g;
+        g.setup(rules, std::to_string(seed));
+        Counter sink;
+        sink.points = &out.points;
+        g.sink = &sink;
+        g.begin_round();
+        seats.clear();
+        for (int s = 0; s < n; ++s) seats.push_back(seat_rng(seed, s));
+        int64_t actions = 0;
+        while (g.phase != OVER && actions < max_actions) {
+            std::vector<int> legal = g.legal();
+            int choice = legal[seats[g.turn].randbelow(legal.size())];
+            g.apply(choice);
+            ++actions;
+        }
+        size_t row = static_cast<size_t>(i) * n;
+        int64_t best = g.totals[0];
+        for (int s = 0; s < n; ++s) best = g.totals[s] < best ? g.totals[s] : best;
+        for (int s = 0; s < n; ++s) {
+            out.totals[row + s] = g.totals[s];
+            out.winners[row + s] = g.phase == OVER && g.totals[s] == best;
+        }
+        out.stopped[i] = g.phase != OVER;
+        out.actions[i] = actions;
+        out.deals[i] = sink.deals;
+        out.blocked[i] = sink.blocked;
+        out.guarded[i] = sink.guarded;
+    }
+}
+
+}  // namespace baebae
+}  // namespace cardroom
