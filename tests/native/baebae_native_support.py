@@ -12,11 +12,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "games" / "baebae"))
 
+from baebae_support import DECK_OPTIONS  # noqa: E402,F401  (the project's decks, for the tests)
+
 from cardroom.games.baebae import Rules  # noqa: E402
 from cardroom.games.baebae.observation import encoder  # noqa: E402
 from cardroom.games.baebae.state import BaebaeState  # noqa: E402
 from cardroom.games.baebae.state_base import FIELDS  # noqa: E402
-from baebae_support import DECK_OPTIONS  # noqa: E402,F401  (the project's decks, for the tests)
 
 _COMPARED = [name for name in FIELDS if name not in ("frames", "det_cache", "legal_cache", "rules", "space")]
 

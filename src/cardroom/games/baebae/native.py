@@ -40,7 +40,8 @@ from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core
 
 __all__ = [
-    "NativeBaebaeState", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games", "gaps", "random_games",
+    "NativeBaebaeState", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games", "gaps",
+    "random_games",
 ]
 
 LIMIT = 1 << 62
@@ -240,8 +241,8 @@ class NativeBaebaeState:
         fields = {name: getattr(ref, name) for name in FIELDS}
         fields["phase"] = _PHASE_CODE[ref.phase]
         fields["frames"] = [
-            (list_of[tuple(f.steps)], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left, f.started)
-            for f in ref.frames
+            (list_of[tuple(f.steps)], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left,
+             f.started) for f in ref.frames
         ]
         d = ref.pending
         fields["pending"] = None if d is None else (
