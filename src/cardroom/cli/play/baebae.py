@@ -41,9 +41,9 @@ from cardroom.cli.play.session import (
 from cardroom.engine import Action, ActionInfo, IllegalAction, RulesError
 from cardroom.engine import Rules as AnyRules
 from cardroom.games.baebae import BaebaeState
-from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.games.baebae import Rules as BaebaeRules
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS
+from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.text import plural
 
 __all__ = ["run_play", "Session", "Screen", "Question", "HELP"]
