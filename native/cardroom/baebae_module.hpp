@@ -32,7 +32,10 @@ struct Compiled {
 
 inline py::object none_if(int value) { return value < 0 ? py::object(py::none()) : py::object(py::int_(value)); }
 
-inline py::str suit_text(int s) { return py::str(std::string(1, "CDHS"[s])); }
+inline const py::str& suit_text(int s) {
+    static const py::str* suits = new py::str[4]{py::str("C"), py::str("D"), py::str("H"), py::str("S")};  // never freed
+    return suits[s];
+}
 
 // A set of cards as the Python int the reference uses.
 inline py::int_ int_of(const Bits& bits) {
@@ -54,6 +57,15 @@ inline Bits bits_of(const py::int_& value, int words) {
 
 struct Core;
 
+// An event's key or word as one interned Python string, made once at its place in the code:
+// the sink writes thousands of events a game.
+#define WORD(word)                                                                        \
+    ([]() -> const py::str& {                                                             \
+        static const py::str* made = new py::str(py::reinterpret_steal<py::str>(           \
+            PyUnicode_InternFromString(#word)));  /* never freed: outlives the module's users */ \
+        return *made;                                                                     \
+    }())
+
 // The sink that writes the Python engine's events into the core's log.
 struct PySink : Sink {
     Core* core;
@@ -61,14 +73,14 @@ struct PySink : Sink {
     void add(py::dict&& e);
     py::list texts(const Bits& mask);
     py::str card(int pid);
-    py::dict effect(int p, const char* op) {
+    py::dict effect(int p, const py::str& op) {
         py::dict e;
-        e["t"] = "effect", e["p"] = p, e["op"] = op;
+        e[WORD(t)] = WORD(effect), e[WORD(p)] = p, e[WORD(op)] = op;
         return e;
     }
-    py::dict move(int from, py::object to, py::list cards, const char* why) {
+    py::dict move(int from, py::object to, py::list cards, const py::str& why) {
         py::dict e;
-        e["t"] = "move", e["from"] = from, e["to"] = std::move(to), e["cards"] = std::move(cards), e["why"] = why;
+        e[WORD(t)] = WORD(move), e[WORD(from)] = from, e[WORD(to)] = std::move(to), e[WORD(cards)] = std::move(cards), e[WORD(why)] = why;
         return e;
     }
     py::list stock_top_first(const Game& g) {
@@ -78,17 +90,17 @@ struct PySink : Sink {
     }
     void round(const Game& g) override;
     void on_start(int p, int c) override {
-        py::dict e = effect(p, "on_start");
-        e["card"] = card(c);
+        py::dict e = effect(p, WORD(on_start));
+        e[WORD(card)] = card(c);
         add(std::move(e));
     }
     void round_end(const Game& g, int out, const std::vector<int64_t>& penalties, bool blocked, bool guard) override {
         py::list hands;
         for (const Bits& h : g.hands) hands.append(texts(h));
         py::dict e;
-        e["t"] = "round_end", e["n"] = g.round_no, e["out"] = none_if(out);
-        e["hands"] = hands, e["penalties"] = penalties, e["totals"] = g.totals, e["blocked"] = blocked;
-        e["guard"] = guard;
+        e[WORD(t)] = WORD(round_end), e[WORD(n)] = g.round_no, e[WORD(out)] = none_if(out);
+        e[WORD(hands)] = hands, e[WORD(penalties)] = penalties, e[WORD(totals)] = g.totals, e[WORD(blocked)] = blocked;
+        e[WORD(guard)] = guard;
         add(std::move(e));
     }
     void end(const Game& g) override {
@@ -100,95 +112,95 @@ struct PySink : Sink {
             int place = 1;
             for (int64_t t : g.totals) place += t < g.totals[s];
             py::dict r;
-            r["seat"] = s, r["total"] = g.totals[s], r["place"] = place;
+            r[WORD(seat)] = s, r[WORD(total)] = g.totals[s], r[WORD(place)] = place;
             ranking.append(r);
         }
         py::dict e;
-        e["t"] = "end", e["totals"] = g.totals, e["ranking"] = ranking, e["shame"] = g.shame;
-        e["guard_rounds"] = g.guard_rounds;
+        e[WORD(t)] = WORD(end), e[WORD(totals)] = g.totals, e[WORD(ranking)] = ranking, e[WORD(shame)] = g.shame;
+        e[WORD(guard_rounds)] = g.guard_rounds;
         add(std::move(e));
     }
     void pass(int p) override {
         py::dict e;
-        e["t"] = "pass", e["p"] = p;
+        e[WORD(t)] = WORD(pass), e[WORD(p)] = p;
         add(std::move(e));
     }
     void reshuffle(const Game& g) override {
         py::dict e;
-        e["t"] = "reshuffle", e["stock"] = stock_top_first(g);
+        e[WORD(t)] = WORD(reshuffle), e[WORD(stock)] = stock_top_first(g);
         add(std::move(e));
     }
     void draw(int p, int c, bool forced) override {
         py::dict e;
-        e["t"] = "draw", e["p"] = p, e["card"] = card(c), e["forced"] = forced;
+        e[WORD(t)] = WORD(draw), e[WORD(p)] = p, e[WORD(card)] = card(c), e[WORD(forced)] = forced;
         add(std::move(e));
     }
     void play(int p, int c, bool under) override {
         py::dict e;
-        e["t"] = "play", e["p"] = p, e["card"] = card(c), e["under"] = under;
+        e[WORD(t)] = WORD(play), e[WORD(p)] = p, e[WORD(card)] = card(c), e[WORD(under)] = under;
         add(std::move(e));
     }
     void skip(int p) override {
         py::dict e;
-        e["t"] = "skip", e["p"] = p;
+        e[WORD(t)] = WORD(skip), e[WORD(p)] = p;
         add(std::move(e));
     }
     void optional(int p, int c, bool carried) override {
-        py::dict e = effect(p, "optional");
-        e["card"] = card(c), e["carried_out"] = carried;
+        py::dict e = effect(p, WORD(optional));
+        e[WORD(card)] = card(c), e[WORD(carried_out)] = carried;
         add(std::move(e));
     }
     void declare(int p, int s) override {
         py::dict e;
-        e["t"] = "declare", e["p"] = p, e["suit"] = suit_text(s);
+        e[WORD(t)] = WORD(declare), e[WORD(p)] = p, e[WORD(suit)] = suit_text(s);
         add(std::move(e));
     }
     void target(int p, int c, int who) override {
-        py::dict e = effect(p, "target");
-        e["card"] = card(c), e["who"] = who;
+        py::dict e = effect(p, WORD(target));
+        e[WORD(card)] = card(c), e[WORD(who)] = who;
         add(std::move(e));
     }
     void choose(int p, int number, int label) override;
     void give(int from, int to, int c) override {
         py::list cards;
         cards.append(card(c));
-        add(move(from, py::int_(to), cards, "give"));
+        add(move(from, py::int_(to), cards, WORD(give)));
     }
     void discard(int from, int c) override {
         py::list cards;
         cards.append(card(c));
-        add(move(from, py::str("discard"), cards, "discard"));
+        add(move(from, WORD(discard), cards, WORD(discard)));
     }
     void take(int from, int to, const std::vector<int>& taken) override {
         py::list cards;
         for (int c : taken) cards.append(card(c));
-        add(move(from, py::int_(to), cards, "take"));
+        add(move(from, py::int_(to), cards, WORD(take)));
     }
-    void swap(int from, int to, const Bits& cards) override { add(move(from, py::int_(to), texts(cards), "swap")); }
+    void swap(int from, int to, const Bits& cards) override { add(move(from, py::int_(to), texts(cards), WORD(swap))); }
     void effect_skip(int p, int who) override {
-        py::dict e = effect(p, "skip");
-        e["who"] = who;
+        py::dict e = effect(p, WORD(skip));
+        e[WORD(who)] = who;
         add(std::move(e));
     }
     void reverse(int direction) override {
         py::dict e;
-        e["t"] = "reverse", e["direction"] = direction;
+        e[WORD(t)] = WORD(reverse), e[WORD(direction)] = direction;
         add(std::move(e));
     }
-    void play_again(int p) override { add(effect(p, "play_again")); }
+    void play_again(int p) override { add(effect(p, WORD(play_again))); }
     void peek(int p, int who, const Bits& cards) override {
-        py::dict e = effect(p, "peek");
-        e["who"] = who, e["cards"] = texts(cards);
+        py::dict e = effect(p, WORD(peek));
+        e[WORD(who)] = who, e[WORD(cards)] = texts(cards);
         add(std::move(e));
     }
     void penalty(int p, int points) override {
         py::dict e;
-        e["t"] = "penalty", e["p"] = p, e["points"] = points;
+        e[WORD(t)] = WORD(penalty), e[WORD(p)] = p, e[WORD(points)] = points;
         add(std::move(e));
     }
     void coin(int p, bool heads) override {
         py::dict e;
-        e["t"] = "coin", e["p"] = p, e["result"] = heads ? "heads" : "tails";
+        e[WORD(t)] = WORD(coin), e[WORD(p)] = p, e[WORD(result)] = heads ? WORD(heads) : WORD(tails);
         add(std::move(e));
     }
 };
@@ -325,14 +337,14 @@ inline void PySink::round(const Game& g) {
     py::list hands;
     for (const Bits& h : g.hands) hands.append(texts(h));
     py::dict e;
-    e["t"] = "round", e["n"] = g.round_no, e["dealer"] = g.dealer, e["hands"] = hands;
-    e["stock"] = stock_top_first(g), e["starter"] = card(g.discard[0]), e["suit"] = suit_text(g.suit);
-    e["direction"] = g.direction;
+    e[WORD(t)] = WORD(round), e[WORD(n)] = g.round_no, e[WORD(dealer)] = g.dealer, e[WORD(hands)] = hands;
+    e[WORD(stock)] = stock_top_first(g), e[WORD(starter)] = card(g.discard[0]), e[WORD(suit)] = suit_text(g.suit);
+    e[WORD(direction)] = g.direction;
     add(std::move(e));
 }
 inline void PySink::choose(int p, int number, int label) {
-    py::dict e = effect(p, "choose");
-    e["option"] = number + 1, e["label"] = core->compiled->label[label];
+    py::dict e = effect(p, WORD(choose));
+    e[WORD(option)] = number + 1, e[WORD(label)] = core->compiled->label[label];
     add(std::move(e));
 }
 
