@@ -29,8 +29,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cardroom", "cardroom.compiled", "cardroom.text", "cardroom.cards"),
-    ("cardroom.engine", "cardroom.native"),
-    ("cardroom.games",),
+    ("cardroom.engine",),
+    ("cardroom.games", "cardroom.native"),
     ("cardroom.agents",),
     ("cardroom.match", "cardroom.record"),
     ("cardroom.sim", "cardroom.analysis", "cardroom.cli", "cardroom.web", "cardroom.rl", "cardroom.openspiel"),

@@ -15,7 +15,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     plays: the others play on Python, as the suite itself already checks them."""
     from cardroom import native
 
-    games = set(native.NATIVE_GAMES)
+    games = set(native.native_games())
     keep, drop = [], []
     for item in items:
         params = getattr(item, "callspec", None)

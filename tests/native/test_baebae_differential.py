@@ -153,3 +153,23 @@ def test_determinized_worlds_clones_and_pickles_agree(deck):
             assert world_fast.apply(action) == world_python.apply(action)
         compare_positions(world_python, world_fast)
         compare_positions(python, copy)  # the clone did not move with the world
+
+
+def test_a_step_the_core_lacks_is_said_in_words_and_refused_never_played_on_python(monkeypatch):
+    from cardroom.games.baebae import native as baebae_native
+    from cardroom.games.baebae.program import OPS, unsupported
+
+    assert unsupported(native.core().baebae_ops()) == [] and baebae_native.gaps() is None
+    lacking = unsupported([op for op in OPS if op != "coin"])
+    assert lacking[0] == "coin"  # and every op after it, which would run under the wrong code
+    monkeypatch.setattr(baebae_native, "UNSUPPORTED", ("coin",))
+    assert baebae_native.gaps() == "BAEBAE steps coin are not in this native core"
+    assert "BAEBAE steps coin are not in this native core" in native.describe()
+    assert "coin" in baebae_native.compile_rules(Rules()).used  # the sample deck flips coins
+    with pytest.raises(RulesError, match="the native engine cannot play this deck: its steps coin are not"):
+        baebae_native.NativeBaebaeState.start(Rules(), 1)
+    with pytest.raises(RulesError, match="cannot play this deck"):
+        baebae_native.random_games(Rules(), 1)
+    plain = Rules(**read_decks(str(write_deck("name = \"Plain\"\n" + "".join(
+        f"[[card]]\nrank = \"{r}\"\nsuit = \"{s}\"\n" for r in "23456789" for s in "CDHS"), "plain"))))
+    assert baebae_native.NativeBaebaeState.start(plain, 1).log  # a deck without coins still plays natively

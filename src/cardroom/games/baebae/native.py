@@ -63,6 +63,15 @@ def gaps() -> str | None:
     return f"BAEBAE steps {', '.join(UNSUPPORTED)} are not in this native core"
 
 
+def _refuse_lacking(rules: Rules) -> None:
+    """Refuse, in words, a deck that needs a step this core lacks (never played on Python unsaid)."""
+    if UNSUPPORTED:
+        lacking = sorted(set(UNSUPPORTED) & compile_rules(rules).used)
+        if lacking:
+            raise RulesError(f"the native engine cannot play this deck: its steps {', '.join(lacking)} "
+                             f"are not in this native core; use CARDROOM_ENGINE=python")
+
+
 @functools.lru_cache(maxsize=32)
 def _loaded(rules: Rules) -> tuple[Program, Any]:
     """The rules' compiled program, and it loaded into the core (once per rules)."""
@@ -99,8 +108,7 @@ class NativeBaebaeState:
         if any(abs(t) >= LIMIT for t in start_totals):
             raise RulesError(f"the native engine takes totals within 2**62 of zero; "
                              f"use CARDROOM_ENGINE=python for totals {start_totals}")
-        if UNSUPPORTED:
-            raise RulesError(f"the native engine cannot play this deck: {gaps()}; use CARDROOM_ENGINE=python")
+        _refuse_lacking(rules)
         origin: dict[str, Any] | None = None
         if deal is not None or totals is not None:
             origin = {"totals": start_totals[:]}
@@ -369,8 +377,7 @@ def agent_games(
             f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
             f"(one name for all, or one a seat), not {list(agents)}"
         )
-    if UNSUPPORTED:
-        raise RulesError(f"the native engine cannot play this deck: {gaps()}; use CARDROOM_ENGINE=python")
+    _refuse_lacking(rules)
     _, compiled = _loaded(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,

@@ -70,6 +70,8 @@ class Program:
     """The Python steps of each list (for the reference position's frames)."""
     list_of: dict[tuple[Step, ...], int] = field(default_factory=dict)
     """Each list's number, by its steps' value (a frame of the reference position back to native)."""
+    used: set[str] = field(default_factory=set)
+    """The ops the program runs."""
 
     _filter_of: dict[CardFilter, int] = field(default_factory=dict)
     _cards: tuple[CardDef, ...] = ()
@@ -96,6 +98,7 @@ class Program:
             return found
         records: list[list[int]] = []
         for i, step in enumerate(steps):
+            self.used.add(step.op)
             who, who_filter = self.target(step.who)
             to, _ = self.target(step.to)
             option_lists = [(opt.label, self.list_id(opt.effects)) for opt in step.options]

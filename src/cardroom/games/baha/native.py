@@ -34,7 +34,8 @@ from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core
 
 __all__ = [
-    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
+    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "gaps", "heuristic_games",
+    "random_games",
 ]
 
 LIMIT = 1 << 62
@@ -271,6 +272,11 @@ class NativeBahaState(_Core):  # type: ignore[misc]
 def _unpickle_native(ref: BahaState) -> NativeBahaState:
     state = NativeBahaState.start(ref.rules, ref.seed)
     return state._from_reference(ref)
+
+
+def gaps() -> str | None:
+    """What the native core lacks for Baha, in words: nothing (``None``)."""
+    return None
 
 
 POLICIES = ("random", "heuristic")
