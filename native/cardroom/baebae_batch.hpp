@@ -1,6 +1,7 @@
 // Batches of whole BAEBAE games with no Python in the loop: the games `cardroom simulate` plays
 // between random agents (agents/random_agent.py: random.Random(seed * 1000 + seat), then
-// randrange(len(legal)) over the legal actions), with what its results read of each game.
+// randrange(len(legal)) over the legal actions) and heuristic ones (agents/baebae_heuristic.py,
+// baebae_heuristic.hpp, seeded alike), with what its results read of each game.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "cardroom/baebae.hpp"
+#include "cardroom/baebae_heuristic.hpp"
 #include "cardroom/chance.hpp"
 
 namespace cardroom {
@@ -44,9 +46,21 @@ struct Counter : Sink {
     }
 };
 
-// Games first_seed, first_seed + 1, ... between random agents, each to its end or max_actions.
-inline void play_random_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
-                              Played& out) {
+// One seat of simulate's agents: the heuristic, or the random agent (the same rng either way).
+struct Seat {
+    bool heuristic;
+    Heuristic player;
+    int act(const Game& g) {
+        if (heuristic) return player.act(g);
+        std::vector<int> legal = g.legal();
+        return legal[player.rng.randbelow(legal.size())];
+    }
+};
+
+// Games first_seed, first_seed + 1, ... between simulate's agents (``heuristic[s]``: seat s plays
+// the heuristic, else the random agent), each to its end or max_actions.
+inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
+                       const std::vector<bool>& heuristic, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);
     out.winners.assign(static_cast<size_t>(games) * n, 0);
@@ -56,7 +70,7 @@ inline void play_random_games(const Rules& rules, int64_t first_seed, int64_t ga
     out.blocked.assign(games, 0);
     out.guarded.assign(games, 0);
     out.points.clear();
-    std::vector<PyRandom> seats;
+    std::vector<Seat> seats;
     for (int64_t i = 0; i < games; ++i) {
         int64_t seed = first_seed + i;
         Game g;
@@ -66,12 +80,10 @@ inline void play_random_games(const Rules& rules, int64_t first_seed, int64_t ga
         g.sink = &sink;
         g.begin_round();
         seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(seat_rng(seed, s));
+        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
         int64_t actions = 0;
         while (g.phase != OVER && actions < max_actions) {
-            std::vector<int> legal = g.legal();
-            int choice = legal[seats[g.turn].randbelow(legal.size())];
-            g.apply(choice);
+            g.apply(seats[g.turn].act(g));
             ++actions;
         }
         size_t row = static_cast<size_t>(i) * n;

@@ -418,12 +418,14 @@ inline void register_baebae(py::module_& m) {
     m.def(
         "baebae_games",
         [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-           bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions) {
+           bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions,
+           const std::vector<bool>& heuristic) {
             Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
+            if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_random_games(rules, first_seed, games, max_actions, out);
+                play_games(rules, first_seed, games, max_actions, heuristic, out);
             }
             py::dict result;
             result["totals"] = out.totals, result["winners"] = out.winners, result["stopped"] = out.stopped;
@@ -433,7 +435,24 @@ inline void register_baebae(py::module_& m) {
         },
         py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
         py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"));
+        py::arg("max_actions"), py::arg("heuristic"));
+    // BAEBAE's heuristic player, for the tests against the Python one
+    py::class_<Heuristic>(m, "BaebaeHeuristic")
+        .def(py::init([](const py::int_& seed) {
+                 std::vector<uint32_t> words;
+                 py::object magnitude = py::reinterpret_steal<py::object>(PyNumber_Absolute(seed.ptr()));
+                 do {
+                     words.push_back(py::cast<uint32_t>(magnitude.attr("__and__")(0xffffffffULL)));
+                     magnitude = magnitude.attr("__rshift__")(32);
+                 } while (py::cast<bool>(magnitude));
+                 return Heuristic{PyRandom(words.data(), static_cast<int>(words.size()))};
+             }),
+             py::arg("seed"))
+        .def("act", [](Heuristic& h, const Core& c) {
+            if (c.g.turn < 0) throw py::value_error("the game is over: nobody is to act");
+            return h.act(c.g);
+        })
+        .def("random", [](Heuristic& h) { return h.rng.random(); });
 }
 
 }  // namespace baebae_py

@@ -39,8 +39,9 @@ struct Design {
     int rank, suit;
     bool wild, declares, optional, can_win, on_start, has_marks;
     int effects, marks, penalty;
+    bool reverse, skip;  // the marks the heuristic reads
 };
-constexpr int DESIGN_WIDTH = 11;
+constexpr int DESIGN_WIDTH = 13;
 
 // A set of physical cards.
 struct Bits {
@@ -129,7 +130,7 @@ struct Program {
         for (size_t i = 0; i < flat_designs.size(); i += DESIGN_WIDTH) {
             const int* d = &flat_designs[i];
             designs.push_back(Design{d[0], d[1], d[2] != 0, d[3] != 0, d[4] != 0, d[5] != 0, d[6] != 0, d[7] != 0,
-                                     d[8], d[9], d[10]});
+                                     d[8], d[9], d[10], d[11] != 0, d[12] != 0});
         }
         card_of = cards_of;
         ask_optional = ask;

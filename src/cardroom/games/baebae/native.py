@@ -40,8 +40,8 @@ from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core
 
 __all__ = [
-    "NativeBaebaeState", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games", "gaps",
-    "random_games",
+    "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
+    "gaps", "heuristic_games", "random_games",
 ]
 
 LIMIT = 1 << 62
@@ -322,8 +322,30 @@ def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
     return state._from_reference(ref)
 
 
-POLICIES = ("random",)
-"""The agents a native batch plays: simulate's ``random``, seeded as it seeds them."""
+class NativeHeuristic:
+    """BAEBAE's heuristic player on the native engine (``native/cardroom/baebae_heuristic.hpp``):
+    the choice :class:`~cardroom.agents.baebae_heuristic.BaebaeHeuristic` makes on the same
+    position, with the same tie-break draws from ``random.Random(seed)``."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int) -> None:
+        self._player = core().BaebaeHeuristic(seed)
+
+    def act(self, state: NativeBaebaeState, seat: int) -> Action:
+        if state.current_player != seat:
+            raise IllegalAction(f"seat {seat} is not to act")
+        choice: Action = self._player.act(state._core)
+        return choice
+
+    def random(self) -> float:
+        """The next draw of its generator (a test sees both players drew alike)."""
+        draw: float = self._player.random()
+        return draw
+
+
+POLICIES = ("random", "heuristic")
+"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
 
 
 class BatchGames:
@@ -381,7 +403,7 @@ def agent_games(
     _, compiled = _loaded(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, first_seed, games, max_actions,
+        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats],
     )
     return BatchGames(rules.players, found)
 
@@ -390,3 +412,9 @@ def random_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int
     """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
     ``random``."""
     return agent_games(rules, games, first_seed, ("random",), max_actions)
+
+
+def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
+    of ``heuristic``."""
+    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)

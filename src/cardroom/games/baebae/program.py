@@ -62,7 +62,8 @@ class Program:
     """Per filter, per design: 1 when the design matches it."""
     designs: list[int] = field(default_factory=list)
     """Per design: rank, suit, wild, declares, optional, can_win, on_start, has marks, effects
-    list (-1: none), marks list (the marks' steps and the end of the turn), penalty."""
+    list (-1: none), marks list (the marks' steps and the end of the turn), penalty, and the
+    reverse and skip marks (which the native heuristic reads)."""
     card_of: list[int] = field(default_factory=list)
     ask_optional: int = -1
     end_turn: int = -1
@@ -136,6 +137,7 @@ def _compiled(cards: tuple[CardDef, ...], card_of: tuple[int, ...], penalties: t
         marks = program.list_id(program_marks(card) + (END_TURN,), mark_declare=True)
         program.designs += [
             card.rank, card.suit, int(card.wild), int(card.declares), int(card.optional), int(card.can_win),
-            int(card.on_start), int(bool(card.marks)), effects, marks, penalty,
+            int(card.on_start), int(bool(card.marks)), effects, marks, penalty, int("reverse" in card.marks),
+            int("skip" in card.marks),
         ]
     return program
