@@ -124,7 +124,7 @@ def test_hand_made_starts_and_their_refusals_are_the_references():
         NativeBaebaeState.start(rules, 1, totals=[0, 2**70])
 
 
-@pytest.mark.parametrize("deck", list(DECK_OPTIONS))
+@pytest.mark.parametrize("deck", list(DECK_OPTIONS), ids=["sample", "sample-and-extras"])
 def test_determinized_worlds_clones_and_pickles_agree(deck):
     from cardroom.games.baebae.native import NativeBaebaeState
 
