@@ -12,7 +12,11 @@ action by action through the State API (what the web and the terminal use), besi
 ``crazy_eights`` driven the same way from Python. Rounds alternate, the order turning; reported:
 rounds per second, the median ratios (the issue's goals: native >= 10x OpenSpiel's C++ on one
 core; the per-action State API >= 3x OpenSpiel's Python loop) and nanoseconds per action of
-the native batch.
+the native batch. The random batch runs twice: with simulate's random agents (a Mersenne
+Twister seeded per seat and game, as Python seeds them) and with the fast uniform stream
+(``exact=False``: the same deals and chance, other choices). ``--instructions`` also counts
+the instructions one action takes with ``valgrind --tool=callgrind`` (the batch's own function
+only, so the figure does not depend on the machine's load).
 
 ``--heuristic-games N`` then times ``run_games`` over ``N`` whole games (three rounds, the
 default rules) of four heuristic agents on the native path, as ``cardroom simulate baebae
@@ -27,7 +31,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import time
 from typing import Any
 
@@ -57,8 +65,9 @@ BATCH = 1000
 RULES = baebae.Rules(players=4, rounds=1)
 
 
-def native_runner(pick: Pick, agents: str = "random") -> Runner:
-    """Batches of one-round games on the native engine (``agent_games``)."""
+def native_runner(pick: Pick, agents: str = "random", exact: bool = True) -> Runner:
+    """Batches of one-round games on the native engine (``agent_games``): simulate's agents
+    (``exact``), or the fast uniform stream."""
     from cardroom.games.baebae.native import agent_games
 
     size = BATCH if agents == "random" else BATCH // 4
@@ -69,7 +78,7 @@ def native_runner(pick: Pick, agents: str = "random") -> Runner:
         rounds = actions = 0
         start = clock()
         while True:
-            found = agent_games(RULES, size, next(seeds), (agents,))
+            found = agent_games(RULES, size, next(seeds), (agents,), exact=exact)
             rounds += sum(len(points) for points in found.deal_points)
             actions += sum(found.actions)
             now = clock()
@@ -126,6 +135,37 @@ def evaluate_bots_runner(pick: Pick, pyspiel: Any) -> Runner:
     return run
 
 
+_COUNTED = (
+    "import sys; sys.path[:0] = {path!r}\n"
+    "from cardroom.games import baebae\n"
+    "from cardroom.games.baebae.native import random_games\n"
+    "found = random_games(baebae.Rules(players=4, rounds=1), {games}, 12345, exact={exact})\n"
+    "print(sum(found.actions))\n"
+)
+
+
+def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
+    """Instructions per action of the native batch, counted by callgrind in the batch's function."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        out = f"{folder}/callgrind.out"
+        done = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
+             "--toggle-collect=*baebae*play_games*", sys.executable, "-c",
+             _COUNTED.format(path=sys.path, games=games, exact=exact)],
+            capture_output=True, text=True, timeout=600, check=True,
+        )
+        actions = int(done.stdout.split()[-1])
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if found is None:
+            return None
+        instructions = int(found.group(1))
+    return {"exact": exact, "games": games, "actions": actions, "instructions": instructions,
+            "instructions_per_action": instructions / actions}
+
+
 def heuristic_run(games: int) -> dict[str, Any]:
     """``run_games`` over ``games`` three-round games of heuristic agents on the native path."""
     rules = baebae.Rules(players=4)
@@ -142,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per engine per round (default 1)")
     parser.add_argument("--heuristic-games", type=int, default=0,
                         help="also time this many whole heuristic games through run_games (native)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count instructions an action (callgrind)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or args.heuristic_games < 0:
@@ -160,6 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     load_before = load_average()
     runners = [
         ("baebae_native_batch", native_runner(make_pick(0))),
+        ("baebae_native_fast", native_runner(make_pick(0), exact=False)),
         ("openspiel_cpp_evaluate_bots", evaluate_bots_runner(make_pick(1), pyspiel)),
         ("baebae_python_run_games", python_runner(make_pick(2))),
         ("baebae_native_heuristic_batch", native_runner(make_pick(0), "heuristic")),
@@ -173,6 +216,7 @@ def main(argv: list[str] | None = None) -> int:
     ]
     comparisons = [
         ("baebae_native_batch", "openspiel_cpp_evaluate_bots", GOAL),
+        ("baebae_native_fast", "openspiel_cpp_evaluate_bots", GOAL),
         ("baebae_native_batch", "baebae_python_run_games", None),
         ("baebae_native_heuristic_batch", "baebae_python_heuristic_run_games", None),
         ("baebae_native_state_api", "baebae_python_state_api", None),
@@ -180,9 +224,12 @@ def main(argv: list[str] | None = None) -> int:
         ("baebae_python_state_api", "openspiel_crazy_eights_python_loop", None),
     ]
     measured = measure(runners, comparisons, args.rounds, args.seconds)
-    for name in ("baebae_native_batch", "baebae_native_heuristic_batch"):
+    for name in ("baebae_native_batch", "baebae_native_fast", "baebae_native_heuristic_batch"):
         per_action = sorted(row[name]["seconds"] * 1e9 / row[name]["decisions"] for row in measured["rounds"])
         measured["summary"][f"{name}_ns_per_action"] = per_action[len(per_action) // 2]
+    if args.instructions:
+        for name, exact in (("baebae_native_batch", True), ("baebae_native_fast", False)):
+            measured["summary"][f"{name}_instructions"] = count_instructions(exact=exact)
     if args.heuristic_games:
         measured["summary"]["heuristic_run_games"] = heuristic_run(args.heuristic_games)
     load_after = load_average()
@@ -197,8 +244,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print_table(result, [name for name, _ in runners], "rounds")
-    for name in ("baebae_native_batch", "baebae_native_heuristic_batch"):
+    for name in ("baebae_native_batch", "baebae_native_fast", "baebae_native_heuristic_batch"):
         print(f"{name}: {measured['summary'][f'{name}_ns_per_action']:.1f} ns an action (median of rounds)")
+        counted = measured["summary"].get(f"{name}_instructions")
+        if counted:
+            print(f"{name}: {counted['instructions_per_action']:.0f} instructions an action "
+                  f"(callgrind, {counted['actions']} actions of {counted['games']} games)")
     found = measured["summary"].get("heuristic_run_games")
     if found:
         print(f"run_games, {found['games']} heuristic games (native, one process): {found['seconds']:.1f} s, "

@@ -57,10 +57,26 @@ struct Seat {
     }
 };
 
+// A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64 stream
+// per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
+struct FastSeat {
+    uint64_t state;
+    int act(const Game& g) {
+        std::vector<int> legal = g.legal();
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return legal[(static_cast<unsigned __int128>(z >> 32) * legal.size()) >> 32];
+    }
+};
+
 // Games first_seed, first_seed + 1, ... between simulate's agents (``heuristic[s]``: seat s plays
-// the heuristic, else the random agent), each to its end or max_actions.
+// the heuristic, else the random agent), each to its end or max_actions. With ``exact`` false,
+// every seat plays FastSeat's stream instead: the same deals and chance, other choices, without
+// seeding a Mersenne Twister a seat and game.
 inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
-                       const std::vector<bool>& heuristic, Played& out) {
+                       const std::vector<bool>& heuristic, bool exact, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);
     out.winners.assign(static_cast<size_t>(games) * n, 0);
@@ -79,12 +95,20 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
         sink.points = &out.points;
         g.sink = &sink;
         g.begin_round();
-        seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
         int64_t actions = 0;
-        while (g.phase != OVER && actions < max_actions) {
-            g.apply(seats[g.turn].act(g));
-            ++actions;
+        if (exact) {
+            seats.clear();
+            for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
+            while (g.phase != OVER && actions < max_actions) {
+                g.apply(seats[g.turn].act(g));
+                ++actions;
+            }
+        } else {
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
+            while (g.phase != OVER && actions < max_actions) {
+                g.apply(one.act(g));
+                ++actions;
+            }
         }
         size_t row = static_cast<size_t>(i) * n;
         int64_t best = g.totals[0];

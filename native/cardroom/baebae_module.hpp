@@ -419,13 +419,13 @@ inline void register_baebae(py::module_& m) {
         "baebae_games",
         [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
            bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions,
-           const std::vector<bool>& heuristic) {
+           const std::vector<bool>& heuristic, bool exact) {
             Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_games(rules, first_seed, games, max_actions, heuristic, out);
+                play_games(rules, first_seed, games, max_actions, heuristic, exact, out);
             }
             py::dict result;
             result["totals"] = out.totals, result["winners"] = out.winners, result["stopped"] = out.stopped;
@@ -435,7 +435,7 @@ inline void register_baebae(py::module_& m) {
         },
         py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
         py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("heuristic"));
+        py::arg("max_actions"), py::arg("heuristic"), py::arg("exact"));
     // BAEBAE's heuristic player, for the tests against the Python one
     py::class_<Heuristic>(m, "BaebaeHeuristic")
         .def(py::init([](const py::int_& seed) {

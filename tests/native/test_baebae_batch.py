@@ -83,3 +83,18 @@ def test_the_action_guard_stops_a_game_and_bad_arguments_are_refused():
         random_games(Rules(), -1)
     with pytest.raises(RulesError, match="plays random or heuristic at each of the 4 seats"):
         agent_games(Rules(), 2, 0, ("random", "ismcts", "random", "random"))
+
+
+def test_fast_play_outs_keep_the_deals_and_play_whole_uniform_games():
+    from cardroom.games.baebae.native import agent_games, random_games
+
+    rules = Rules(players=4, rounds=1)
+    fast = random_games(rules, 2000, 0, exact=False)
+    exact = random_games(rules, 2000, 0)
+    assert fast.totals != exact.totals and all(len(points) == 1 for points in fast.deal_points)
+    assert all(w is not None for w in fast.winners) and -1 not in fast.winners
+    # uniform choices at every seat: each seat goes out first in about a quarter of the rounds
+    for seat in range(4):
+        assert abs(sum(seat in w for w in fast.winner_lists) / 2000 - 0.25) < 0.06
+    with pytest.raises(RulesError, match="random agents only"):
+        agent_games(rules, 1, 0, ("heuristic",), exact=False)

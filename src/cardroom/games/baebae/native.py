@@ -383,10 +383,15 @@ class BatchGames:
 
 def agent_games(
     rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-    max_actions: int = 200_000,
+    max_actions: int = 200_000, *, exact: bool = True,
 ) -> BatchGames:
     """Play ``games`` games of ``rules`` natively (the interpreter lock released) between
-    ``agents``: one of :data:`POLICIES` for every seat, or one a seat."""
+    ``agents``: one of :data:`POLICIES` for every seat, or one a seat.
+
+    ``exact=False`` (random agents only) keeps the deals and the chance but lets every seat
+    choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
+    Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
+    ``run_games`` plays."""
     if not -(2**62) <= first_seed <= 2**62 - games:
         raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
     if games < 0 or max_actions < 1:
@@ -399,19 +404,23 @@ def agent_games(
             f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
             f"(one name for all, or one a seat), not {list(agents)}"
         )
+    if not exact and "heuristic" in seats:
+        raise RulesError("exact=False plays the fast uniform stream: random agents only")
     _refuse_lacking(rules)
     _, compiled = _loaded(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats],
+        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
     )
     return BatchGames(rules.players, found)
 
 
-def random_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+def random_games(
+    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
+) -> BatchGames:
     """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
-    ``random``."""
-    return agent_games(rules, games, first_seed, ("random",), max_actions)
+    ``random`` (``exact=False``: the fast uniform stream)."""
+    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
 
 
 def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
