@@ -213,6 +213,7 @@ struct Core {
     Py_ssize_t round_start = 0;
     bool has_legal = false;
     std::vector<int> legal_cache;
+    py::object ref = py::none();  // the Python face's cached reference position (native.py)
 
     const std::vector<int>& legal() {
         if (!has_legal) legal_cache = g.legal(), has_legal = true;
@@ -224,6 +225,7 @@ struct Core {
         const std::vector<int>& now = legal();
         if (std::find(now.begin(), now.end(), action) == now.end()) return py::none();
         has_legal = false;
+        ref = py::none();
         history.append(py::make_tuple(g.turn, action));
         Py_ssize_t mark = static_cast<Py_ssize_t>(py::len(log));
         PySink sink(this);
@@ -403,16 +405,38 @@ inline void register_baebae(py::module_& m) {
              py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
              py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seed"), py::arg("dealer"), py::arg("totals"),
              py::arg("first"))
-        .def("legal_actions", [](Core& c) { return c.legal(); })
-        .def("apply", &Core::apply)
-        .def("clone", &Core::clone)
-        .def("fields", &Core::fields)
-        .def("load", &Core::load)
+        .def(py::init([](const Core& other) { return std::make_unique<Core>(other.clone()); }), py::arg("other"))
+        .def("legal_actions", [](Core& c) {
+            const std::vector<int>& legal = c.legal();
+            PyObject* out = PyList_New(static_cast<Py_ssize_t>(legal.size()));
+            if (out == nullptr) throw py::error_already_set();
+            for (size_t i = 0; i < legal.size(); ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(legal[i]));
+            return py::reinterpret_steal<py::list>(out);
+        })
+        // apply(action): a legal int is taken here; anything else goes to the Python face's
+        // _apply_other, which takes an int-like action or refuses in the reference's words.
+        .def("apply", [](py::object self, py::handle action) -> py::object {
+            if (PyLong_CheckExact(action.ptr())) {
+                int overflow = 0;
+                long value = PyLong_AsLongAndOverflow(action.ptr(), &overflow);
+                if (!overflow && value >= INT32_MIN && value <= INT32_MAX) {
+                    py::object events = self.cast<Core&>().apply(static_cast<int>(value));
+                    if (!events.is_none()) return events;
+                }
+            }
+            return self.attr("_apply_other")(action);
+        })
+        .def("_fields", &Core::fields)
+        .def("_load", &Core::load)
+        .def_readwrite("_ref", &Core::ref)
+        .def_property_readonly("current_player", [](const Core& c) { return none_if(c.g.turn); })
         .def_property_readonly("turn", [](const Core& c) { return none_if(c.g.turn); })
-        .def_property_readonly("over", [](const Core& c) { return c.g.phase == OVER; })
+        .def_property_readonly("is_over", [](const Core& c) { return c.g.phase == OVER; })
+        .def_property_readonly("scores", [](const Core& c) { return c.g.totals; })
         .def_property_readonly("totals", [](const Core& c) { return c.g.totals; })
+        .def_property_readonly("deal_number", [](const Core& c) { return c.g.round_no; })
         .def_property_readonly("round_no", [](const Core& c) { return c.g.round_no; })
-        .def_property_readonly("phase", [](const Core& c) { return c.g.phase; })
+        .def_property_readonly("phase_code", [](const Core& c) { return c.g.phase; })
         .def_property_readonly("log", [](const Core& c) { return c.log; })
         .def_property_readonly("history", [](const Core& c) { return c.history; });
     m.def(

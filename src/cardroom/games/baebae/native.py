@@ -79,22 +79,38 @@ def _loaded(rules: Rules) -> tuple[Program, Any]:
     return program, core().BaebaeProgram(program, list(rules.card_texts))
 
 
-class NativeBaebaeState:
+_Core: Any = core().BaebaeCore if available() else object
+"""The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
+
+
+class NativeBaebaeState(_Core):  # type: ignore[misc]
     """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
-    :meth:`start`. The fields of :class:`~cardroom.games.baebae.state.BaebaeState` that are not
-    the protocol's (``hands``, ``stock``, ``pending``...) are read from the reference position."""
+    :meth:`start`.
 
-    __slots__ = ("rules", "seed", "n", "origin", "space", "_core", "_program", "_ref")
+    The calls every move makes are the core type's own, in C++: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``. The
+    fields of :class:`~cardroom.games.baebae.state.BaebaeState` that are not the protocol's
+    (``hands``, ``stock``, ``pending``...) are read from the reference position."""
 
     rules: Rules
     seed: int
     n: int
     origin: dict[str, Any] | None
     space: ActionSpace
-    _core: Any  # the C++ game (native/cardroom/baebae_module.hpp)
     _program: Program
     _ref: BaebaeState | None
+    current_player: int | None
+    turn: int | None
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    deal_number: int
+    round_no: int
+    phase_code: int
 
     @classmethod
     def start(
@@ -115,75 +131,29 @@ class NativeBaebaeState:
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
+        program, compiled = _loaded(rules)
         self = cls.__new__(cls)
-        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
-        self.space = ActionSpace(len(rules.cards), n, rules.max_options)
-        self._program, compiled = _loaded(rules)
-        self._ref = None
-        self._core = core().BaebaeCore(
-            compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+        _Core.__init__(
+            self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
             rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
         )
+        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
+        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
         return self
 
-    # -- the protocol ------------------------------------------------------------------
-
-    @property
-    def current_player(self) -> int | None:
-        turn: int | None = self._core.turn
-        return turn
-
-    turn = current_player
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self._core.over)
-
-    @property
-    def scores(self) -> list[int]:
-        totals: list[int] = self._core.totals
-        return totals
-
-    totals = scores
-
-    @property
-    def log(self) -> list[Event]:
-        log: list[Event] = self._core.log
-        return log
-
-    @property
-    def history(self) -> list[tuple[int, Action]]:
-        history: list[tuple[int, Action]] = self._core.history
-        return history
-
-    @property
-    def deal_number(self) -> int:
-        number: int = self._core.round_no
-        return number
-
-    round_no = deal_number
+    # -- the protocol (the per-action calls are the core type's) -------------------------
 
     @property
     def phase(self) -> Phase:
-        return _PHASES[self._core.phase]
+        return _PHASES[self.phase_code]
 
     @property
     def winner(self) -> int | None:
         return self.reference().winner if self.is_over else None
 
-    def legal_actions(self) -> list[Action]:
-        legal: list[Action] = self._core.legal_actions()
-        return legal
-
-    def apply(self, action: object) -> list[Event]:
-        """Take ``action`` for the current seat and return the events it caused.
-
-        Raises :class:`IllegalAction` (and changes nothing) if the action may not be taken."""
-        if type(action) is int:
-            events: list[Event] | None = self._core.apply(action) if -(2**31) <= action < 2**31 else None
-            if events is not None:
-                self._ref = None
-                return events
+    def _apply_other(self, action: object) -> list[Event]:
+        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
+        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
         try:
             if isinstance(action, bool) or not isinstance(action, SupportsIndex):
                 raise TypeError  # True is not action 1
@@ -192,14 +162,15 @@ class NativeBaebaeState:
             reason = self.reference().illegal_reason(action)
             raise IllegalAction(reason or f"{action!r} is not an action") from None
         if type(act) is int and act in self.legal_actions():
-            return self.apply(act)
+            events: list[Event] = self.apply(act)
+            return events
         raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
 
     def clone(self) -> NativeBaebaeState:
         other = NativeBaebaeState.__new__(NativeBaebaeState)
+        _Core.__init__(other, self)
         other.rules, other.seed, other.n, other.origin = self.rules, self.seed, self.n, self.origin
-        other.space, other._program, other._ref = self.space, self._program, None
-        other._core = self._core.clone()
+        other.space, other._program = self.space, self._program
         return other
 
     def returns(self) -> list[float]:
@@ -218,7 +189,7 @@ class NativeBaebaeState:
         return ref
 
     def _reference(self) -> BaebaeState:
-        f = self._core.fields()
+        f = self._fields()
         tuples = self._program.tuples
         frames = []
         for lst, index, actor, card, targets, receiver, chosen, left, started in f["frames"]:
@@ -257,7 +228,7 @@ class NativeBaebaeState:
             _KINDS.index(d.kind), d.seat, d.card, list(d.choices), d.candidates, d.may_stop,
             _PURPOSES.index(d.purpose))
         fields["seed"] = str(ref.seed)
-        world._core.load(fields)
+        world._load(fields)
         world.seed, world.origin = ref.seed, ref.origin
         return world
 
@@ -303,7 +274,7 @@ class NativeBaebaeState:
     def __getattr__(self, name: str) -> Any:
         # The reference's fields and card tables (hands, stock, pending, card_def...), read-only:
         # what the observation encoder and the tests read of a BAEBAE state.
-        if name in _READ_THROUGH:
+        if name in _READ_THROUGH and name not in ("rules", "seed", "n", "origin", "space"):
             return getattr(self.reference(), name)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
@@ -335,7 +306,7 @@ class NativeHeuristic:
     def act(self, state: NativeBaebaeState, seat: int) -> Action:
         if state.current_player != seat:
             raise IllegalAction(f"seat {seat} is not to act")
-        choice: Action = self._player.act(state._core)
+        choice: Action = self._player.act(state)
         return choice
 
     def random(self) -> float:
