@@ -438,7 +438,26 @@ inline void register_baebae(py::module_& m) {
         .def_property_readonly("round_no", [](const Core& c) { return c.g.round_no; })
         .def_property_readonly("phase_code", [](const Core& c) { return c.g.phase; })
         .def_property_readonly("log", [](const Core& c) { return c.log; })
-        .def_property_readonly("history", [](const Core& c) { return c.history; });
+        .def_property_readonly("history", [](const Core& c) { return c.history; })
+        // The fields the observation encoder reads, straight from the game (no reference made)
+        .def_property_readonly("hands", [](const Core& c) {
+            py::list out;
+            for (const Bits& h : c.g.hands) out.append(int_of(h));
+            return out;
+        })
+        .def_property_readonly("discard", [](const Core& c) { return c.g.discard; })
+        .def_property_readonly("stock", [](const Core& c) { return c.g.stock; })
+        .def_property_readonly("suit", [](const Core& c) { return c.g.suit; })
+        .def_property_readonly("declared", [](const Core& c) { return c.g.declared; })
+        .def_property_readonly("direction", [](const Core& c) { return c.g.direction; })
+        .def_property_readonly("drawn", [](const Core& c) { return none_if(c.g.drawn); })
+        .def_property_readonly("skips", [](const Core& c) { return c.g.skips; })
+        .def_property_readonly("round_penalties", [](const Core& c) { return c.g.round_penalties; })
+        .def("_pending", [](const Core& c) -> py::object {
+            const Decision& d = c.g.pending;
+            if (c.g.phase != DECIDE || d.kind < 0) return py::none();
+            return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose);
+        });
     m.def(
         "baebae_games",
         [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,

@@ -90,9 +90,10 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
 
     The calls every move makes are the core type's own, in C++: ``legal_actions()``,
     ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
-    ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``. The
-    fields of :class:`~cardroom.games.baebae.state.BaebaeState` that are not the protocol's
-    (``hands``, ``stock``, ``pending``...) are read from the reference position."""
+    ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``, and the
+    fields of :class:`~cardroom.games.baebae.state.BaebaeState` the observation encoder reads
+    (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...); its other fields are read from
+    the reference position."""
 
     rules: Rules
     seed: int
@@ -111,6 +112,15 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     deal_number: int
     round_no: int
     phase_code: int
+    hands: list[int]
+    discard: list[int]
+    stock: list[int]
+    suit: int
+    declared: bool
+    direction: int
+    drawn: int | None
+    skips: list[int]
+    round_penalties: list[int]
 
     @classmethod
     def start(
@@ -146,6 +156,15 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     @property
     def phase(self) -> Phase:
         return _PHASES[self.phase_code]
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waiting, as the reference holds it (read from the core)."""
+        found = self._pending()
+        if found is None:
+            return None
+        kind, seat, card, choices, candidates, may_stop, purpose = found
+        return Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop, _PURPOSES[purpose])
 
     @property
     def winner(self) -> int | None:

@@ -111,9 +111,7 @@ class BaebaeObservation:
         return _tables(rules).layout.bounds()
 
     def encode(self, state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
-        if isinstance(state, NativeBaebaeState):
-            state = state.reference()  # the fields are the reference position's
-        assert isinstance(state, BaebaeState)
+        assert isinstance(state, BaebaeState | NativeBaebaeState)  # the same fields on either engine
         rules = state.rules
         at = _tables(rules)
         n = state.n
