@@ -426,8 +426,8 @@ inline void register_baebae(py::module_& m) {
             }
             return self.attr("_apply_other")(action);
         })
-        .def("_fields", &Core::fields)
-        .def("_load", &Core::load)
+        .def("position_fields", &Core::fields)
+        .def("load_position", &Core::load)
         .def_readwrite("_ref", &Core::ref)
         .def_property_readonly("current_player", [](const Core& c) { return none_if(c.g.turn); })
         .def_property_readonly("turn", [](const Core& c) { return none_if(c.g.turn); })
@@ -453,7 +453,7 @@ inline void register_baebae(py::module_& m) {
         .def_property_readonly("drawn", [](const Core& c) { return none_if(c.g.drawn); })
         .def_property_readonly("skips", [](const Core& c) { return c.g.skips; })
         .def_property_readonly("round_penalties", [](const Core& c) { return c.g.round_penalties; })
-        .def("_pending", [](const Core& c) -> py::object {
+        .def("pending_decision", [](const Core& c) -> py::object {
             const Decision& d = c.g.pending;
             if (c.g.phase != DECIDE || d.kind < 0) return py::none();
             return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose);

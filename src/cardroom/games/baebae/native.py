@@ -160,7 +160,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     @property
     def pending(self) -> Decision | None:
         """The decision waiting, as the reference holds it (read from the core)."""
-        found = self._pending()
+        found = self.pending_decision()
         if found is None:
             return None
         kind, seat, card, choices, candidates, may_stop, purpose = found
@@ -208,7 +208,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return ref
 
     def _reference(self) -> BaebaeState:
-        f = self._fields()
+        f = self.position_fields()
         tuples = self._program.tuples
         frames = []
         for lst, index, actor, card, targets, receiver, chosen, left, started in f["frames"]:
@@ -247,7 +247,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             _KINDS.index(d.kind), d.seat, d.card, list(d.choices), d.candidates, d.may_stop,
             _PURPOSES.index(d.purpose))
         fields["seed"] = str(ref.seed)
-        world._load(fields)
+        world.load_position(fields)
         world.seed, world.origin = ref.seed, ref.origin
         return world
 
