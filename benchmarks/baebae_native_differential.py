@@ -78,8 +78,9 @@ def main(argv: list[str] | None = None) -> int:
         except AssertionError:
             print(f"game {i}: the engines differ on {rules.to_dict()} seed {seed}", file=sys.stderr)
             raise
-        if (i + 1) % 10_000 < parts:
-            print(f"{i + 1} games agree ({time.perf_counter() - start:.0f} s)", flush=True)
+        done = (i - part) // parts + 1
+        if done % 1_000 == 0:
+            print(f"{done} games of this part agree ({time.perf_counter() - start:.0f} s)", flush=True)
     played = len(range(part, args.games, parts))
     print(f"{played} games (part {args.part} of {args.games}) agree on both engines over {len(options)} "
           f"option sets and {len(decks)} generated decks in {time.perf_counter() - start:.0f} s")
