@@ -23,7 +23,7 @@ from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchma
 
 from cardroom.games import baebae
 
-GOAL = 2.0
+GOAL = 3.0
 """The ratio BAEBAE rounds / crazy_eights games per second that the project aims for."""
 
 

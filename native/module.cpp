@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cardroom/baebae_module.hpp"
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
@@ -777,6 +778,8 @@ PYBIND11_MODULE(_core, m) {
             return h.act(g);
         })
         .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
+
+    cardroom::baebae_py::register_baebae(m);
 
     // Batches
     m.def(

@@ -29,8 +29,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("cardroom", "cardroom.text", "cardroom.cards"),
-    ("cardroom.engine", "cardroom.native"),
-    ("cardroom.games",),
+    ("cardroom.engine",),
+    ("cardroom.games", "cardroom.native"),
     ("cardroom.agents",),
     ("cardroom.match", "cardroom.record"),
     ("cardroom.sim", "cardroom.analysis", "cardroom.cli", "cardroom.web", "cardroom.rl", "cardroom.openspiel"),
@@ -49,9 +49,10 @@ FACTORIES = frozenset({
     ("cardroom.games.baha.rules", "cardroom.games.baha.state"),
     ("cardroom.games.baebae.rules", "cardroom.games.baebae.state"),
     ("cardroom.games.baha.rules", "cardroom.games.baha.native"),
+    ("cardroom.games.baebae.rules", "cardroom.games.baebae.native"),
 })
 """Function-local imports allowed against a module's own imports: ``Rules.new_game`` makes the state
-(on the engine chosen: Baha's native state is its package's ``native`` module)."""
+(on the engine chosen: a game's native state is its package's ``native`` module)."""
 
 GAMES = "cardroom.games"
 

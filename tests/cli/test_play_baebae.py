@@ -22,6 +22,7 @@ from cardroom.cli.main import app
 from cardroom.cli.play.baebae import Screen, run_play
 from cardroom.engine import Action, State
 from cardroom.games.baebae import BaebaeState, Deal, Rules
+from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.record import load, verify
 
 runner = CliRunner()
@@ -626,7 +627,7 @@ class SpyAgent:
         self.watch = watch
 
     def act(self, state: State, seat: int) -> Action:
-        assert isinstance(state, BaebaeState)
+        assert isinstance(state, BaebaeState | NativeBaebaeState)  # either engine's (native the default)
         self.watch.state = state
         for check in self.watch.checks:
             check(state)

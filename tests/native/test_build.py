@@ -18,7 +18,28 @@ def test_this_run_has_the_native_engine() -> None:
         assert not native.available(), "CARDROOM_PURE is set but the native core is built"
         return
     assert native.available(), f"the native engine is {native.unavailable_reason()}: reinstall (make clean install)"
-    assert native_build() == f"native core built ({', '.join(native.NATIVE_GAMES)}), games run on native"
+    assert native_build() == "native core built (baha, baebae), games run on native"
+
+
+def test_the_native_games_and_their_batches_come_from_the_registry() -> None:
+    import dataclasses
+    from pathlib import Path
+
+    from cardroom import games
+
+    source = Path(native.__file__).read_text(encoding="utf-8").lower()
+    assert [name for name in games.names() if name in source] == []  # the module names no game
+    assert native.native_games() == ("baha", "baebae")
+    spec = games.get("baebae")
+    assert native.batch_for("baebae") is spec.load("native")
+    python_only = dataclasses.replace(spec, native=None)
+    try:
+        games._GAMES["baebae"] = python_only
+        assert native.native_games() == ("baha",) and native.batch_for("baebae") is None
+        assert not native.native_for("baebae")
+        assert "native core built (baha)," in native_build()
+    finally:
+        games._GAMES["baebae"] = spec
 
 
 # The core made missing as where it was never built: its import finds no module.
@@ -41,8 +62,9 @@ def _run(code: str, engine: str | None = None) -> subprocess.CompletedProcess[st
 def test_without_the_core_games_run_on_python_and_asking_for_native_is_refused_in_words() -> None:
     shown = _run("from cardroom.cli.main import main; sys.argv = ['cardroom', '--version']; main()")
     assert f"(native core {_NOT_BUILT}, games run on python)" in shown.stdout, shown.stderr
-    plain = _run("from cardroom.games import baha; print(type(baha.Rules().new_game(1)).__name__)")
-    assert plain.stdout.strip() == "BahaState", plain.stderr
+    plain = _run("from cardroom.games import baha, baebae\n"
+                 "print(type(baha.Rules().new_game(1)).__name__, type(baebae.Rules().new_game(1)).__name__)")
+    assert plain.stdout.strip() == "BahaState BaebaeState", plain.stderr
     asked = _run("from cardroom.cli.main import main; sys.argv = ['cardroom', '--version']; main()", engine="native")
     assert f"(native core {_NOT_BUILT}; CARDROOM_ENGINE=native: new games are refused)" in asked.stdout, asked.stderr
     refused = _run(

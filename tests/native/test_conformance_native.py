@@ -1,6 +1,6 @@
 """The conformance suite (tests/conformance/test_protocol.py) run again on the native engine:
-the same properties, checked through the protocol alone, of Baha on NativeBahaState (the other
-games are left to the suite itself, see conftest.py)."""
+the same properties, checked through the protocol alone, of Baha on NativeBahaState and BAEBAE on
+NativeBaebaeState (the other games are left to the suite itself, see conftest.py)."""
 
 from __future__ import annotations
 
@@ -34,3 +34,10 @@ def test_the_suite_runs_on_the_native_engine() -> None:
     from cardroom.games.baha.native import NativeBahaState
 
     assert isinstance(Rules().new_game(3), NativeBahaState)
+
+
+def test_the_suite_runs_baebae_on_the_native_engine() -> None:
+    from cardroom.games.baebae import Rules
+    from cardroom.games.baebae.native import NativeBaebaeState
+
+    assert isinstance(Rules().new_game(3), NativeBaebaeState)

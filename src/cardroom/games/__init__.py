@@ -38,6 +38,8 @@ from cardroom.games.contracts import (
     GameInfo,
     GameTables,
     HeuristicFactory,
+    NativeEngine,
+    NativeVector,
     ObservationEncoder,
     TerminalRenderer,
 )
@@ -173,6 +175,15 @@ class GameSpec:
     """Bounds on one deal, as ``"module:attribute"``: a function from the rules to
     :class:`DealLimits`, for frameworks that must declare a game's length and utilities
     (the OpenSpiel adapter)."""
+    native: str | None = None
+    """The game's face on the native engine, as a module name (its package's ``native``
+    module): a :class:`~cardroom.games.contracts.NativeEngine` (its batches, what the core
+    lacks for it); ``None`` for a game the native engine does not play. :mod:`cardroom.native`
+    reads which games it plays from here."""
+    vector: str | None = None
+    """The game's batched environment on the native engine, as a module name: a
+    :class:`~cardroom.games.contracts.NativeVector` that ``cardroom.rl.vector_env`` steps; ``None``
+    for a game whose vector environment is stepped in Python."""
 
     @property
     def lower_wins(self) -> bool:
@@ -196,6 +207,10 @@ class GameSpec:
     def load(self, field: Literal["analysis"]) -> AnalysisSections: ...
     @overload
     def load(self, field: Literal["deal_limits"]) -> DealLimitsOf: ...
+    @overload
+    def load(self, field: Literal["native"]) -> NativeEngine: ...
+    @overload
+    def load(self, field: Literal["vector"]) -> NativeVector: ...
 
     def load(self, field: str) -> Any:
         """What the reference in ``field`` names, checked against the contract
@@ -220,8 +235,10 @@ REFERENCES: Mapping[str, type] = {
     "observation": ObservationEncoder,
     "analysis": AnalysisSections,
     "deal_limits": DealLimitsOf,
+    "native": NativeEngine,
+    "vector": NativeVector,
 }
-"""Each ``"module:attribute"`` field of a :class:`GameSpec` and the contract (from
+"""Each ``"module:attribute"`` (or ``"module"``) field of a :class:`GameSpec` and the contract (from
 :mod:`cardroom.games.contracts`) what it names must meet when loaded."""
 
 
@@ -272,9 +289,11 @@ def get(name: str) -> GameSpec:
 
 
 def load_ref(ref: str) -> Any:
-    """The object a ``"module:attribute"`` reference names (a spec's heuristic, terminal)."""
+    """The object a ``"module:attribute"`` reference names (a spec's heuristic, terminal), or
+    the module a ``"module"`` one names (a spec's native)."""
     module, _, attribute = ref.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    found = importlib.import_module(module)
+    return getattr(found, attribute) if attribute else found
 
 
 def deck_errors() -> tuple[type[Exception], ...]:

@@ -12,7 +12,9 @@ maps to Arrow types; an observation array is whatever buffer the caller passes.
 - :class:`ObservationEncoder`: the tensor encoding of what a seat may know;
 - :class:`DeckSupport`, :class:`DeckInfo`: decks (list, find, parse, describe, read files);
 - :class:`TerminalRenderer`, :class:`AnalysisSections`, :class:`HeuristicFactory`: what a
-  spec's references to the fronts' per-game adapters must be.
+  spec's references to the fronts' per-game adapters must be;
+- :class:`NativeEngine`: a game's face on the native engine (its spec's ``native``).
+- :class:`NativeVector`: a game's batched environment on the native engine (its spec's ``vector``).
 
 >>> Decisions([1, 3]).at(2)
 0
@@ -46,6 +48,8 @@ __all__ = [
     "GameRows",
     "GameTables",
     "HeuristicFactory",
+    "NativeEngine",
+    "NativeVector",
     "ObservationEncoder",
     "TerminalRenderer",
 ]
@@ -297,3 +301,31 @@ class HeuristicFactory(Protocol):
     """A game's rule-of-thumb bot (its spec's ``heuristic``): made from a seed."""
 
     def __call__(self, seed: int | None, /) -> _Agent: ...
+
+
+@runtime_checkable
+class NativeEngine(Protocol):
+    """A game's face on the native engine (its spec's ``native``, the game's ``native`` module):
+    the agents its batches play, the batches (whole games with no Python in the loop, the very
+    games ``cardroom simulate`` plays with that lineup), and what the native core lacks for the
+    game, in words (``None``: nothing). Its rules make the native state themselves
+    (``Rules.new_game``, through :func:`cardroom.native.native_for`)."""
+
+    POLICIES: tuple[str, ...]
+
+    def agent_games(self, rules: Any, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+                    max_actions: int = 200_000) -> Any: ...
+
+    def gaps(self) -> str | None: ...
+
+
+@runtime_checkable
+class NativeVector(Protocol):
+    """A game's batched environment on the native engine (its spec's ``vector``, a module):
+    ``POLICIES``, the bots a batch plays, and ``Batch``, what ``cardroom.rl.vector_env`` steps
+    (``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps, zero_sum)`` with ``bind``,
+    ``reset``, ``step`` and ``refusal``; the contract in words is in
+    :mod:`cardroom.games.baha.vector`'s docstring)."""
+
+    POLICIES: tuple[str, ...]
+    Batch: Any

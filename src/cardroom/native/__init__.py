@@ -1,4 +1,4 @@
-"""Cardroom's native engine: Baha's rules and batches of games in C++, behind the State protocol.
+"""Cardroom's native engine: the games' rules and batches of games in C++, behind the State protocol.
 
 The C++ sources are in the project's ``native/`` folder; ``pip install`` builds them into
 ``cardroom.native._core`` where a C++17 compiler is at hand (``setup.py``), and says in one line
@@ -10,8 +10,10 @@ so a record replays identically on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
 (``native``, the default where the core is built, or ``python``, the reference and the default
-where it is not) or by :func:`use_engine`; games the native engine does not have yet (BAEBAE)
-always run on Python.
+where it is not) or by :func:`use_engine`. Which games the native engine plays, and where each
+one's batches are, each game's spec says (``GameSpec.native``, a
+:class:`~cardroom.games.contracts.NativeEngine`): this module names no game; a game whose spec
+names no native face always runs on Python.
 
 >>> from cardroom import native
 >>> native.engine_choice() in native.ENGINES
@@ -23,34 +25,21 @@ from __future__ import annotations
 import importlib
 import os
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from cardroom.engine import RulesError
 
+if TYPE_CHECKING:
+    from cardroom.games.contracts import NativeEngine, NativeVector
+
 __all__ = [
-    "BATCHES", "ENGINES", "ENGINE_VARIABLE", "NATIVE_GAMES", "VECTORS", "available", "batch_for", "core",
-    "describe", "engine_choice", "native_for", "unavailable_reason", "use_engine", "vector_for",
+    "ENGINES", "ENGINE_VARIABLE", "available", "batch_for", "core", "describe", "engine_choice", "native_for",
+    "native_games", "unavailable_reason", "use_engine", "vector_for",
 ]
 
 ENGINE_VARIABLE = "CARDROOM_ENGINE"
 ENGINES = ("python", "native")
-NATIVE_GAMES = ("baha",)
-"""The games the native engine plays."""
-
-BATCHES = {"baha": "cardroom.games.baha.native"}
-"""Where each native game's batches are: a module with ``POLICIES`` (the agents it plays) and
-``agent_games(rules, games, first_seed, agents, max_actions)``, whose result has per game
-``totals``, ``winners`` (-1: stopped by the action guard), ``deal_points``, ``actions`` and
-``extras`` (the game's ``result_extras``). For the results tables (``simulate --out``) it may
-also have ``table_games(rules, seeds, lineups, max_actions)`` (game ``i`` of seed
-``seeds[i]`` between ``lineups[i]``), whose result has those and ``places`` per game, and
-``row_games()`` and ``columns()``: per table of the game's, the game of each row and its
-columns after the key, as Arrow arrays (:mod:`cardroom.sim.native_rows`)."""
-
 _PURE_VARIABLE = "CARDROOM_PURE"  # at install: build no native core (setup.py)
-VECTORS = {"baha": "cardroom.games.baha.vector"}
-"""Where each game's native vector environment is: a module with ``POLICIES`` (the bots it
-plays) and ``Batch``, the batch ``cardroom.rl.vector_env`` steps (the contract is in
-``cardroom.games.baha.vector``'s docstring). A game without one is stepped in Python."""
 
 _chosen: str | None = None
 _module: ModuleType | None = None  # not named _core: ``from ... import _core`` would find it
@@ -110,34 +99,63 @@ def engine_choice() -> str:
     return _check(value, ENGINE_VARIABLE)
 
 
+def native_games() -> tuple[str, ...]:
+    """The games the native engine plays: those whose spec names a native face."""
+    from cardroom import games  # the registry (imported here: the games import this module)
+
+    return tuple(name for name in games.names() if games.get(name).native is not None)
+
+
 def native_for(game: str) -> bool:
     """Whether a new game of ``game`` runs on the native engine: asked for, and the game is one
-    it has. Asking for it where it is not built is refused in words."""
-    if game not in NATIVE_GAMES or engine_choice() != "native":
+    it plays. Asking for it where it is not built is refused in words."""
+    if engine_choice() != "native" or not _plays(game):
         return False
     core()
     return True
 
 
-def batch_for(game: str) -> ModuleType | None:
-    """The module that plays whole games of ``game`` natively (:data:`BATCHES`), when new games
-    of it run on the native engine (:func:`native_for`); else ``None``."""
-    if game not in BATCHES or not native_for(game):
-        return None
-    return importlib.import_module(BATCHES[game])
+def _plays(game: str) -> bool:
+    """Whether ``game``'s spec names a native face (its one spec read: this runs at every new game)."""
+    from cardroom import games
+
+    try:
+        return games.get(game).native is not None
+    except games.UnknownGame:
+        return False
 
 
-def vector_for(game: str) -> ModuleType | None:
-    """The module of ``game``'s native vector environment (:data:`VECTORS`), when the core is
-    built and the game has one; else ``None``."""
-    if game not in VECTORS or _module is None:
+def batch_for(game: str) -> NativeEngine | None:
+    """The game's native face (its spec's ``native``: ``POLICIES``, ``agent_games``, whose
+    result has per game ``totals``, ``winners`` (the first winner; -1: stopped by the action
+    guard), ``deal_points``, ``actions`` and ``extras``, the game's ``result_extras``, and where
+    first place may be shared ``winner_lists``), when new games of it run on the native engine
+    (:func:`native_for`); else ``None``."""
+    if not native_for(game):
         return None
-    return importlib.import_module(VECTORS[game])
+    from cardroom import games
+
+    return games.get(game).load("native")
+
+
+def vector_for(game: str) -> NativeVector | None:
+    """``game``'s batched environment on the native engine (its spec's ``vector``, a
+    :class:`~cardroom.games.contracts.NativeVector`), when the core is built and the game has
+    one; else ``None``."""
+    if _module is None:
+        return None
+    from cardroom import games
+
+    try:
+        spec = games.get(game)
+    except games.UnknownGame:
+        return None
+    return None if spec.vector is None else spec.load("vector")
 
 
 def describe() -> str:
-    """What ``cardroom --version`` says of the engines: whether the native core is built (and
-    why not), and which engine new games run on."""
+    """What ``cardroom --version`` says of the native engine: built or not, the games it plays,
+    what it lacks for any of them (in words), and the engine games run on."""
     if _module is None:
         try:
             refused = engine_choice() == "native"
@@ -146,8 +164,13 @@ def describe() -> str:
         if refused:
             return f"native core {_reason}; {ENGINE_VARIABLE}=native: new games are refused"
         return f"native core {_reason}, games run on python"
+    from cardroom import games
+
+    names = native_games()
+    lacking = [gap for name in names if (gap := games.get(name).load("native").gaps()) is not None]
+    built = f"native core built ({', '.join(names)})" + "".join(f"; {gap}" for gap in lacking)
     try:
         choice = engine_choice()
     except RulesError as error:
-        return f"native core built ({', '.join(NATIVE_GAMES)}); {error}"
-    return f"native core built ({', '.join(NATIVE_GAMES)}), games run on {choice}"
+        return f"{built}; {error}"
+    return f"{built}, games run on {choice}"

@@ -100,3 +100,50 @@ class BahaVector:
     def step(self, actions: Any) -> int: ...
     def legal_actions(self, row: int) -> list[int]: ...
     def turn(self, row: int) -> int: ...
+
+# BAEBAE (native/cardroom/baebae_module.hpp)
+
+class BaebaeProgram:
+    """A compiled deck (cardroom.games.baebae.program.Program) loaded, with each card's text."""
+    def __init__(self, program: Any, cards: list[str]) -> None: ...
+
+def baebae_ops() -> list[str]: ...
+
+class BaebaeCore:
+    """The native state type; cardroom.games.baebae.native.NativeBaebaeState subclasses it."""
+    def __init__(self, *args: Any) -> None: ...
+    def legal_actions(self) -> list[int]: ...
+    def apply(self, action: object) -> list[dict[str, Any]]: ...
+    def position_fields(self) -> dict[str, Any]: ...
+    def load_position(self, fields: dict[str, Any]) -> None: ...
+    def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
+    _ref: Any
+    current_player: int | None
+    turn: int | None
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    deal_number: int
+    round_no: int
+    phase_code: int
+    log: list[dict[str, Any]]
+    history: list[tuple[int, int]]
+    hands: list[int]
+    discard: list[int]
+    stock: list[int]
+    suit: int
+    declared: bool
+    direction: int
+    drawn: int | None
+    skips: list[int]
+    round_penalties: list[int]
+
+class BaebaeHeuristic:
+    def __init__(self, seed: int) -> None: ...
+    def act(self, core: BaebaeCore) -> int: ...
+    def random(self) -> float: ...
+
+def baebae_games(
+    program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
+    chosen_once: bool, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
+) -> dict[str, list[int]]: ...

@@ -6,13 +6,13 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from cardroom import agents as agent_registry
 from cardroom import games as game_registry
 from cardroom import native
 from cardroom.engine import Event, Rules, State
+from cardroom.games.contracts import NativeEngine
 from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
 from cardroom.sim.runner import chunk_size, run_chunks
@@ -215,7 +215,7 @@ def _native_batch(
     return results
 
 
-def native_plays(game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int) -> ModuleType | None:
+def native_plays(game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int) -> NativeEngine | None:
     """The native batch module (:func:`cardroom.native.batch_for`) that plays games of seeds
     ``first_seed..last_seed`` of ``game`` between ``lineups`` (every seat an agent of its
     ``POLICIES``: ``random`` or ``heuristic``, no options), when new games run natively; else ``None``."""
@@ -229,12 +229,15 @@ def native_plays(game: str, lineups: Sequence[Lineup], first_seed: int, last_see
 
 def batch_results(found: Any, indexes: Iterable[int], seeds: Iterable[int]) -> list[GameResult]:
     """A native batch's games (``found``: per game ``totals``, ``winners``, ``deal_points``,
-    ``actions``, ``extras``, :data:`cardroom.native.BATCHES`) as results, with their indexes and seeds."""
+    ``actions``, ``extras``, and ``winner_lists`` where first place may be shared; see the
+    game's native engine, ``GameSpec.native``) as results, with their indexes and seeds."""
     results = []
+    lists = getattr(found, "winner_lists", None)  # a game whose first place may be shared
     for k, (index, seed) in enumerate(zip(indexes, seeds, strict=True)):
         winner = found.winners[k]
+        winners = lists[k] if lists is not None else [] if winner < 0 else [winner]
         results.append(GameResult(
-            index=index, seed=seed, totals=found.totals[k], winners=[] if winner < 0 else [winner],
+            index=index, seed=seed, totals=found.totals[k], winners=winners,
             deals=len(found.deal_points[k]), deal_points=found.deal_points[k], extras=found.extras[k],
             actions=found.actions[k], guard_stopped=winner < 0,
         ))

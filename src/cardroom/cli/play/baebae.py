@@ -43,6 +43,7 @@ from cardroom.engine import Rules as AnyRules
 from cardroom.games.baebae import BaebaeState
 from cardroom.games.baebae import Rules as BaebaeRules
 from cardroom.games.baebae.effects import SUIT_NAMES, SUITS
+from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.text import plural
 
 __all__ = ["run_play", "Session", "Screen", "Question", "HELP"]
@@ -76,7 +77,7 @@ def run_play(
     record_path: Path | None,
     console: Console,
     ask: Callable[[str], str] | None = None,
-    state: BaebaeState | None = None,
+    state: BaebaeState | NativeBaebaeState | None = None,
 ) -> int:
     """Play BAEBAE at seat 0 against bots: BAEBAE's
     :class:`~cardroom.games.contracts.TerminalRenderer` (arguments, exit status, errors there),
@@ -134,7 +135,7 @@ def normalise(text: str) -> str:
 class Session(TurnLoop):
     """Runs the game: bots act through ``agent.act``, the person through ``ask``."""
 
-    state: BaebaeState
+    state: BaebaeState | NativeBaebaeState
     screen: Screen
 
     def person_move(self) -> Action | None:

@@ -20,6 +20,7 @@ from cardroom.cards import bits_of
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.effects import SUITS
 from cardroom.games.baebae.interpreter import Phase
+from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.tensor import Layout, PerRules, Slice, put_bits, put_floats
@@ -110,7 +111,7 @@ class BaebaeObservation:
         return _tables(rules).layout.bounds()
 
     def encode(self, state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
-        assert isinstance(state, BaebaeState)
+        assert isinstance(state, BaebaeState | NativeBaebaeState)  # the same fields on either engine
         rules = state.rules
         at = _tables(rules)
         n = state.n

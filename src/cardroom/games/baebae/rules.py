@@ -25,6 +25,7 @@ from cardroom.games.baebae.effects import MAX_OPTIONS
 from cardroom.text import plural, shorten
 
 if TYPE_CHECKING:
+    from cardroom.games.baebae.native import NativeBaebaeState
     from cardroom.games.baebae.state import BaebaeState, Deal
 
 __all__ = [
@@ -305,11 +306,18 @@ class Rules(NamedOptions):
 
     def new_game(
         self, seed: int = 0, *, deal: Deal | None = None, totals: Sequence[int] | None = None
-    ) -> BaebaeState:
+    ) -> BaebaeState | NativeBaebaeState:
         """A new game; every shuffle and coin comes from ``seed``.
 
         ``deal`` and ``totals`` start it from a hand-made first round and running totals.
+        The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
         """
-        from cardroom.games.baebae.state import BaebaeState
+        from cardroom.native import native_for
+
+        if native_for(self.game):
+            from cardroom.games.baebae.native import NativeBaebaeState
+
+            return NativeBaebaeState.start(self, seed, deal=deal, totals=totals)
+        from cardroom.games.baebae.state import BaebaeState  # imported only on its path
 
         return BaebaeState.start(self, seed, deal=deal, totals=totals)

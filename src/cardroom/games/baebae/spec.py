@@ -106,4 +106,5 @@ SPEC = GameSpec(
     analysis="cardroom.analysis.games.baebae:sections",
     decks=DECKS,
     deal_limits="cardroom.games.baebae.limits:deal_limits",
+    native="cardroom.games.baebae.native",
 )

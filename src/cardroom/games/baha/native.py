@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from cardroom.games.baha.native_tables import TableGames
 
 __all__ = [
-    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "heuristic_games", "random_games",
-    "table_games",
+    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "gaps", "heuristic_games",
+    "random_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -310,6 +310,11 @@ class NativeBahaState(_Core):  # type: ignore[misc]
 def _unpickle_native(ref: BahaState) -> NativeBahaState:
     state = NativeBahaState.start(ref.rules, ref.seed)
     return state._from_reference(ref)
+
+
+def gaps() -> str | None:
+    """What the native core lacks for Baha, in words: nothing (``None``)."""
+    return None
 
 
 POLICIES = ("random", "heuristic")

@@ -93,4 +93,6 @@ SPEC = GameSpec(
     observation="cardroom.games.baha.observation:encoder",
     analysis="cardroom.analysis.games.baha:sections",
     deal_limits="cardroom.games.baha.limits:deal_limits",
+    native="cardroom.games.baha.native",
+    vector="cardroom.games.baha.vector",
 )

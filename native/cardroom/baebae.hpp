@@ -1,0 +1,489 @@
+// BAEBAE's rules in C++: the same state machine and card-action interpreter as the Python
+// reference (games/baebae/state.py and interpreter.py), move for move, running the deck's
+// compiled program (baebae_program.hpp). Chance is the reference's: chance_rng(seed, "round",
+// n), ("reshuffle" | "take" | "coin", round, k), shuffled and sampled as random.Random does.
+// Events go to a Sink, which the Python face fills with the reference's dicts and a batch
+// leaves quiet.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cardroom/baebae_program.hpp"
+#include "cardroom/chance.hpp"
+
+namespace cardroom {
+namespace baebae {
+
+enum Phase { PLAY, DRAWN, DECIDE, OVER };
+enum Kind { K_NONE = -1, K_OPTIONAL, K_DECLARE, K_TARGET, K_OPTION, K_SELECT };
+enum Purpose { P_NONE, P_DISCARD, P_DISCARD_UNDER, P_GIVE };
+
+struct Rules {
+    int players = 4, rounds = 3, hand_size = 5, turn_limit = 2000;
+    bool draw_when_able = false, chosen_once = true;
+    std::shared_ptr<const Program> program;
+};
+
+struct Game;
+
+// What happened, event by event (the reference's event types; the Python sink writes the dicts).
+struct Sink {
+    virtual ~Sink() = default;
+    virtual void round(const Game&) {}
+    virtual void on_start(int, int) {}
+    virtual void round_end(const Game&, int, const std::vector<int64_t>&, bool, bool) {}
+    virtual void end(const Game&) {}
+    virtual void pass(int) {}
+    virtual void reshuffle(const Game&) {}
+    virtual void draw(int, int, bool) {}
+    virtual void play(int, int, bool) {}
+    virtual void skip(int) {}
+    virtual void optional(int, int, bool) {}
+    virtual void declare(int, int) {}
+    virtual void target(int, int, int) {}
+    virtual void choose(int, int, int) {}
+    virtual void give(int, int, int) {}
+    virtual void discard(int, int) {}
+    virtual void take(int, int, const std::vector<int>&) {}
+    virtual void swap(int, int, const Bits&) {}
+    virtual void effect_skip(int, int) {}
+    virtual void reverse(int) {}
+    virtual void play_again(int) {}
+    virtual void peek(int, int, const Bits&) {}
+    virtual void penalty(int, int) {}
+    virtual void coin(int, bool) {}
+};
+
+struct RoundOver {};  // thrown the moment a round ends (RULINGS E10), caught where apply is
+
+struct Frame {
+    int list = 0, index = 0, actor = 0, card = 0;
+    bool has_targets = false;
+    std::vector<int> targets;
+    int receiver = -1, chosen = -1, left = 0;
+    bool started = false;
+
+    void next_step() {
+        ++index;
+        has_targets = false;
+        targets.clear();
+        receiver = chosen = -1;
+        left = 0;
+        started = false;
+    }
+};
+
+struct Decision {
+    int kind = K_NONE, seat = 0, card = 0;
+    std::vector<int> choices;
+    Bits candidates;
+    bool may_stop = false;
+    int purpose = P_NONE;
+};
+
+// The action layout (actions.ActionSpace).
+struct Space {
+    int designs = 0, players = 0, options = 6;
+    int select() const { return designs; }
+    int draw() const { return 2 * designs; }
+    int pass() const { return draw() + 1; }
+    int done() const { return draw() + 2; }
+    int declare() const { return draw() + 3; }
+    int yes() const { return draw() + 7; }
+    int no() const { return draw() + 8; }
+    int target() const { return draw() + 9; }
+    int option() const { return target() + players; }
+    int size() const { return option() + options; }
+};
+
+struct Game {
+    Rules rules;
+    const Program* prog = nullptr;
+    Space space;
+    std::string seed;
+    int n = 0;
+    int64_t round_no = 0;
+    int dealer = 0, direction = 1, turn = -1, phase = PLAY;
+    std::vector<Bits> hands;
+    std::vector<int> stock;  // top last
+    std::vector<int> discard;  // top last
+    int suit = 0;
+    bool declared = false;
+    std::vector<int64_t> round_penalties, totals;
+    std::vector<int64_t> skips;
+    bool extra_turn = false;
+    int drawn = -1;
+    std::vector<uint8_t> idle;  // seats that passed with nothing to draw (E6)
+    int idle_count = 0;
+    int64_t turns = 0;
+    std::vector<Frame> frames;
+    Decision pending;
+    bool card_declared = false;
+    int chosen = -1;
+    int64_t chance = 0;
+    int64_t guard_rounds = 0;
+    bool over_ranked = false;
+    std::vector<int> shame;
+    Sink* sink = nullptr;
+
+    void setup(const Rules& r, const std::string& seed_text) {
+        rules = r;
+        prog = r.program.get();
+        n = r.players;
+        seed = seed_text;
+        space = Space{static_cast<int>(prog->designs.size()), n, 6};
+        totals.assign(n, 0);
+    }
+
+    int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
+    const Design& top() const { return prog->design_of(discard.back()); }
+    bool can_draw() const { return !stock.empty() || discard.size() > 1; }
+
+    // RULINGS E4: rank or suit in play, or wild, or an action that declares a suit.
+    bool matches(const Design& c) const {
+        if (c.wild || c.declares || c.suit == suit) return true;
+        return !declared && c.rank == top().rank;
+    }
+
+    Bits playable_mask(int seat) const {
+        const Bits& hand = hands[seat];
+        Bits out(prog->words);
+        const Bits& s = prog->suit_mask[suit];
+        const Bits& r = prog->rank_mask[top().rank];
+        for (int i = 0; i < prog->words; ++i) {
+            uint64_t allowed = prog->wild_mask.w[i] | s.w[i] | (declared ? 0 : r.w[i]);
+            out.w[i] = hand.w[i] & allowed;
+        }
+        if (hand.count() <= 1)
+            for (int i = 0; i < prog->words; ++i) out.w[i] &= ~prog->no_win_mask.w[i];  // E9
+        return out;
+    }
+
+    std::vector<int> legal() const {
+        std::vector<int> out;
+        if (turn < 0) return out;
+        if (phase == PLAY) {
+            out = prog->designs_in(playable_mask(turn));
+            if (!out.empty() && !(rules.draw_when_able && can_draw())) return out;
+            out.push_back(can_draw() ? space.draw() : space.pass());
+            return out;
+        }
+        if (phase == DRAWN) {
+            if (matches(prog->design_of(drawn))) out.push_back(prog->card_of[drawn]);
+            out.push_back(space.pass());
+            return out;
+        }
+        const Decision& d = pending;
+        switch (d.kind) {
+            case K_OPTIONAL: return {space.yes(), space.no()};
+            case K_DECLARE: return {space.declare(), space.declare() + 1, space.declare() + 2, space.declare() + 3};
+            case K_TARGET:
+                for (int s : d.choices) out.push_back(space.target() + s);
+                return out;
+            case K_OPTION:
+                for (int k : d.choices) out.push_back(space.option() + k);
+                return out;
+            default:
+                for (int design : prog->designs_in(d.candidates)) out.push_back(space.select() + design);
+                if (d.may_stop) out.push_back(space.done());
+                return out;
+        }
+    }
+
+    // -- rounds ---------------------------------------------------------------------------
+
+    // ``first``: a hand-made first round's deck in dealing order, else shuffled from the seed.
+    void begin_round(const std::vector<int>* first = nullptr) {
+        ++round_no;
+        std::vector<int> deck;
+        if (first) {
+            deck = *first;
+        } else {
+            deck.resize(prog->cards());
+            for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
+            chance_rng(seed + ":round:" + std::to_string(round_no)).shuffle(deck.data(), deck.size());
+        }
+        int size = rules.hand_size;
+        hands.assign(n, Bits(prog->words));
+        for (int s = 0; s < n; ++s)
+            for (int k = 0; k < size; ++k) hands[s].set(deck[s * size + k]);
+        size_t rest = static_cast<size_t>(n) * size;
+        int starter = deck[rest];
+        stock.assign(deck.rbegin(), deck.rend() - static_cast<std::ptrdiff_t>(rest) - 1);  // top last
+        discard.assign(1, starter);
+        const Design& card = prog->design_of(starter);
+        suit = card.suit;  // E3: a wild starter's printed suit is the suit in play
+        declared = false;
+        direction = 1;
+        round_penalties.assign(n, 0);
+        skips.assign(n, 0);
+        extra_turn = false;
+        drawn = -1;
+        idle.assign(n, 0);
+        idle_count = 0;
+        turns = 0;
+        frames.clear();
+        pending = Decision{};
+        card_declared = false;
+        chosen = -1;
+        chance = 0;
+        sink->round(*this);
+        phase = PLAY;
+        turn = next_seat(dealer);
+        if (card.on_start && card.effects >= 0) {
+            frames.push_back(frame(prog->end_turn, dealer, starter));
+            frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, dealer, starter));
+            sink->on_start(dealer, starter);
+            try {
+                run();
+            } catch (const RoundOver&) {
+            }
+        }
+    }
+
+    static Frame frame(int list, int actor, int card) {
+        Frame f;
+        f.list = list, f.actor = actor, f.card = card;
+        return f;
+    }
+
+    [[noreturn]] void end_round(int out, bool blocked = false, bool guard = false) {
+        std::vector<int64_t> penalties(n);
+        for (int s = 0; s < n; ++s) {
+            int64_t points = 0;
+            hands[s].each([&](int pid) { points += prog->design_of(pid).penalty; });
+            penalties[s] = points + round_penalties[s];
+        }
+        for (int s = 0; s < n; ++s) totals[s] += penalties[s];
+        if (guard) ++guard_rounds;
+        frames.clear();
+        pending = Decision{};
+        drawn = -1;
+        sink->round_end(*this, out, penalties, blocked, guard);
+        if (round_no >= rules.rounds) {
+            end_game();
+        } else {
+            dealer = (dealer + 1) % n;  // E2: the deal moves left
+            begin_round();
+        }
+        throw RoundOver{};
+    }
+
+    void end_game() {
+        int64_t worst = totals[0], best = totals[0];
+        for (int64_t t : totals) worst = t > worst ? t : worst, best = t < best ? t : best;
+        shame.clear();
+        if (worst != best)
+            for (int s = 0; s < n; ++s)
+                if (totals[s] == worst) shame.push_back(s);
+        over_ranked = true;
+        phase = OVER;
+        turn = -1;
+        sink->end(*this);
+    }
+
+    // -- taking an action -----------------------------------------------------------------
+
+    void apply(int action) {
+        try {
+            take(turn, action);
+        } catch (const RoundOver&) {
+        }
+    }
+
+    void take(int seat, int action) {
+        if (phase == DECIDE) return decide(seat, action);
+        if (action == space.draw()) return voluntary_draw(seat);
+        if (action == space.pass()) return pass(seat);
+        int pid = phase == DRAWN ? drawn : prog->lowest_of_design(hands[seat], action);
+        play(seat, pid);
+    }
+
+    void start_turn(int seat) {
+        turn = seat;
+        phase = PLAY;
+        drawn = -1;
+        if (++turns > rules.turn_limit) end_round(-1, true, true);
+    }
+
+    void pass(int seat) {
+        bool nothing = phase == PLAY;  // passing at the start of a turn: nothing to draw
+        sink->pass(seat);
+        if (nothing) {
+            if (!idle[seat]) idle[seat] = 1, ++idle_count;
+            if (idle_count == n) end_round(-1, true);  // E6: every player passed in turn
+        }
+        advance(seat);
+    }
+
+    void clear_idle() {
+        if (idle_count) idle.assign(n, 0), idle_count = 0;
+    }
+
+    void voluntary_draw(int seat) {
+        int pid = draw_one(seat, false);
+        clear_idle();
+        drawn = pid;
+        phase = DRAWN;
+    }
+
+    // The stockpile's top card to ``seat``, reshuffling the discard pile first when empty (E6).
+    int draw_one(int seat, bool forced) {
+        if (stock.empty()) {
+            if (discard.size() < 2) return -1;
+            std::vector<int> rest(discard.begin(), discard.end() - 1);
+            discard.erase(discard.begin(), discard.end() - 1);
+            ++chance;
+            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance))
+                .shuffle(rest.data(), rest.size());
+            stock = std::move(rest);
+            sink->reshuffle(*this);
+        }
+        int pid = stock.back();
+        stock.pop_back();
+        hands[seat].set(pid);
+        sink->draw(seat, pid, forced);
+        return pid;
+    }
+
+    void play(int seat, int pid) {
+        clear_idle();
+        drawn = -1;
+        hands[seat].clear(pid);
+        discard.push_back(pid);
+        const Design& card = prog->design_of(pid);
+        suit = card.suit;
+        declared = false;
+        card_declared = false;
+        chosen = -1;
+        sink->play(seat, pid, false);
+        if (!hands[seat].any()) end_round(seat);  // E10: the last card has no effect at all
+        if (card.effects < 0 && !card.has_marks) return advance(seat);
+        frames.clear();
+        frames.push_back(frame(card.marks, seat, pid));
+        if (card.effects >= 0) frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, seat, pid));
+        run();
+    }
+
+    void advance(int seat) {
+        if (extra_turn) {
+            extra_turn = false;
+            return start_turn(seat);
+        }
+        int nxt = next_seat(seat);
+        for (int k = 0; k < n * 8; ++k) {
+            if (!skips[nxt]) break;
+            --skips[nxt];
+            sink->skip(nxt);
+            nxt = next_seat(nxt);
+        }
+        start_turn(nxt);
+    }
+
+    // -- the interpreter (interpreter.py) -------------------------------------------------
+
+    void run() {
+        while (!frames.empty()) {
+            size_t at = frames.size() - 1;
+            Frame& f = frames[at];
+            if (f.index >= prog->lists[f.list].size) {
+                frames.pop_back();
+                continue;
+            }
+            const Step& step = prog->step(f.list, f.index);
+            if (!handle(at, step)) return;
+            frames[at].next_step();
+        }
+        pending = Decision{};
+    }
+
+    bool ask(Decision&& d) {
+        turn = d.seat;
+        pending = std::move(d);
+        phase = DECIDE;
+        return false;
+    }
+
+    bool ask_kind(int kind, int seat, int card, std::vector<int> choices = {}) {
+        Decision d;
+        d.kind = kind, d.seat = seat, d.card = card, d.choices = std::move(choices);
+        return ask(std::move(d));
+    }
+
+    void decide(int seat, int action) {
+        Decision d = std::move(pending);
+        pending = Decision{};
+        size_t at = frames.size() - 1;
+        switch (d.kind) {
+            case K_OPTIONAL: {
+                bool carry = action == space.yes();
+                sink->optional(seat, d.card, carry);
+                frames[at].next_step();
+                if (carry) frames.push_back(frame(prog->design_of(d.card).effects, seat, d.card));
+                break;
+            }
+            case K_DECLARE:
+                declare_suit(seat, action - space.declare());
+                frames[at].next_step();
+                break;
+            case K_TARGET: {
+                int who = action - space.target();
+                if (rules.chosen_once) chosen = who; else frames[at].chosen = who;
+                sink->target(seat, d.card, who);
+                break;
+            }
+            case K_OPTION: {
+                int number = action - space.option();
+                const Step& step = prog->step(frames[at].list, frames[at].index);
+                const Option& option = prog->options[step.first_option + number];
+                sink->choose(seat, number, option.label);
+                frames[at].next_step();
+                Frame f = frame(option.list, frames[at].actor, frames[at].card);
+                frames.push_back(std::move(f));
+                break;
+            }
+            default: {
+                if (action == space.done()) {
+                    frames[at].left = 0;
+                } else {
+                    int pid = prog->lowest_of_design(d.candidates, action - space.select());
+                    move_selected(at, prog->step(frames[at].list, frames[at].index), seat, pid);
+                }
+            }
+        }
+        run();
+    }
+
+    void declare_suit(int seat, int s) {
+        suit = s;
+        declared = true;
+        card_declared = true;
+        sink->declare(seat, s);
+    }
+
+    Bits matching(int seat, int filter) const {
+        if (filter < 0) return hands[seat];
+        const std::vector<uint8_t>& f = prog->filters[filter];
+        Bits out(prog->words);
+        hands[seat].each([&](int pid) {
+            if (f[prog->card_of[pid]]) out.set(pid);
+        });
+        return out;
+    }
+
+    // The step handlers (baebae_steps.hpp).
+    bool players(size_t at, int kind, int filter, std::vector<int>& out);
+    bool targets(size_t at, int kind, int filter);
+    bool handle(size_t at, const Step& step);
+    bool selecting(size_t at, const Step& step, int purpose);
+    void move_selected(size_t at, const Step& step, int seat, int pid);
+    bool take_step(size_t at, const Step& step);
+};
+
+}  // namespace baebae
+}  // namespace cardroom
+
+#include "cardroom/baebae_steps.hpp"

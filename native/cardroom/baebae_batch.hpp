@@ -1,0 +1,129 @@
+// Batches of whole BAEBAE games with no Python in the loop: the games `cardroom simulate` plays
+// between random agents (agents/random_agent.py: random.Random(seed * 1000 + seat), then
+// randrange(len(legal)) over the legal actions) and heuristic ones (agents/baebae_heuristic.py,
+// baebae_heuristic.hpp, seeded alike), with what its results read of each game.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cardroom/baebae.hpp"
+#include "cardroom/baebae_heuristic.hpp"
+#include "cardroom/chance.hpp"
+
+namespace cardroom {
+namespace baebae {
+
+inline PyRandom seat_rng(int64_t seed, int seat) {
+    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
+    unsigned __int128 magnitude =
+        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
+    return PyRandom::from_int(magnitude);
+}
+
+// What a batch returns per game; ``points`` holds every round's penalties, game after game
+// (``deals`` rounds for each game, ``players`` each).
+struct Played {
+    std::vector<int64_t> totals;  // games x players
+    std::vector<int> winners;     // games x players: 1 for a seat in first place
+    std::vector<uint8_t> stopped;  // stopped by the action guard
+    std::vector<int64_t> actions;
+    std::vector<int> deals, blocked, guarded;
+    std::vector<int64_t> points;
+};
+
+// Counts what simulate's results read of the events: each round's penalties, blocked and
+// guard-stopped rounds.
+struct Counter : Sink {
+    std::vector<int64_t>* points;
+    int deals = 0, blocked = 0, guarded = 0;
+    void round_end(const Game&, int, const std::vector<int64_t>& penalties, bool was_blocked, bool guard) override {
+        points->insert(points->end(), penalties.begin(), penalties.end());
+        ++deals;
+        blocked += was_blocked;
+        guarded += guard;
+    }
+};
+
+// One seat of simulate's agents: the heuristic, or the random agent (the same rng either way).
+struct Seat {
+    bool heuristic;
+    Heuristic player;
+    int act(const Game& g) {
+        if (heuristic) return player.act(g);
+        std::vector<int> legal = g.legal();
+        return legal[player.rng.randbelow(legal.size())];
+    }
+};
+
+// A fast uniform policy for play-outs that need not be simulate's agents: one SplitMix64 stream
+// per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
+struct FastSeat {
+    uint64_t state;
+    int act(const Game& g) {
+        std::vector<int> legal = g.legal();
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return legal[(static_cast<unsigned __int128>(z >> 32) * legal.size()) >> 32];
+    }
+};
+
+// Games first_seed, first_seed + 1, ... between simulate's agents (``heuristic[s]``: seat s plays
+// the heuristic, else the random agent), each to its end or max_actions. With ``exact`` false,
+// every seat plays FastSeat's stream instead: the same deals and chance, other choices, without
+// seeding a Mersenne Twister a seat and game.
+inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
+                       const std::vector<bool>& heuristic, bool exact, Played& out) {
+    int n = rules.players;
+    out.totals.assign(static_cast<size_t>(games) * n, 0);
+    out.winners.assign(static_cast<size_t>(games) * n, 0);
+    out.stopped.assign(games, 0);
+    out.actions.assign(games, 0);
+    out.deals.assign(games, 0);
+    out.blocked.assign(games, 0);
+    out.guarded.assign(games, 0);
+    out.points.clear();
+    std::vector<Seat> seats;
+    for (int64_t i = 0; i < games; ++i) {
+        int64_t seed = first_seed + i;
+        Game g;
+        g.setup(rules, std::to_string(seed));
+        Counter sink;
+        sink.points = &out.points;
+        g.sink = &sink;
+        g.begin_round();
+        int64_t actions = 0;
+        if (exact) {
+            seats.clear();
+            for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
+            while (g.phase != OVER && actions < max_actions) {
+                g.apply(seats[g.turn].act(g));
+                ++actions;
+            }
+        } else {
+            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
+            while (g.phase != OVER && actions < max_actions) {
+                g.apply(one.act(g));
+                ++actions;
+            }
+        }
+        size_t row = static_cast<size_t>(i) * n;
+        int64_t best = g.totals[0];
+        for (int s = 0; s < n; ++s) best = g.totals[s] < best ? g.totals[s] : best;
+        for (int s = 0; s < n; ++s) {
+            out.totals[row + s] = g.totals[s];
+            out.winners[row + s] = g.phase == OVER && g.totals[s] == best;
+        }
+        out.stopped[i] = g.phase != OVER;
+        out.actions[i] = actions;
+        out.deals[i] = sink.deals;
+        out.blocked[i] = sink.blocked;
+        out.guarded[i] = sink.guarded;
+    }
+}
+
+}  // namespace baebae
+}  // namespace cardroom

@@ -1,0 +1,188 @@
+// BAEBAE's compiled deck (games/baebae/program.py) and the card sets the rules are played with.
+//
+// A physical card is an int; a set of cards (a hand, the cards a step may select) is a Bits of
+// as many 64-bit words as the deck needs (a deck may hold thousands of cards). The program is
+// the deck's actions as flat step records, read by the interpreter in baebae.hpp.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace cardroom {
+namespace baebae {
+
+// The ops, in the order of program.OPS (checked at load: program.unsupported).
+enum Op {
+    DRAW, DISCARD, DISCARD_UNDER, GIVE, TAKE, SWAP_HANDS, SKIP, REVERSE, DECLARE_SUIT, PLAY_AGAIN, PEEK,
+    PENALTY, COIN, CHOOSE, ASK_OPTIONAL, END_TURN, OP_COUNT
+};
+inline const char* const OP_NAMES[OP_COUNT] = {
+    "draw", "discard", "discard_under", "give", "take", "swap_hands", "skip", "reverse", "declare_suit",
+    "play_again", "peek", "penalty", "coin", "choose", "_optional", "_end_turn",
+};
+// Target kinds, in the order of program.TARGET_KINDS.
+enum Target { T_SELF, T_NEXT, T_PREVIOUS, T_CHOSEN, T_OTHERS, T_ALL, T_HOLDING };
+
+struct Step {
+    int op, who, who_filter, to, count, filter, points, heads, tails, first_option, options, mark_declare;
+};
+constexpr int STEP_WIDTH = 12;
+struct List {
+    int first, size;
+};
+struct Option {
+    int label, list;
+};
+struct Design {
+    int rank, suit;
+    bool wild, declares, optional, can_win, on_start, has_marks;
+    int effects, marks, penalty;
+    bool reverse, skip;  // the marks the heuristic reads
+};
+constexpr int DESIGN_WIDTH = 13;
+
+// A set of physical cards.
+struct Bits {
+    std::vector<uint64_t> w;
+    Bits() = default;
+    explicit Bits(int words) : w(static_cast<size_t>(words), 0) {}
+    bool has(int c) const { return (w[c >> 6] >> (c & 63)) & 1; }
+    void set(int c) { w[c >> 6] |= 1ULL << (c & 63); }
+    void clear(int c) { w[c >> 6] &= ~(1ULL << (c & 63)); }
+    bool any() const {
+        for (uint64_t x : w)
+            if (x) return true;
+        return false;
+    }
+    int count() const {
+        int k = 0;
+        for (uint64_t x : w) k += __builtin_popcountll(x);
+        return k;
+    }
+    int lowest() const {
+        for (size_t i = 0; i < w.size(); ++i)
+            if (w[i]) return static_cast<int>(i * 64) + __builtin_ctzll(w[i]);
+        return -1;
+    }
+    template <class F>
+    void each(F&& f) const {  // ascending
+        for (size_t i = 0; i < w.size(); ++i)
+            for (uint64_t x = w[i]; x; x &= x - 1) f(static_cast<int>(i * 64) + __builtin_ctzll(x));
+    }
+    std::vector<int> list() const {
+        std::vector<int> out;
+        each([&](int c) { out.push_back(c); });
+        return out;
+    }
+    bool operator==(const Bits& o) const { return w == o.w; }
+};
+
+struct Program {
+    std::vector<Step> steps;
+    std::vector<List> lists;
+    std::vector<Option> options;
+    std::vector<std::string> labels;
+    std::vector<std::vector<uint8_t>> filters;  // per filter, per design
+    std::vector<Design> designs;
+    std::vector<int> card_of;    // the design of each physical card
+    std::vector<int> first_pid;  // the first physical card of each design (its copies follow)
+    std::vector<int> copies;
+    int ask_optional = -1, end_turn = -1;
+    int words = 1;
+    // Masks of physical cards, built once: "what may be played" is bit arithmetic.
+    Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
+
+    int cards() const { return static_cast<int>(card_of.size()); }
+    const Design& design_of(int pid) const { return designs[card_of[pid]]; }
+    const Step& step(int list, int index) const { return steps[lists[list].first + index]; }
+
+    // Every table from program.py's flat ints; a malformed program is refused, never run.
+    void load(const std::vector<int>& flat_steps, const std::vector<int>& flat_lists,
+              const std::vector<int>& flat_options, const std::vector<std::string>& label_texts,
+              const std::vector<int>& flat_filters, const std::vector<int>& flat_designs,
+              const std::vector<int>& cards_of, int ask, int end) {
+        if (flat_steps.size() % STEP_WIDTH || flat_lists.size() % 2 || flat_options.size() % 2 ||
+            flat_designs.size() % DESIGN_WIDTH)
+            throw std::invalid_argument("a BAEBAE program of the wrong shape");
+        int ndesigns = static_cast<int>(flat_designs.size() / DESIGN_WIDTH);
+        steps.clear();
+        for (size_t i = 0; i < flat_steps.size(); i += STEP_WIDTH) {
+            const int* s = &flat_steps[i];
+            if (s[0] < 0 || s[0] >= OP_COUNT) throw std::invalid_argument("a BAEBAE step of an unknown op");
+            steps.push_back(Step{s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11]});
+        }
+        lists.clear();
+        for (size_t i = 0; i < flat_lists.size(); i += 2) {
+            if (flat_lists[i] < 0 || flat_lists[i] + flat_lists[i + 1] > static_cast<int>(steps.size()))
+                throw std::invalid_argument("a BAEBAE list out of its program");
+            lists.push_back(List{flat_lists[i], flat_lists[i + 1]});
+        }
+        options.clear();
+        for (size_t i = 0; i < flat_options.size(); i += 2) options.push_back(Option{flat_options[i], flat_options[i + 1]});
+        labels = label_texts;
+        filters.clear();
+        if (ndesigns && flat_filters.size() % ndesigns) throw std::invalid_argument("BAEBAE filters of the wrong shape");
+        for (size_t i = 0; ndesigns && i < flat_filters.size(); i += ndesigns)
+            filters.emplace_back(flat_filters.begin() + i, flat_filters.begin() + i + ndesigns);
+        designs.clear();
+        for (size_t i = 0; i < flat_designs.size(); i += DESIGN_WIDTH) {
+            const int* d = &flat_designs[i];
+            designs.push_back(Design{d[0], d[1], d[2] != 0, d[3] != 0, d[4] != 0, d[5] != 0, d[6] != 0, d[7] != 0,
+                                     d[8], d[9], d[10], d[11] != 0, d[12] != 0});
+        }
+        card_of = cards_of;
+        ask_optional = ask;
+        end_turn = end;
+        int n = cards();
+        words = (n + 63) / 64;
+        if (words == 0) words = 1;
+        first_pid.assign(designs.size(), -1);
+        copies.assign(designs.size(), 0);
+        for (auto& m : suit_mask) m = Bits(words);
+        for (auto& m : rank_mask) m = Bits(words);
+        wild_mask = Bits(words);
+        no_win_mask = Bits(words);
+        for (int pid = 0; pid < n; ++pid) {
+            int d = card_of[pid];
+            if (d < 0 || d >= ndesigns || (pid && card_of[pid - 1] > d))
+                throw std::invalid_argument("BAEBAE cards out of design order");
+            if (first_pid[d] < 0) first_pid[d] = pid;
+            ++copies[d];
+            const Design& c = designs[d];
+            suit_mask[c.suit].set(pid);
+            rank_mask[c.rank].set(pid);
+            if (c.wild || c.declares) wild_mask.set(pid);
+            if (!c.can_win && !c.optional) no_win_mask.set(pid);
+        }
+    }
+
+    // The designs of the cards in ``mask``, ascending, each once (copies of a design are
+    // consecutive cards, so equal designs come out together).
+    std::vector<int> designs_in(const Bits& mask) const {
+        std::vector<int> out;
+        mask.each([&](int pid) {
+            int d = card_of[pid];
+            if (out.empty() || out.back() != d) out.push_back(d);
+        });
+        return out;
+    }
+    int count_designs(const Bits& mask) const {
+        int k = 0, last = -1;
+        mask.each([&](int pid) {
+            if (card_of[pid] != last) ++k, last = card_of[pid];
+        });
+        return k;
+    }
+    // The lowest card of ``design`` in ``mask``, or -1.
+    int lowest_of_design(const Bits& mask, int design) const {
+        int first = first_pid[design];
+        for (int pid = first; first >= 0 && pid < first + copies[design]; ++pid)
+            if (mask.has(pid)) return pid;
+        return -1;
+    }
+};
+
+}  // namespace baebae
+}  // namespace cardroom

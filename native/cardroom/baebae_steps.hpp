@@ -1,0 +1,217 @@
+// BAEBAE's card-action steps, one handler each (interpreter.py's _step_* and their helpers):
+// the Game's members declared in baebae.hpp, defined here.
+#pragma once
+
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "cardroom/baebae.hpp"
+
+namespace cardroom {
+namespace baebae {
+
+// The seats ``kind`` names now; false after asking the actor to choose one.
+inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out) {
+    const Frame& f = frames[at];
+    int actor = f.actor;
+    out.clear();
+    switch (kind) {
+        case T_SELF: out.push_back(actor); return true;
+        case T_NEXT: out.push_back(next_seat(actor)); return true;
+        case T_PREVIOUS: out.push_back(((actor - direction) % n + n) % n); return true;
+        case T_CHOSEN: {
+            int who = rules.chosen_once ? chosen : f.chosen;
+            if (who >= 0) {
+                out.push_back(who);
+                return true;
+            }
+            std::vector<int> others;
+            for (int s = 0; s < n; ++s)
+                if (s != actor) others.push_back(s);
+            if (others.size() == 1) {
+                out.push_back(others[0]);
+                return true;
+            }
+            ask_kind(K_TARGET, actor, f.card, std::move(others));
+            return false;
+        }
+        default: break;
+    }
+    for (int k = kind == T_OTHERS ? 1 : 0; k < n; ++k) {
+        int s = (((actor + direction * k) % n) + n) % n;
+        if (kind != T_HOLDING || matching(s, filter).any()) out.push_back(s);
+    }
+    return true;
+}
+
+// The step's remaining target seats, resolved once when the step starts (in frames[at]).
+inline bool Game::targets(size_t at, int kind, int filter) {
+    if (!frames[at].has_targets) {
+        std::vector<int> found;
+        if (!players(at, kind, filter, found)) return false;
+        frames[at].targets = std::move(found);
+        frames[at].has_targets = true;
+    }
+    return true;
+}
+
+inline bool Game::handle(size_t at, const Step& step) {
+    switch (step.op) {
+        case DRAW: {
+            if (!targets(at, step.who, step.who_filter)) return false;
+            std::vector<int> seats = frames[at].targets;
+            for (int s : seats)
+                for (int k = 0; k < step.count; ++k)
+                    if (draw_one(s, true) < 0) break;
+            return true;
+        }
+        case DISCARD: return selecting(at, step, P_DISCARD);
+        case DISCARD_UNDER: return selecting(at, step, P_DISCARD_UNDER);
+        case GIVE: return selecting(at, step, P_GIVE);
+        case TAKE: return take_step(at, step);
+        case SWAP_HANDS: {
+            if (!targets(at, step.who, step.who_filter)) return false;
+            int other = frames[at].targets[0], actor = frames[at].actor;
+            if (other == actor) return true;
+            std::swap(hands[actor], hands[other]);
+            sink->swap(actor, other, hands[other]);
+            sink->swap(other, actor, hands[actor]);
+            return true;
+        }
+        case SKIP: {
+            if (!targets(at, step.who, step.who_filter)) return false;
+            for (int s : frames[at].targets) {
+                ++skips[s];
+                sink->effect_skip(frames[at].actor, s);
+            }
+            return true;
+        }
+        case REVERSE:
+            direction = -direction;
+            sink->reverse(direction);
+            return true;
+        case DECLARE_SUIT:
+            if (step.mark_declare && card_declared) return true;  // the action already named the suit
+            return ask_kind(K_DECLARE, frames[at].actor, frames[at].card);
+        case PLAY_AGAIN:
+            extra_turn = true;
+            sink->play_again(frames[at].actor);
+            return true;
+        case PEEK: {
+            if (!targets(at, step.who, step.who_filter)) return false;
+            int other = frames[at].targets[0];
+            if (other != frames[at].actor) sink->peek(frames[at].actor, other, hands[other]);
+            return true;
+        }
+        case PENALTY: {
+            if (!targets(at, step.who, step.who_filter)) return false;
+            for (int s : frames[at].targets) {
+                round_penalties[s] += step.points;
+                sink->penalty(s, step.points);
+            }
+            return true;
+        }
+        case COIN: {
+            ++chance;
+            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance))
+                             .random() < 0.5;
+            sink->coin(frames[at].actor, heads);
+            int branch = heads ? step.heads : step.tails;
+            if (branch >= 0) frames.push_back(frame(branch, frames[at].actor, frames[at].card));
+            return true;
+        }
+        case CHOOSE: {
+            std::vector<int> choices;
+            for (int k = 0; k < step.options; ++k) choices.push_back(k);
+            return ask_kind(K_OPTION, frames[at].actor, frames[at].card, std::move(choices));
+        }
+        case ASK_OPTIONAL: return ask_kind(K_OPTIONAL, frames[at].actor, frames[at].card);
+        default: {  // END_TURN
+            int actor = frames[at].actor;
+            frames.clear();
+            pending = Decision{};
+            advance(actor);
+            return false;  // the program is over; run stops
+        }
+    }
+}
+
+// A step in which each target player picks cards (discard, give, discard under).
+inline bool Game::selecting(size_t at, const Step& step, int purpose) {
+    if (purpose == P_GIVE && frames[at].receiver < 0) {
+        std::vector<int> receiver;
+        if (!players(at, step.to, -1, receiver)) return false;
+        frames[at].receiver = receiver[0];
+    }
+    if (!(purpose == P_DISCARD_UNDER ? targets(at, T_SELF, -1) : targets(at, step.who, step.who_filter)))
+        return false;
+    while (!frames[at].targets.empty()) {
+        Frame& f = frames[at];
+        int seat = f.targets[0];
+        if (purpose == P_GIVE && seat == f.receiver) {
+            f.targets.erase(f.targets.begin());
+            continue;
+        }
+        if (!f.started) f.started = true, f.left = step.count;
+        Bits candidates = matching(seat, step.filter);
+        if (f.left <= 0 || !candidates.any()) {
+            f.targets.erase(f.targets.begin());
+            f.started = false;
+            continue;
+        }
+        if (purpose != P_DISCARD_UNDER && candidates.count() <= f.left) {
+            for (int pid : candidates.list()) move_selected(at, step, seat, pid);  // no choice to make
+            continue;
+        }
+        if (purpose != P_DISCARD_UNDER && prog->count_designs(candidates) == 1) {
+            move_selected(at, step, seat, candidates.lowest());
+            continue;
+        }
+        Decision d;
+        d.kind = K_SELECT, d.seat = seat, d.card = f.card, d.candidates = std::move(candidates);
+        d.may_stop = purpose == P_DISCARD_UNDER, d.purpose = purpose;
+        return ask(std::move(d));
+    }
+    return true;
+}
+
+inline void Game::move_selected(size_t at, const Step& step, int seat, int pid) {
+    Frame& f = frames[at];
+    hands[seat].clear(pid);
+    --f.left;
+    if (step.op == GIVE) {
+        hands[f.receiver].set(pid);
+        sink->give(seat, f.receiver, pid);
+    } else {
+        // E11: cards played through an action go under the action card
+        size_t under = 0;
+        while (under < discard.size() && discard[under] != f.card) ++under;
+        if (under == discard.size()) throw std::logic_error("the action card is not on the discard pile");
+        discard.insert(discard.begin() + static_cast<std::ptrdiff_t>(under), pid);
+        if (step.op == DISCARD_UNDER) sink->play(seat, pid, true); else sink->discard(seat, pid);
+    }
+    if (!hands[seat].any()) end_round(seat);
+}
+
+inline bool Game::take_step(size_t at, const Step& step) {
+    if (!targets(at, step.who, step.who_filter)) return false;
+    int victim = frames[at].targets[0], actor = frames[at].actor;
+    if (victim == actor) return true;
+    std::vector<int> pool = matching(victim, step.filter).list();
+    if (pool.empty()) return true;
+    ++chance;
+    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance));
+    size_t k = static_cast<size_t>(step.count) < pool.size() ? static_cast<size_t>(step.count) : pool.size();
+    std::vector<int> taken = rng.sample(pool.data(), pool.size(), k);
+    for (int pid : taken) {
+        hands[victim].clear(pid);
+        hands[actor].set(pid);
+    }
+    sink->take(victim, actor, taken);
+    if (!hands[victim].any()) end_round(victim);
+    return true;
+}
+
+}  // namespace baebae
+}  // namespace cardroom

@@ -1,0 +1,419 @@
+"""BAEBAE on the native engine: :class:`NativeBaebaeState`, the State protocol over the C++ core.
+
+The deck is compiled into a flat program of int steps (:mod:`~cardroom.games.baebae.program`);
+the core (``native/cardroom/baebae.hpp``) runs it and takes the actions, writing the same
+events as the Python engine, from the same chance stream. What a seat may know (views, the
+filtered log, determinization, the observation), the words of a refusal and the text forms of
+actions come from the Python reference itself, run on a copy of the position
+(:meth:`NativeBaebaeState.reference`): one source of truth for them. A determinized world
+comes back on the native engine.
+
+Every step of the deck language runs natively: :data:`UNSUPPORTED` lists the interpreter's ops
+this build of the core lacks (none), and a game is refused in words, never played on Python
+in silence, when its deck would need one.
+
+>>> from cardroom.games import baebae
+>>> from cardroom import native
+>>> if native.available():
+...     state = NativeBaebaeState.start(baebae.Rules(players=4), 7)
+...     python = BaebaeState.start(baebae.Rules(players=4), 7)
+...     assert state.log == python.log and state.legal_actions() == python.legal_actions()
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsIndex
+
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.games.baebae.actions import ActionSpace
+from cardroom.games.baebae.deal import Deal, check_deal
+from cardroom.games.baebae.interpreter import Decision, Frame, Phase
+from cardroom.games.baebae.program import Program, compile_rules, unsupported
+from cardroom.games.baebae.rules import Rules
+from cardroom.games.baebae.state import BaebaeState
+from cardroom.games.baebae.state_base import FIELDS, MAKER
+from cardroom.games.baebae.views import visible_event
+from cardroom.native import available, core
+
+__all__ = [
+    "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
+    "gaps", "heuristic_games", "random_games",
+]
+
+LIMIT = 1 << 62
+"""The native engine keeps totals in 64 bits: starting totals of a smaller size."""
+
+_PHASES = (Phase.PLAY, Phase.DRAWN, Phase.DECIDE, Phase.OVER)
+_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
+_KINDS = ("optional", "declare", "target", "option", "select")
+_PURPOSES = ("", "discard", "discard_under", "give")
+
+UNSUPPORTED: tuple[str, ...] = tuple(unsupported(core().baebae_ops())) if available() else ()
+"""The interpreter's ops this build of the native core cannot run (empty: every step runs)."""
+
+
+def gaps() -> str | None:
+    """What the native core lacks for BAEBAE, in words, or ``None`` when it runs every deck."""
+    if not UNSUPPORTED:
+        return None
+    return f"BAEBAE steps {', '.join(UNSUPPORTED)} are not in this native core"
+
+
+def _refuse_lacking(rules: Rules) -> None:
+    """Refuse, in words, a deck that needs a step this core lacks (never played on Python unsaid)."""
+    if UNSUPPORTED:
+        lacking = sorted(set(UNSUPPORTED) & compile_rules(rules).used)
+        if lacking:
+            raise RulesError(f"the native engine cannot play this deck: its steps {', '.join(lacking)} "
+                             f"are not in this native core; use CARDROOM_ENGINE=python")
+
+
+@functools.lru_cache(maxsize=32)
+def _loaded(rules: Rules) -> tuple[Program, Any]:
+    """The rules' compiled program, and it loaded into the core (once per rules)."""
+    program = compile_rules(rules)
+    return program, core().BaebaeProgram(program, list(rules.card_texts))
+
+
+_Core: Any = core().BaebaeCore if available() else object
+"""The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
+
+
+class NativeBaebaeState(_Core):  # type: ignore[misc]
+    """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
+    native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
+    :meth:`start`.
+
+    The calls every move makes are the core type's own, in C++: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``, and the
+    fields of :class:`~cardroom.games.baebae.state.BaebaeState` the observation encoder reads
+    (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...); its other fields are read from
+    the reference position."""
+
+    rules: Rules
+    seed: int
+    n: int
+    origin: dict[str, Any] | None
+    space: ActionSpace
+    _program: Program
+    _ref: BaebaeState | None
+    current_player: int | None
+    turn: int | None
+    is_over: bool
+    scores: list[int]
+    totals: list[int]
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    deal_number: int
+    round_no: int
+    phase_code: int
+    hands: list[int]
+    discard: list[int]
+    stock: list[int]
+    suit: int
+    declared: bool
+    direction: int
+    drawn: int | None
+    skips: list[int]
+    round_penalties: list[int]
+
+    @classmethod
+    def start(
+        cls, rules: Rules, seed: object, *, deal: Deal | None = None, totals: Sequence[int] | None = None
+    ) -> NativeBaebaeState:
+        """A new game, checked as :meth:`BaebaeState.start` checks it (the same refusals)."""
+        seed = check_seed(seed)
+        n = rules.players
+        start_totals = [0] * n if totals is None else check_totals(totals, n)
+        first = check_deal(rules, deal, seed) if deal is not None else None
+        if any(abs(t) >= LIMIT for t in start_totals):
+            raise RulesError(f"the native engine takes totals within 2**62 of zero; "
+                             f"use CARDROOM_ENGINE=python for totals {start_totals}")
+        _refuse_lacking(rules)
+        origin: dict[str, Any] | None = None
+        if deal is not None or totals is not None:
+            origin = {"totals": start_totals[:]}
+            if deal is not None:
+                origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
+                                  "stock": list(deal.stock), "dealer": deal.dealer}
+        program, compiled = _loaded(rules)
+        self = cls.__new__(cls)
+        _Core.__init__(
+            self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+            rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
+        )
+        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
+        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
+        return self
+
+    # -- the protocol (the per-action calls are the core type's) -------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return _PHASES[self.phase_code]
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision waiting, as the reference holds it (read from the core)."""
+        found = self.pending_decision()
+        if found is None:
+            return None
+        kind, seat, card, choices, candidates, may_stop, purpose = found
+        return Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop, _PURPOSES[purpose])
+
+    @property
+    def winner(self) -> int | None:
+        return self.reference().winner if self.is_over else None
+
+    def _apply_other(self, action: object) -> list[Event]:
+        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
+        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
+        try:
+            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+                raise TypeError  # True is not action 1
+            act = operator.index(action)
+        except TypeError:
+            reason = self.reference().illegal_reason(action)
+            raise IllegalAction(reason or f"{action!r} is not an action") from None
+        if type(act) is int and act in self.legal_actions():
+            events: list[Event] = self.apply(act)
+            return events
+        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
+
+    def clone(self) -> NativeBaebaeState:
+        other = NativeBaebaeState.__new__(NativeBaebaeState)
+        _Core.__init__(other, self)
+        other.rules, other.seed, other.n, other.origin = self.rules, self.seed, self.n, self.origin
+        other.space, other._program = self.space, self._program
+        return other
+
+    def returns(self) -> list[float]:
+        """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
+        totals = self.scores
+        mean = sum(totals) / self.n
+        return [(mean - t) / 10 for t in totals]
+
+    # -- the Python reference, for what a seat may know and the words of refusals --------
+
+    def reference(self) -> BaebaeState:
+        """This position on the Python engine (a copy: changing it changes nothing here)."""
+        ref = self._ref
+        if ref is None:
+            ref = self._ref = self._reference()
+        return ref
+
+    def _reference(self) -> BaebaeState:
+        f = self.position_fields()
+        tuples = self._program.tuples
+        frames = []
+        for lst, index, actor, card, targets, receiver, chosen, left, started in f["frames"]:
+            frame = Frame(tuples[lst], actor, card)
+            frame.index, frame.targets, frame.receiver, frame.chosen = index, targets, receiver, chosen
+            frame.left, frame.started = left, started
+            frames.append(frame)
+        pending = None
+        if f["pending"] is not None:
+            kind, seat, card, choices, candidates, may_stop, purpose = f["pending"]
+            pending = Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop,
+                               _PURPOSES[purpose])
+        log = self.log
+        over = self.is_over
+        values = {
+            **f, "rules": self.rules, "seed": self.seed, "n": self.n, "space": self.space,
+            "phase": _PHASES[f["phase"]], "frames": frames, "pending": pending, "log": log[:],
+            "history": self.history[:], "origin": self.origin, "legal_cache": None, "det_cache": {},
+            "ranking": [dict(r) for r in log[-1]["ranking"]] if over else None,
+        }
+        state = BaebaeState(self.rules, self.seed, MAKER)
+        state.unpickled([values[name] for name in FIELDS])
+        return state
+
+    def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
+        world = self.clone()
+        list_of = self._program.list_of
+        fields = {name: getattr(ref, name) for name in FIELDS}
+        fields["phase"] = _PHASE_CODE[ref.phase]
+        fields["frames"] = [
+            (list_of[tuple(f.steps)], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left,
+             f.started) for f in ref.frames
+        ]
+        d = ref.pending
+        fields["pending"] = None if d is None else (
+            _KINDS.index(d.kind), d.seat, d.card, list(d.choices), d.candidates, d.may_stop,
+            _PURPOSES.index(d.purpose))
+        fields["seed"] = str(ref.seed)
+        world.load_position(fields)
+        world.seed, world.origin = ref.seed, ref.origin
+        return world
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the Python position (a search bot's worker makes it native again).
+        return _unpickle_native, (self.reference(),)
+
+    def determinize(self, seat: int, rng: random.Random) -> NativeBaebaeState:
+        """As :meth:`BaebaeState.determinize` (the reference's, so the same world for the same
+        ``rng``), the world on the native engine."""
+        return self._from_reference(self.reference().determinize(seat, rng))
+
+    def view(self, seat: int) -> dict[str, Any]:
+        return self.reference().view(seat)
+
+    def view_log(self, seat: int) -> list[Event]:
+        return [visible_event(e, seat) for e in self.log]
+
+    def visible_event(self, event: Event, seat: int) -> Event:
+        return visible_event(event, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        return self.reference().public_view()
+
+    def public_action(self, action: Action, seat: int) -> Action:
+        return self.reference().public_action(action, seat)
+
+    def illegal_reason(self, action: object) -> str | None:
+        return self.reference().illegal_reason(action)
+
+    def action_to_string(self, action: Action) -> str:
+        return self.reference().action_to_string(action)
+
+    def parse_action(self, text: str) -> Action:
+        return self.reference().parse_action(text)
+
+    def decode(self, action: Action) -> ActionInfo:
+        return self.reference().decode(action)
+
+    def card_texts(self, mask: int) -> list[str]:
+        return self.reference().card_texts(mask)
+
+    def __getattr__(self, name: str) -> Any:
+        # The reference's fields and card tables (hands, stock, pending, card_def...), read-only:
+        # what the observation encoder and the tests read of a BAEBAE state.
+        if name in _READ_THROUGH and name not in ("rules", "seed", "n", "origin", "space"):
+            return getattr(self.reference(), name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __repr__(self) -> str:
+        return (f"<NativeBaebaeState players={self.n} round={self.round_no} phase={self.phase.value} "
+                f"turn={self.turn} totals={self.totals}>")
+
+
+_READ_THROUGH = frozenset(FIELDS) | {
+    "card_def", "card_text", "designs_in", "holds_design", "next_seat", "card",
+}
+
+
+def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
+    state = NativeBaebaeState.start(ref.rules, ref.seed)
+    return state._from_reference(ref)
+
+
+class NativeHeuristic:
+    """BAEBAE's heuristic player on the native engine (``native/cardroom/baebae_heuristic.hpp``):
+    the choice :class:`~cardroom.agents.baebae_heuristic.BaebaeHeuristic` makes on the same
+    position, with the same tie-break draws from ``random.Random(seed)``."""
+
+    name = "heuristic"
+
+    def __init__(self, seed: int) -> None:
+        self._player = core().BaebaeHeuristic(seed)
+
+    def act(self, state: NativeBaebaeState, seat: int) -> Action:
+        if state.current_player != seat:
+            raise IllegalAction(f"seat {seat} is not to act")
+        choice: Action = self._player.act(state)
+        return choice
+
+    def random(self) -> float:
+        """The next draw of its generator (a test sees both players drew alike)."""
+        draw: float = self._player.random()
+        return draw
+
+
+POLICIES = ("random", "heuristic")
+"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
+
+
+class BatchGames:
+    """Whole games played by the native engine in one call (no Python in the loop): per game
+    its totals, its winners (every seat in first place; none when the action guard stopped it),
+    the penalties of every round (``deal_points``, one list a seat), the actions and the
+    spec's ``result_extras`` (blocked and guard-stopped rounds). Game ``i`` has seed
+    ``first_seed + i`` and seat ``s`` the agent ``cardroom simulate`` gives it (seeded
+    ``seed * 1000 + s``), so these are the very games
+    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+
+    __slots__ = ("players", "totals", "winner_lists", "winners", "actions", "deal_points", "extras")
+
+    def __init__(self, players: int, found: dict[str, list[int]]) -> None:
+        self.players = players
+
+        def rows(flat: list[int]) -> list[list[int]]:
+            return [flat[i:i + players] for i in range(0, len(flat), players)]
+
+        self.totals = rows(found["totals"])
+        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in rows(found["winners"])]
+        self.winners = [-1 if stopped else row[0] for stopped, row in zip(found["stopped"], self.winner_lists,
+                                                                          strict=True)]
+        """The first winner of each game, -1 when the action guard stopped it."""
+        self.actions = found["actions"]
+        self.extras = [{"blocked_rounds": b, "guard_rounds": g}
+                       for b, g in zip(found["blocked"], found["guarded"], strict=True)]
+        points = rows(found["points"])
+        self.deal_points: list[list[list[int]]] = []
+        start = 0
+        for deals in found["deals"]:
+            self.deal_points.append(points[start:start + deals])
+            start += deals
+
+
+def agent_games(
+    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+    max_actions: int = 200_000, *, exact: bool = True,
+) -> BatchGames:
+    """Play ``games`` games of ``rules`` natively (the interpreter lock released) between
+    ``agents``: one of :data:`POLICIES` for every seat, or one a seat.
+
+    ``exact=False`` (random agents only) keeps the deals and the chance but lets every seat
+    choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
+    Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
+    ``run_games`` plays."""
+    if not -(2**62) <= first_seed <= 2**62 - games:
+        raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
+    if games < 0 or max_actions < 1:
+        raise RulesError(
+            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
+        )
+    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
+    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
+        raise RulesError(
+            f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
+            f"(one name for all, or one a seat), not {list(agents)}"
+        )
+    if not exact and "heuristic" in seats:
+        raise RulesError("exact=False plays the fast uniform stream: random agents only")
+    _refuse_lacking(rules)
+    _, compiled = _loaded(rules)
+    found = core().baebae_games(
+        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
+    )
+    return BatchGames(rules.players, found)
+
+
+def random_games(
+    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
+) -> BatchGames:
+    """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
+    ``random`` (``exact=False``: the fast uniform stream)."""
+    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
+
+
+def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
+    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
+    of ``heuristic``."""
+    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)

@@ -1,0 +1,100 @@
+"""Batches of native BAEBAE games: the very games `cardroom simulate` plays with random agents,
+and run_games on the native path with the Python engine's results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from baebae_native_support import DECK_OPTIONS
+from native_support import needs_native
+
+from cardroom import native
+from cardroom.engine import RulesError
+from cardroom.games.baebae import Rules
+from cardroom.sim import tournament
+from cardroom.sim.tournament import Lineup, run_games
+
+pytestmark = needs_native
+
+EXTRAS = DECK_OPTIONS[list(DECK_OPTIONS)[1]]
+
+
+def results(rules: Rules, games: int, seed: int, agents: str, engine: str) -> list[dict[str, object]]:
+    native.use_engine(engine)
+    try:
+        steps: list[int] = []
+        found = run_games(rules, games, seed, Lineup.parse(agents, rules.players), progress=steps.append)
+        assert sum(steps) == games
+        return [r.to_dict() for r in found]
+    finally:
+        native.use_engine(None)
+
+
+@pytest.fixture
+def batches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """The games each native batch call played, in order."""
+    import cardroom.games.baebae.native as baebae_native
+
+    played: list[int] = []
+    real = baebae_native.agent_games
+
+    def counted(rules: Rules, games: int, *args: object, **options: object) -> object:
+        played.append(games)
+        return real(rules, games, *args, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(baebae_native, "agent_games", counted)
+    yield played
+
+
+@pytest.mark.parametrize("options", [
+    {}, {"players": 2}, {"players": 3, **EXTRAS, "draw_when_able": True},
+    {"players": 5, **EXTRAS, "chosen_target": "each_step", "ace_penalty": 5}, {"players": 6, "turn_limit": 10},
+    {"players": 8, "decks": 2, "hand_size": 7, "rounds": 1},
+])
+def test_run_games_takes_the_native_batches_with_the_python_engines_results(batches, monkeypatch, options):
+    monkeypatch.setattr(tournament, "NATIVE_CHUNK", 7)  # several batches, the bar moved after each
+    rules = Rules(**options)
+    expected = results(rules, 20, -41, "random", "python")
+    assert batches == []
+    assert results(rules, 20, -41, "random", "native") == expected
+    assert batches == [7, 7, 6]
+
+
+def test_ties_for_first_place_give_every_winner():
+    from cardroom.games.baebae.native import random_games
+
+    rules = Rules(players=2, rounds=1, turn_limit=10)  # most rounds stop at the guard
+    found = random_games(rules, 200, 0)
+    shared = [w for w in found.winner_lists if len(w) > 1]
+    assert shared, "no tie among 200 short games"
+    expected = run_games(rules, 200, 0, Lineup.parse("random", 2), workers=1)
+    assert found.winner_lists == [r.winners for r in expected]
+
+
+def test_the_action_guard_stops_a_game_and_bad_arguments_are_refused():
+    from cardroom.games.baebae.native import agent_games, random_games
+
+    found = random_games(Rules(), 2, 0, max_actions=10)
+    assert found.actions == [10, 10] and found.winners == [-1, -1] and found.winner_lists == [[], []]
+    with pytest.raises(RulesError, match="first_seed"):
+        random_games(Rules(), 2, 2**63)
+    with pytest.raises(RulesError, match="games must be"):
+        random_games(Rules(), -1)
+    with pytest.raises(RulesError, match="plays random or heuristic at each of the 4 seats"):
+        agent_games(Rules(), 2, 0, ("random", "ismcts", "random", "random"))
+
+
+def test_fast_play_outs_keep_the_deals_and_play_whole_uniform_games():
+    from cardroom.games.baebae.native import agent_games, random_games
+
+    rules = Rules(players=4, rounds=1)
+    fast = random_games(rules, 2000, 0, exact=False)
+    exact = random_games(rules, 2000, 0)
+    assert fast.totals != exact.totals and all(len(points) == 1 for points in fast.deal_points)
+    assert all(w is not None for w in fast.winners) and -1 not in fast.winners
+    # uniform choices at every seat: each seat goes out first in about a quarter of the rounds
+    for seat in range(4):
+        assert abs(sum(seat in w for w in fast.winner_lists) / 2000 - 0.25) < 0.06
+    with pytest.raises(RulesError, match="random agents only"):
+        agent_games(rules, 1, 0, ("heuristic",), exact=False)
