@@ -19,7 +19,8 @@ seat to act (``info["to_act"]``), an action is that seat's, and the rewards are 
 same-step auto-reset): the row then holds the next game's first position, and the ended
 episode's last observation is in ``info["final_obs"]`` (rows where ``info["_final_obs"]``).
 
-A game whose native core has a vector environment (its spec's ``vector``, :func:`cardroom.native.vector_for`: Baha) is
+A game whose native core has a vector environment (its spec's ``vector``,
+:func:`cardroom.native.vector_for`: Baha) is
 stepped in C++ when its bots are ones it plays (``random``, ``heuristic``); any other game or
 bot is stepped in Python, row by row, with the same episodes. ``engine`` chooses: ``None``
 (native where it can be), ``"native"`` (refused in words where it cannot) or ``"python"``.

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from cardroom.engine import DeckRules, Rules
+from cardroom.games.contracts import NativeEngine
 from cardroom.sim.report import rules_shown, units
 from cardroom.sim.runner import chunk_size, run_chunks
 from cardroom.sim.stats import mean_ci, wilson
@@ -90,7 +90,7 @@ NATIVE_DEALS = 200
 """Deals per native batch call (each played in every rotation): the progress bar moves after each."""
 
 
-def _native_duplicate(batch: ModuleType, rules: Rules, deals: int, seed: int, lineups: list[Lineup],
+def _native_duplicate(batch: NativeEngine, rules: Rules, deals: int, seed: int, lineups: list[Lineup],
                       progress: Callable[[int], None] | None) -> list[list[GameResult]]:
     """The very games of :func:`run_duplicate`, played by the native batch module ``batch``
     (:func:`cardroom.sim.tournament.native_plays`) in this process, a rotation at a time."""

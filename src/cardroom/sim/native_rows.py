@@ -1,6 +1,7 @@
 """A chunk of ``simulate --out``'s games played natively: the same results and the same rows.
 
-When a game's native batch module (its spec's ``native``, :func:`cardroom.native.batch_for`) plays every seat's agent,
+When a game's native batch module (its spec's ``native``, :func:`cardroom.native.batch_for`)
+plays every seat's agent,
 :func:`cardroom.sim.results.play_chunk` hands its chunk here: the batch plays the games with no
 Python in the loop and records every fact of their tables into flat arrays, which become the
 Arrow tables the Python path builds row by row from each game's log (the same columns, values

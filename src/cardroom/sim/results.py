@@ -367,7 +367,7 @@ def _native_module(rules: Rules, lineups: Sequence[Lineup], records: Path | None
     batch = native_plays(rules.game, lineups, seed, seed + games)
     if records is not None or batch is None or not hasattr(batch, "table_games"):
         return None
-    return game_registry.get(rules.game).native  # the module's name, for a worker process or a Ray task to import
+    return game_registry.get(rules.game).native  # its module's name: a worker or a Ray task imports it
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:

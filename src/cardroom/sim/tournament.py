@@ -215,7 +215,9 @@ def _native_batch(
     return results
 
 
-def native_plays(game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int) -> NativeEngine | None:
+def native_plays(
+    game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int
+) -> NativeEngine | None:
     """The native batch module (:func:`cardroom.native.batch_for`) that plays games of seeds
     ``first_seed..last_seed`` of ``game`` between ``lineups`` (every seat an agent of its
     ``POLICIES``: ``random`` or ``heuristic``, no options), when new games run natively; else ``None``."""

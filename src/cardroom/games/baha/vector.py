@@ -6,12 +6,13 @@ straight into the arrays the environment hands over. Its observations are
 :mod:`cardroom.games.baha.observation`'s, bit for bit, and its episodes those of the Python
 vector env (tests/native/test_vector_native.py steps both side by side).
 
-The contract of a native batch (what a spec's ``vector`` names, :class:`cardroom.games.contracts.NativeVector`): ``POLICIES``,
-the bots it plays, and ``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps,
-zero_sum)`` with ``bind(obs, mask, rewards, terminated, truncated, to_act, final_obs)``,
-``reset(rows, seeds)`` (a seed of -1: the next game of the row's sequence), ``step(actions)``
-(-1, or the first row whose action is not legal, nothing changed) and
-``refusal(row, action)``, the words for such an action.
+The contract of a native batch (what a spec's ``vector`` names,
+:class:`cardroom.games.contracts.NativeVector`): ``POLICIES``, the bots it plays, and
+``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps, zero_sum)`` with
+``bind(obs, mask, rewards, terminated, truncated, to_act, final_obs)``, ``reset(rows, seeds)``
+(a seed of -1: the next game of the row's sequence), ``step(actions)`` (-1, or the first row
+whose action is not legal, nothing changed) and ``refusal(row, action)``, the words for such an
+action.
 """
 
 from __future__ import annotations
