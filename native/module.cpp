@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cardroom/baebae_module.hpp"
+#include "cardroom/baebae_tables.hpp"
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
@@ -780,6 +781,7 @@ PYBIND11_MODULE(_core, m) {
         .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
 
     cardroom::baebae_py::register_baebae(m);
+    cardroom::baebae_tables::register_baebae_tables(m);
 
     // Batches
     m.def(

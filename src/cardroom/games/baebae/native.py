@@ -26,7 +26,7 @@ import functools
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
 from cardroom.games.baebae.actions import ActionSpace
@@ -39,9 +39,12 @@ from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core
 
+if TYPE_CHECKING:
+    from cardroom.games.baebae.native_tables import TableGames
+
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
-    "gaps", "heuristic_games", "random_games",
+    "gaps", "heuristic_games", "random_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -403,6 +406,32 @@ def agent_games(
         rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
     )
     return BatchGames(rules.players, found)
+
+
+def table_games(
+    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
+) -> TableGames:
+    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
+    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
+    tables (:mod:`cardroom.games.baebae.native_tables`; needs pyarrow): the games
+    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+    from cardroom.games.baebae.native_tables import table_games as played
+
+    if len(seeds) != len(lineups):
+        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
+    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
+        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
+    if max_actions < 1:
+        raise RulesError(f"max_actions must be a whole number from 1, not {max_actions}")
+    for lineup in lineups:
+        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
+            raise RulesError(
+                f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
+                f"not {list(lineup)}"
+            )
+    _refuse_lacking(rules)
+    _, compiled = _loaded(rules)
+    return played(rules, compiled, seeds, [[a == "heuristic" for a in lineup] for lineup in lineups], max_actions)
 
 
 def random_games(

@@ -1,0 +1,283 @@
+// BAEBAE's results tables from native games: whole games of simulate's agents played with no
+// Python in the loop, every fact the results tables hold (games/baebae/results.py reads them
+// from the log) recorded as it happens into flat arrays, one row a round, a card played or a
+// card dealt. Python turns the arrays into the same Arrow tables
+// (games/baebae/native_tables.py); tests/native/test_baebae_tables_native.py holds the two
+// paths to identical rows.
+#pragma once
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cardroom/baebae.hpp"
+#include "cardroom/baebae_batch.hpp"
+#include "cardroom/baebae_module.hpp"
+
+namespace cardroom {
+namespace baebae_tables {
+
+using namespace cardroom::baebae;
+
+// The facts of a batch of games, column by column. ``*_game`` is the row's game (its place in
+// the batch); a per-seat column holds ``players`` values a row; a card is its physical id.
+struct TableRows {
+    int players = 0;
+    // per game
+    std::vector<int64_t> totals;    // games x players
+    std::vector<uint8_t> winners;   // games x players: 1 for a seat in first place
+    std::vector<uint8_t> stopped;   // stopped by the action guard (no end event, no places)
+    std::vector<int64_t> actions;
+    std::vector<int32_t> deals, blocked, guarded;
+    // per round ended
+    std::vector<int32_t> deal_game, deal_no, deal_decisions;
+    std::vector<int64_t> deal_points, deal_totals;  // x players
+    std::vector<int8_t> deal_out;                    // -1: nobody went out
+    std::vector<uint8_t> deal_blocked, deal_guard;
+    // per card played (on top, or discarded under another)
+    std::vector<int32_t> card_game, card_deal, card_turn, card_card, card_draws, card_skips, card_penalties,
+        card_reversals, card_moves;
+    std::vector<int8_t> card_seat, card_suit, card_coin;  // suit: -1 none named; coin: -1 none, 0 tails, 1 heads
+    std::vector<uint8_t> card_ran, card_under;
+    // per card dealt
+    std::vector<int32_t> hand_game, hand_deal, hand_card;
+    std::vector<int8_t> hand_seat;
+};
+
+// The sink that writes a game's facts into TableRows, as games/baebae/results.py reads them from
+// the log: the card played is credited with what its play did until the next turn began.
+// ``current`` is the decision being taken (0-based; -1 before the first), set by the driving
+// loop. Every event of the log comes through one of these calls, so ``after_play`` knows
+// whether the event before is a play.
+struct Recorder : Sink {
+    TableRows& rows;
+    const Program& prog;
+    int32_t game = 0;
+    int64_t current = -1;
+    int64_t first = 0;  // the first decision of the round
+    int32_t deal = 0;
+    int64_t acting = -1;  // the row of the card whose play is still having its effects
+    bool after_play = false;
+    int deals = 0, blocked = 0, guarded = 0;
+
+    Recorder(TableRows& r, const Program& p) : rows(r), prog(p) {}
+
+    void other() { after_play = false; }
+
+    void round(const Game& g) override {
+        other();
+        acting = -1;
+        deal = static_cast<int32_t>(g.round_no);
+        first = current + 1;
+        for (int s = 0; s < g.n; ++s) {
+            g.hands[s].each([&](int pid) {
+                rows.hand_game.push_back(game);
+                rows.hand_deal.push_back(deal);
+                rows.hand_seat.push_back(static_cast<int8_t>(s));
+                rows.hand_card.push_back(pid);
+            });
+        }
+    }
+    void on_start(int, int) override { other(); }
+    void round_end(const Game& g, int out, const std::vector<int64_t>& penalties, bool was_blocked,
+                   bool guard) override {
+        if (acting >= 0 && after_play) rows.card_ran[acting] = 0;  // the round's last card: no effect (E10)
+        other();
+        acting = -1;
+        rows.deal_game.push_back(game);
+        rows.deal_no.push_back(deal);
+        rows.deal_decisions.push_back(static_cast<int32_t>(current + 1 - first));
+        for (int s = 0; s < g.n; ++s) {
+            rows.deal_points.push_back(penalties[s]);
+            rows.deal_totals.push_back(g.totals[s]);
+        }
+        rows.deal_out.push_back(static_cast<int8_t>(out));
+        rows.deal_blocked.push_back(was_blocked);
+        rows.deal_guard.push_back(guard);
+        ++deals;
+        blocked += was_blocked;
+        guarded += guard;
+    }
+    void end(const Game&) override {
+        other();
+        acting = -1;
+    }
+    void pass(int) override {
+        other();
+        acting = -1;
+    }
+    void reshuffle(const Game&) override { other(); }
+    void draw(int, int, bool forced) override {
+        other();
+        if (!forced) acting = -1;  // a voluntary draw ends what the card before did
+        else if (acting >= 0) ++rows.card_draws[acting];
+    }
+    void play(int seat, int pid, bool under) override {
+        after_play = true;
+        int64_t row = static_cast<int64_t>(rows.card_game.size());
+        const Design& design = prog.design_of(pid);
+        rows.card_game.push_back(game);
+        rows.card_deal.push_back(deal);
+        rows.card_turn.push_back(static_cast<int32_t>(current - first + 1));
+        rows.card_seat.push_back(static_cast<int8_t>(seat));
+        rows.card_card.push_back(pid);
+        // an optional action runs only when its player says so (the "optional" effect)
+        rows.card_ran.push_back(!under && design.effects >= 0 && !design.optional);
+        rows.card_draws.push_back(0);
+        rows.card_skips.push_back(0);
+        rows.card_penalties.push_back(0);
+        rows.card_reversals.push_back(0);
+        rows.card_moves.push_back(0);
+        rows.card_suit.push_back(-1);
+        rows.card_coin.push_back(-1);
+        rows.card_under.push_back(under);
+        if (!under) acting = row;  // a card discarded under another is part of that card's action
+    }
+    void skip(int) override { other(); }
+    void optional(int, int, bool carried) override {
+        other();
+        if (acting >= 0) rows.card_ran[acting] = carried;
+    }
+    void declare(int, int suit) override {
+        other();
+        if (acting >= 0) rows.card_suit[acting] = static_cast<int8_t>(suit);
+    }
+    void target(int, int, int) override { other(); }
+    void choose(int, int, int) override { other(); }
+    void moved(int count) {
+        other();
+        if (acting >= 0) rows.card_moves[acting] += count;
+    }
+    void give(int, int, int) override { moved(1); }
+    void discard(int, int) override { moved(1); }
+    void take(int, int, const std::vector<int>& taken) override { moved(static_cast<int>(taken.size())); }
+    void swap(int, int, const Bits& cards) override { moved(cards.count()); }
+    void effect_skip(int, int) override {
+        other();
+        if (acting >= 0) ++rows.card_skips[acting];
+    }
+    void reverse(int) override {
+        other();
+        if (acting >= 0) ++rows.card_reversals[acting];
+    }
+    void play_again(int) override { other(); }
+    void peek(int, int, const Bits&) override { other(); }
+    void penalty(int, int points) override {
+        other();
+        if (acting >= 0) rows.card_penalties[acting] += points;
+    }
+    void coin(int, bool heads) override {
+        other();
+        if (acting >= 0) rows.card_coin[acting] = heads;
+    }
+};
+
+// Games of the given seeds between simulate's agents (``heuristic``: games x players flags),
+// each to its end or to ``max_actions``, every fact recorded into ``rows``.
+inline void play_table_games(const Rules& rules, const std::vector<int64_t>& seeds,
+                             const std::vector<bool>& heuristic, int64_t max_actions, TableRows& rows) {
+    int n = rules.players;
+    rows.players = n;
+    std::vector<Seat> seats;
+    for (size_t i = 0; i < seeds.size(); ++i) {
+        int64_t seed = seeds[i];
+        Game g;
+        g.setup(rules, std::to_string(seed));
+        Recorder sink(rows, *rules.program);
+        sink.game = static_cast<int32_t>(i);
+        g.sink = &sink;
+        g.begin_round();
+        seats.clear();
+        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{seat_rng(seed, s)}});
+        int64_t actions = 0;
+        while (g.phase != OVER && actions < max_actions) {
+            sink.current = actions;
+            g.apply(seats[g.turn].act(g));
+            ++actions;
+        }
+        int64_t best = g.totals[0];
+        for (int s = 0; s < n; ++s) best = g.totals[s] < best ? g.totals[s] : best;
+        for (int s = 0; s < n; ++s) {
+            rows.totals.push_back(g.totals[s]);
+            rows.winners.push_back(g.phase == OVER && g.totals[s] == best);
+        }
+        rows.stopped.push_back(g.phase != OVER);
+        rows.actions.push_back(actions);
+        rows.deals.push_back(sink.deals);
+        rows.blocked.push_back(sink.blocked);
+        rows.guarded.push_back(sink.guarded);
+    }
+}
+
+template <class T>
+pybind11::bytes column_bytes(const std::vector<T>& values) {
+    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+}
+
+// baebae_table_games(program, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once,
+// seeds, heuristic, max_actions): every column of TableRows as little-endian bytes, by name.
+inline void register_baebae_tables(pybind11::module_& m) {
+    namespace py = pybind11;
+    m.def(
+        "baebae_table_games",
+        [](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
+           bool draw_when_able, bool chosen_once, const std::vector<int64_t>& seeds,
+           const std::vector<bool>& heuristic, int64_t max_actions) {
+            if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
+                throw py::value_error("one policy a seat of every game");
+            Rules rules =
+                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
+            TableRows rows;
+            {
+                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
+                play_table_games(rules, seeds, heuristic, max_actions, rows);
+            }
+            py::dict out;
+#define CARDROOM_COLUMN(name) out[#name] = column_bytes(rows.name)
+            CARDROOM_COLUMN(totals);
+            CARDROOM_COLUMN(winners);
+            CARDROOM_COLUMN(stopped);
+            CARDROOM_COLUMN(actions);
+            CARDROOM_COLUMN(deals);
+            CARDROOM_COLUMN(blocked);
+            CARDROOM_COLUMN(guarded);
+            CARDROOM_COLUMN(deal_game);
+            CARDROOM_COLUMN(deal_no);
+            CARDROOM_COLUMN(deal_decisions);
+            CARDROOM_COLUMN(deal_points);
+            CARDROOM_COLUMN(deal_totals);
+            CARDROOM_COLUMN(deal_out);
+            CARDROOM_COLUMN(deal_blocked);
+            CARDROOM_COLUMN(deal_guard);
+            CARDROOM_COLUMN(card_game);
+            CARDROOM_COLUMN(card_deal);
+            CARDROOM_COLUMN(card_turn);
+            CARDROOM_COLUMN(card_card);
+            CARDROOM_COLUMN(card_draws);
+            CARDROOM_COLUMN(card_skips);
+            CARDROOM_COLUMN(card_penalties);
+            CARDROOM_COLUMN(card_reversals);
+            CARDROOM_COLUMN(card_moves);
+            CARDROOM_COLUMN(card_seat);
+            CARDROOM_COLUMN(card_suit);
+            CARDROOM_COLUMN(card_coin);
+            CARDROOM_COLUMN(card_ran);
+            CARDROOM_COLUMN(card_under);
+            CARDROOM_COLUMN(hand_game);
+            CARDROOM_COLUMN(hand_deal);
+            CARDROOM_COLUMN(hand_card);
+            CARDROOM_COLUMN(hand_seat);
+#undef CARDROOM_COLUMN
+            return out;
+        },
+        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
+        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seeds"), py::arg("heuristic"),
+        py::arg("max_actions"));
+}
+
+}  // namespace baebae_tables
+}  // namespace cardroom

@@ -1,0 +1,138 @@
+"""BAEBAE's results tables from native games: the columns ``simulate --out`` writes, as Arrow arrays.
+
+The native engine (``native/cardroom/baebae_tables.hpp``) plays whole games of simulate's agents
+and records, as it plays, every fact that :func:`cardroom.games.baebae.results.rows` reads from
+a finished game's log, column by column in flat arrays; here they become Arrow arrays without a
+Python object a row. The rows are those of the Python path, value for value and in the same
+order (``tests/native/test_baebae_tables_native.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from cardroom.games.baebae.rules import Rules
+from cardroom.native import core
+
+__all__ = ["TableGames", "table_games"]
+
+_SUITS = pa.array(["C", "D", "H", "S"], pa.string())
+_COINS = pa.array(["tails", "heads"], pa.string())
+_TYPES = {"i1": pa.int8(), "u1": pa.uint8(), "i4": pa.int32(), "i8": pa.int64()}
+_COLUMNS = {
+    "totals": "i8", "winners": "u1", "stopped": "u1", "actions": "i8", "deals": "i4", "blocked": "i4",
+    "guarded": "i4",
+    "deal_game": "i4", "deal_no": "i4", "deal_decisions": "i4", "deal_points": "i8", "deal_totals": "i8",
+    "deal_out": "i1", "deal_blocked": "u1", "deal_guard": "u1",
+    "card_game": "i4", "card_deal": "i4", "card_turn": "i4", "card_card": "i4", "card_draws": "i4",
+    "card_skips": "i4", "card_penalties": "i4", "card_reversals": "i4", "card_moves": "i4",
+    "card_seat": "i1", "card_suit": "i1", "card_coin": "i1", "card_ran": "u1", "card_under": "u1",
+    "hand_game": "i4", "hand_deal": "i4", "hand_card": "i4", "hand_seat": "i1",
+}
+"""Every column the native batch returns, with its element type (as NumPy spells them)."""
+
+
+def _array(data: bytes, kind: str) -> pa.Array:
+    """A column's bytes as an Arrow array (one copy of the bytes, no Python object a value)."""
+    dtype = _TYPES[kind]
+    return pa.Array.from_buffers(dtype, len(data) // (dtype.bit_width // 8), [None, pa.py_buffer(data)])
+
+
+def _lists(values: pa.Array, width: int) -> pa.ListArray:
+    """``values`` cut into lists of ``width`` (one a row), as the tables' variable-length lists."""
+    return pa.FixedSizeListArray.from_arrays(values, width).cast(pa.list_(values.type))
+
+
+def _nulls_below_zero(values: pa.Array) -> pa.Array:
+    """-1 (none) as a null, as the Python rows hold ``None``."""
+    return pc.if_else(pc.less(values, 0), pa.scalar(None, values.type), values)
+
+
+def _texts(words: pa.Array, codes: pa.Array) -> pa.Array:
+    """Each code's word, a null where the code is -1 (nothing named, no coin tossed)."""
+    return words.take(_nulls_below_zero(codes))
+
+
+class TableGames:
+    """A batch of native games: per game what :class:`~cardroom.sim.tournament.GameResult`
+    holds (``totals``, ``winners``, ``winner_lists``, ``deal_points``, ``actions``, ``extras``)
+    and the ``places`` of the ``games`` table, and per table of BAEBAE's its columns
+    (:meth:`columns`) with the game of each row (:meth:`row_games`)."""
+
+    def __init__(self, rules: Rules, found: dict[str, bytes]) -> None:
+        self.players = players = rules.players
+        self._rules = rules
+        self._found = {name: _array(found[name], kind) for name, kind in _COLUMNS.items()}
+        got = self._found
+
+        def rows(flat: list[Any]) -> list[list[Any]]:
+            return [flat[i:i + players] for i in range(0, len(flat), players)]
+
+        self.totals: list[list[int]] = rows(got["totals"].to_pylist())
+        stopped = got["stopped"].to_pylist()
+        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in rows(got["winners"].to_pylist())]
+        self.winners: list[int] = [-1 if stop else row[0] for stop, row in zip(stopped, self.winner_lists, strict=True)]
+        """The first winner of each game, -1 when the action guard stopped it."""
+        self.actions: list[int] = got["actions"].to_pylist()
+        self.extras = [{"blocked_rounds": b, "guard_rounds": g}  # the spec's result_extras
+                       for b, g in zip(got["blocked"].to_pylist(), got["guarded"].to_pylist(), strict=True)]
+        points = rows(got["deal_points"].to_pylist())
+        self.deal_points: list[list[list[int]]] = []
+        start = 0
+        for deals in got["deals"].to_pylist():
+            self.deal_points.append(points[start:start + deals])
+            start += deals
+        # as results.rows: from the end event's ranking, none for a game the guard stopped
+        self.places: list[list[int] | None] = [
+            None if stop else [1 + sum(other < mine for other in totals) for mine in totals]
+            for stop, totals in zip(stopped, self.totals, strict=True)
+        ]
+
+    def row_games(self) -> dict[str, pa.Array]:
+        """Per table, the game (its place in the batch) of each row."""
+        got = self._found
+        return {"deals": got["deal_game"], "cards": got["card_game"], "hands": got["hand_game"]}
+
+    def columns(self) -> dict[str, dict[str, pa.Array]]:
+        """Per table, its columns after the key (``game_index``, ``seed``), by name."""
+        got, n, rules = self._found, self.players, self._rules
+        keys = pa.array(rules.card_texts, pa.string())
+        designs = pa.array([rules.cards[d].name for d in rules.card_of], pa.string())
+        return {
+            "deals": {
+                "deal": got["deal_no"], "points": _lists(got["deal_points"].cast(pa.int32()), n),
+                "totals": _lists(got["deal_totals"].cast(pa.int32()), n), "decisions": got["deal_decisions"],
+                "out": _nulls_below_zero(got["deal_out"]), "blocked": got["deal_blocked"].cast(pa.bool_()),
+                "guard": got["deal_guard"].cast(pa.bool_()),
+            },
+            "cards": {
+                "deal": got["card_deal"], "turn": got["card_turn"], "seat": got["card_seat"],
+                "card": keys.take(got["card_card"]), "design": designs.take(got["card_card"]),
+                "action_ran": got["card_ran"].cast(pa.bool_()), "draws_forced": got["card_draws"],
+                "skips": got["card_skips"], "penalties": got["card_penalties"],
+                "reversals": got["card_reversals"], "moves": got["card_moves"],
+                "suit_named": _texts(_SUITS, got["card_suit"]), "coin": _texts(_COINS, got["card_coin"]),
+                "under": got["card_under"].cast(pa.bool_()),
+            },
+            "hands": {
+                "deal": got["hand_deal"], "seat": got["hand_seat"], "card": keys.take(got["hand_card"]),
+                "design": designs.take(got["hand_card"]),
+            },
+        }
+
+
+def table_games(
+    rules: Rules, program: Any, seeds: Sequence[int], seats: Sequence[Sequence[bool]], max_actions: int
+) -> TableGames:
+    """Games of ``seeds`` (game ``i`` seed ``seeds[i]``, seat ``s`` the heuristic where
+    ``seats[i][s]``, else the random agent, seeded as simulate seeds them), natively, with every
+    fact of their tables; ``program``: the rules' deck loaded into the core."""
+    found = core().baebae_table_games(
+        program, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+        rules.chosen_once, list(seeds), [flag for game in seats for flag in game], max_actions,
+    )
+    return TableGames(rules, found)
