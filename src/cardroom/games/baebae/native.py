@@ -431,7 +431,8 @@ def table_games(
             )
     _refuse_lacking(rules)
     _, compiled = _loaded(rules)
-    return played(rules, compiled, seeds, [[a == "heuristic" for a in lineup] for lineup in lineups], max_actions)
+    seats = [[a == "heuristic" for a in lineup] for lineup in lineups]
+    return played(rules, compiled, seeds, seats, max_actions)
 
 
 def random_games(

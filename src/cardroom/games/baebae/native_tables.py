@@ -74,8 +74,10 @@ class TableGames:
 
         self.totals: list[list[int]] = rows(got["totals"].to_pylist())
         stopped = got["stopped"].to_pylist()
-        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in rows(got["winners"].to_pylist())]
-        self.winners: list[int] = [-1 if stop else row[0] for stop, row in zip(stopped, self.winner_lists, strict=True)]
+        firsts = rows(got["winners"].to_pylist())
+        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in firsts]
+        self.winners: list[int] = [-1 if stop else row[0]
+                                   for stop, row in zip(stopped, self.winner_lists, strict=True)]
         """The first winner of each game, -1 when the action guard stopped it."""
         self.actions: list[int] = got["actions"].to_pylist()
         self.extras = [{"blocked_rounds": b, "guard_rounds": g}  # the spec's result_extras
