@@ -104,7 +104,7 @@ bench: install
 	$(BIN)/python benchmarks/sim_vs_openspiel.py
 	$(BIN)/python benchmarks/native_vs_openspiel.py --instructions
 	$(BIN)/python benchmarks/sim_tables_native.py
-	$(BIN)/python benchmarks/baebae_native_vs_openspiel.py --instructions --heuristic-games 100000
+	$(BIN)/python benchmarks/baebae_native_vs_openspiel.py --instructions --heuristic-games 100000 --table-games 100000
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

@@ -20,10 +20,13 @@ only, so the figure does not depend on the machine's load).
 
 ``--heuristic-games N`` then times ``run_games`` over ``N`` whole games (three rounds, the
 default rules) of four heuristic agents on the native path, as ``cardroom simulate baebae
---games N --agents heuristic`` plays them (without ``--out`` tables).
+--games N --agents heuristic`` plays them (without ``--out`` tables); ``--table-games N`` times
+``simulate_to`` over ``N`` such games with every results table written as Parquet into a
+temporary folder, one worker a core, as ``cardroom simulate baebae --games N --agents heuristic
+--out DIR`` runs (wall and CPU seconds, and whether the native batches played them).
 
 Run with ``python benchmarks/baebae_native_vs_openspiel.py [--rounds 10] [--heuristic-games
-100000] [--json]``.
+100000] [--table-games 100000] [--json]``.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 from typing import Any
 
 from harness import (
@@ -51,9 +55,10 @@ from harness import (
     print_table,
 )
 
-from cardroom import engine_build, native
+from cardroom import native
 from cardroom.games import baebae
 from cardroom.native import describe as native_build
+from cardroom.sim.results import Backend, read_manifest, simulate_to
 from cardroom.sim.tournament import Lineup, run_games
 
 GOAL = 10.0
@@ -176,18 +181,36 @@ def heuristic_run(games: int) -> dict[str, Any]:
             "actions": sum(r.actions for r in results)}
 
 
+def tables_run(games: int) -> dict[str, Any]:
+    """``simulate_to`` over ``games`` three-round games of heuristic agents, every table written
+    (one worker a core: ``simulate --out``'s default)."""
+    rules = baebae.Rules(players=4)
+    with tempfile.TemporaryDirectory() as folder:
+        start, cpu = time.perf_counter(), time.process_time()
+        results = simulate_to(Path(folder) / "out", rules, games, 0, Lineup.parse("heuristic", 4),
+                              backend=Backend(workers=0))
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        manifest = read_manifest(Path(folder) / "out")
+    return {"games": len(results), "seconds": seconds, "cpu_seconds": cpu,
+            "workers": manifest["backend"]["workers"], "native_batches": manifest["native_batches"],
+            "rows": {name: entry["rows"] for name, entry in manifest["tables"].items()}}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=10, help="rounds per engine (default 10)")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per engine per round (default 1)")
     parser.add_argument("--heuristic-games", type=int, default=0,
                         help="also time this many whole heuristic games through run_games (native)")
+    parser.add_argument("--table-games", type=int, default=0,
+                        help="also time this many heuristic games through simulate --out's tables")
     parser.add_argument("--instructions", action="store_true",
                         help="count instructions an action (callgrind)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
-    if args.rounds < 1 or args.seconds <= 0 or args.heuristic_games < 0:
-        parser.error("--rounds must be at least 1, --seconds more than 0, --heuristic-games at least 0")
+    if args.rounds < 1 or args.seconds <= 0 or args.heuristic_games < 0 or args.table_games < 0:
+        parser.error("--rounds must be at least 1, --seconds more than 0, --heuristic-games and "
+                     "--table-games at least 0")
     if not native.available():
         print(f"The native engine is {native.unavailable_reason()}: nothing to measure.", file=sys.stderr)
         return 2
@@ -232,10 +255,12 @@ def main(argv: list[str] | None = None) -> int:
             measured["summary"][f"{name}_instructions"] = count_instructions(exact=exact)
     if args.heuristic_games:
         measured["summary"]["heuristic_run_games"] = heuristic_run(args.heuristic_games)
+    if args.table_games:
+        measured["summary"]["heuristic_tables"] = tables_run(args.table_games)
     load_after = load_average()
     result = {
         "benchmark": "baebae_native_vs_openspiel",
-        "environment": {**environment(), "engine": f"{engine_build()}; {native_build()}"},
+        "environment": {**environment(), "engine": native_build()},
         "rounds_asked": args.rounds, "seconds": args.seconds, "unit": "rounds", **measured,
         "load_average": None if load_before is None or load_after is None
         else {"before": load_before, "after": load_after},
@@ -254,6 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     if found:
         print(f"run_games, {found['games']} heuristic games (native, one process): {found['seconds']:.1f} s, "
               f"{found['rounds']} rounds, {found['actions']} actions")
+    found = measured["summary"].get("heuristic_tables")
+    if found:
+        print(f"simulate --out, {found['games']} heuristic games, tables written "
+              f"({found['workers']} workers, native batches {found['native_batches']}): "
+              f"{found['seconds']:.1f} s wall, "
+              f"{found['cpu_seconds']:.1f} s CPU, rows {found['rows']}")
     return 0
 
 
