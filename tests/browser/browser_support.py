@@ -33,11 +33,11 @@ CARDROOM = Path(sys.executable).with_name("cardroom")
 class ServeProcess:
     """``cardroom serve`` on 127.0.0.1, a port the system picks (``--port 0``), a fresh data dir."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0, port: int = 0) -> None:
+    def __init__(self, data_dir: Path, bot_delay: float = 0.0, port: int = 0, quick_wait: float = 0.5) -> None:
         self.data_dir = data_dir
         self.log_path = data_dir.parent / "serve.log"
         command = [str(CARDROOM), "serve", "--host", "127.0.0.1", "--port", str(port),
-                   "--data", str(data_dir), "--bot-delay", str(bot_delay)]
+                   "--data", str(data_dir), "--bot-delay", str(bot_delay), "--quick-wait", str(quick_wait)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"}
         self.log = open(self.log_path, "wb")  # noqa: SIM115 - closed in stop()
         self.proc = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,

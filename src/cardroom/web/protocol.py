@@ -32,6 +32,7 @@ __all__ = [
     "parse_message",
     "CreateBody",
     "JoinBody",
+    "QuickBody",
     "TokenBody",
     "clean_name",
     "error",
@@ -249,6 +250,21 @@ class JoinBody(_Body):
 
     name: str
     seat: int | None = Field(default=None, ge=0, le=100)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class QuickBody(_Body):
+    """``POST /api/quick``: Play now, at a table of ``game`` for ``players`` (bots of level
+    ``bot`` take the seats nobody takes in the wait)."""
+
+    game: str = Field(max_length=MAX_RULE_TEXT)
+    players: int = Field(ge=2, le=MAX_PLAYERS)
+    bot: str = Field(default="heuristic", max_length=MAX_SEAT_SPEC)
+    name: str
 
     @field_validator("name")
     @classmethod

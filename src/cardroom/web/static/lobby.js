@@ -233,13 +233,13 @@ $("quick-form").addEventListener("submit", async (ev) => {
   const players = Number($("quick-players").value);
   const bot = $("quick-bots").value;
   const name = myName() || "Guest";
-  // The game's first project deck, where it plays with decks.
-  const deck = catalog.games[game].decks ? ((catalog.decks || []).find((d) => d.game === game) || {}).name ?? null : null;
-  const body = { game, players, rules: {}, deck, seats: ["human", ...Array(players - 1).fill(bot)], timer: null, name };
+  // A seat at a waiting table of this game and size when there is one; else a new table that
+  // waits a few seconds for people who press Play now too, then bots take its free seats.
+  const body = { game, players, bot, name };
   const btn = $("quick-button");
   btn.disabled = true;
   try {
-    const res = await api("/api/tables", { json: body });
+    const res = await api("/api/quick", { json: body });
     if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
     if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
     location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);

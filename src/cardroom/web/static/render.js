@@ -221,8 +221,12 @@ export class TableView {
     });
     this.els.seats.replaceChildren(...seats);
     const free = (table.seats || []).filter((s) => s.kind === "human" && !s.name).length;
+    // Play now's wait: bots take the free seats at table.bots_at (server time), else people do.
+    const soon = table.bots_at && state.now ? Math.max(0, Math.ceil(table.bots_at - state.now)) : null;
     this.els.center.replaceChildren(h("p", { class: "waiting-note", "data-testid": "waiting-note" },
-      `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
+      soon !== null
+        ? `Waiting for ${free} more player${free === 1 ? "" : "s"} who press Play now: in about ${soon} s bots take the free seats and the game starts.`
+        : `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
   }
 
   /** A waiting table its creator closed: nothing waits any more. */
