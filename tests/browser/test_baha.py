@@ -183,7 +183,10 @@ def test_play_a_card_with_the_keyboard_only(server: ServeProcess, context: Brows
     page.keyboard.press("Enter")
     wait_seq_above(page, before)
     assert target not in hand_cards(page)
-    # The card is on the table: in the trick, or in the last trick once the trick is complete.
+    # The card is on the table: in the trick, or in the last trick (its button shows it) once
+    # the trick is complete.
+    if not page.get_by_test_id(f"trick-card-{target}").is_visible():
+        page.get_by_test_id("last-trick-button").click()
     shown = page.locator(f"[data-testid=trick-card-{target}], [data-testid=last-trick-{target}]")
     expect(shown.first).to_be_visible()
     expect(page.get_by_test_id("log")).to_contain_text(f"Kay plays {card_words(target)}")

@@ -146,6 +146,7 @@ export class TableView {
     this.state = null;
     this.busy = false;
     this._lastLogLen = 0;
+    this.lastTrickOpen = false;
   }
 
   /** state: {view, table, moves, events, designs, deadline, seat, seq, connected, replay} */
@@ -267,8 +268,16 @@ export class TableView {
         turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "\u25b6 ") : null,
         h("span", { text: this.names(i) }),
         me ? seatChip(state.replay ? "seen by" : "you", "chip-you") : null,
-        view.dealer === i ? seatChip("dealer", "chip-dealer") : null,
+        view.dealer === i ? h("span", { class: "dealer-mark", "data-testid": `dealer-${i}`, title: "dealer", "aria-label": "dealer", role: "img" }, "D") : null,
         state.replay ? null : holderChip(info)));
+      if (turn) {
+        // The seat to act says so at the seat, with its turn timer when the table has one.
+        const timed = state.deadline && !state.replay;
+        bits.push(h("div", { class: "seat-turn", "data-testid": `turn-at-${i}` },
+          seatChip(me ? "your turn" : "to play", "chip-turn"),
+          timed ? h("span", { class: "countdown seat-timer", "data-testid": `timer-at-${i}`, "data-deadline": state.deadline,
+            title: "time left for this turn" }, countdownText(state.deadline)) : null));
+      }
       const status = [];
       if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
@@ -357,18 +366,40 @@ export class TableView {
           ...cells.map((x) => h("td", { text: x })))))));
   }
 
+  /** The trick before this one (Baha). With a button (the table page), it shows over the
+   * middle of the table while the button is pressed (Escape or the button again closes it);
+   * without one (the replay), in its panel whenever there is one. */
   renderLastTrick(view) {
     const panel = this.els.lastTrickPanel;
     const box = this.els.lastTrick;
+    const button = this.els.lastTrickButton;
     if (!panel || !box) return;
     const r = renderer(view.game);
     const shown = r.lastTrick ? r.lastTrick(view, this) : null;
+    if (button && !button.dataset.wired) {
+      button.dataset.wired = "true";
+      button.addEventListener("click", () => {
+        this.lastTrickOpen = !this.lastTrickOpen;
+        if (this.state && this.state.view) this.renderLastTrick(this.state.view);
+      });
+      panel.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Escape") return;
+        this.lastTrickOpen = false;
+        if (this.state && this.state.view) this.renderLastTrick(this.state.view);
+        button.focus();
+      });
+    }
+    if (button) {
+      button.hidden = !shown;
+      button.setAttribute("aria-expanded", shown && this.lastTrickOpen ? "true" : "false");
+      button.classList.toggle("pressed", !!(shown && this.lastTrickOpen));
+    }
     if (!shown) {
       panel.hidden = true;
       box.replaceChildren();
       return;
     }
-    panel.hidden = false;
+    panel.hidden = button ? !this.lastTrickOpen : false;
     box.replaceChildren(...shown);
   }
 
@@ -403,8 +434,7 @@ export class TableView {
   }
 
   tickCountdown() {
-    const c = document.querySelector("[data-testid=countdown]");
-    if (c && c.dataset.deadline) c.textContent = countdownText(Number(c.dataset.deadline));
+    for (const c of document.querySelectorAll(".countdown[data-deadline]")) c.textContent = countdownText(Number(c.dataset.deadline));
   }
 
   renderDecision(view, state, cls, mine) {

@@ -50,6 +50,7 @@ const view = new TableView({
   seats: $("seats"), center: $("center"), turn: $("turn-indicator"), decision: $("decision"),
   hand: $("hand"), scores: $("scores"), standings: $("standings"), log: $("log"),
   detail: $("card-detail"), lastTrick: $("last-trick"), lastTrickPanel: $("last-trick-panel"),
+  lastTrickButton: $("last-trick-button"),
 }, {
   onMove: (m) => send(m),
   onPass: (moves) => {
