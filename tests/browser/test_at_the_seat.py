@@ -7,7 +7,15 @@ from __future__ import annotations
 import re
 
 from browser_support import (
-    GAME_S, ServeProcess, axe_violations, drawn_update, legal_cards, open_table, seq, wait_seq_above, wait_turn_or_over,
+    GAME_S,
+    ServeProcess,
+    axe_violations,
+    drawn_update,
+    legal_cards,
+    open_table,
+    seq,
+    wait_seq_above,
+    wait_turn_or_over,
 )
 from playwright.sync_api import BrowserContext, expect
 
