@@ -182,6 +182,7 @@ export class TableView {
     this.renderSeats(view, state);
     this.renderCenter(view, state);
     this.moveCards(view, state, before);
+    this.moveEvents(view, state);
     this.renderTurn(view, state, mine);
     this.renderDecision(view, state, cls, mine);
     this.renderHand(view, state, hand, cls);
@@ -340,6 +341,57 @@ export class TableView {
       setTimeout(() => pile.remove(), MOTION_MS + 100);
     }
     this._drawnOnce = true;
+  }
+
+  /** Cards that go from one place to another for the events new since the last drawing (the
+   * game's `motion`: a draw from the stockpile to the drawer, a pass from seat to seat), over
+   * the page for a moment. A card shows its face only when this seat knows it (its own draw,
+   * the cards it passed or received); every other card goes face down, whatever the event
+   * says. Nothing moves under prefers-reduced-motion, with the page's setting off, in a
+   * replay, or for the events a page is sent when it (re)connects. */
+  moveEvents(view, state) {
+    const events = state.events || [];
+    const seen = this._eventsSeen;
+    if (seen === undefined) {
+      this._eventsSeen = events.length;
+      return;
+    }
+    if (events.length <= seen) return;   // nothing new (or the log sent again on a reconnect)
+    this._eventsSeen = events.length;
+    const r = renderer(view.game);
+    if (!r.motion || !motionAllowed() || state.replay) return;
+    const me = state.spectator || state.seat === null || state.seat === undefined ? null : state.seat;
+    const moves = events.slice(seen).map((e) => r.motion(e, view)).filter(Boolean).slice(-8);
+    moves.forEach((m, i) => this.fly(m, me, i));
+  }
+
+  fly(m, me, i) {
+    const place = (where) => (where === "stock" ? this.els.center.querySelector("[data-testid=stock]")
+      : this.els.seats.querySelector(`[data-testid="seat-${where}"]`));
+    const from = place(m.from);
+    const to = place(m.to);
+    if (!from || !to) return;
+    const known = me !== null && (m.to === me || m.from === me);
+    const cards = m.cards.map((c) => this.cardFace(known && c !== "?" ? c : "?", "small"));
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const x = a.left + a.width / 2;
+    const y = a.top + a.height / 2;
+    const dx = Math.round(b.left + b.width / 2 - x);
+    const dy = Math.round(b.top + b.height / 2 - y);
+    const node = h("div", { class: "flying", "data-testid": "flying", "data-kind": m.kind, "data-from": String(m.from),
+      "data-to": String(m.to), "data-dx": dx, "data-dy": dy, "aria-hidden": "true", style: `left:${x}px;top:${y}px` }, cards);
+    document.body.append(node);
+    const done = () => node.remove();
+    if (node.animate) {
+      const run = node.animate([
+        { transform: "translate(-50%, -50%) scale(1)", opacity: 1 },
+        { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(.8)`, opacity: 0.6 },
+      ], { duration: MOTION_MS, delay: i * 90, easing: "ease-in-out", fill: "both" });
+      run.onfinish = done;
+      run.oncancel = done;
+    }
+    setTimeout(done, MOTION_MS + i * 90 + 200);
   }
 
   renderCenter(view, state) {
