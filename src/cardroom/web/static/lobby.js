@@ -90,7 +90,7 @@ function drawSeats() {
   for (let i = 0; i < Math.min(Math.max(n, 0), 12); i++) {
     const value = old[i] ?? (i === 0 ? "human" : fallbackBot);
     items.push(h("label", {}, `Seat ${i}${i === 0 ? " (you)" : ""}`,
-      h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}` },
+      h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}`, "aria-describedby": "seat-kinds-help" },
         ...seatOptions().map(([v, t]) => h("option", { value: v, text: t, selected: v === value })))));
   }
   box.replaceChildren(...items);
