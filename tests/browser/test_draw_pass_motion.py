@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from browser_support import ServeProcess, open_table, seq, wait_seq_above, wait_turn_or_over
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import BrowserContext, Page, expect
 
 FLY = """async ([game, view, events, seat, spectator, motion]) => {
   const link = document.createElement('link');
@@ -114,7 +114,7 @@ WATCH = """() => {
   new MutationObserver((records) => {
     for (const r of records) for (const n of r.addedNodes) {
       if (n.dataset && n.dataset.testid === 'flying') {
-        window.flown.push({kind: n.dataset.kind, to: n.dataset.to, cards: [...n.querySelectorAll('[data-card]')].map((c) => c.dataset.card)});
+        window.flown.push({kind: n.dataset.kind, from: n.dataset.from, to: n.dataset.to, cards: [...n.querySelectorAll('[data-card]')].map((c) => c.dataset.card)});
       }
     }
   }).observe(document.body, {childList: true});
@@ -144,3 +144,24 @@ def test_at_a_baebae_table_another_seat_s_draw_never_shows_its_face(
     assert theirs and mine, flown
     assert all(f["cards"] == ["?"] for f in theirs), theirs
     assert all(f["cards"] != ["?"] for f in mine), mine
+
+
+def test_at_a_baha_table_the_passes_fly_and_only_this_seat_s_cards_show(
+        server: ServeProcess, context: BrowserContext) -> None:
+    table = server.create(game="baha", players=4, name="Ada", seats=["human"] + ["heuristic"] * 3)
+    page = open_table(context, server, table["id"], table["token"])
+    page.evaluate(WATCH)
+    expect(page.get_by_test_id("pass-confirm")).to_be_visible()
+    chosen = page.eval_on_selector_all("[data-testid=hand] button.card", "bs => bs.slice(0, 3).map(b => b.dataset.card)")
+    for card in chosen:
+        page.get_by_test_id(f"card-{card}").click()
+    page.get_by_test_id("pass-confirm").click()
+    page.wait_for_function("() => window.flown.filter((f) => f.kind === 'pass').length >= 4")
+    passes = [f for f in page.evaluate("() => window.flown") if f["kind"] == "pass"]
+    mine = [f for f in passes if f["to"] == "0" or f.get("from") == "0"]
+    others = [f for f in passes if f not in mine]
+    assert len(passes) == 4 and len(mine) == 2 and len(others) == 2, passes
+    assert all(f["cards"] == ["?"] * 3 for f in others), others   # passed between two other seats
+    sent = next(f for f in mine if f["from"] == "0")
+    assert sorted(sent["cards"]) == sorted(chosen)
+    assert all("?" not in f["cards"] for f in mine), mine
