@@ -5,7 +5,9 @@ it, while its button is pressed."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+import pytest
 from browser_support import (
     GAME_S,
     ServeProcess,
@@ -73,3 +75,29 @@ def test_the_last_trick_is_shown_with_its_taker_while_its_button_is_pressed(
     button.click()
     expect(panel).to_be_hidden()
     expect(button).to_have_attribute("aria-expanded", "false")
+
+
+IN_VIEW = """(ids) => ids.map((id) => {
+  const m = document.querySelector(`[data-testid=${id}]`);
+  if (!m) return false;
+  const r = m.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.width === 0 || y < 0 || y > innerHeight || x < 0 || x > innerWidth) return false;
+  const top = document.elementFromPoint(x, y);
+  return !!top && m.contains(top);
+})"""
+
+
+@pytest.mark.parametrize(("game", "width", "height"), [("baha", 375, 812), ("baebae", 1024, 768), ("baebae", 375, 812)])
+def test_your_turn_s_time_left_is_in_view_where_you_play(
+        game: str, width: int, height: int, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
+    table = server.create(game=game, players=4, name="Ada", seats=["human"] + ["heuristic"] * 3, timer=90,
+                          **({"deck": "sample"} if game == "baebae" else {}))
+    page = open_table(new_context(viewport={"width": width, "height": height}), server, table["id"], table["token"])
+    assert wait_turn_or_over(page) == "turn"
+    at_seat, at_hand = page.evaluate(IN_VIEW, ["timer-at-0", "timer-at-hand"])
+    assert at_seat or at_hand, f"{game} at {width}x{height}: your turn's timer is out of view at your seat and hand"
+    expect(page.get_by_test_id("timer-at-hand")).to_contain_text("your turn")
+    top, bottom = page.evaluate("""() => { const b = document.querySelector('[data-testid=hand] button.card[data-legal=true], '
+      + '[data-testid=moves] button[data-action]:not([disabled])').getBoundingClientRect(); return [b.top, b.bottom]; }""")
+    assert top >= 0 and bottom <= height + 1, f"with the timer a move is out of view: {top}..{bottom} of {height}"

@@ -499,6 +499,14 @@ export class TableView {
         pending.card ? h("strong", { text: `${cardWords(view.game, pending.card, state.designs)}: ` }) : null,
         capital(r0.pendingWords ? r0.pendingWords(pending.text, state.designs) : pending.text)));
     }
+    // Your turn's timer beside your hand too: on a small window your seat's plate can be under
+    // the hand (which stays in view), and the time left must be where you play.
+    const asked = !this.ended(view, state) && !state.result && view.current_player === state.seat;
+    if (mine && asked && state.deadline && !state.replay) {
+      parts.push(h("div", { class: "decision-timer", "data-testid": "timer-at-hand" },
+        seatChip("your turn", "chip-turn"),
+        h("span", { class: "countdown", "data-deadline": state.deadline, title: "time left for this turn" }, countdownText(state.deadline))));
+    }
     const buttons = [];
     const busy = this.busy;
     if (state.result) {
