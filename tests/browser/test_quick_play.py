@@ -87,6 +87,18 @@ def test_play_now_in_the_wait_seats_the_second_person_at_the_first_ones_table(
     expect(second.get_by_test_id("who")).to_have_text("Seat 1: Bea")
 
 
+def test_play_now_twice_from_one_browser_does_not_seat_you_against_yourself(
+        quick_server: ServeProcess, context: BrowserContext) -> None:
+    page = context.new_page()
+    choose_quick(page, quick_server.base, "Ada", "baebae", 4, "random")
+    press_until_seated(page)
+    first = table_id_of(page)
+    choose_quick(page, quick_server.base, "Ada", "baebae", 4, "random")   # back in the lobby, in the wait
+    press_until_seated(page)
+    assert table_id_of(page) != first
+    assert [s["name"] for s in quick_server.get(f"/api/tables/{first}")["seats"]][:2] == ["Ada", None]
+
+
 def test_play_now_seats_a_person_at_a_waiting_table_of_the_game_and_size(
         quick_server: ServeProcess, context: BrowserContext) -> None:
     server = quick_server

@@ -57,6 +57,17 @@ def test_a_second_person_in_the_wait_sits_at_the_first_ones_table(server: LiveSe
     assert third["matched"] is True and third["id"] == older["id"]
 
 
+def test_play_now_leaves_out_the_tables_one_sits_at_already(server: LiveServer) -> None:
+    server.manager.quick_wait = 30.0
+    made = quick(server, game="baha", players=4, name="Ada")
+    again = quick(server, game="baha", players=4, name="Ada", skip=[made["id"]])   # the same browser
+    assert again["matched"] is False and again["id"] != made["id"]
+    other = quick(server, game="baha", players=4, name="Bea", skip=["nope"])
+    assert other["matched"] is True and other["id"] == made["id"]
+    r = server.http.post("/api/quick", json={"game": "baha", "players": 4, "name": "Cy", "skip": ["x" * 41]})
+    assert r.status_code == 400
+
+
 def test_a_table_everybody_left_in_the_wait_stays_waiting(server: LiveServer) -> None:
     server.manager.quick_wait = WAIT
     made = quick(server, game="baebae", players=2, name="Ada")

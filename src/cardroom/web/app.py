@@ -398,7 +398,7 @@ def create_app(
         me = signed_in(request)
         name = me.name if me is not None else body.name
         manager.quick_check(body.game, body.players, body.bot)
-        found = manager.quick_match(body.game, body.players)
+        found = manager.quick_match(body.game, body.players, frozenset(body.skip))
         if found is not None:  # nothing awaits from the match to the join: the seat is still free
             seat, token = manager.join(found.id, name, None)
             if me is not None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -265,6 +265,8 @@ class QuickBody(_Body):
     players: int = Field(ge=2, le=MAX_PLAYERS)
     bot: str = Field(default="heuristic", max_length=MAX_SEAT_SPEC)
     name: str
+    skip: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=200)
+    """Tables not to be seated at: those this browser holds a seat at already."""
 
     @field_validator("name")
     @classmethod

@@ -287,13 +287,14 @@ class TableManager(TablePlay):
 
     # -- Play now ------------------------------------------------------------------------
 
-    def quick_match(self, game: str, players: int) -> LiveTable | None:
+    def quick_match(self, game: str, players: int, skip: frozenset[str] = frozenset()) -> LiveTable | None:
         """A table Play now may seat a person at: waiting, of ``game`` for ``players``, open (not
-        closed), with a free seat for a person. Tables in Play now's wait come first (they fill
-        with bots soon), then the oldest."""
+        closed), with a free seat for a person, not in ``skip`` (where the person sits already).
+        Tables in Play now's wait come first (they fill with bots soon), then the oldest."""
         open_tables = [
             t for t in self.tables.values()
             if t.status == "waiting" and t.data.game == game and t.data.players == players
+            and t.id not in skip
             and t.data.closed_after is None
             and any(s.kind == "human" and s.token_hash is None for s in t.data.seats)
         ]

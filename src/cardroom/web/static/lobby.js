@@ -235,7 +235,9 @@ $("quick-form").addEventListener("submit", async (ev) => {
   const name = myName() || "Guest";
   // A seat at a waiting table of this game and size when there is one; else a new table that
   // waits a few seconds for people who press Play now too, then bots take its free seats.
-  const body = { game, players, bot, name };
+  // Not a table this browser sits at already: nobody plays against themselves.
+  const mine = Object.keys(localStorage).filter((k) => k.startsWith(TOKEN_KEY(""))).map((k) => k.slice(TOKEN_KEY("").length)).slice(-200);
+  const body = { game, players, bot, name, skip: mine };
   const btn = $("quick-button");
   btn.disabled = true;
   try {
