@@ -100,6 +100,8 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
 
         if shot and len(update["view"]["discard"]) >= 4 and len(hand_cards(page)) >= 4 and cards:
             shot.mkdir(parents=True, exist_ok=True)
+            if page.get_by_test_id("walkthrough-skip").is_visible():
+                page.get_by_test_id("walkthrough-skip").click()   # the table itself, not the first game's steps
             page.get_by_test_id(f"card-{next(iter(cards))}").hover()   # shows the card's text
             page.wait_for_timeout(500)  # the cards just played come to rest
             page.screenshot(path=str(shot / screenshot), full_page=True)  # type: ignore[operator]

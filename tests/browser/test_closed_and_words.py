@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Callable
 
-from browser_support import ServeProcess, open_table, wait_turn_or_over
+from browser_support import ServeProcess, click_create, open_table, wait_turn_or_over
 from playwright.sync_api import BrowserContext, Page, expect
 
 
@@ -166,7 +166,7 @@ def test_a_bots_only_table_is_made_while_a_name_is_remembered(server: ServeProce
     page.goto(server.base + "/")
     expect(page.get_by_test_id("name-input")).to_have_value("Ada")
     page.get_by_test_id("seat-kind-0").select_option("random")
-    page.get_by_test_id("create-button").click()
+    click_create(page)
     page.wait_for_url(re.compile(r"/table/"))
     expect(page.get_by_test_id("who")).to_have_text("Watching")
     expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "/rules/baha")

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from browser_support import (
     ServeProcess,
+    click_create,
     hand_cards,
     open_table,
     seq,
@@ -46,7 +47,7 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     ada.get_by_test_id("seat-kind-1").select_option("human")
     ada.get_by_test_id("seat-kind-2").select_option("random")
     ada.get_by_test_id("rule-target").fill("50")
-    ada.get_by_test_id("create-button").click()
+    click_create(ada)
     ada.wait_for_url(TABLE_URL)
     table_id = TABLE_URL.search(ada.url).group(1)  # type: ignore[union-attr]
     wait_first_update(ada)
@@ -188,12 +189,12 @@ def test_a_baebae_table_with_an_uploaded_deck(server: ServeProcess, context: Bro
     page.get_by_test_id("game-select").select_option("baebae")
     page.get_by_test_id("deck-select").select_option("__upload__")
     page.get_by_test_id("deck-file").set_input_files(str(bad))
-    page.get_by_test_id("create-button").click()
+    click_create(page)
     # The server's deck check, in words, and no table made.
     expect(page.get_by_test_id("create-error")).to_contain_text("broken.toml: card 1: the field 'suit' is missing")
     assert TABLE_URL.search(page.url) is None
     page.get_by_test_id("deck-file").set_input_files(str(good))
-    page.get_by_test_id("create-button").click()
+    click_create(page)
     page.wait_for_url(TABLE_URL)
     table_id = TABLE_URL.search(page.url).group(1)  # type: ignore[union-attr]
     summary = server.get(f"/api/tables/{table_id}")

@@ -1,11 +1,16 @@
-"""Quick play and the live lobby: one button seats a person at a new table with bots of the
-chosen level, the game under way at once; the lobby's list shows tables appearing, filling and
-finishing without a reload."""
+"""Quick play and the live lobby: one button seats a person at a waiting table of the game and
+size they chose when there is one, else at a new table that waits a few seconds for others who
+press it too, then fills with bots of the chosen level; the lobby's list shows tables
+appearing, filling and finishing without a reload.
+
+Play now's tests run on a server of their own (``--quick-wait QUICK_WAIT``): the shared one's
+other tests leave waiting tables that Play now would rightly seat a person at."""
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Iterator
 
 import pytest
 from browser_support import QUOTA_WAIT_S, ServeProcess, seat_update, wait_first_update, wait_turn_or_over
@@ -14,30 +19,110 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 TABLE_URL = re.compile(r"/table/([^/?#]+)$")
 LIVE_MS = 8000   # the lobby asks for the list every 3 s
+QUICK_WAIT = 4.0  # seconds Play now's table waits for people here, before bots sit down
 
 
-@pytest.mark.parametrize(("game", "players", "bots"), [("baha", 4, "heuristic"), ("baebae", 3, "random")])
-def test_play_now_seats_you_with_bots_at_once(
-        game: str, players: int, bots: str, server: ServeProcess, context: BrowserContext) -> None:
-    page = context.new_page()
-    page.goto(server.base + "/")
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    live = ServeProcess(tmp_path_factory.mktemp("quick") / "data", quick_wait=QUICK_WAIT)
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def choose_quick(page: Page, base: str, name: str, game: str, players: int, bots: str = "heuristic") -> None:
+    page.goto(base + "/")
     expect(page.get_by_test_id("quick-game").locator("option")).to_have_count(2)
-    page.get_by_test_id("name-input").fill("Quinn")
+    page.get_by_test_id("name-input").fill(name)
     page.get_by_test_id("quick-game").select_option(game)
     page.get_by_test_id("quick-players").select_option(str(players))
     page.get_by_test_id("quick-bots").select_option(bots)
-    press_until_seated(page)
+
+
+def table_id_of(page: Page) -> str:
     page.wait_for_url(TABLE_URL)
+    return TABLE_URL.search(page.url).group(1)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("game", "players", "bots"), [("baha", 4, "heuristic"), ("baebae", 3, "random")])
+def test_play_now_with_nobody_waiting_fills_with_bots_after_the_wait(
+        game: str, players: int, bots: str, quick_server: ServeProcess, context: BrowserContext) -> None:
+    server = quick_server
+    page = context.new_page()
+    choose_quick(page, server.base, "Quinn", game, players, bots)
+    pressed = time.monotonic()
+    press_until_seated(page)
+    table_id = table_id_of(page)
     wait_first_update(page)
-    table_id = TABLE_URL.search(page.url).group(1)  # type: ignore[union-attr]
     summary = server.get(f"/api/tables/{table_id}")
-    assert summary["game"] == game and summary["players"] == players and summary["status"] == "running"
+    assert summary["status"] == "waiting" and summary["bots_at"] is not None, summary  # the wait
+    assert [s["kind"] for s in summary["seats"]] == ["human"] * players
+    expect(page.get_by_test_id("waiting-note")).to_contain_text("bots take the free seats")
+    summary = server.wait_status(table_id, "running", timeout=QUICK_WAIT + 20)
+    assert time.monotonic() - pressed >= QUICK_WAIT - 1.0  # not at once: people had the wait to join
+    assert summary["game"] == game and summary["players"] == players and summary["bots_at"] is None
     assert [s["kind"] for s in summary["seats"]] == ["human"] + ["bot"] * (players - 1)
     assert {s["bot"] for s in summary["seats"][1:]} == {bots} and summary["seats"][0]["name"] == "Quinn"
     expect(page.get_by_test_id("who")).to_have_text("Seat 0: Quinn")
     assert wait_turn_or_over(page) == "turn"  # the game is under way: this seat is asked to play
     token = page.evaluate(f"() => localStorage.getItem('cardroom.token.{table_id}')")
     assert seat_update(server, table_id, token)["moves"]
+
+
+def test_play_now_in_the_wait_seats_the_second_person_at_the_first_ones_table(
+        quick_server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
+    server = quick_server
+    first, second = new_context().new_page(), new_context().new_page()
+    choose_quick(first, server.base, "Ada", "baha", 3, "random")
+    choose_quick(second, server.base, "Bea", "baha", 3, "random")
+    press_until_seated(first)
+    table_id = table_id_of(first)
+    second.get_by_test_id("quick-button").click()   # in the wait: no new table, a seat at Ada's
+    assert table_id_of(second) == table_id
+    summary = server.wait_status(table_id, "running", timeout=QUICK_WAIT + 20)
+    assert [(s["kind"], s["name"]) for s in summary["seats"]] == [("human", "Ada"), ("human", "Bea"),
+                                                                   ("bot", None)]
+    assert summary["seats"][2]["bot"] == "random"
+    expect(second.get_by_test_id("who")).to_have_text("Seat 1: Bea")
+
+
+def test_play_now_twice_from_one_browser_does_not_seat_you_against_yourself(
+        quick_server: ServeProcess, context: BrowserContext) -> None:
+    page = context.new_page()
+    choose_quick(page, quick_server.base, "Ada", "baebae", 4, "random")
+    press_until_seated(page)
+    first = table_id_of(page)
+    choose_quick(page, quick_server.base, "Ada", "baebae", 4, "random")   # back in the lobby, in the wait
+    press_until_seated(page)
+    assert table_id_of(page) != first
+    assert [s["name"] for s in quick_server.get(f"/api/tables/{first}")["seats"]][:2] == ["Ada", None]
+
+
+def test_play_now_seats_a_person_at_a_waiting_table_of_the_game_and_size(
+        quick_server: ServeProcess, context: BrowserContext) -> None:
+    server = quick_server
+    other = server.create(game="baebae", players=3, name="Ada", seats=["human", "human", "random"])
+    waiting = server.create(game="baebae", players=2, name="Cy", seats=["human", "human"])
+    page = context.new_page()
+    choose_quick(page, server.base, "Dee", "baebae", 2)
+    page.get_by_test_id("quick-button").click()
+    assert table_id_of(page) == waiting["id"]  # joined at once: no wait, no new table
+    summary = server.get(f"/api/tables/{waiting['id']}")
+    assert summary["status"] == "running"
+    assert [(s["kind"], s["name"]) for s in summary["seats"]] == [("human", "Cy"), ("human", "Dee")]
+    assert server.get(f"/api/tables/{other['id']}")["status"] == "waiting"  # another size: left alone
+    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Dee")
+
+
+def test_play_now_refuses_an_unknown_bot_or_size_in_words(quick_server: ServeProcess) -> None:
+    before = len(quick_server.get("/api/tables"))
+    status, answer = quick_server.request("POST", "/api/quick", {"game": "baha", "players": 4, "bot": "oracle",
+                                                                 "name": "Eve"})
+    assert status == 400 and "unknown bot 'oracle'" in answer["detail"] and "heuristic" in answer["detail"]
+    status, answer = quick_server.request("POST", "/api/quick", {"game": "baha", "players": 7, "name": "Eve"})
+    assert status == 400 and "players" in str(answer["detail"])
+    assert len(quick_server.get("/api/tables")) == before
 
 
 def press_until_seated(page: Page) -> None:

@@ -9,7 +9,8 @@ from playwright.sync_api import Page
 REQUIRED = ["cardSvg", "cardLabel", "cardWords", "sortKey", "seatStats", "center", "isResult",
             "resultPanel", "scores", "winners", "eventWords"]
 OPTIONAL = {"passing": "object", "lastTrick": "function", "detail": "function", "button": "function",
-            "actionWords": "function", "hintWords": "function", "takenBy": "function", "walkthrough": "object"}
+            "actionWords": "function", "hintWords": "function", "takenBy": "function", "walkthrough": "object",
+            "motion": "function"}
 
 LOADED = """async ([required, optional]) => {
   const common = await import('/static/common.js');

@@ -19,7 +19,9 @@ def test_catalog(server: LiveServer) -> None:
     baebae = {o["name"]: o for o in cat["games"]["baebae"]["options"]}
     assert "deck" not in baebae and "players" not in baebae
     assert baebae["rounds"]["default"] == 3 and baebae["hand_size"]["default"] is None
-    assert all(o["text"] for g in cat["games"].values() for o in g["options"])
+    # each option's line of help in the lobby: one line of the rules' own words
+    assert all(o["text"] and "\n" not in o["text"] and len(o["text"]) <= 120
+               for g in cat["games"].values() for o in g["options"])
     assert {"name": "sample", "game": "baebae", "title": "Cardroom Sample Deck", "cards": 52} in cat["decks"]
     assert all(d["game"] in cat["games"] and cat["games"][d["game"]]["decks"] for d in cat["decks"])
     assert cat["bots"] == ["random", "heuristic", "ismcts"]

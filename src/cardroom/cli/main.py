@@ -572,6 +572,10 @@ def serve(
     bot_workers: Annotated[
         int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
     ] = 1,
+    quick_wait: Annotated[
+        float, typer.Option(help="Seconds a table made by Play now waits for people before bots take its "
+                                 "free seats.", min=0, max=120, metavar="SECONDS")
+    ] = 5.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
@@ -597,7 +601,8 @@ def serve(
     with guard():
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
                          console=make_console(), forwarded_allow_ips=forwarded_allow_ips,
-                         log_json=log_json, redis=redis, advertise=advertise)
+                         log_json=log_json, redis=redis, advertise=advertise,
+                         quick_wait=quick_wait)
     raise typer.Exit(code)
 
 

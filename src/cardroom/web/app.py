@@ -30,7 +30,7 @@ from cardroom.web.accounts import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, 
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.ops import CONTENT_TYPE
-from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, TokenBody, error
+from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, QuickBody, TokenBody, error
 from cardroom.web.store import Store
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
 
@@ -115,7 +115,7 @@ class BodyLimit:
 
 def create_app(
     db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
-    local_only: bool = False, redis_url: str | None = None,
+    local_only: bool = False, redis_url: str | None = None, quick_wait: float | None = None,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
@@ -123,7 +123,9 @@ def create_app(
     ``bot_workers`` the number of processes the search bots think in; ``local_only`` (a server
     listening on loopback) refuses requests that name another host (see ``guard.SiteGuard``);
     ``redis_url`` makes this server one of a cluster on a shared PostgreSQL database
-    (``cardroom.web.cluster``; its address for the others is set on ``app.state.manager``).
+    (``cardroom.web.cluster``; its address for the others is set on ``app.state.manager``);
+    ``quick_wait`` the seconds a table made by Play now waits for people before bots take its
+    free seats (default ``cardroom.web.play.QUICK_WAIT``).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -142,6 +144,8 @@ def create_app(
         except BaseException:
             store.close()
             raise
+    if quick_wait is not None:
+        manager.quick_wait = quick_wait
     manager.load()
     accounts = Accounts(store)
 
@@ -386,6 +390,33 @@ def create_app(
                 accounts.sat(table.id, seat, me.id)
         answer["creator_token"] = token
         return answer
+
+    @app.post("/api/quick", response_model=None)
+    async def quick_play(body: QuickBody, request: Request) -> dict[str, Any] | Response:
+        """Play now: a seat at a waiting table of the game and size when there is one, else a
+        new table that waits ``quick_wait`` seconds for people, then bots take its free seats."""
+        me = signed_in(request)
+        name = me.name if me is not None else body.name
+        manager.quick_check(body.game, body.players, body.bot)
+        found = manager.quick_match(body.game, body.players, frozenset(body.skip))
+        if found is not None:  # nothing awaits from the match to the join: the seat is still free
+            seat, token = manager.join(found.id, name, None)
+            if me is not None:
+                accounts.sat(found.id, seat, me.id)
+            return {**manager.summary(found), "seat": seat, "token": token, "matched": True}
+        address = client_address(request.client.host if request.client else "")
+        now = time.time()
+        refused = quota.refusal(address, manager.unfinished, now)
+        if refused is not None:
+            reason, wait = refused
+            return JSONResponse({"detail": reason}, status_code=429,
+                                headers={"Retry-After": str(math.ceil(wait))})
+        table, seat, token = manager.quick_create(body.game, body.players, body.bot, name)
+        quota.created(address, table.id, now)
+        if me is not None:
+            accounts.sat(table.id, seat, me.id)
+        return {**manager.summary(table), "seat": seat, "token": token, "creator_token": token,
+                "matched": False}
 
     @app.get("/api/tables")
     async def list_tables(

@@ -37,7 +37,7 @@ from cardroom.web.protocol import Act, Chat, Hello, Hint, Ping, ProtocolError, e
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
-__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS"]
+__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS", "QUICK_WAIT"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -48,6 +48,9 @@ MAX_SEAT_CONNECTIONS = 4
 QUICK_BOT_THREADS = 4
 """Threads the quick bots (random, heuristic, stand-ins) of every table choose in: their own,
 so nothing else (replays) can keep them waiting."""
+QUICK_WAIT = 5.0
+"""Seconds a table made by Play now waits for other people (who press Play now for the same
+game and size) before bots of the chosen level take its free seats."""
 REPLAY_THREADS = 2
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
@@ -96,6 +99,10 @@ class TablePlay:
         """Spectators watching behind the game: actions each lags."""
         self._behind: dict[tuple[str, int], tuple[int, State]] = {}
         """For each table and delay watched, the game as it was that many actions ago (its seq)."""
+        self.quick_wait = QUICK_WAIT
+        """Seconds a table made by Play now waits for people before bots take its free seats."""
+        self.quick_waits: dict[str, tuple[str, float]] = {}
+        """Tables made by Play now still in their wait: the bot that fills them, and when."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -544,6 +551,9 @@ class TablePlay:
             "closed": data.closed_after is not None,
             "rematch": data.rematch if data.rematch in self.tables else None,
             "timer": data.timer,
+            # Play now's wait: when bots take the free seats (a time, as "deadline"), else null.
+            "bots_at": self.quick_waits[data.id][1]
+            if data.id in self.quick_waits and data.status == "waiting" else None,
             "created": data.created,
             "url": f"/table/{data.id}",
         }

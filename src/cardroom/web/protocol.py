@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -32,6 +32,7 @@ __all__ = [
     "parse_message",
     "CreateBody",
     "JoinBody",
+    "QuickBody",
     "TokenBody",
     "clean_name",
     "error",
@@ -249,6 +250,23 @@ class JoinBody(_Body):
 
     name: str
     seat: int | None = Field(default=None, ge=0, le=100)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        return clean_name(value)
+
+
+class QuickBody(_Body):
+    """``POST /api/quick``: Play now, at a table of ``game`` for ``players`` (bots of level
+    ``bot`` take the seats nobody takes in the wait)."""
+
+    game: str = Field(max_length=MAX_RULE_TEXT)
+    players: int = Field(ge=2, le=MAX_PLAYERS)
+    bot: str = Field(default="heuristic", max_length=MAX_SEAT_SPEC)
+    name: str
+    skip: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=200)
+    """Tables not to be seated at: those this browser holds a seat at already."""
 
     @field_validator("name")
     @classmethod

@@ -533,6 +533,22 @@ class Store:
                     s.flush()
                 s.delete(row)
 
+    def seat_bots(self, table_id: str, bots: dict[int, str], status: str) -> None:
+        """Bots take the free seats ``bots`` names (seat: bot spec); ``status`` is the table's
+        status after it. Only seats free in the database are given: :class:`SeatTaken` when
+        one is not (nothing changed)."""
+        with self._tx() as s:
+            for seat, bot in bots.items():
+                given = s.execute(
+                    update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat,
+                                          SeatRow.token_hash.is_(None), SeatRow.kind == "human")
+                    .values(kind="bot", bot=bot, name=None).execution_options(synchronize_session=False))
+                if given.rowcount != 1:  # type: ignore[attr-defined]
+                    raise SeatTaken(f"seat {seat} of table {table_id} is taken")
+            table = s.get(TableRow, table_id)
+            assert table is not None
+            table.status = status
+
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str, status: str) -> None:
         """A person takes a seat; ``status`` is the table's status after it. Only a seat free
         in the database is taken: :class:`SeatTaken` when it is not (nothing changed)."""

@@ -285,6 +285,76 @@ class TableManager(TablePlay):
             self._broadcast(table)
         return chosen.seat, token
 
+    # -- Play now ------------------------------------------------------------------------
+
+    def quick_match(self, game: str, players: int, skip: frozenset[str] = frozenset()) -> LiveTable | None:
+        """A table Play now may seat a person at: waiting, of ``game`` for ``players``, open (not
+        closed), with a free seat for a person, not in ``skip`` (where the person sits already).
+        Tables in Play now's wait come first (they fill with bots soon), then the oldest."""
+        open_tables = [
+            t for t in self.tables.values()
+            if t.status == "waiting" and t.data.game == game and t.data.players == players
+            and t.id not in skip
+            and t.data.closed_after is None
+            and any(s.kind == "human" and s.token_hash is None for s in t.data.seats)
+        ]
+        if not open_tables:
+            return None
+        return min(open_tables, key=lambda t: (t.id not in self.quick_waits, t.data.created))
+
+    def quick_check(self, game: str, players: int, bot: str) -> None:
+        """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made)."""
+        if game not in games.names():
+            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
+        fewest, most = games.get(game).players()
+        if not fewest <= players <= most:
+            title = games.get(game).title
+            raise TableError(400, f"{title} is played by {fewest} to {most} players, not {players}")
+        self._seat(1, bot)  # a bot the web table may seat, or a 400 saying which are
+
+    def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
+        """A new table for Play now: ``name`` in the first seat, the others free for people who
+        press Play now for the same game and size in the next ``quick_wait`` seconds; then bots
+        ``bot`` take the seats still free and the game starts."""
+        self.quick_check(game, players, bot)
+        body = CreateBody(game=game, players=players, seats=["human"] * players, name=name)
+        table, seat, token = self.create(body)
+        assert seat is not None and token is not None
+        if table.status == "waiting":
+            at = time.time() + self.quick_wait
+            self.quick_waits[table.id] = (bot, at)
+            self._broadcast(table)
+            asyncio.get_running_loop().call_later(self.quick_wait, self.quick_fill, table.id)
+        return table, seat, token
+
+    def quick_fill(self, table_id: str) -> None:
+        """Play now's wait is over: bots take the seats of ``table_id`` nobody took, and the game
+        starts. A table nobody sits at any more (they left) stays waiting, as any table."""
+        wait = self.quick_waits.pop(table_id, None)
+        table = self.tables.get(table_id)
+        if wait is None or table is None or table.status != "waiting":
+            return
+        bot = wait[0]
+        seats = table.data.seats
+        if not any(s.kind == "human" and s.token_hash is not None for s in seats):
+            self._broadcast(table)
+            return
+        free = {s.seat: bot for s in seats if s.kind == "human" and s.token_hash is None}
+        try:
+            self.store.seat_bots(table.id, free, "running")
+        except Exception:  # the table stays waiting for people: nothing changed
+            log.exception("table %s: bots could not take the free seats", table.id)
+            self._broadcast(table)
+            return
+        assert table.rules is not None
+        for number, spec in free.items():
+            seats[number].kind = "bot"
+            seats[number].bot = spec
+            name, options = parse_spec(spec)
+            table.agents[number] = make(name, seed=table.data.seed + 7919 * (number + 1), **options)
+        table.data.status = "running"
+        self._begin(table)
+
     def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is None:

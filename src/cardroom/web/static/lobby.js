@@ -90,7 +90,7 @@ function drawSeats() {
   for (let i = 0; i < Math.min(Math.max(n, 0), 12); i++) {
     const value = old[i] ?? (i === 0 ? "human" : fallbackBot);
     items.push(h("label", {}, `Seat ${i}${i === 0 ? " (you)" : ""}`,
-      h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}` },
+      h("select", { "data-testid": `seat-kind-${i}`, name: `seat-${i}`, "aria-describedby": "seat-kinds-help" },
         ...seatOptions().map(([v, t]) => h("option", { value: v, text: t, selected: v === value })))));
   }
   box.replaceChildren(...items);
@@ -233,13 +233,15 @@ $("quick-form").addEventListener("submit", async (ev) => {
   const players = Number($("quick-players").value);
   const bot = $("quick-bots").value;
   const name = myName() || "Guest";
-  // The game's first project deck, where it plays with decks.
-  const deck = catalog.games[game].decks ? ((catalog.decks || []).find((d) => d.game === game) || {}).name ?? null : null;
-  const body = { game, players, rules: {}, deck, seats: ["human", ...Array(players - 1).fill(bot)], timer: null, name };
+  // A seat at a waiting table of this game and size when there is one; else a new table that
+  // waits a few seconds for people who press Play now too, then bots take its free seats.
+  // Not a table this browser sits at already: nobody plays against themselves.
+  const mine = Object.keys(localStorage).filter((k) => k.startsWith(TOKEN_KEY(""))).map((k) => k.slice(TOKEN_KEY("").length)).slice(-200);
+  const body = { game, players, bot, name, skip: mine };
   const btn = $("quick-button");
   btn.disabled = true;
   try {
-    const res = await api("/api/tables", { json: body });
+    const res = await api("/api/quick", { json: body });
     if (res.token) localStorage.setItem(TOKEN_KEY(res.id), res.token);
     if (res.creator_token) localStorage.setItem(CREATOR_KEY(res.id), res.creator_token);
     location.href = res.url && res.url.startsWith("/") ? res.url : tableUrl(res.id);

@@ -146,6 +146,7 @@ export class TableView {
     this.state = null;
     this.busy = false;
     this._lastLogLen = 0;
+    this.lastTrickOpen = false;
   }
 
   /** state: {view, table, moves, events, designs, deadline, seat, seq, connected, replay} */
@@ -181,6 +182,7 @@ export class TableView {
     this.renderSeats(view, state);
     this.renderCenter(view, state);
     this.moveCards(view, state, before);
+    this.moveEvents(view, state);
     this.renderTurn(view, state, mine);
     this.renderDecision(view, state, cls, mine);
     this.renderHand(view, state, hand, cls);
@@ -221,8 +223,12 @@ export class TableView {
     });
     this.els.seats.replaceChildren(...seats);
     const free = (table.seats || []).filter((s) => s.kind === "human" && !s.name).length;
+    // Play now's wait: bots take the free seats at table.bots_at (server time), else people do.
+    const soon = table.bots_at && state.now ? Math.max(0, Math.ceil(table.bots_at - state.now)) : null;
     this.els.center.replaceChildren(h("p", { class: "waiting-note", "data-testid": "waiting-note" },
-      `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
+      soon !== null
+        ? `Waiting for ${free} more player${free === 1 ? "" : "s"} who press Play now: in about ${soon} s bots take the free seats and the game starts.`
+        : `Waiting for ${free} more player${free === 1 ? "" : "s"}: send them the link above. The game starts when every seat is taken.`));
   }
 
   /** A waiting table its creator closed: nothing waits any more. */
@@ -263,8 +269,16 @@ export class TableView {
         turn ? h("span", { class: "turn-arrow", "aria-hidden": "true" }, "\u25b6 ") : null,
         h("span", { text: this.names(i) }),
         me ? seatChip(state.replay ? "seen by" : "you", "chip-you") : null,
-        view.dealer === i ? seatChip("dealer", "chip-dealer") : null,
+        view.dealer === i ? h("span", { class: "dealer-mark", "data-testid": `dealer-${i}`, title: "dealer", "aria-label": "dealer", role: "img" }, "D") : null,
         state.replay ? null : holderChip(info)));
+      if (turn) {
+        // The seat to act says so at the seat, with its turn timer when the table has one.
+        const timed = state.deadline && !state.replay;
+        bits.push(h("div", { class: "seat-turn", "data-testid": `turn-at-${i}` },
+          seatChip(me ? "your turn" : "to play", "chip-turn"),
+          timed ? h("span", { class: "countdown seat-timer", "data-testid": `timer-at-${i}`, "data-deadline": state.deadline,
+            title: "time left for this turn" }, countdownText(state.deadline)) : null));
+      }
       const status = [];
       if (state.replay) { /* who was connected says nothing in a replay */ } else if (info.kind === "bot") status.push(seatChip(`bot \u00b7 ${String(info.bot || "").split(":")[0]}`, "chip-bot"));
       else if (info.kind === "human" && !info.name) status.push(seatChip("free seat", "chip-free"));
@@ -329,6 +343,57 @@ export class TableView {
     this._drawnOnce = true;
   }
 
+  /** Cards that go from one place to another for the events new since the last drawing (the
+   * game's `motion`: a draw from the stockpile to the drawer, a pass from seat to seat), over
+   * the page for a moment. A card shows its face only when this seat knows it (its own draw,
+   * the cards it passed or received); every other card goes face down, whatever the event
+   * says. Nothing moves under prefers-reduced-motion, with the page's setting off, in a
+   * replay, or for the events a page is sent when it (re)connects. */
+  moveEvents(view, state) {
+    const events = state.events || [];
+    const seen = this._eventsSeen;
+    if (seen === undefined) {
+      this._eventsSeen = events.length;
+      return;
+    }
+    if (events.length <= seen) return;   // nothing new (or the log sent again on a reconnect)
+    this._eventsSeen = events.length;
+    const r = renderer(view.game);
+    if (!r.motion || !motionAllowed() || state.replay) return;
+    const me = state.spectator || state.seat === null || state.seat === undefined ? null : state.seat;
+    const moves = events.slice(seen).map((e) => r.motion(e, view)).filter(Boolean).slice(-8);
+    moves.forEach((m, i) => this.fly(m, me, i));
+  }
+
+  fly(m, me, i) {
+    const place = (where) => (where === "stock" ? this.els.center.querySelector("[data-testid=stock]")
+      : this.els.seats.querySelector(`[data-testid="seat-${where}"]`));
+    const from = place(m.from);
+    const to = place(m.to);
+    if (!from || !to) return;
+    const known = me !== null && (m.to === me || m.from === me);
+    const cards = m.cards.map((c) => this.cardFace(known && c !== "?" ? c : "?", "small"));
+    const a = from.getBoundingClientRect();
+    const b = to.getBoundingClientRect();
+    const x = a.left + a.width / 2;
+    const y = a.top + a.height / 2;
+    const dx = Math.round(b.left + b.width / 2 - x);
+    const dy = Math.round(b.top + b.height / 2 - y);
+    const node = h("div", { class: "flying", "data-testid": "flying", "data-kind": m.kind, "data-from": String(m.from),
+      "data-to": String(m.to), "data-dx": dx, "data-dy": dy, "aria-hidden": "true", style: `left:${x}px;top:${y}px` }, cards);
+    document.body.append(node);
+    const done = () => node.remove();
+    if (node.animate) {
+      const run = node.animate([
+        { transform: "translate(-50%, -50%) scale(1)", opacity: 1 },
+        { transform: `translate(calc(-50% + ${dx}px), calc(-50% + ${dy}px)) scale(.8)`, opacity: 0.6 },
+      ], { duration: MOTION_MS, delay: i * 90, easing: "ease-in-out", fill: "both" });
+      run.onfinish = done;
+      run.oncancel = done;
+    }
+    setTimeout(done, MOTION_MS + i * 90 + 200);
+  }
+
   renderCenter(view, state) {
     const c = this.els.center;
     if (state.result) c.replaceChildren(this.resultPanel(state.result, view, state));
@@ -353,18 +418,40 @@ export class TableView {
           ...cells.map((x) => h("td", { text: x })))))));
   }
 
+  /** The trick before this one (Baha). With a button (the table page), it shows over the
+   * middle of the table while the button is pressed (Escape or the button again closes it);
+   * without one (the replay), in its panel whenever there is one. */
   renderLastTrick(view) {
     const panel = this.els.lastTrickPanel;
     const box = this.els.lastTrick;
+    const button = this.els.lastTrickButton;
     if (!panel || !box) return;
     const r = renderer(view.game);
     const shown = r.lastTrick ? r.lastTrick(view, this) : null;
+    if (button && !button.dataset.wired) {
+      button.dataset.wired = "true";
+      button.addEventListener("click", () => {
+        this.lastTrickOpen = !this.lastTrickOpen;
+        if (this.state && this.state.view) this.renderLastTrick(this.state.view);
+      });
+      panel.addEventListener("keydown", (ev) => {
+        if (ev.key !== "Escape") return;
+        this.lastTrickOpen = false;
+        if (this.state && this.state.view) this.renderLastTrick(this.state.view);
+        button.focus();
+      });
+    }
+    if (button) {
+      button.hidden = !shown;
+      button.setAttribute("aria-expanded", shown && this.lastTrickOpen ? "true" : "false");
+      button.classList.toggle("pressed", !!(shown && this.lastTrickOpen));
+    }
     if (!shown) {
       panel.hidden = true;
       box.replaceChildren();
       return;
     }
-    panel.hidden = false;
+    panel.hidden = button ? !this.lastTrickOpen : false;
     box.replaceChildren(...shown);
   }
 
@@ -399,8 +486,7 @@ export class TableView {
   }
 
   tickCountdown() {
-    const c = document.querySelector("[data-testid=countdown]");
-    if (c && c.dataset.deadline) c.textContent = countdownText(Number(c.dataset.deadline));
+    for (const c of document.querySelectorAll(".countdown[data-deadline]")) c.textContent = countdownText(Number(c.dataset.deadline));
   }
 
   renderDecision(view, state, cls, mine) {
@@ -412,6 +498,14 @@ export class TableView {
       parts.push(h("div", { class: "pending-text", "data-testid": "pending" },
         pending.card ? h("strong", { text: `${cardWords(view.game, pending.card, state.designs)}: ` }) : null,
         capital(r0.pendingWords ? r0.pendingWords(pending.text, state.designs) : pending.text)));
+    }
+    // Your turn's timer beside your hand too: on a small window your seat's plate can be under
+    // the hand (which stays in view), and the time left must be where you play.
+    const asked = !this.ended(view, state) && !state.result && view.current_player === state.seat;
+    if (mine && asked && state.deadline && !state.replay) {
+      parts.push(h("div", { class: "decision-timer", "data-testid": "timer-at-hand" },
+        seatChip("your turn", "chip-turn"),
+        h("span", { class: "countdown", "data-deadline": state.deadline, title: "time left for this turn" }, countdownText(state.deadline))));
     }
     const buttons = [];
     const busy = this.busy;

@@ -50,6 +50,7 @@ const view = new TableView({
   seats: $("seats"), center: $("center"), turn: $("turn-indicator"), decision: $("decision"),
   hand: $("hand"), scores: $("scores"), standings: $("standings"), log: $("log"),
   detail: $("card-detail"), lastTrick: $("last-trick"), lastTrickPanel: $("last-trick-panel"),
+  lastTrickButton: $("last-trick-button"),
 }, {
   onMove: (m) => send(m),
   onPass: (moves) => {
@@ -321,6 +322,7 @@ function onUpdate(msg) {
   state.moves = msg.moves || [];
   state.behind = msg.behind || 0;
   state.table = msg.table || state.table;
+  state.now = msg.now ?? Date.now() / 1000;  // the server's time (Play now's wait counts in it)
   // The deadline in this browser's clock: the server sends its own time beside it.
   state.deadline = msg.deadline ? msg.deadline - (msg.now ?? Date.now() / 1000) + Date.now() / 1000 : null;
   const fresh = msg.events || [];

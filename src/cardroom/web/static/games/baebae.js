@@ -288,6 +288,12 @@ export default {
   /** A round ends with its `round_end` event: the result panel shows it. */
   isResult: (e) => e.t === "round_end",
 
+  /** Cards that move for an event: a draw goes from the stockpile to the drawer's seat (the
+   * card as the event tells it this seat: "?" for another seat's). */
+  motion(e) {
+    return e.t === "draw" ? { kind: "draw", from: "stock", to: e.p, cards: [e.card ?? "?"] } : null;
+  },
+
   resultPanel(e, view, state, tv) {
     const you = (i) => (i === state.seat && !state.spectator ? "You" : tv.names(i));
     const n = (e.totals || []).length;

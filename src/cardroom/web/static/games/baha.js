@@ -232,6 +232,12 @@ export default {
   /** A hand ends with its `score` event: the result panel shows it. */
   isResult: (e) => e.t === "score",
 
+  /** Cards that move for an event: a pass goes from the passer's seat to the receiver's (the
+   * cards as the event tells them this seat: "?" for a pass between two others). */
+  motion(e) {
+    return e.t === "pass" ? { kind: "pass", from: e.from, to: e.to, cards: e.cards || [] } : null;
+  },
+
   resultPanel(e, view, state, tv) {
     const you = (i) => (i === state.seat && !state.spectator ? "You" : tv.names(i));
     const n = (e.totals || []).length;
