@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cardroom/baebae_module.hpp"
+#include "cardroom/ismcts_baebae.hpp"
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
@@ -780,6 +781,7 @@ PYBIND11_MODULE(_core, m) {
         .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
 
     cardroom::baebae_py::register_baebae(m);
+    cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches
     m.def(
