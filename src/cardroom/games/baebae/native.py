@@ -53,6 +53,9 @@ _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _KINDS = ("optional", "declare", "target", "option", "select")
 _PURPOSES = ("", "discard", "discard_under", "give")
 
+NativeKnowledge = tuple[int, list[list[int]], list[list[tuple[list[int], int]]], list[int]]
+"""A seat's knowledge as the native determinizer takes it (:meth:`NativeBaebaeState.native_knowledge`)."""
+
 UNSUPPORTED: tuple[str, ...] = tuple(unsupported(core().baebae_ops())) if available() else ()
 """The interpreter's ops this build of the native core cannot run (empty: every step runs)."""
 
@@ -261,7 +264,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         ``rng``), the world on the native engine."""
         return self._from_reference(self.reference().determinize(seat, rng))
 
-    def native_knowledge(self, seat: int) -> tuple[int, list[list[int]], list[list[tuple[list[int], int]]], list[int]]:
+    def native_knowledge(self, seat: int) -> NativeKnowledge:
         """What ``seat`` knows of the hidden cards (the reference's ``determinize.knowledge``), in
         design numbers as the native determinizer takes it: the seat; per seat the designs known
         in its hand and its groups (the designs each cannot hold, how many cards); the pool."""
@@ -271,7 +274,8 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         designs = len(self.rules.cards)
         return (
             seat,
-            [[design[k.upper()] for k, count in sorted(known.items()) for _ in range(count)] for known in know.known],
+            [[design[k.upper()] for k, count in sorted(known.items()) for _ in range(count)]
+             for known in know.known],
             [[([d for d in range(designs) if forbidden >> d & 1], count) for forbidden, count in groups]
              for groups in know.groups],
             [design[k.upper()] for k in know.pool],
@@ -293,12 +297,13 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         epsilon: float, max_depth: int, seed: int, threads: int,
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
-        move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
-        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them.
-        What the seat knows is read once by the reference; every world is dealt in C++."""
+        move and the iterations run. The options are
+        :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
+        (root parallel), ``iterations`` shared among them. What the seat knows is read once by
+        the reference; every world is dealt in C++."""
         action, done, _ = core().baebae_ismcts(
-            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration, rollout == "heuristic",
-            epsilon, max_depth, seed % 2**64, threads,
+            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
+            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
         )
         return action, done
 
