@@ -247,7 +247,7 @@ struct SearchTraits {
     struct Player {
         Heuristic heuristic;
     };
-    static constexpr int MAX_ACTIONS = 512;
+    static constexpr int MAX_ACTIONS = 4096;  // some 2,000 designs: decks beyond are refused in words
 
     static Player player(Rng& rng) { return Player{Heuristic{PyRandom::from_int(rng.next())}}; }
     static void world(const Root& root, Rng& rng, World& world) {
