@@ -7,7 +7,8 @@ roll-outs unless ``--rollout random``, Baha's UCB constant): ``engine=native`` i
 (four players, default rules, ``target=1``: the game ends when the hand is scored, unless the
 lowest score is shared); with ``--game baebae``, one round of 4-player BAEBAE (default rules,
 ``rounds=1``), BAEBAE's UCB constant, in penalty points. Reported: each side's mean horns
-(points) per deal and the paired difference native minus Python with its 95% interval: within noise, the interval holds 0.
+(points) per deal and the paired difference native minus Python with its 95% interval: within
+noise, the interval holds 0.
 
 Run: ``python benchmarks/ismcts_native_strength.py --deals 24 --iterations 100`` (a strength
 check, not a timed figure; about a minute on one core at these sizes).
