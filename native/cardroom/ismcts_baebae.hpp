@@ -18,6 +18,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -151,7 +153,7 @@ struct Dealer {
             } else if (slots) {
                 parts.push_back(Group{{}, slots});
             }
-            if (p == root->drawn_by) {
+            if (p == root->drawn_by && !work.empty()) {
                 keys.push_back(work.front());
                 work.erase(work.begin());
                 newest(1);
@@ -172,8 +174,11 @@ struct Dealer {
             }
             for (const Group& gr : parts) {
                 if (gr.forbidden.empty()) {
-                    keys.insert(keys.end(), work.begin(), work.begin() + gr.count);
-                    work.erase(work.begin(), work.begin() + gr.count);
+                    // as the reference's slice: never past the pool's end (a consistent knowledge
+                    // has as many hidden cards as places, so this only guards the memory)
+                    auto end = work.begin() + std::min<std::ptrdiff_t>(gr.count, static_cast<std::ptrdiff_t>(work.size()));
+                    keys.insert(keys.end(), work.begin(), end);
+                    work.erase(work.begin(), end);
                     continue;
                 }
                 std::vector<int> chosen;
@@ -206,6 +211,7 @@ struct Dealer {
         w = g;
         free = root->free;
         auto take = [this](int design) {
+            if (free[design].empty()) throw std::invalid_argument("the knowledge holds more cards of a design than the deck");
             int pid = free[design].back();
             free[design].pop_back();
             return pid;

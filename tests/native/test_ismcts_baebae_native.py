@@ -269,3 +269,25 @@ def test_native_search_lets_other_threads_run() -> None:
     finally:
         search.join()
     assert bot.last_iterations > 2
+
+
+def test_knowledge_that_does_not_fit_the_deck_is_refused_in_words() -> None:
+    """The native face refuses knowledge naming no design of the deck, or more cards of a design
+    than the deck has out of sight, with a clear error; the position is left unchanged."""
+    from cardroom.native import core
+
+    state = next(decisions(1))
+    seat = state.current_player
+    before = (state.hands, state.stock, state.discard, len(state.log))
+    k = state.native_knowledge(seat)
+    no_design = (k[0], k[1], k[2], [*k[3][:-1], 10_000])
+    top = state.rules.card_of[state.discard[-1]]
+    too_many = (k[0], k[1], k[2], [top] * len(k[3]))
+    for bad, words in ((no_design, "not a design"), (too_many, "more cards of a design")):
+        with pytest.raises(ValueError, match=words):
+            core().baebae_ismcts(state, bad, 50, 0.0, 4.0, False, 0.1, 200, 1, 2)
+        with pytest.raises(ValueError, match=words):
+            core().baebae_determinize(state.clone(), state, bad, 1, state.view_log(seat))
+    assert (state.hands, state.stock, state.discard, len(state.log)) == before
+    assert state.native_ismcts(seat, iterations=20, seconds=None, exploration=4.0, rollout="random",
+                               epsilon=0.1, max_depth=200, seed=1, threads=1)[0] in state.legal_actions()
