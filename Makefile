@@ -99,6 +99,7 @@ bench: install
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_deal_seconds.py
+	$(BIN)/python benchmarks/ismcts_baebae.py --game
 	$(BIN)/python benchmarks/sim_throughput.py
 	$(BIN)/python benchmarks/env_throughput.py
 	$(BIN)/python benchmarks/sim_vs_openspiel.py

@@ -15,6 +15,7 @@
 
 #include "cardroom/baebae_module.hpp"
 #include "cardroom/baebae_tables.hpp"
+#include "cardroom/ismcts_baebae.hpp"
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
@@ -782,6 +783,7 @@ PYBIND11_MODULE(_core, m) {
 
     cardroom::baebae_py::register_baebae(m);
     cardroom::baebae_tables::register_baebae_tables(m);
+    cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches
     m.def(

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
+from cardroom.games.baebae.determinize import knowledge
 from cardroom.games.baebae.interpreter import Decision, Frame, Phase
 from cardroom.games.baebae.program import Program, compile_rules, unsupported
 from cardroom.games.baebae.rules import Rules
@@ -54,6 +55,9 @@ _PHASES = (Phase.PLAY, Phase.DRAWN, Phase.DECIDE, Phase.OVER)
 _PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _KINDS = ("optional", "declare", "target", "option", "select")
 _PURPOSES = ("", "discard", "discard_under", "give")
+
+NativeKnowledge = tuple[int, list[list[int]], list[list[tuple[list[int], int]]], list[int]]
+"""A seat's knowledge as the native determinizer takes it (:meth:`NativeBaebaeState.native_knowledge`)."""
 
 UNSUPPORTED: tuple[str, ...] = tuple(unsupported(core().baebae_ops())) if available() else ()
 """The interpreter's ops this build of the native core cannot run (empty: every step runs)."""
@@ -262,6 +266,53 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         """As :meth:`BaebaeState.determinize` (the reference's, so the same world for the same
         ``rng``), the world on the native engine."""
         return self._from_reference(self.reference().determinize(seat, rng))
+
+    def native_knowledge(self, seat: int) -> NativeKnowledge:
+        """What ``seat`` knows of the hidden cards (the reference's ``determinize.knowledge``), in
+        design numbers as the native determinizer takes it: the seat; per seat the designs known
+        in its hand and its groups (the designs each cannot hold, how many cards); the pool."""
+        self._check_seat(seat)
+        know = knowledge(self.reference(), seat)
+        design = self.rules.design_of_key
+        designs = len(self.rules.cards)
+        return (
+            seat,
+            [[design[k.upper()] for k, count in sorted(known.items()) for _ in range(count)]
+             for known in know.known],
+            [[([d for d in range(designs) if forbidden >> d & 1], count) for forbidden, count in groups]
+             for groups in know.groups],
+            [design[k.upper()] for k in know.pool],
+        )
+
+    def native_determinize(self, seat: int, seed: int) -> tuple[NativeBaebaeState, bool]:
+        """A world dealt by the native determinizer (``native/cardroom/ismcts_baebae.hpp``) from
+        :meth:`native_knowledge`, from its stream for ``seed``; and whether it met the groups of
+        what hands cannot hold (else it was dealt without them, as the reference does after its
+        tries)."""
+        world = self.clone()
+        seed_text, grouped = core().baebae_determinize(
+            world, self, self.native_knowledge(seat), seed % 2**64, self.view_log(seat))
+        world.seed, world.origin = int(seed_text), None
+        return world, grouped
+
+    def native_ismcts(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int,
+    ) -> tuple[Action, int]:
+        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
+        move and the iterations run. The options are
+        :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
+        (root parallel), ``iterations`` shared among them. What the seat knows is read once by
+        the reference; every world is dealt in C++."""
+        action, done, _ = core().baebae_ismcts(
+            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
+            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
+        )
+        return action, done
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
 
     def view(self, seat: int) -> dict[str, Any]:
         return self.reference().view(seat)

@@ -1,0 +1,293 @@
+"""BAEBAE in the native ISMCTS: every world the native determinizer deals is consistent with
+all the seat knows (checked as the reference's worlds are), and the search is legal,
+repeatable for a seed, blind to hidden cards and runs on several threads."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from baebae_native_support import DECK_OPTIONS
+from baebae_support import random_decks, write_deck
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from native_support import needs_native
+
+from cardroom.agents import make
+from cardroom.agents.ismcts import ISMCTSAgent
+from cardroom.games.baebae import Phase, Rules
+from cardroom.games.baebae.determinize import knowledge
+from cardroom.games.baebae.rules import read_decks
+
+pytestmark = needs_native
+
+RULES = [
+    Rules(players=4, rounds=2),
+    Rules(players=3, rounds=1, draw_when_able=True),
+    Rules(players=2, rounds=1, **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
+    Rules(players=5, rounds=1, **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
+    Rules(players=6, decks=2, rounds=1, hand_size=7),
+]
+
+
+def positions(rules: Rules, games: int, per_game: int, first: int = 0) -> Iterator[Any]:
+    """Positions of random games of ``rules`` on the native engine, a few moments each."""
+    for seed in range(first, first + games):
+        state = rules.new_game(seed)
+        assert type(state).__name__ == "NativeBaebaeState"
+        rng = random.Random(seed)
+        moments = sorted(rng.sample(range(0, 120), per_game))
+        moves = 0
+        for moment in moments:
+            while moves < moment and not state.is_over:
+                state.apply(rng.choice(state.legal_actions()))
+                moves += 1
+            if state.is_over:
+                break
+            yield state
+
+
+def designs(state: Any, mask: int) -> Counter[int]:
+    return Counter(state.rules.card_of[pid] for pid in range(len(state.rules.card_of)) if mask >> pid & 1)
+
+
+def meets_groups(state: Any, know: Any, p: int, held: Counter[int]) -> bool:
+    """Whether ``held`` (p's designs) fills p's groups: the known cards aside, no group holding
+    a design it forbids (the groups are nested, so Hall's condition is one count per group)."""
+    design = state.rules.design_of_key
+    hidden = held - Counter(design[k.upper()] for k, c in know.known[p].items() for _ in range(c))
+    cards = list(hidden.elements())
+    need = 0
+    for forbidden, count in know.groups[p]:
+        need += count
+        if sum(1 for d in cards if not forbidden >> d & 1) < need:
+            return False
+    return need == len(cards)
+
+
+def check_world(state: Any, world: Any, seat: int, grouped: bool) -> set[str]:
+    """``world`` could be the real position as far as ``seat`` knows: its own cards, the public
+    piles and counts, its view and filtered log unchanged; every hidden card once, the known
+    ones where the seat knows them, the drawn card in the drawer's hand, a chooser with a
+    choice to make, each hand meeting what its player could not have held. Returns which of
+    those constraints the position had."""
+    ref = state.reference()
+    know = knowledge(ref, seat)
+    design = state.rules.design_of_key
+    assert world.view(seat) == state.view(seat)
+    assert world.view_log(seat) == state.view_log(seat)
+    assert world.history == [] and world.origin is None
+    assert world.hands[seat] == state.hands[seat] and world.discard == state.discard
+    assert [h.bit_count() for h in world.hands] == [h.bit_count() for h in state.hands]
+    assert len(world.stock) == len(state.stock)
+    places = [*world.hands, *(1 << p for p in world.stock), *(1 << p for p in world.discard)]
+    assert sum(m.bit_count() for m in places) == len(state.rules.card_of)
+    union = 0
+    for mask in places:
+        union |= mask
+    assert union == (1 << len(state.rules.card_of)) - 1
+    hidden = Counter(state.rules.card_of[p] for p in world.stock)
+    for p in range(state.n):
+        if p != seat:
+            hidden += designs(world, world.hands[p])
+    known = Counter(design[k.upper()] for p in range(state.n) for k, c in know.known[p].items() for _ in range(c))
+    assert hidden == Counter(design[k.upper()] for k in know.pool) + known
+    pending = state.pending
+    chooser = (pending.seat if pending is not None and pending.kind == "select" and pending.seat != seat
+               and not pending.may_stop else None)
+    had = set()
+    for p in range(state.n):
+        if p == seat:
+            continue
+        if know.known[p]:
+            had.add("known")
+        if any(forbidden for forbidden, _ in know.groups[p]):
+            had.add("groups")
+        held = designs(world, world.hands[p])
+        assert not Counter(design[k.upper()] for k, c in know.known[p].items() for _ in range(c)) - held
+        if grouped and p != chooser:
+            assert meets_groups(state, know, p, held), (p, know.groups[p], held)
+    if state.phase is Phase.DRAWN and state.turn != seat:
+        assert world.drawn is not None and world.hands[state.turn] >> world.drawn & 1
+        had.add("drawn")
+    if pending is not None and pending.kind == "select" and pending.seat != seat:
+        candidates = world.pending.candidates
+        assert candidates & ~world.hands[pending.seat] == 0
+        if chooser is not None:
+            frame = ref.frames[-1]
+            assert candidates.bit_count() >= frame.left + 1
+            assert len(designs(world, candidates)) >= 2
+            had.add("chooser")
+    if state.current_player == seat:
+        assert world.legal_actions() == state.legal_actions()
+    return had
+
+
+def play_round(world: Any, seed: int) -> None:
+    deal = world.deal_number
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if world.is_over or world.deal_number != deal:
+            return
+        world.apply(rng.choice(world.legal_actions()))
+    raise AssertionError("the world's round did not end")
+
+
+@pytest.mark.parametrize("rules", RULES, ids=lambda r: f"{r.players}p")
+def test_native_worlds_agree_with_all_the_seat_knows(rules: Rules) -> None:
+    """Over many positions of many games, every native world passes the checks the reference's
+    worlds pass (the same checker on both: what the seat knows is kept alike)."""
+    seed = 0
+    checked = grouped_worlds = differs = 0
+    had: Counter[str] = Counter()
+    for state in positions(rules, 30, 10):
+        for seat in range(state.n):
+            seed += 1
+            world, grouped = state.native_determinize(seat, seed)
+            had.update(check_world(state, world, seat, grouped))
+            check_world(state, state.determinize(seat, random.Random(seed)), seat, False)
+            grouped_worlds += grouped
+            differs += any(world.hands[p] != state.hands[p] for p in range(state.n) if p != seat)
+            if seed % 5 == 0:
+                play_round(world, seed)
+            checked += 1
+    assert checked > 150
+    assert had["drawn"] > 5 and had["known"] > 5 and had["chooser"] > 0
+    assert had["groups"] > 20 or rules.draw_when_able  # nothing is inferred when a player may draw
+    assert grouped_worlds > 0.9 * checked  # the groups are met, not dropped
+    assert differs > 0.5 * checked  # the hidden cards are dealt again, not copied
+
+
+@settings(max_examples=15, deadline=None)
+@given(text=random_decks(), players=st.integers(2, 5), seed=st.integers(0, 2**32))
+def test_native_worlds_of_random_decks(text: str, players: int, seed: int) -> None:
+    rules = Rules(players=players, **read_decks(str(write_deck(text, "random"))), rounds=1, turn_limit=150)
+    for k, state in enumerate(positions(rules, 1, 6, seed)):
+        seat = k % players
+        world, grouped = state.native_determinize(seat, seed + k)
+        check_world(state, world, seat, grouped)
+        play_round(world, k)
+
+
+def test_native_worlds_vary_with_the_seed_and_repeat_for_one() -> None:
+    state = next(positions(Rules(players=4), 1, 1))
+    worlds = {tuple(state.native_determinize(1, seed)[0].hands) for seed in range(20)}
+    assert len(worlds) > 15
+    assert state.native_determinize(1, 7)[0].hands == state.native_determinize(1, 7)[0].hands
+    assert state.native_determinize(1, 7)[0].stock == state.native_determinize(1, 7)[0].stock
+
+
+def decisions(count: int) -> Iterator[Any]:
+    """Positions of BAEBAE games where the seat to act has a choice."""
+    for index, rules in enumerate(RULES):
+        found = 0
+        for state in positions(rules, 6, 6, 100 * index):
+            if len(state.legal_actions()) > 1:
+                yield state
+                found += 1
+                if found == count:
+                    break
+
+
+@pytest.mark.parametrize("rollout", ["random", "heuristic"])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_native_search_is_legal_and_repeatable(rollout: str, threads: int) -> None:
+    for state in decisions(2):
+        seat = state.current_player
+        choices = set()
+        for _ in range(2):
+            bot = make("ismcts", seed=5, iterations=200, rollout=rollout, threads=threads, engine="native")
+            choices.add(bot.act(state, seat))
+            assert bot.last_iterations == 200
+        assert len(choices) == 1 and choices <= set(state.legal_actions())
+
+
+def test_native_search_spends_its_iterations_on_the_root() -> None:
+    from cardroom.native import core
+
+    state = next(decisions(1))
+    seat = state.current_player
+    for threads in (1, 3):
+        action, done, root = core().baebae_ismcts(
+            state, state.native_knowledge(seat), 400, 0.0, 4.0, True, 0.1, 200, 9, threads)
+        assert done == 400 and sum(visits for _, visits, _ in root) == 400
+        assert {key for key, _, _ in root} == set(state.legal_actions())
+        assert action == max(root, key=lambda r: (r[1], r[2]))[0]
+
+
+def test_the_search_refuses_a_seat_out_of_range() -> None:
+    from cardroom.engine import IllegalAction
+
+    state = next(decisions(1))
+    for bad in (-1, state.n, True, "0"):
+        with pytest.raises(IllegalAction, match="seat must be"):
+            state.native_ismcts(bad, iterations=10, seconds=None, exploration=4.0, rollout="random",
+                                epsilon=0.1, max_depth=200, seed=1, threads=1)
+
+
+def look_alike(state: Any, seat: int) -> Any:
+    """A state with the same view for ``seat`` and other hidden cards."""
+    return next(
+        d for k in range(50)
+        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
+               for p in range(state.n) if p != seat)
+    )
+
+
+@pytest.mark.parametrize("spec", [{"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2}])
+def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any]) -> None:
+    """The blind-bot test on the native search: the same decision on two states that differ
+    only in cards the seat cannot see."""
+    for state in decisions(2):
+        seat = state.current_player
+        other = look_alike(state, seat)
+        assert other.view(seat) == state.view(seat)
+        assert type(other).__name__ == "NativeBaebaeState"
+        first = make("ismcts", seed=7, iterations=150, engine="native", **spec)
+        second = make("ismcts", seed=7, iterations=150, engine="native", **spec)
+        assert isinstance(first, ISMCTSAgent)
+        assert first.act(state, seat) == second.act(other, seat)
+
+
+def test_native_search_lets_other_threads_run() -> None:
+    """The search runs with the GIL released: Python code on another thread goes on while it runs."""
+    import threading
+    import time
+
+    state = next(decisions(1))
+    bot = make("ismcts", seed=1, seconds=1.0, engine="native")
+    search = threading.Thread(target=bot.act, args=(state, state.current_player))
+    search.start()
+    try:
+        start = time.perf_counter()
+        time.sleep(0.2)
+        assert sum(range(100_000)) > 0
+        assert time.perf_counter() - start < 0.7
+    finally:
+        search.join()
+    assert bot.last_iterations > 2
+
+
+def test_knowledge_that_does_not_fit_the_deck_is_refused_in_words() -> None:
+    """The native face refuses knowledge naming no design of the deck, or more cards of a design
+    than the deck has out of sight, with a clear error; the position is left unchanged."""
+    from cardroom.native import core
+
+    state = next(decisions(1))
+    seat = state.current_player
+    before = (state.hands, state.stock, state.discard, len(state.log))
+    k = state.native_knowledge(seat)
+    no_design = (k[0], k[1], k[2], [*k[3][:-1], 10_000])
+    top = state.rules.card_of[state.discard[-1]]
+    too_many = (k[0], k[1], k[2], [top] * len(k[3]))
+    for bad, words in ((no_design, "not a design"), (too_many, "more cards of a design")):
+        with pytest.raises(ValueError, match=words):
+            core().baebae_ismcts(state, bad, 50, 0.0, 4.0, False, 0.1, 200, 1, 2)
+        with pytest.raises(ValueError, match=words):
+            core().baebae_determinize(state.clone(), state, bad, 1, state.view_log(seat))
+    assert (state.hands, state.stock, state.discard, len(state.log)) == before
+    assert state.native_ismcts(seat, iterations=20, seconds=None, exploration=4.0, rollout="random",
+                               epsilon=0.1, max_depth=200, seed=1, threads=1)[0] in state.legal_actions()
