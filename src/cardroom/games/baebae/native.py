@@ -79,6 +79,8 @@ def _loaded(rules: Rules) -> tuple[Program, Any]:
     return program, core().BaebaeProgram(program, list(rules.card_texts))
 
 
+_NO_FIELDS: tuple[str, ...] = ()
+
 _Core: Any = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
 
@@ -88,12 +90,16 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
 
-    The calls every move makes are the core type's own, in C++: ``legal_actions()``,
-    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    The calls every move makes are the core type's own, in C: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`), ``clone()``,
     ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``, and the
     fields of :class:`~cardroom.games.baebae.state.BaebaeState` the observation encoder reads
     (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...); its other fields are read from
-    the reference position."""
+    the reference position. The type is a plain CPython one (``native/cardroom/baebae_module.hpp``),
+    with no pybind11 dispatch on these calls; it holds the Python face's fields too (``rules``,
+    ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is one call in C."""
+
+    __slots__ = _NO_FIELDS  # every field is the core type's
 
     rules: Rules
     seed: int
@@ -143,12 +149,12 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
                                   "stock": list(deal.stock), "dealer": deal.dealer}
         program, compiled = _loaded(rules)
         self = cls.__new__(cls)
-        _Core.__init__(
+        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
+        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
+        core().baebae_start(
             self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
             rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
         )
-        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
-        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
         return self
 
     # -- the protocol (the per-action calls are the core type's) -------------------------
@@ -184,13 +190,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             events: list[Event] = self.apply(act)
             return events
         raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
-
-    def clone(self) -> NativeBaebaeState:
-        other = NativeBaebaeState.__new__(NativeBaebaeState)
-        _Core.__init__(other, self)
-        other.rules, other.seed, other.n, other.origin = self.rules, self.seed, self.n, self.origin
-        other.space, other._program = self.space, self._program
-        return other
 
     def returns(self) -> list[float]:
         """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
