@@ -289,13 +289,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     def card_texts(self, mask: int) -> list[str]:
         return self.reference().card_texts(mask)
 
-    def __getattr__(self, name: str) -> Any:
-        # The reference's fields and card tables (hands, stock, pending, card_def...), read-only:
-        # what the observation encoder and the tests read of a BAEBAE state.
-        if name in _READ_THROUGH and name not in ("rules", "seed", "n", "origin", "space"):
-            return getattr(self.reference(), name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     def __repr__(self) -> str:
         return (f"<NativeBaebaeState players={self.n} round={self.round_no} phase={self.phase.value} "
                 f"turn={self.turn} totals={self.totals}>")
@@ -304,6 +297,24 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
 _READ_THROUGH = frozenset(FIELDS) | {
     "card_def", "card_text", "designs_in", "holds_design", "next_seat", "card",
 }
+"""The reference's fields and card tables (hands, stock, pending, card_def...) a native state
+reads from its reference position, read-only: what the observation encoder and the tests read of
+a BAEBAE state beyond the core type's own."""
+
+
+def _read_through(name: str) -> property:
+    def read(self: NativeBaebaeState) -> Any:
+        return getattr(self.reference(), name)
+
+    read.__name__ = name
+    return property(read, doc=f"``BaebaeState.{name}``, read from the reference position.")
+
+
+# Properties, not a __getattr__: a class with __getattr__ pays for it on every attribute read,
+# the per-action calls included.
+for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
+    if not hasattr(NativeBaebaeState, _name):
+        setattr(NativeBaebaeState, _name, _read_through(_name))
 
 
 def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
