@@ -79,7 +79,7 @@ def test_bad_use_of_the_type_is_refused_in_words():
     copy = bare.clone()  # a copy of nothing, refused alike
     for made in (bare, copy):
         for call in (made.legal_actions, made.position_fields, made.pending_decision,
-                     lambda: made.apply(0), lambda: made.load_position({})):
+                     lambda made=made: made.apply(0), lambda made=made: made.load_position({})):
             with pytest.raises(ValueError, match="not been started"):
                 call()
         assert made.log == [] and made.history == []

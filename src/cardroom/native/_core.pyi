@@ -147,7 +147,8 @@ class BaebaeCore:
 
 def baebae_start(
     state: BaebaeCore, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
-    draw_when_able: bool, chosen_once: bool, seed: str, dealer: int, totals: list[int], first: list[int] | None,
+    draw_when_able: bool, chosen_once: bool, seed: str, dealer: int, totals: list[int],
+    first: list[int] | None,
 ) -> None: ...
 
 class BaebaeHeuristic:

@@ -233,7 +233,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return state
 
     def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
-        world = self.clone()
+        world: NativeBaebaeState = self.clone()
         list_of = self._program.list_of
         fields = {name: getattr(ref, name) for name in FIELDS}
         fields["phase"] = _PHASE_CODE[ref.phase]
