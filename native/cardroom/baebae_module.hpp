@@ -1,7 +1,8 @@
-// BAEBAE's native core as Python sees it (pybind11): a compiled program (from
-// games/baebae/program.py), a game core that cardroom.games.baebae.native.NativeBaebaeState
-// drives through the State protocol, its events written as the Python engine's dicts (key for
-// key, in the same order), and its fields read and written for the reference position.
+// BAEBAE's native core as Python sees it: a compiled program (from games/baebae/program.py,
+// a pybind11 class), and the game core, BaebaeCore, a plain CPython type that
+// cardroom.games.baebae.native.NativeBaebaeState subclasses and drives through the State
+// protocol, its events written as the Python engine's dicts (key for key, in the same order),
+// and its fields read and written for the reference position.
 #pragma once
 
 #include <pybind11/pybind11.h>
