@@ -73,10 +73,12 @@ def _refuse_lacking(rules: Rules) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def _loaded(rules: Rules) -> tuple[Program, Any]:
-    """The rules' compiled program, and it loaded into the core (once per rules)."""
+def _loaded(rules: Rules) -> tuple[Program, Any, ActionSpace]:
+    """The rules' compiled program, it loaded into the core, and the action space (immutable,
+    shared by every game of the rules): made once per rules, not at every new game."""
     program = compile_rules(rules)
-    return program, core().BaebaeProgram(program, list(rules.card_texts))
+    space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
+    return program, core().BaebaeProgram(program, list(rules.card_texts)), space
 
 
 _NO_FIELDS: tuple[str, ...] = ()
@@ -137,7 +139,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         n = rules.players
         start_totals = [0] * n if totals is None else check_totals(totals, n)
         first = check_deal(rules, deal, seed) if deal is not None else None
-        if any(abs(t) >= LIMIT for t in start_totals):
+        if totals is not None and any(abs(t) >= LIMIT for t in start_totals):
             raise RulesError(f"the native engine takes totals within 2**62 of zero; "
                              f"use CARDROOM_ENGINE=python for totals {start_totals}")
         _refuse_lacking(rules)
@@ -147,10 +149,10 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
-        program, compiled = _loaded(rules)
+        program, compiled, space = _loaded(rules)
         self = cls.__new__(cls)
         self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
-        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
+        self.space, self._program = space, program
         core().baebae_start(
             self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
             rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
@@ -407,7 +409,7 @@ def agent_games(
     if not exact and "heuristic" in seats:
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     _refuse_lacking(rules)
-    _, compiled = _loaded(rules)
+    _, compiled, _ = _loaded(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
