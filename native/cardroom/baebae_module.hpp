@@ -1,13 +1,16 @@
-// BAEBAE's native core as Python sees it (pybind11): a compiled program (from
-// games/baebae/program.py), a game core that cardroom.games.baebae.native.NativeBaebaeState
-// drives through the State protocol, its events written as the Python engine's dicts (key for
-// key, in the same order), and its fields read and written for the reference position.
+// BAEBAE's native core as Python sees it: a compiled program (from games/baebae/program.py,
+// a pybind11 class), and the game core, BaebaeCore, a plain CPython type that
+// cardroom.games.baebae.native.NativeBaebaeState subclasses and drives through the State
+// protocol, its events written as the Python engine's dicts (key for key, in the same order),
+// and its fields read and written for the reference position.
 #pragma once
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <structmember.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <tuple>
@@ -66,22 +69,56 @@ struct Core;
         return *made;                                                                     \
     }())
 
-// The sink that writes the Python engine's events into the core's log.
+// One event: a dict of the keys and values given (each value a new reference, taken over),
+// its keys in the order given, as the Python engine writes them.
+struct Item {
+    PyObject* key;
+    PyObject* value;
+};
+
+inline PyObject* event_of(std::initializer_list<Item> items) {
+    PyObject* e = _PyDict_NewPresized(static_cast<Py_ssize_t>(items.size()));
+    bool failed = e == nullptr;
+    for (const Item& item : items) {
+        if (!failed && (item.value == nullptr || PyDict_SetItem(e, item.key, item.value) < 0)) failed = true;
+        Py_XDECREF(item.value);
+    }
+    if (failed) {
+        Py_XDECREF(e);
+        throw py::error_already_set();
+    }
+    return e;
+}
+
+inline PyObject* new_int(long value) { return PyLong_FromLong(value); }
+inline PyObject* new_bool(bool value) { return PyBool_FromLong(value); }
+inline PyObject* new_ref(const py::handle& value) { return Py_NewRef(value.ptr()); }
+#define KEY(word) WORD(word).ptr()
+
+// The sink that writes the Python engine's events into the core's log: the events every move
+// makes (play, draw, pass, effects...) built through the C API, the rare whole-round ones
+// through pybind11.
 struct PySink : Sink {
     Core* core;
     explicit PySink(Core* c) : core(c) {}
     void add(py::dict&& e);
+    void add(PyObject* e);  // takes the reference
     py::list texts(const Bits& mask);
+    PyObject* new_texts(const Bits& mask) { return texts(mask).release().ptr(); }
+    PyObject* new_card(int pid);
     py::str card(int pid);
-    py::dict effect(int p, const py::str& op) {
-        py::dict e;
-        e[WORD(t)] = WORD(effect), e[WORD(p)] = p, e[WORD(op)] = op;
-        return e;
+    PyObject* effect(int p, PyObject* op) {
+        return event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), Py_NewRef(op)}});
     }
-    py::dict move(int from, py::object to, py::list cards, const py::str& why) {
-        py::dict e;
-        e[WORD(t)] = WORD(move), e[WORD(from)] = from, e[WORD(to)] = std::move(to), e[WORD(cards)] = std::move(cards), e[WORD(why)] = why;
-        return e;
+    void move(int from, PyObject* to, PyObject* cards, PyObject* why) {
+        add(event_of({{KEY(t), new_ref(WORD(move))}, {KEY(from), new_int(from)}, {KEY(to), to},
+                      {KEY(cards), cards}, {KEY(why), Py_NewRef(why)}}));
+    }
+    PyObject* one_card(int c) {
+        PyObject* cards = PyList_New(1);
+        if (cards == nullptr) throw py::error_already_set();
+        PyList_SET_ITEM(cards, 0, new_card(c));
+        return cards;
     }
     py::list stock_top_first(const Game& g) {
         py::list out;
@@ -90,9 +127,8 @@ struct PySink : Sink {
     }
     void round(const Game& g) override;
     void on_start(int p, int c) override {
-        py::dict e = effect(p, WORD(on_start));
-        e[WORD(card)] = card(c);
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(on_start))},
+                      {KEY(card), new_card(c)}}));
     }
     void round_end(const Game& g, int out, const std::vector<int64_t>& penalties, bool blocked, bool guard) override {
         py::list hands;
@@ -120,88 +156,60 @@ struct PySink : Sink {
         e[WORD(guard_rounds)] = g.guard_rounds;
         add(std::move(e));
     }
-    void pass(int p) override {
-        py::dict e;
-        e[WORD(t)] = WORD(pass), e[WORD(p)] = p;
-        add(std::move(e));
-    }
+    void pass(int p) override { add(event_of({{KEY(t), new_ref(WORD(pass))}, {KEY(p), new_int(p)}})); }
     void reshuffle(const Game& g) override {
         py::dict e;
         e[WORD(t)] = WORD(reshuffle), e[WORD(stock)] = stock_top_first(g);
         add(std::move(e));
     }
     void draw(int p, int c, bool forced) override {
-        py::dict e;
-        e[WORD(t)] = WORD(draw), e[WORD(p)] = p, e[WORD(card)] = card(c), e[WORD(forced)] = forced;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(draw))}, {KEY(p), new_int(p)}, {KEY(card), new_card(c)},
+                      {KEY(forced), new_bool(forced)}}));
     }
     void play(int p, int c, bool under) override {
-        py::dict e;
-        e[WORD(t)] = WORD(play), e[WORD(p)] = p, e[WORD(card)] = card(c), e[WORD(under)] = under;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(play))}, {KEY(p), new_int(p)}, {KEY(card), new_card(c)},
+                      {KEY(under), new_bool(under)}}));
     }
-    void skip(int p) override {
-        py::dict e;
-        e[WORD(t)] = WORD(skip), e[WORD(p)] = p;
-        add(std::move(e));
-    }
+    void skip(int p) override { add(event_of({{KEY(t), new_ref(WORD(skip))}, {KEY(p), new_int(p)}})); }
     void optional(int p, int c, bool carried) override {
-        py::dict e = effect(p, WORD(optional));
-        e[WORD(card)] = card(c), e[WORD(carried_out)] = carried;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(optional))},
+                      {KEY(card), new_card(c)}, {KEY(carried_out), new_bool(carried)}}));
     }
     void declare(int p, int s) override {
-        py::dict e;
-        e[WORD(t)] = WORD(declare), e[WORD(p)] = p, e[WORD(suit)] = suit_text(s);
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(declare))}, {KEY(p), new_int(p)}, {KEY(suit), new_ref(suit_text(s))}}));
     }
     void target(int p, int c, int who) override {
-        py::dict e = effect(p, WORD(target));
-        e[WORD(card)] = card(c), e[WORD(who)] = who;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(target))},
+                      {KEY(card), new_card(c)}, {KEY(who), new_int(who)}}));
     }
     void choose(int p, int number, int label) override;
-    void give(int from, int to, int c) override {
-        py::list cards;
-        cards.append(card(c));
-        add(move(from, py::int_(to), cards, WORD(give)));
-    }
-    void discard(int from, int c) override {
-        py::list cards;
-        cards.append(card(c));
-        add(move(from, WORD(discard), cards, WORD(discard)));
-    }
+    void give(int from, int to, int c) override { move(from, new_int(to), one_card(c), KEY(give)); }
+    void discard(int from, int c) override { move(from, new_ref(WORD(discard)), one_card(c), KEY(discard)); }
     void take(int from, int to, const std::vector<int>& taken) override {
-        py::list cards;
-        for (int c : taken) cards.append(card(c));
-        add(move(from, py::int_(to), cards, WORD(take)));
+        PyObject* cards = PyList_New(static_cast<Py_ssize_t>(taken.size()));
+        if (cards == nullptr) throw py::error_already_set();
+        for (size_t i = 0; i < taken.size(); ++i) PyList_SET_ITEM(cards, static_cast<Py_ssize_t>(i), new_card(taken[i]));
+        move(from, new_int(to), cards, KEY(take));
     }
-    void swap(int from, int to, const Bits& cards) override { add(move(from, py::int_(to), texts(cards), WORD(swap))); }
+    void swap(int from, int to, const Bits& cards) override { move(from, new_int(to), new_texts(cards), KEY(swap)); }
     void effect_skip(int p, int who) override {
-        py::dict e = effect(p, WORD(skip));
-        e[WORD(who)] = who;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(skip))},
+                      {KEY(who), new_int(who)}}));
     }
     void reverse(int direction) override {
-        py::dict e;
-        e[WORD(t)] = WORD(reverse), e[WORD(direction)] = direction;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(reverse))}, {KEY(direction), new_int(direction)}}));
     }
-    void play_again(int p) override { add(effect(p, WORD(play_again))); }
+    void play_again(int p) override { add(effect(p, KEY(play_again))); }
     void peek(int p, int who, const Bits& cards) override {
-        py::dict e = effect(p, WORD(peek));
-        e[WORD(who)] = who, e[WORD(cards)] = texts(cards);
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(peek))},
+                      {KEY(who), new_int(who)}, {KEY(cards), new_texts(cards)}}));
     }
     void penalty(int p, int points) override {
-        py::dict e;
-        e[WORD(t)] = WORD(penalty), e[WORD(p)] = p, e[WORD(points)] = points;
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(penalty))}, {KEY(p), new_int(p)}, {KEY(points), new_int(points)}}));
     }
     void coin(int p, bool heads) override {
-        py::dict e;
-        e[WORD(t)] = WORD(coin), e[WORD(p)] = p, e[WORD(result)] = heads ? WORD(heads) : WORD(tails);
-        add(std::move(e));
+        add(event_of({{KEY(t), new_ref(WORD(coin))}, {KEY(p), new_int(p)},
+                      {KEY(result), new_ref(heads ? WORD(heads) : WORD(tails))}}));
     }
 };
 
@@ -213,26 +221,39 @@ struct Core {
     Py_ssize_t round_start = 0;
     bool has_legal = false;
     std::vector<int> legal_cache;
-    py::object ref = py::none();  // the Python face's cached reference position (native.py)
 
     const std::vector<int>& legal() {
         if (!has_legal) legal_cache = g.legal(), has_legal = true;
         return legal_cache;
     }
 
-    // Take a legal int action and return its events; None when the action is not legal now.
-    py::object apply(int action) {
+    bool is_legal(int action) {
         const std::vector<int>& now = legal();
-        if (std::find(now.begin(), now.end(), action) == now.end()) return py::none();
+        return std::find(now.begin(), now.end(), action) != now.end();
+    }
+
+    // Take a legal int action (``taken``, the Python int) and return its events (a new list).
+    PyObject* apply(int action, PyObject* taken) {
         has_legal = false;
-        ref = py::none();
-        history.append(py::make_tuple(g.turn, action));
-        Py_ssize_t mark = static_cast<Py_ssize_t>(py::len(log));
+        PyObject* turn = PyLong_FromLong(g.turn);
+        PyObject* entry = turn == nullptr ? nullptr : PyTuple_Pack(2, turn, taken);
+        Py_XDECREF(turn);
+        if (entry == nullptr || PyList_Append(history.ptr(), entry) < 0) {
+            Py_XDECREF(entry);
+            throw py::error_already_set();
+        }
+        Py_DECREF(entry);
+        Py_ssize_t mark = PyList_GET_SIZE(log.ptr());
         PySink sink(this);
         g.sink = &sink;
-        g.apply(action);
+        try {
+            g.apply(action);
+        } catch (...) {
+            g.sink = nullptr;
+            throw;
+        }
         g.sink = nullptr;
-        return py::reinterpret_steal<py::list>(PyList_GetSlice(log.ptr(), mark, PY_SSIZE_T_MAX));
+        return PyList_GetSlice(log.ptr(), mark, PY_SSIZE_T_MAX);
     }
 
     Core clone() const {
@@ -328,7 +349,13 @@ struct Core {
 };
 
 inline void PySink::add(py::dict&& e) { core->log.append(std::move(e)); }
+inline void PySink::add(PyObject* e) {
+    int failed = PyList_Append(core->log.ptr(), e);
+    Py_DECREF(e);
+    if (failed < 0) throw py::error_already_set();
+}
 inline py::str PySink::card(int pid) { return core->compiled->card[pid]; }
+inline PyObject* PySink::new_card(int pid) { return Py_NewRef(core->compiled->card[pid].ptr()); }
 inline py::list PySink::texts(const Bits& mask) {
     py::list out;
     mask.each([&](int pid) { out.append(card(pid)); });
@@ -345,9 +372,8 @@ inline void PySink::round(const Game& g) {
     add(std::move(e));
 }
 inline void PySink::choose(int p, int number, int label) {
-    py::dict e = effect(p, WORD(choose));
-    e[WORD(option)] = number + 1, e[WORD(label)] = core->compiled->label[label];
-    add(std::move(e));
+    add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(choose))},
+                  {KEY(option), new_int(number + 1)}, {KEY(label), new_ref(core->compiled->label[label])}}));
 }
 
 inline std::shared_ptr<Compiled> compile(const py::object& program) {
@@ -369,6 +395,289 @@ inline Rules rules_of(const Compiled& compiled, int players, int rounds, int han
     return r;
 }
 
+// -- the state object: Core as a plain CPython type -------------------------------------------
+//
+// The per-action calls (legal_actions, apply, clone, current_player, is_over, scores...) are
+// what the web, the terminal and every bot make at each move, so they are written against the
+// C API as METH_NOARGS / METH_O methods and getters, with none of pybind11's dispatch on the
+// way: cardroom.games.baebae.native.NativeBaebaeState subclasses this type and adds the rest of
+// the protocol in Python. The fields of the Python face (rules, seed, n, origin, its action
+// space and program, the cached reference) live here too, so a clone is made in one call.
+
+struct CoreObject {
+    PyObject_HEAD
+    Core* core;
+    PyObject* rules;
+    PyObject* seed;
+    PyObject* origin;
+    PyObject* space;
+    PyObject* program;
+    PyObject* ref;  // the Python reference position, cached until the next action
+    int n;
+};
+
+inline PyTypeObject* core_type = nullptr;
+
+inline Core& core_of(py::handle state) {
+    if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
+        throw py::type_error("a native BAEBAE state is needed");
+    Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
+    if (!core.compiled) throw py::value_error("the native BAEBAE state has not been started (baebae_start)");
+    return core;
+}
+
+// Runs ``body`` and turns a C++ exception into a Python one (nothing may unwind through C).
+template <class Body>
+PyObject* core_guarded(Body&& body) {
+    try {
+        return body();
+    } catch (py::error_already_set& error) {
+        error.restore();
+    } catch (const py::builtin_exception& error) {
+        error.set_error();
+    } catch (const std::exception& error) {
+        PyErr_SetString(PyExc_RuntimeError, error.what());
+    }
+    return nullptr;
+}
+
+inline Core* started(PyObject* object) {
+    Core* core = reinterpret_cast<CoreObject*>(object)->core;
+    if (!core->compiled) {
+        PyErr_SetString(PyExc_ValueError, "the native BAEBAE state has not been started (baebae_start)");
+        return nullptr;
+    }
+    return core;
+}
+
+inline PyObject* core_new(PyTypeObject* type, PyObject*, PyObject*) {
+    auto* self = reinterpret_cast<CoreObject*>(type->tp_alloc(type, 0));
+    if (self == nullptr) return nullptr;
+    PyObject* made = core_guarded([&]() -> PyObject* {
+        self->core = new Core();
+        return reinterpret_cast<PyObject*>(self);
+    });
+    if (made == nullptr) Py_DECREF(self);
+    return made;
+}
+
+inline void core_dealloc(PyObject* object) {
+    auto* self = reinterpret_cast<CoreObject*>(object);
+    delete self->core;
+    for (PyObject* field : {self->rules, self->seed, self->origin, self->space, self->program, self->ref})
+        Py_XDECREF(field);
+    PyTypeObject* type = Py_TYPE(object);
+    type->tp_free(object);
+    Py_DECREF(type);  // a heap type's instances hold it
+}
+
+template <class T>
+PyObject* int_list(const std::vector<T>& values) {
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(values.size()));
+    if (out == nullptr) return nullptr;
+    for (size_t i = 0; i < values.size(); ++i) {
+        PyObject* item = PyLong_FromLongLong(static_cast<long long>(values[i]));
+        if (item == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), item);
+    }
+    return out;
+}
+
+inline PyObject* core_legal_actions(PyObject* object, PyObject*) {
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    return core_guarded([&]() { return int_list(core->legal()); });
+}
+
+// apply(action): a legal int is taken here; anything else goes to the Python face's
+// _apply_other, which takes an int-like action or refuses in the reference's words.
+inline PyObject* core_apply(PyObject* object, PyObject* action) {
+    auto* self = reinterpret_cast<CoreObject*>(object);
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    if (PyLong_CheckExact(action)) {
+        int overflow = 0;
+        long value = PyLong_AsLongAndOverflow(action, &overflow);
+        if (!overflow && value >= INT32_MIN && value <= INT32_MAX) {
+            PyObject* events = core_guarded([&]() -> PyObject* {
+                if (!core->is_legal(static_cast<int>(value))) Py_RETURN_NONE;
+                Py_CLEAR(self->ref);
+                return core->apply(static_cast<int>(value), action);
+            });
+            if (events != Py_None) return events;  // the events, or nullptr on an error
+            Py_DECREF(events);
+        }
+    }
+    static PyObject* other = PyUnicode_InternFromString("_apply_other");
+    return PyObject_CallMethodOneArg(object, other, action);  // one argument, even a tuple
+}
+
+inline PyObject* core_clone(PyObject* object, PyObject*) {
+    auto* self = reinterpret_cast<CoreObject*>(object);
+    PyTypeObject* type = Py_TYPE(object);
+    auto* other = reinterpret_cast<CoreObject*>(type->tp_new(type, nullptr, nullptr));
+    if (other == nullptr) return nullptr;
+    PyObject* made = core_guarded([&]() -> PyObject* {
+        *other->core = self->core->clone();
+        return reinterpret_cast<PyObject*>(other);
+    });
+    if (made == nullptr) {
+        Py_DECREF(other);
+        return nullptr;
+    }
+    for (auto [to, from] : {std::pair{&other->rules, self->rules}, {&other->seed, self->seed},
+                            {&other->origin, self->origin}, {&other->space, self->space},
+                            {&other->program, self->program}}) {
+        Py_XINCREF(from);
+        *to = from;
+    }
+    other->n = self->n;
+    return made;
+}
+
+inline PyObject* core_position_fields(PyObject* object, PyObject*) {
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    return core_guarded([&]() { return core->fields().release().ptr(); });
+}
+
+inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
+    auto* self = reinterpret_cast<CoreObject*>(object);
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    if (!PyDict_Check(fields)) {
+        PyErr_SetString(PyExc_TypeError, "load_position takes a dict of the position's fields");
+        return nullptr;
+    }
+    return core_guarded([&]() -> PyObject* {
+        core->load(py::reinterpret_borrow<py::dict>(fields));
+        Py_CLEAR(self->ref);
+        Py_RETURN_NONE;
+    });
+}
+
+inline PyObject* core_pending_decision(PyObject* object, PyObject*) {
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    return core_guarded([&]() -> PyObject* {
+        const Decision& d = core->g.pending;
+        if (core->g.phase != DECIDE || d.kind < 0) Py_RETURN_NONE;
+        return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose)
+            .release()
+            .ptr();
+    });
+}
+
+inline PyMethodDef core_methods[] = {
+    {"legal_actions", core_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
+    {"apply", core_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
+    {"clone", core_clone, METH_NOARGS, "An independent copy (the core's fields copied, events shared)."},
+    {"position_fields", core_position_fields, METH_NOARGS, "Every field of the position, as the reference holds it."},
+    {"load_position", core_load_position, METH_O, "Every field from a reference position's values."},
+    {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
+    {nullptr, nullptr, 0, nullptr},
+};
+
+inline PyObject* seat_or_none(int seat) {
+    if (seat < 0) Py_RETURN_NONE;
+    return PyLong_FromLong(seat);
+}
+
+inline const Game& game_of(PyObject* object) { return reinterpret_cast<CoreObject*>(object)->core->g; }
+
+#define CARDROOM_BAEBAE_GETTER(name, body)                   \
+    inline PyObject* get_##name(PyObject* object, void*) {   \
+        const Game& g = game_of(object);                     \
+        (void)g;                                             \
+        body                                                 \
+    }
+
+CARDROOM_BAEBAE_GETTER(turn, return seat_or_none(g.turn);)
+CARDROOM_BAEBAE_GETTER(is_over, return PyBool_FromLong(g.phase == OVER);)
+CARDROOM_BAEBAE_GETTER(totals, return int_list(g.totals);)
+CARDROOM_BAEBAE_GETTER(round_no, return PyLong_FromLongLong(g.round_no);)
+CARDROOM_BAEBAE_GETTER(phase_code, return PyLong_FromLong(g.phase);)
+CARDROOM_BAEBAE_GETTER(discard, return int_list(g.discard);)
+CARDROOM_BAEBAE_GETTER(stock, return int_list(g.stock);)
+CARDROOM_BAEBAE_GETTER(suit, return PyLong_FromLong(g.suit);)
+CARDROOM_BAEBAE_GETTER(declared, return PyBool_FromLong(g.declared);)
+CARDROOM_BAEBAE_GETTER(direction, return PyLong_FromLong(g.direction);)
+CARDROOM_BAEBAE_GETTER(drawn, return seat_or_none(g.drawn);)
+CARDROOM_BAEBAE_GETTER(skips, return int_list(g.skips);)
+CARDROOM_BAEBAE_GETTER(round_penalties, return int_list(g.round_penalties);)
+CARDROOM_BAEBAE_GETTER(hands, return core_guarded([&]() {
+                           py::list out;
+                           for (const Bits& h : g.hands) out.append(int_of(h));
+                           return out.release().ptr();
+                       });)
+
+#undef CARDROOM_BAEBAE_GETTER
+
+inline PyObject* get_log(PyObject* object, void*) {
+    return Py_NewRef(reinterpret_cast<CoreObject*>(object)->core->log.ptr());
+}
+inline PyObject* get_history(PyObject* object, void*) {
+    return Py_NewRef(reinterpret_cast<CoreObject*>(object)->core->history.ptr());
+}
+
+inline PyGetSetDef core_getset[] = {
+    {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
+    {"turn", get_turn, nullptr, "BaebaeState.turn: the seat to act, or None.", nullptr},
+    {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
+    {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
+    {"totals", get_totals, nullptr, "BaebaeState.totals.", nullptr},
+    {"deal_number", get_round_no, nullptr, "The round being played, from 1.", nullptr},
+    {"round_no", get_round_no, nullptr, "BaebaeState.round_no.", nullptr},
+    {"phase_code", get_phase_code, nullptr, "The phase as an int: play 0, drawn 1, decide 2, over 3.", nullptr},
+    {"log", get_log, nullptr, "Every event so far (omniscient).", nullptr},
+    {"history", get_history, nullptr, "Every (seat, action) taken.", nullptr},
+    {"hands", get_hands, nullptr, "BaebaeState.hands (card sets as ints).", nullptr},
+    {"discard", get_discard, nullptr, "BaebaeState.discard.", nullptr},
+    {"stock", get_stock, nullptr, "BaebaeState.stock.", nullptr},
+    {"suit", get_suit, nullptr, "BaebaeState.suit.", nullptr},
+    {"declared", get_declared, nullptr, "BaebaeState.declared.", nullptr},
+    {"direction", get_direction, nullptr, "BaebaeState.direction.", nullptr},
+    {"drawn", get_drawn, nullptr, "BaebaeState.drawn, or None.", nullptr},
+    {"skips", get_skips, nullptr, "BaebaeState.skips.", nullptr},
+    {"round_penalties", get_round_penalties, nullptr, "BaebaeState.round_penalties.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr},
+};
+
+inline PyMemberDef core_members[] = {
+    {"rules", T_OBJECT_EX, offsetof(CoreObject, rules), 0, "The Rules the game is played by."},
+    {"seed", T_OBJECT_EX, offsetof(CoreObject, seed), 0, "Where the game's chance comes from."},
+    {"origin", T_OBJECT, offsetof(CoreObject, origin), 0, "How a hand-made game began, or None."},
+    {"space", T_OBJECT_EX, offsetof(CoreObject, space), 0, "The game's ActionSpace."},
+    {"_program", T_OBJECT_EX, offsetof(CoreObject, program), 0, "The compiled Program of the rules."},
+    {"_ref", T_OBJECT, offsetof(CoreObject, ref), 0, "The cached Python reference position, or None."},
+    {"n", T_INT, offsetof(CoreObject, n), 0, "The number of players."},
+    {nullptr, 0, 0, 0, nullptr},
+};
+
+inline PyType_Slot core_slots[] = {
+    {Py_tp_doc, const_cast<char*>("BAEBAE's state on the native engine (subclassed by NativeBaebaeState).")},
+    {Py_tp_new, reinterpret_cast<void*>(core_new)},
+    {Py_tp_dealloc, reinterpret_cast<void*>(core_dealloc)},
+    {Py_tp_methods, core_methods},
+    {Py_tp_getset, core_getset},
+    {Py_tp_members, core_members},
+    {0, nullptr},
+};
+
+inline PyType_Spec core_spec = {
+    "cardroom.native._core.BaebaeCore", sizeof(CoreObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    core_slots,
+};
+
+inline PyTypeObject* make_core_type() {
+    auto* type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&core_spec));
+    if (type == nullptr) throw py::error_already_set();
+    return type;
+}
+
 inline void register_baebae(py::module_& m) {
     py::class_<Compiled, std::shared_ptr<Compiled>>(m, "BaebaeProgram")
         .def(py::init([](const py::object& program, const std::vector<std::string>& cards) {
@@ -381,83 +690,35 @@ inline void register_baebae(py::module_& m) {
              }),
              py::arg("program"), py::arg("cards"));
     m.def("baebae_ops", []() { return std::vector<std::string>(OP_NAMES, OP_NAMES + OP_COUNT); });
-    py::class_<Core>(m, "BaebaeCore")
-        .def(py::init([](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-                         bool draw_when_able, bool chosen_once, const std::string& seed, int dealer,
-                         const std::vector<int64_t>& totals, const py::object& first) {
-                 auto core = std::make_unique<Core>();
-                 core->compiled = compiled;
-                 core->g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once),
-                               seed);
-                 core->g.totals = totals;
-                 core->g.dealer = dealer;
-                 PySink sink(core.get());
-                 core->g.sink = &sink;
-                 if (first.is_none()) {
-                     core->g.begin_round();
-                 } else {
-                     std::vector<int> deck = first.cast<std::vector<int>>();
-                     core->g.begin_round(&deck);
-                 }
-                 core->g.sink = nullptr;
-                 return core;
-             }),
-             py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-             py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seed"), py::arg("dealer"), py::arg("totals"),
-             py::arg("first"))
-        .def(py::init([](const Core& other) { return std::make_unique<Core>(other.clone()); }), py::arg("other"))
-        .def("legal_actions", [](Core& c) {
-            const std::vector<int>& legal = c.legal();
-            PyObject* out = PyList_New(static_cast<Py_ssize_t>(legal.size()));
-            if (out == nullptr) throw py::error_already_set();
-            for (size_t i = 0; i < legal.size(); ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(legal[i]));
-            return py::reinterpret_steal<py::list>(out);
-        })
-        // apply(action): a legal int is taken here; anything else goes to the Python face's
-        // _apply_other, which takes an int-like action or refuses in the reference's words.
-        .def("apply", [](py::object self, py::handle action) -> py::object {
-            if (PyLong_CheckExact(action.ptr())) {
-                int overflow = 0;
-                long value = PyLong_AsLongAndOverflow(action.ptr(), &overflow);
-                if (!overflow && value >= INT32_MIN && value <= INT32_MAX) {
-                    py::object events = self.cast<Core&>().apply(static_cast<int>(value));
-                    if (!events.is_none()) return events;
-                }
+    core_type = make_core_type();
+    m.add_object("BaebaeCore", reinterpret_cast<PyObject*>(core_type));
+    m.def(
+        "baebae_start",
+        [](py::handle state, std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size,
+           int turn_limit, bool draw_when_able, bool chosen_once, const std::string& seed, int dealer,
+           const std::vector<int64_t>& totals, const py::object& first) {
+            if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
+                throw py::type_error("a native BAEBAE state is needed");
+            Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
+            core = Core();
+            core.compiled = compiled;
+            core.g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once), seed);
+            core.g.totals = totals;
+            core.g.dealer = dealer;
+            PySink sink(&core);
+            core.g.sink = &sink;
+            if (first.is_none()) {
+                core.g.begin_round();
+            } else {
+                std::vector<int> deck = first.cast<std::vector<int>>();
+                core.g.begin_round(&deck);
             }
-            return self.attr("_apply_other")(action);
-        })
-        .def("position_fields", &Core::fields)
-        .def("load_position", &Core::load)
-        .def_readwrite("_ref", &Core::ref)
-        .def_property_readonly("current_player", [](const Core& c) { return none_if(c.g.turn); })
-        .def_property_readonly("turn", [](const Core& c) { return none_if(c.g.turn); })
-        .def_property_readonly("is_over", [](const Core& c) { return c.g.phase == OVER; })
-        .def_property_readonly("scores", [](const Core& c) { return c.g.totals; })
-        .def_property_readonly("totals", [](const Core& c) { return c.g.totals; })
-        .def_property_readonly("deal_number", [](const Core& c) { return c.g.round_no; })
-        .def_property_readonly("round_no", [](const Core& c) { return c.g.round_no; })
-        .def_property_readonly("phase_code", [](const Core& c) { return c.g.phase; })
-        .def_property_readonly("log", [](const Core& c) { return c.log; })
-        .def_property_readonly("history", [](const Core& c) { return c.history; })
-        // The fields the observation encoder reads, straight from the game (no reference made)
-        .def_property_readonly("hands", [](const Core& c) {
-            py::list out;
-            for (const Bits& h : c.g.hands) out.append(int_of(h));
-            return out;
-        })
-        .def_property_readonly("discard", [](const Core& c) { return c.g.discard; })
-        .def_property_readonly("stock", [](const Core& c) { return c.g.stock; })
-        .def_property_readonly("suit", [](const Core& c) { return c.g.suit; })
-        .def_property_readonly("declared", [](const Core& c) { return c.g.declared; })
-        .def_property_readonly("direction", [](const Core& c) { return c.g.direction; })
-        .def_property_readonly("drawn", [](const Core& c) { return none_if(c.g.drawn); })
-        .def_property_readonly("skips", [](const Core& c) { return c.g.skips; })
-        .def_property_readonly("round_penalties", [](const Core& c) { return c.g.round_penalties; })
-        .def("pending_decision", [](const Core& c) -> py::object {
-            const Decision& d = c.g.pending;
-            if (c.g.phase != DECIDE || d.kind < 0) return py::none();
-            return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose);
-        });
+            core.g.sink = nullptr;
+            Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
+        },
+        py::arg("state"), py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"),
+        py::arg("turn_limit"), py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seed"), py::arg("dealer"),
+        py::arg("totals"), py::arg("first"));
     m.def(
         "baebae_games",
         [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
@@ -491,7 +752,8 @@ inline void register_baebae(py::module_& m) {
                  return Heuristic{PyRandom(words.data(), static_cast<int>(words.size()))};
              }),
              py::arg("seed"))
-        .def("act", [](Heuristic& h, const Core& c) {
+        .def("act", [](Heuristic& h, py::handle state) {
+            const Core& c = core_of(state);
             if (c.g.turn < 0) throw py::value_error("the game is over: nobody is to act");
             return h.act(c.g);
         })

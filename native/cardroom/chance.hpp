@@ -203,17 +203,24 @@ class PyRandom {
     uint32_t mt_[N];
     int index_ = N + 1;
 
-    void seed_one(uint32_t s) {
-        mt_[0] = s;
-        for (int i = 1; i < N; ++i) mt_[i] = 1812433253U * (mt_[i - 1] ^ (mt_[i - 1] >> 30)) + static_cast<uint32_t>(i);
-        index_ = N;
-    }
-
+    // init_by_array(key), as CPython's _random runs it. Its first step, init_genrand(19650218),
+    // is the same for every key: made once and copied. Each loop carries the word just written
+    // in a register (``prev``) rather than reading it back from the array.
     void seed_words(const uint32_t* key, int words) {
-        seed_one(19650218U);
+        struct Table {
+            uint32_t mt[N];
+        };
+        static const Table base = [] {
+            Table t;
+            uint32_t prev = t.mt[0] = 19650218U;
+            for (int i = 1; i < N; ++i) t.mt[i] = prev = 1812433253U * (prev ^ (prev >> 30)) + static_cast<uint32_t>(i);
+            return t;
+        }();
+        std::memcpy(mt_, base.mt, sizeof mt_);
         int i = 1, j = 0;
+        uint32_t prev = mt_[0];
         for (int k = N > words ? N : words; k; --k) {
-            mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525U)) + key[j] + static_cast<uint32_t>(j);
+            prev = mt_[i] = (mt_[i] ^ ((prev ^ (prev >> 30)) * 1664525U)) + key[j] + static_cast<uint32_t>(j);
             ++i;
             ++j;
             if (i >= N) {
@@ -223,7 +230,7 @@ class PyRandom {
             if (j >= words) j = 0;
         }
         for (int k = N - 1; k; --k) {
-            mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
+            prev = mt_[i] = (mt_[i] ^ ((prev ^ (prev >> 30)) * 1566083941U)) - static_cast<uint32_t>(i);
             ++i;
             if (i >= N) {
                 mt_[0] = mt_[N - 1];
@@ -231,6 +238,7 @@ class PyRandom {
             }
         }
         mt_[0] = 0x80000000U;
+        index_ = N;
     }
 
     void refill() {

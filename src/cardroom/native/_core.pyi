@@ -110,14 +110,21 @@ class BaebaeProgram:
 def baebae_ops() -> list[str]: ...
 
 class BaebaeCore:
-    """The native state type; cardroom.games.baebae.native.NativeBaebaeState subclasses it."""
-    def __init__(self, *args: Any) -> None: ...
+    """The native state type, a plain CPython one (its per-action calls with no pybind11
+    dispatch); cardroom.games.baebae.native.NativeBaebaeState subclasses it."""
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: object) -> list[dict[str, Any]]: ...
+    def clone(self) -> BaebaeCore: ...
     def position_fields(self) -> dict[str, Any]: ...
     def load_position(self, fields: dict[str, Any]) -> None: ...
     def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
+    rules: Any
+    seed: Any
+    origin: dict[str, Any] | None
+    space: Any
+    _program: Any
     _ref: Any
+    n: int
     current_player: int | None
     turn: int | None
     is_over: bool
@@ -137,6 +144,12 @@ class BaebaeCore:
     drawn: int | None
     skips: list[int]
     round_penalties: list[int]
+
+def baebae_start(
+    state: BaebaeCore, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
+    draw_when_able: bool, chosen_once: bool, seed: str, dealer: int, totals: list[int],
+    first: list[int] | None,
+) -> None: ...
 
 class BaebaeHeuristic:
     def __init__(self, seed: int) -> None: ...

@@ -80,11 +80,15 @@ def _refuse_lacking(rules: Rules) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def _loaded(rules: Rules) -> tuple[Program, Any]:
-    """The rules' compiled program, and it loaded into the core (once per rules)."""
+def _loaded(rules: Rules) -> tuple[Program, Any, ActionSpace]:
+    """The rules' compiled program, it loaded into the core, and the action space (immutable,
+    shared by every game of the rules): made once per rules, not at every new game."""
     program = compile_rules(rules)
-    return program, core().BaebaeProgram(program, list(rules.card_texts))
+    space = ActionSpace(len(rules.cards), rules.players, rules.max_options)
+    return program, core().BaebaeProgram(program, list(rules.card_texts)), space
 
+
+_NO_FIELDS: tuple[str, ...] = ()
 
 _Core: Any = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
@@ -95,12 +99,16 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
 
-    The calls every move makes are the core type's own, in C++: ``legal_actions()``,
-    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`),
+    The calls every move makes are the core type's own, in C: ``legal_actions()``,
+    ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`), ``clone()``,
     ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``, and the
     fields of :class:`~cardroom.games.baebae.state.BaebaeState` the observation encoder reads
     (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...); its other fields are read from
-    the reference position."""
+    the reference position. The type is a plain CPython one (``native/cardroom/baebae_module.hpp``),
+    with no pybind11 dispatch on these calls; it holds the Python face's fields too (``rules``,
+    ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is one call in C."""
+
+    __slots__ = _NO_FIELDS  # every field is the core type's
 
     rules: Rules
     seed: int
@@ -138,7 +146,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         n = rules.players
         start_totals = [0] * n if totals is None else check_totals(totals, n)
         first = check_deal(rules, deal, seed) if deal is not None else None
-        if any(abs(t) >= LIMIT for t in start_totals):
+        if totals is not None and any(abs(t) >= LIMIT for t in start_totals):
             raise RulesError(f"the native engine takes totals within 2**62 of zero; "
                              f"use CARDROOM_ENGINE=python for totals {start_totals}")
         _refuse_lacking(rules)
@@ -148,14 +156,14 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
-        program, compiled = _loaded(rules)
+        program, compiled, space = _loaded(rules)
         self = cls.__new__(cls)
-        _Core.__init__(
+        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
+        self.space, self._program = space, program
+        core().baebae_start(
             self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
             rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
         )
-        self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
-        self.space, self._program = ActionSpace(len(rules.cards), n, rules.max_options), program
         return self
 
     # -- the protocol (the per-action calls are the core type's) -------------------------
@@ -191,13 +199,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             events: list[Event] = self.apply(act)
             return events
         raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
-
-    def clone(self) -> NativeBaebaeState:
-        other = NativeBaebaeState.__new__(NativeBaebaeState)
-        _Core.__init__(other, self)
-        other.rules, other.seed, other.n, other.origin = self.rules, self.seed, self.n, self.origin
-        other.space, other._program = self.space, self._program
-        return other
 
     def returns(self) -> list[float]:
         """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
@@ -241,7 +242,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return state
 
     def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
-        world = self.clone()
+        world: NativeBaebaeState = self.clone()
         list_of = self._program.list_of
         fields = {name: getattr(ref, name) for name in FIELDS}
         fields["phase"] = _PHASE_CODE[ref.phase]
@@ -344,13 +345,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     def card_texts(self, mask: int) -> list[str]:
         return self.reference().card_texts(mask)
 
-    def __getattr__(self, name: str) -> Any:
-        # The reference's fields and card tables (hands, stock, pending, card_def...), read-only:
-        # what the observation encoder and the tests read of a BAEBAE state.
-        if name in _READ_THROUGH and name not in ("rules", "seed", "n", "origin", "space"):
-            return getattr(self.reference(), name)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-
     def __repr__(self) -> str:
         return (f"<NativeBaebaeState players={self.n} round={self.round_no} phase={self.phase.value} "
                 f"turn={self.turn} totals={self.totals}>")
@@ -359,6 +353,24 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
 _READ_THROUGH = frozenset(FIELDS) | {
     "card_def", "card_text", "designs_in", "holds_design", "next_seat", "card",
 }
+"""The reference's fields and card tables (hands, stock, pending, card_def...) a native state
+reads from its reference position, read-only: what the observation encoder and the tests read of
+a BAEBAE state beyond the core type's own."""
+
+
+def _read_through(name: str) -> property:
+    def read(self: NativeBaebaeState) -> Any:
+        return getattr(self.reference(), name)
+
+    read.__name__ = name
+    return property(read, doc=f"``BaebaeState.{name}``, read from the reference position.")
+
+
+# Properties, not a __getattr__: a class with __getattr__ pays for it on every attribute read,
+# the per-action calls included.
+for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
+    if not hasattr(NativeBaebaeState, _name):
+        setattr(NativeBaebaeState, _name, _read_through(_name))
 
 
 def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
@@ -451,7 +463,7 @@ def agent_games(
     if not exact and "heuristic" in seats:
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     _refuse_lacking(rules)
-    _, compiled = _loaded(rules)
+    _, compiled, _ = _loaded(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
