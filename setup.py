@@ -50,6 +50,8 @@ class BuildExt(build_ext):
         except Exception as error:  # no C++ compiler, a compiler error
             _say(f"the native engine is not built ({type(error).__name__}: {error}); "
                  "the Python engine serves alone")
+            # Nothing was built: an editable install must not look for the extension to copy
+            self.extensions = [e for e in self.extensions if e is not ext]
 
 
 setup(ext_modules=_native_modules(), cmdclass={"build_ext": BuildExt})

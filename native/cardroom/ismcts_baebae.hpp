@@ -360,7 +360,9 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
     using search_py::read_knowledge;
     m.def(
         "baebae_determinize",
-        [](Core& into, const Core& from, const py::tuple& knowledge, uint64_t seed, py::list seen_log) {
+        [](py::handle world_state, py::handle state, const py::tuple& knowledge, uint64_t seed, py::list seen_log) {
+            Core& into = baebae_py::core_of(world_state);
+            const Core& from = baebae_py::core_of(state);
             SearchRoot root = make_root(from.g, read_knowledge(from.g, knowledge));
             Rng rng(seed);
             SearchTraits::World world;
@@ -369,7 +371,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             world.game.sink = nullptr;
             into.g = std::move(world.game);
             into.has_legal = false;
-            into.ref = py::none();
+            Py_CLEAR(reinterpret_cast<baebae_py::CoreObject*>(world_state.ptr())->ref);
             into.log = std::move(seen_log);
             into.history = py::list();
             into.round_start = from.round_start;
@@ -378,8 +380,9 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         py::arg("world"), py::arg("state"), py::arg("knowledge"), py::arg("seed"), py::arg("seen_log"));
     m.def(
         "baebae_ismcts",
-        [](const Core& core, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
+        [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
            bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads) {
+            const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
                 throw py::value_error("iterations and max_depth must be from 1, threads from 1 to 256");
