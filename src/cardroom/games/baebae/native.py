@@ -493,7 +493,7 @@ def table_games(
                 f"not {list(lineup)}"
             )
     _refuse_lacking(rules)
-    _, compiled = _loaded(rules)
+    _, compiled, _ = _loaded(rules)
     seats = [[a == "heuristic" for a in lineup] for lineup in lineups]
     return played(rules, compiled, seeds, seats, max_actions)
 
