@@ -11,7 +11,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -224,52 +223,3 @@ def test_a_database_a_newer_cardroom_made_is_refused_unchanged(db_url: str) -> N
             assert c.execute(text("SELECT version_num FROM alembic_version")).scalar_one() == "9999"
     finally:
         engine.dispose()
-
-
-def test_a_commit_that_waits_does_not_stop_the_server(tmp_path: Path, postgres: Any) -> None:
-    """On PostgreSQL an action is committed off the event loop: while one table's commit waits
-    (another transaction holds the row it inserts), the server answers and the other tables
-    play on; the action is told to the players only once it is committed."""
-    import psycopg
-
-    database = postgres.database()
-    node = LiveServer(tmp_path / "data", db_url=database)
-    clients: list[Any] = []
-    blocker = psycopg.connect(database.replace("postgresql+psycopg", "postgresql"))
-    try:
-        movers = []
-        for _ in range(2):
-            table = node.create(game="baha", players=2, seats=["human", "human"], name="Ada")
-            bo = node.join(table["id"], "Bo")
-            pair = [node.client(table["id"], table["token"]), node.client(table["id"], bo["token"])]
-            clients += pair
-            for c in pair:
-                c.drain(0.2)
-            mover = next(c for c in pair if c.last is not None and c.last["moves"])
-            movers.append((table["id"], mover))
-        (held_id, held), (free_id, free) = movers
-        assert held.last is not None and free.last is not None
-        seq = held.last["seq"]
-        blocker.execute('INSERT INTO actions (table_id, seq, seat, action, text, "by", at) '
-                        "VALUES (%s, %s, 0, 0, 'blocker', 'human', 0)", (held_id, seq + 1))
-        held.send({"type": "act", "seq": seq, "action": held.last["moves"][0]["action"]})
-        time.sleep(0.3)  # the server's INSERT waits on the blocker's row now
-        start = time.monotonic()
-        assert node.http.get("/healthz", timeout=3).status_code == 200
-        free_seq = free.last["seq"]
-        free.send({"type": "act", "seq": free_seq, "action": free.last["moves"][0]["action"]})
-        free.wait(lambda u: u["seq"] > free_seq, timeout=3)
-        assert time.monotonic() - start < 2.0
-        assert held.last["seq"] == seq, "an action was told before it was committed"
-        blocker.rollback()  # the row is free: the server's commit goes through
-        held.wait(lambda u: u["seq"] > seq, timeout=5)
-        with node.app.state.manager.store.engine.connect() as c:
-            texts = [t for (t,) in c.execute(text("SELECT text FROM actions WHERE table_id = :t AND seq = :s"),
-                                             {"t": held_id, "s": seq + 1})]
-        assert texts and texts != ["blocker"], texts
-    finally:
-        blocker.rollback()
-        blocker.close()
-        for c in clients:
-            c.close()
-        node.stop()

@@ -221,9 +221,6 @@ class LiveTable:
     deadline: float | None = None
     task: asyncio.Task[None] | None = None
     cards: list[dict[str, Any]] | None = None
-    storing: bool = False
-    """An action of this table is being committed (off the event loop: ``Store.commits_off_loop``);
-    nothing else is played at it until the commit answers."""
     seen: float = field(default_factory=time.time)
     """When a player was last connected (or the table was made or loaded): see ``ABANDON_AFTER``."""
 

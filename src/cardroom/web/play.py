@@ -49,8 +49,6 @@ QUICK_BOT_THREADS = 4
 """Threads the quick bots (random, heuristic, stand-ins) of every table choose in: their own,
 so nothing else (replays) can keep them waiting."""
 REPLAY_THREADS = 2
-WRITER_THREADS = 4
-"""Threads committing actions when the store commits off the event loop (PostgreSQL)."""
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
 
@@ -75,9 +73,6 @@ class TablePlay:
         self.quick_pool = ThreadPoolExecutor(QUICK_BOT_THREADS, thread_name_prefix="cardroom-bot")
         """Where quick bots choose: threads of their own."""
         self.replay_pool = ThreadPoolExecutor(REPLAY_THREADS, thread_name_prefix="cardroom-replay")
-        self.writer = ThreadPoolExecutor(WRITER_THREADS, thread_name_prefix="cardroom-commit")
-        """Where actions are committed when the store commits off the event loop (one table's
-        one at a time: ``LiveTable.storing``)."""
         self._replaying: dict[str, int] = {}
         """Replays being worked out (or waiting for a thread), by client address."""
         self._sweeper: asyncio.Task[None] | None = None
@@ -258,9 +253,6 @@ class TablePlay:
             raise ProtocolError(
                 "not_your_turn", "the game has not started: it waits for every seat to be taken"
             )
-        if table.storing:
-            raise ProtocolError("stale", "the game's last action is being stored: act on the update "
-                                         "that follows it")
         if act.seq != table.seq:
             raise ProtocolError(
                 "stale", f"seq {act.seq} is not the game's seq {table.seq}: the game has moved on since; "
@@ -272,17 +264,8 @@ class TablePlay:
             raise ProtocolError("not_your_turn", "it is not your turn: wait until the game asks you to play")
         away = seat in table.away
         table.away.discard(seat)
-
-        def failed(err: Exception) -> None:  # the commit failed, off the event loop
-            if away:
-                table.away.add(seat)
-            self._refused(table, "a player's action", err)
-            conn.push(error("server_error", "the action could not be stored; nothing changed, try again"))
-            if self.tables.get(table.id) is table and (table.task is None or table.task.done()):
-                self._kick(table)  # the turn's timer, if it ran out meanwhile, starts again
-
         try:
-            self._take(table, seat, act.action, "human", failed)
+            self._take(table, seat, act.action, "human")
         except IllegalAction as err:  # the acting seat's own moves: told to that seat only
             if away:
                 table.away.add(seat)
@@ -324,12 +307,8 @@ class TablePlay:
 
     # -- the one path of an action ---------------------------------------------------------
 
-    def _take(self, table: LiveTable, seat: int, action: int, by: str,
-              failed: Callable[[Exception], None] | None = None) -> None:
-        """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone.
-        When the store commits off the event loop, the commit runs in ``writer`` and the rest
-        once it answers (``failed`` with the error if it failed); the table plays nothing
-        meanwhile."""
+    def _take(self, table: LiveTable, seat: int, action: int, by: str) -> None:
+        """Apply ``action`` for ``seat`` (whose turn it is), commit it, then tell everyone."""
         started = time.perf_counter()
         state = table.state
         assert state is not None and state.current_player == seat
@@ -342,30 +321,7 @@ class TablePlay:
         seq = table.seq + 1
         now = time.time()
         record = make_record(after, self._record_seats(table)) if after.is_over else None
-        text = state.action_to_string(action)
-        if self.store.commits_off_loop and failed is not None:
-            table.storing = True
-            commit = asyncio.get_running_loop().run_in_executor(
-                self.writer, self.store.add_action, table.id, seq, seat, action, text, by, now, record)
-
-            def stored(done: asyncio.Future[None]) -> None:
-                table.storing = False
-                err = None if done.cancelled() else done.exception()
-                if done.cancelled() or not isinstance(err, Exception | None):
-                    return  # the server stops
-                if err is not None:
-                    failed(err)
-                elif self.tables.get(table.id) is table:  # still held here (a cluster's node)
-                    self._taken(table, after, seq, now, record, hidden, by, started)
-
-            commit.add_done_callback(stored)
-            return
-        self.store.add_action(table.id, seq, seat, action, text, by, now, record)
-        self._taken(table, after, seq, now, record, hidden, by, started)
-
-    def _taken(self, table: LiveTable, after: State, seq: int, now: float, record: dict[str, Any] | None,
-               hidden: bool, by: str, started: float) -> None:
-        """An action committed: the table moves on, and everyone hears of it."""
+        self.store.add_action(table.id, seq, seat, action, state.action_to_string(action), by, now, record)
         table.state = after
         table.seq = seq
         if record is not None:
@@ -445,19 +401,10 @@ class TablePlay:
         if hurry and self.bot_delay > 0 and not self._hidden(state, seat, action):
             # after hidden picks, a move people can see (the first card) still waits the delay
             await asyncio.sleep(self.bot_delay)
-        if table.seq != seq or table.storing or (seat not in table.agents and seat not in table.away):
+        if table.seq != seq or (seat not in table.agents and seat not in table.away):
             return  # the position changed (a person acted) while the bot thought
-
-        def failed(err: Exception) -> None:  # the commit failed, off the event loop
-            self._refused(table, "a bot's action (retried in a second)", err)
-            asyncio.get_running_loop().call_later(1.0, again)
-
-        def again() -> None:
-            if table.seq == seq and not table.storing:
-                self._kick(table)
-
         try:
-            self._take(table, seat, action, by, failed)  # checked by choose on this very position
+            self._take(table, seat, action, by)  # checked by choose on this very position
         except Exception as err:  # storing the move failed: try again, or the table would wait for ever
             self._refused(table, "a bot's action (retried in a second)", err)
             await asyncio.sleep(1.0)
@@ -482,7 +429,7 @@ class TablePlay:
 
     async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
         await asyncio.sleep(max(0.0, deadline - time.time()))
-        if table.seq != seq or table.storing:
+        if table.seq != seq:
             return
         table.away.add(seat)
         log.info("table %s: seat %d ran out of time; a heuristic bot plays for it", table.id, seat)

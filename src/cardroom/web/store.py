@@ -398,10 +398,6 @@ class Store:
         self._lock: ServerLock | None = None
         self._advisory: AdvisoryLock | None = None
         self._autocommit: Engine | None = None
-        self.commits_off_loop = self.engine.dialect.name == "postgresql"
-        """Whether the server commits actions from threads (``TableManager.writer``), not on its
-        event loop: PostgreSQL's commit is a round trip to another process, which a busy machine
-        makes the whole loop wait for; SQLite's is in this process and shorter than the hop."""
         """PostgreSQL: the same pool, each statement its own transaction (``add_action``)."""
         try:
             if self.engine.dialect.name == "postgresql":

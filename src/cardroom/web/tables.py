@@ -109,7 +109,6 @@ class TableManager(TablePlay):
         self.bot_pool.close()
         for threads in (self.quick_pool, self.replay_pool):
             threads.shutdown(wait=False, cancel_futures=True)
-        await asyncio.to_thread(self.writer.shutdown, True)  # the commits under way land
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -316,9 +315,6 @@ class TableManager(TablePlay):
                 403, f"that token holds no seat at table {table_id}: only a seated player may leave")
         if table.status == "over":
             raise TableError(409, f"table {table_id}'s game is over: there is nothing to leave")
-        if table.storing:
-            raise TableError(503, f"table {table_id}'s last action is being stored; try again in a moment",
-                             retry_after=1.0)
         data = table.data
         if table.status == "waiting":
             self.store.free_seat(table.id, seat)
@@ -348,9 +344,6 @@ class TableManager(TablePlay):
                                   "the create call answered)")
         if table.status == "over":
             raise TableError(409, f"table {table_id}'s game is over already")
-        if table.storing:
-            raise TableError(503, f"table {table_id}'s last action is being stored; try again in a moment",
-                             retry_after=1.0)
         if table.status == "waiting":
             self.store.drop_waiting(table.id)
             del self.tables[table.id]
