@@ -3,10 +3,12 @@ per table, any server answers for any table, a server killed loses nothing."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -352,3 +354,89 @@ def test_the_table_quota_is_shared_and_a_clean_stop_lets_leases_go(
         b.stop()
     assert held == {b.manager.leases.node, None} or held == {None}, held
     assert a.manager.leases.node not in held, "a stopped server kept its leases"
+
+
+def _held_open(base: str, source: str) -> tuple[socket.socket, int]:
+    """A keep-alive connection from the address ``source`` to ``base``: the socket and the
+    status of its first answer (``GET /healthz``), the connection left open."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=5, source_address=(source, 0))
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    head = b""
+    while b"\r\n" not in head:
+        chunk = sock.recv(4096)
+        if not chunk:
+            break
+        head += chunk
+    return sock, int(head.split(b" ", 2)[1]) if head else 0
+
+
+def test_the_connection_bound_per_address_is_shared_and_a_relay_counts_once(
+    tmp_path: Path, postgres: PostgresCluster, redis_url: str,
+) -> None:
+    """One address's connections spread over two servers meet the bound of one server; the
+    WebSocket one server relays to the table's owner counts once, where the client connected
+    (the relay comes from a server named in --forwarded-allow-ips)."""
+    import redis
+    from websockets.sync.client import connect
+
+    from cardroom.web.guard import MAX_CONNECTIONS_PER_ADDRESS
+
+    database = postgres.database()
+    a = Node(tmp_path / "a", database, redis_url)
+    b = Node(tmp_path / "b", database, redis_url)
+    source = "127.0.0.2"  # the client: loopback, but not the servers' own address
+    held: list[socket.socket] = []
+    try:
+        table = b.http.post("/api/tables", json={"game": "baha", "players": 2,
+                                                 "seats": ["human", "human"], "name": "Ada"}).json()
+        port = int(a.base.rsplit(":", 1)[1])
+        raw = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=(source, 0))
+        held.append(raw)
+        with connect(f"ws://127.0.0.1:{port}/ws/tables/{table['id']}", sock=raw, open_timeout=5) as relayed:
+            relayed.send(json.dumps({"type": "hello", "token": table["token"]}))
+            assert json.loads(relayed.recv(5))["type"] == "welcome"  # a's relay to b, the owner
+            statuses = []
+            for k in range(MAX_CONNECTIONS_PER_ADDRESS):  # one too many, over both servers
+                sock, status = _held_open((a, b)[k % 2].base, source)
+                held.append(sock)
+                statuses.append(status)
+            assert statuses[:-1] == [200] * (MAX_CONNECTIONS_PER_ADDRESS - 1), statuses
+            assert statuses[-1] == 503, "the bound per address was not shared by the servers"
+            _, status = _held_open(a.base, source)
+            assert status == 503
+            with redis.Redis.from_url(redis_url, decode_responses=True) as r:
+                counted = {k: sum(int(v) for v in r.hvals(k)) for k in r.scan_iter("cardroom:conns:*")}
+            assert counted == {f"cardroom:conns:{source}": MAX_CONNECTIONS_PER_ADDRESS}, counted
+        for sock in held:
+            sock.close()
+        held = []
+        end = time.monotonic() + 10  # closed: counted off again
+        while (status := _held_open(b.base, source)[1]) != 200:
+            assert time.monotonic() < end, "the closed connections still count"
+            time.sleep(0.1)
+    finally:
+        for sock in held:
+            sock.close()
+        a.kill()
+        b.kill()
+
+
+def test_the_sign_in_limits_are_shared(tmp_path: Path, postgres: PostgresCluster, redis_url: str) -> None:
+    """Sign-in attempts from one address spread over two servers meet the limit of one."""
+    from cardroom.web.accounts import ATTEMPTS_PER_ADDRESS
+
+    database = postgres.database()
+    a = LiveServer(tmp_path / "a", db_url=database, redis_url=redis_url)
+    b = LiveServer(tmp_path / "b", db_url=database, redis_url=redis_url)
+    try:
+        statuses = []
+        for k in range(ATTEMPTS_PER_ADDRESS + 1):
+            node = (a, b)[k % 2]
+            answer = node.http.post("/api/account/signin", json={"name": f"nobody{k}", "password": "x" * 12},
+                                    headers={"origin": node.base})
+            statuses.append(answer.status_code)
+        assert statuses == [401] * ATTEMPTS_PER_ADDRESS + [429], statuses
+    finally:
+        a.stop()
+        b.stop()

@@ -148,6 +148,14 @@ def create_app(
         manager.quick_wait = quick_wait
     manager.load()
     accounts = Accounts(store)
+    gate = ConnectionGate()
+    if cluster is not None:  # the sign-in limits and the connection bounds counted over every node
+        from cardroom.web.cluster import SharedAttempts, SharedGate
+
+        accounts.by_address = SharedAttempts(cluster.leases, "address", accounts.by_address)
+        accounts.by_account = SharedAttempts(cluster.leases, "account", accounts.by_account)
+        accounts.signups = SharedAttempts(cluster.leases, "signup", accounts.signups)
+        gate = SharedGate(cluster.leases)
 
     def rate(table: Any) -> None:
         if table.state is not None:
@@ -163,12 +171,13 @@ def create_app(
             yield
         finally:
             await manager.stop()
+            gate.close()
             store.close()
 
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.accounts = accounts
-    app.state.gate = ConnectionGate()
+    app.state.gate = gate
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota() if cluster is None else cluster.quota
     if cluster is not None:

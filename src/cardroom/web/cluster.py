@@ -28,11 +28,19 @@ Each table has one owner at a time, the only process that holds it in memory and
   has it free (:class:`cardroom.web.store.SeatTaken`).
 - **The lobby** is shared: each node writes the summaries of the tables it holds to the hash
   ``cardroom:lobby`` (those that changed, each ``TICK``); ``GET /api/tables`` reads it.
+- **Bounds per address** are shared: the table quotas (:class:`SharedQuota`), the open
+  connections (:class:`SharedGate`: a hash per address of each node's count, checked and
+  counted in one script before the connection's first byte is read) and the sign-in limits
+  (:class:`SharedAttempts`). A connection from an address the per-address bound exempts (the
+  ``--forwarded-allow-ips``: the other nodes relaying their clients, or a balancer) is not
+  counted, so a client whose WebSocket one node relays to another counts once, where it
+  connected.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import json
 import logging
@@ -46,14 +54,15 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from cardroom.web.guard import CREATES_PER_MINUTE, TableQuota
+from cardroom.web.accounts import Attempts
+from cardroom.web.guard import CREATES_PER_MINUTE, ConnectionGate, TableQuota, client_address
 from cardroom.web.live import MAX_QUEUED_BYTES, LiveTable, TableError
 from cardroom.web.protocol import error
 from cardroom.web.store import SeatTaken, Store, TableData
 from cardroom.web.tables import TableManager
 
-__all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "cluster_database", "LEASE_SECONDS",
-           "TICK", "FORWARDED"]
+__all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "SharedGate", "SharedAttempts",
+           "cluster_database", "LEASE_SECONDS", "TICK", "FORWARDED"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -107,6 +116,28 @@ return tostring(left)
 """
 # An address's creates left (a bucket refilled at CREATES_PER_MINUTE), spending ARGV[4]: as a
 # string, since Redis would cut a Lua number to an integer.
+
+_CONNECT = """
+local total = 0
+local held = redis.call('HGETALL', KEYS[1])
+for i = 1, #held, 2 do
+  if held[i] == ARGV[1] or redis.call('EXISTS', ARGV[2] .. held[i]) == 1 then
+    total = total + tonumber(held[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], held[i])
+  end
+end
+if total >= tonumber(ARGV[3]) then return -total end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('EXPIRE', KEYS[1], 86400)
+return total + 1
+"""
+# An address's open connections over the nodes (a field per node; a dead node's, whose address
+# key ran out, no longer counts): one more unless there are ARGV[3] already (then minus their number).
+_DISCONNECT = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 0
+"""
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -254,6 +285,121 @@ class SharedQuota(TableQuota):
         pipe.expire(self._key("tables", address), 86400)
         pipe.hset(f"{self.leases.prefix}:quota:owner", table_id, address)
         pipe.execute()
+
+
+class SharedGate(ConnectionGate):
+    """The connection bounds of :class:`cardroom.web.guard.ConnectionGate`, the per-address one
+    shared by every node through Redis: a client that spreads its connections over the nodes
+    meets the same bound as on one server.
+
+    A connection this node admits is held unread until Redis has counted it
+    among its address's connections on every live node, then read, or refused with ``503`` when
+    the address has its most already. The Redis calls run in one thread of their own, in order
+    (a connection's count before its discount), never on the event loop. While Redis does not
+    answer, connections are let in on this node's own bound (and not counted in Redis).
+    """
+
+    def __init__(self, leases: Leases, per_address: int | None = None, total: int | None = None) -> None:
+        super().__init__(per_address, total)
+        self.leases = leases
+        self._connect = leases.redis.register_script(_CONNECT)
+        self._disconnect = leases.redis.register_script(_DISCONNECT)
+        self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cardroom-conns")
+        self._counted: set[tuple[str, int]] = set()
+        """The connections counted in Redis (read and written by the worker only)."""
+        self._away_until = 0.0
+        """Until when (monotonic) Redis is taken for away, after a call that failed."""
+
+    def _key(self, address: str) -> str:
+        return f"{self.leases.prefix}:conns:{address}"
+
+    def share(self, address: str, port: int, then: Callable[[str | None], None]) -> bool:
+        if self._exempt(address) or time.monotonic() < self._away_until:
+            return False
+        loop = asyncio.get_running_loop()
+        key = (client_address(address), port)
+        why = (f"this address already has {self.per_address} connections open on these servers; "
+               "close some first")
+
+        def count() -> None:
+            from redis.exceptions import RedisError
+
+            try:
+                total = int(self._connect(keys=[self._key(key[0])],
+                                          args=[self.leases.node, f"{self.leases.prefix}:node:",
+                                                self.per_address]))
+            except (RedisError, OSError) as err:
+                self._away_until = time.monotonic() + 1.0
+                log.warning("cluster: counting a connection in Redis failed: %s", err)
+                total = 0
+            if total > 0:
+                self._counted.add(key)
+            loop.call_soon_threadsafe(then, why if total < 0 else None)
+
+        self._worker.submit(count)
+        return True
+
+    def closed(self, address: str, port: int) -> None:
+        key = (client_address(address), port)
+
+        def discount() -> None:
+            from redis.exceptions import RedisError
+
+            if key not in self._counted:
+                return
+            self._counted.discard(key)
+            try:
+                self._disconnect(keys=[self._key(key[0])], args=[self.leases.node])
+            except (RedisError, OSError) as err:
+                log.warning("cluster: discounting a connection in Redis failed: %s", err)
+
+        with contextlib.suppress(RuntimeError):  # the worker was shut down: the server stops
+            self._worker.submit(discount)
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True, cancel_futures=False)
+
+
+class SharedAttempts(Attempts):
+    """Sign-in attempts in a sliding window, like :class:`cardroom.web.accounts.Attempts`, kept
+    in Redis (a sorted set of times per key) so that every node counts the same; while Redis does
+    not answer, this node's own count (``fallback``) holds."""
+
+    def __init__(self, leases: Leases, what: str, fallback: Attempts) -> None:
+        super().__init__(fallback.limit, fallback.window)
+        self.leases = leases
+        self.what = what
+        self.fallback = fallback
+
+    def _key(self, key: str) -> str:
+        return f"{self.leases.prefix}:attempts:{self.what}:{key}"
+
+    def wait(self, key: str, now: float) -> float:
+        from redis.exceptions import RedisError
+
+        try:
+            pipe = self.leases.redis.pipeline(transaction=False)
+            pipe.zremrangebyscore(self._key(key), "-inf", now - self.window)
+            pipe.zcard(self._key(key))
+            pipe.zrange(self._key(key), 0, 0, withscores=True)
+            _, held, oldest = pipe.execute()
+        except RedisError:
+            return self.fallback.wait(key, now)
+        if int(held) < self.limit or not oldest:
+            return 0.0
+        return max(0.0, float(oldest[0][1]) + self.window - now)
+
+    def count(self, key: str, now: float) -> None:
+        from redis.exceptions import RedisError
+
+        self.fallback.count(key, now)
+        try:
+            pipe = self.leases.redis.pipeline(transaction=False)
+            pipe.zadd(self._key(key), {f"{now:.6f}:{secrets.token_hex(4)}": now})
+            pipe.expire(self._key(key), int(self.window) + 1)
+            pipe.execute()
+        except RedisError as err:
+            log.warning("cluster: counting a sign-in attempt in Redis failed: %s", err)
 
 
 class ClusterTables(TableManager):

@@ -17,6 +17,7 @@ import ipaddress
 import json
 import logging
 import resource
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -35,6 +36,7 @@ __all__ = [
     "MAX_SERVER_CONNECTIONS",
     "REQUEST_TIMEOUT",
     "guarded_http",
+    "refuse",
 ]
 
 log = logging.getLogger("cardroom.web")
@@ -118,6 +120,19 @@ class ConnectionGate:
                     del self._open[other]
         return None
 
+    def share(self, address: str, port: int, then: Callable[[str | None], None]) -> bool:
+        """A connection :meth:`admit` let in: counted where the servers share their bounds too
+        (a cluster's gate, ``cardroom.web.cluster.SharedGate``). ``True``: the connection waits
+        (its bytes unread) until ``then`` is called with ``None`` (it may stay) or why not;
+        here, nothing to wait for (``False``)."""
+        return False
+
+    def closed(self, address: str, port: int) -> None:
+        """A connection that was admitted closed (see :meth:`share`)."""
+
+    def close(self) -> None:
+        """The server stops (a cluster's gate lets its thread go)."""
+
     def _exempt(self, address: str) -> bool:
         if not self.exempt:
             return False
@@ -142,25 +157,64 @@ class ConnectionGate:
             self._count -= 1
 
 
+def refuse(transport: asyncio.Transport, why: str) -> None:
+    """Answer a connection that may not stay ``503`` with ``why``, and close it."""
+    body = json.dumps({"detail": why}).encode()
+    transport.write(_REFUSED % (len(body), body))
+    transport.close()
+
+
 def guarded_http(gate: ConnectionGate) -> type[asyncio.Protocol]:
     """Uvicorn's httptools protocol, admitting connections through ``gate`` and timing requests."""
 
     class GuardedHttp(HttpToolsProtocol):
         _deadline: asyncio.TimerHandle | None = None
+        _counted = False
+        _waiting = False
+        _stalled = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            self._held: list[bytes] = []
+            """What arrived while the connection waits on the servers' shared bound."""
             super().connection_made(transport)
             address, port = self.client or ("", 0)
             refused = gate.admit(address, port, transport)
             if refused is not None:
-                body = json.dumps({"detail": refused}).encode()
-                transport.write(_REFUSED % (len(body), body))
-                transport.close()
+                refuse(transport, refused)
                 return
+            self._counted = True
+            self._waiting = gate.share(address, port, self._shared)
             self._start_clock()
+
+        def _shared(self, refused: str | None) -> None:
+            self._waiting = False
+            held, self._held = self._held, []
+            if self.transport.is_closing():
+                return
+            if refused is not None:
+                refuse(self.transport, refused)
+                return
+            for data in held:
+                super().data_received(data)
+            if self._stalled:
+                self._stalled = False
+                self.transport.resume_reading()
+
+        def data_received(self, data: bytes) -> None:
+            if self._waiting:  # not read before the servers' shared bound let the connection in
+                self._held.append(data)
+                if sum(map(len, self._held)) > 65536 and not self._stalled:
+                    self._stalled = True
+                    self.transport.pause_reading()
+                return
+            super().data_received(data)
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_clock()
+            if self._counted:
+                self._counted = False
+                address, port = self.client or ("", 0)
+                gate.closed(address, port)
             super().connection_lost(exc)
 
         def on_message_begin(self) -> None:
