@@ -1,4 +1,5 @@
-"""Shared test settings: hypothesis profiles.
+"""Shared test settings: hypothesis profiles, and each test starting on the engine the
+environment chooses.
 
 Pick one with ``HYPOTHESIS_PROFILE=<name>`` (default ``dev``):
 
@@ -11,8 +12,12 @@ Tests set their own ``max_examples`` (sized to keep the suite fast); a profile s
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+from cardroom import native
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile(
@@ -24,3 +29,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True)
+def engine_choice_reset() -> Iterator[None]:
+    """A test that chooses an engine (``native.use_engine``) leaves the choice to the next
+    test's environment (``CARDROOM_ENGINE``): no test's engine depends on which ran before it
+    in its worker."""
+    yield
+    native.use_engine(None)
