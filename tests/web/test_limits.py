@@ -249,3 +249,24 @@ def test_a_replay_is_answered_a_window_at_a_time(server: LiveServer) -> None:
     for params in ({"count": MAX_REPLAY_STEPS + 1}, {"count": 0}, {"start": -1}):
         r = server.http.get(url, params=params)
         assert r.status_code == 400, params
+
+
+def test_the_cap_of_unfinished_tables_an_address_may_have_is_set_by_the_environment() -> None:
+    import subprocess
+    import sys
+
+    code = "from cardroom.web import guard; print(guard.MAX_TABLES_PER_ADDRESS)"
+
+    def run(value: str | None) -> subprocess.CompletedProcess[str]:
+        import os
+
+        env = {k: v for k, v in os.environ.items() if k != "CARDROOM_TABLES_PER_ADDRESS"}
+        if value is not None:
+            env["CARDROOM_TABLES_PER_ADDRESS"] = value
+        return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+
+    assert run(None).stdout.strip() == "20"
+    assert run("5").stdout.strip() == "5"
+    refused = run("many")
+    assert refused.returncode != 0
+    assert "CARDROOM_TABLES_PER_ADDRESS must be a whole number from 1, not 'many'" in refused.stderr

@@ -16,6 +16,7 @@ import asyncio
 import ipaddress
 import json
 import logging
+import os
 import resource
 from collections.abc import Callable
 from typing import Any
@@ -335,8 +336,22 @@ class SiteGuard:
         await self.app(scope, receive, send_with_headers)
 
 
-MAX_TABLES_PER_ADDRESS = 20
-"""Unfinished tables one client address may have created."""
+TABLES_VARIABLE = "CARDROOM_TABLES_PER_ADDRESS"
+
+
+def _tables_per_address() -> int:
+    value = os.environ.get(TABLES_VARIABLE, "").strip()
+    if not value:
+        return 20
+    if not value.isdigit() or int(value) < 1:
+        raise SystemExit(f"{TABLES_VARIABLE} must be a whole number from 1, not {value!r}")
+    return int(value)
+
+
+MAX_TABLES_PER_ADDRESS = _tables_per_address()
+"""Unfinished tables one client address may have created: 20, or ``CARDROOM_TABLES_PER_ADDRESS``
+in the server's environment (a site whose players share one address, an office behind one
+NAT, or a test server whose every client is 127.0.0.1)."""
 CREATES_PER_MINUTE = 10
 """Tables one address may create a minute (at once, then one every few seconds)."""
 
