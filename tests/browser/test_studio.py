@@ -75,9 +75,13 @@ def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: Br
     no_serious(page, "the studio with a report")
     shot = screenshot_dir()
     if shot is not None:
+        page.set_viewport_size({"width": 1280, "height": 1000})
         page.get_by_test_id("card-pick").filter(has_text="10C").click()
-        page.set_viewport_size({"width": 1280, "height": 1500})
-        page.screenshot(path=str(shot / "studio.png"))
+        page.get_by_test_id("deck-panel").screenshot(path=str(shot / "studio.png"))
+        top = page.get_by_test_id("report-panel").evaluate(
+            "e => { const r = e.getBoundingClientRect(); return [r.x, r.y + window.scrollY, r.width]; }")
+        page.screenshot(path=str(shot / "studio-report.png"), full_page=True,
+                        clip={"x": top[0], "y": top[1], "width": top[2], "height": 1100})
 
     # The shared link, in a fresh page: the same report, and the deck it played.
     link = page.get_by_test_id("run-link").get_attribute("href")
