@@ -389,11 +389,12 @@ class Studio:
                               error="the server stopped before the run finished; start it again"))
 
     def close(self) -> None:
-        """Cancel every run and let the threads go."""
+        """Stop every run (each stops within a chunk of games, and is stored as stopped), then
+        let the threads go."""
         with self.lock:
             for live in self.live.values():
-                live.cancelled.set()
-        self.pool.shutdown(wait=False, cancel_futures=True)
+                live.stop("stopped", "the server stopped before the run finished; start it again")
+        self.pool.shutdown(wait=True, cancel_futures=True)
 
     # -- decks and versions -------------------------------------------------------------
 
@@ -583,7 +584,7 @@ class Studio:
         def progress(games: int) -> None:
             live.played += games
             if live.cancelled.is_set():
-                raise Stopped("cancelled", "cancelled by whoever started it")
+                raise Stopped(*live.reason)
             if time.monotonic() > deadline:
                 raise Stopped("stopped", f"stopped after {MAX_RUN_SECONDS:.0f} s, the most a run may take; "
                                          "play fewer games")
@@ -592,7 +593,7 @@ class Studio:
         status, error, report = "done", None, None
         try:
             if live.cancelled.is_set():
-                raise Stopped("cancelled", "cancelled before it began")
+                raise Stopped(*live.reason)
             self._set(live.id, status="running")
             live.status = "running"
             report = job.run(Work(variants, settings, folder, self.workers, progress))
@@ -650,7 +651,7 @@ class Studio:
         if not secrets.compare_digest(live.token_hash, _hash(token)):
             raise StudioError(403, "only whoever started a run may cancel it (with the token its start "
                                    "answered)")
-        live.cancelled.set()
+        live.stop("cancelled", "cancelled by whoever started it")
         return self.run(run_id)
 
     def jobs(self) -> dict[str, Any]:
@@ -676,6 +677,13 @@ class _Live:
 
     def __post_init__(self) -> None:
         self.cancelled = threading.Event()
+        self.reason = ("cancelled", "cancelled")
+
+    def stop(self, status: str, why: str) -> None:
+        """Ask the run to stop at its next chunk of games: stored as ``status``, ``why`` its error."""
+        if not self.cancelled.is_set():
+            self.reason = (status, why)
+            self.cancelled.set()
 
 
 def _version_summary(row: StudioVersionRow) -> dict[str, Any]:
