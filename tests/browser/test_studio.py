@@ -22,6 +22,10 @@ def no_serious(page: Page, what: str) -> None:
 
 
 def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: BrowserContext) -> None:
+    # every Content-Security-Policy violation (the report is the server's HTML, shown in the page)
+    context.add_init_script(
+        "document.addEventListener('securitypolicyviolation', e => "
+        "(window.__violations = window.__violations || []).push(e.violatedDirective + ' ' + e.blockedURI));")
     page = context.new_page()
     ready(page, server.base + "/studio")
     no_serious(page, "the studio, no deck open")
@@ -73,6 +77,7 @@ def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: Br
     assert report.locator("figure img").count() >= 3
     expect(page.get_by_test_id("report-text")).to_contain_text("BAEBAE: 20 games", use_inner_text=False)
     no_serious(page, "the studio with a report")
+    assert page.evaluate("window.__violations || []") == []
     shot = screenshot_dir()
     if shot is not None:
         page.set_viewport_size({"width": 1280, "height": 1000})
