@@ -324,3 +324,27 @@ def test_a_shared_run_survives_a_restart_and_a_running_one_is_stopped(tmp_path: 
         assert again.http.get(f"/studio/runs/{done['id']}").status_code == 200
     finally:
         again.stop()
+
+
+def test_a_run_left_running_by_a_killed_server_is_stopped_when_it_starts_again(tmp_path: Path) -> None:
+    from sqlalchemy import create_engine, text
+
+    data = tmp_path / "data"
+    server = LiveServer(data)
+    try:
+        deck = opened(server)
+        run = finished(server, start(server, deck, games=5).json()["id"])
+    finally:
+        server.stop()
+    # as a server killed mid-run leaves it: running, never finished
+    engine = create_engine(f"sqlite:///{data / 'cardroom.db'}")
+    with engine.begin() as c:
+        c.execute(text("UPDATE studio_runs SET status = 'running', finished = NULL WHERE id = :id"), {"id": run["id"]})
+    engine.dispose()
+    again = LiveServer(data)
+    try:
+        stopped = again.http.get(f"/api/studio/runs/{run['id']}").json()
+        assert stopped["status"] == "stopped" and stopped["finished"] is not None
+        assert stopped["error"] == "the server stopped before the run finished; start it again"
+    finally:
+        again.stop()
