@@ -99,9 +99,17 @@ def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: Br
     expect(other.get_by_test_id("run-cancel")).to_be_hidden()
 
 
-def test_a_run_is_cancelled_from_the_page(server: ServeProcess, context: BrowserContext) -> None:
+def test_an_upload_is_checked_and_a_run_is_cancelled_from_the_page(server: ServeProcess,
+                                                                   context: BrowserContext) -> None:
     page = context.new_page()
     ready(page, server.base + "/studio")
+    bad = 'name = "Harbour"\n[[card]]\nrank = "A"\nsuit = "C"\ncopies = 12\n'
+    page.get_by_test_id("deck-file").set_input_files(
+        files=[{"name": "harbour.toml", "mimeType": "text/plain", "buffer": bad.encode()}])
+    page.get_by_test_id("upload-deck").click()
+    expect(page.get_by_test_id("open-error")).to_have_text(
+        "harbour.toml: card 1 (AC).copies: a whole number from 1 to 8, not 12")
+    expect(page.get_by_test_id("deck-panel")).to_be_hidden()
     page.get_by_test_id("open-project").click()
     expect(page.get_by_test_id("deck-panel")).to_be_visible()
     page.get_by_test_id("run-games").fill("2000")
