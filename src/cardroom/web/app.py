@@ -152,7 +152,7 @@ def create_app(
         manager.quick_wait = quick_wait
     manager.load()
     accounts = Accounts(store)
-    studio = Studio(store, workers=studio_workers)
+    studio = Studio(store, workers=studio_workers, shared=cluster is not None)
     gate = ConnectionGate()
     if cluster is not None:  # the sign-in limits and the connection bounds counted over every node
         from cardroom.web.cluster import SharedAttempts, SharedGate

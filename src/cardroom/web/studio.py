@@ -372,7 +372,9 @@ class Studio:
     """The studio of one server: its decks, versions and runs over the store's database, and
     the threads its runs play in."""
 
-    def __init__(self, store: Store, workers: int = 1) -> None:
+    def __init__(self, store: Store, workers: int = 1, shared: bool = False) -> None:
+        """``shared``: the database is a cluster's (``cardroom.web.cluster``), whose other
+        servers may be playing runs of their own now: none is marked stopped at start."""
         self.engine = store.engine  # its tables are made by the store's migrations (0004_studio)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.workers = workers
@@ -383,7 +385,12 @@ class Studio:
         self.started = Attempts(RUNS_PER_MINUTE, 60.0)
         self.live: dict[str, _Live] = {}
         """The runs waiting or running in this process."""
-        with self._session() as s, s.begin():  # what a stopped server left running stopped with it
+        if not shared:
+            self._stopped_before()
+
+    def _stopped_before(self) -> None:
+        """What a server stopped (or killed) left waiting or running stopped with it."""
+        with self._session() as s, s.begin():
             s.execute(update(StudioRunRow).where(StudioRunRow.status.in_(("waiting", "running")))
                       .values(status="stopped", finished=time.time(),
                               error="the server stopped before the run finished; start it again"))
