@@ -348,3 +348,16 @@ def test_a_run_left_running_by_a_killed_server_is_stopped_when_it_starts_again(t
         assert stopped["error"] == "the server stopped before the run finished; start it again"
     finally:
         again.stop()
+
+
+def test_the_studio_keeps_its_decks_and_runs_in_either_database(db_url: str, tmp_path: Path) -> None:
+    server = LiveServer(tmp_path / "data", db_url=db_url)
+    try:
+        deck = opened(server)
+        deck = saved(server, deck, four_cards(deck["form"]))
+        run = finished(server, start(server, deck, kind="compare", versions=[1, 2], games=5).json()["id"])
+        assert run["status"] == "done" and run["versions"] == [1, 2] and run["settings"]["games"] == 5
+        kept = server.http.get(f"/api/studio/decks/{deck['id']}").json()
+        assert kept["versions"][1]["changes"] == deck["versions"][1]["changes"]
+    finally:
+        server.stop()
