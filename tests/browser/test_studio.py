@@ -28,6 +28,10 @@ def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: Br
         "(window.__violations = window.__violations || []).push(e.violatedDirective + ' ' + e.blockedURI));")
     page = context.new_page()
     ready(page, server.base + "/studio")
+    # the games it edits come from the registry (the specs with a deck_editing): BAEBAE alone
+    expect(page.get_by_test_id("studio-title")).to_have_text("Designer's studio: BAEBAE decks")
+    expect(page.get_by_test_id("rules-link")).to_have_attribute("href", "/rules/baebae")
+    expect(page.get_by_test_id("game-choice")).to_be_hidden()
     no_serious(page, "the studio, no deck open")
     page.get_by_test_id("project-select").select_option("sample")
     page.get_by_test_id("open-project").click()
@@ -118,3 +122,10 @@ def test_an_upload_is_checked_and_a_run_is_cancelled_from_the_page(server: Serve
     expect(page.get_by_test_id("run-status")).to_have_text("Cancelled", timeout=60_000)
     expect(page.get_by_test_id("run-failure")).to_contain_text("cancelled")
     expect(page.get_by_test_id("run-cancel")).to_be_hidden()
+
+
+def test_the_lobby_offers_the_studio_for_the_games_it_edits(server: ServeProcess, context: BrowserContext) -> None:
+    page = context.new_page()
+    page.goto(server.base + "/")
+    expect(page.get_by_test_id("studio-link")).to_be_visible()
+    expect(page.locator("#studio-line")).to_contain_text("edit a BAEBAE deck's cards")

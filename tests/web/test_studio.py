@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from web_support import LiveServer
 
+from cardroom import games
 from cardroom.games.baebae.deck import SAMPLE_DECK, parse_deck
 from cardroom.web import studio as studio_module
 from cardroom.web.accounts import Attempts
@@ -123,6 +124,62 @@ def test_an_oversize_upload_is_refused_before_it_is_read(shared_server: LiveServ
     body = '{"deck_toml": "' + "x" * MAX_BODY_BYTES + '"}'
     r = shared_server.http.post("/api/studio/decks", content=body, headers={"content-type": "application/json"})
     assert "the request body may be at most" in refused(r, 413)
+
+
+# -- the games it edits ------------------------------------------------------------------
+
+
+def test_the_studio_offers_each_game_whose_spec_has_deck_editing(shared_server: LiveServer) -> None:
+    editable = [name for name in games.names() if games.get(name).deck_editing is not None]
+    assert editable == ["baebae"]
+    meta = shared_server.http.get("/api/studio").json()
+    assert [g["name"] for g in meta["games"]] == editable
+    (baebae,) = meta["games"]
+    editing = games.get("baebae").load("deck_editing")
+    assert baebae["title"] == "BAEBAE" and baebae["renderer"] == "/static/games/baebae.js"
+    assert baebae["steps"] == list(editing.step_kinds) and "draw" in baebae["steps"]
+    assert baebae["marks"] == ["skip", "wild", "reverse"] and baebae["decks"] == ["sample"]
+    catalog = shared_server.http.get("/api/catalog").json()["games"]
+    assert {name: game["studio"] for name, game in catalog.items()} == {"baha": False, "baebae": True}
+    assert opened(shared_server)["game"] == "baebae"
+    assert opened(shared_server, game="baebae", project="sample")["game"] == "baebae"
+
+
+@pytest.mark.parametrize("game", ["baha", "chess"])
+def test_a_game_the_studio_does_not_edit_is_refused_in_words(shared_server: LiveServer, game: str) -> None:
+    words = f"the studio does not edit decks of {game!r}; it edits decks of baebae"
+    r = shared_server.http.post("/api/studio/decks", json={"game": game, "project": "sample"})
+    assert refused(r, 400) == words
+    form = opened(shared_server)["form"]
+    assert refused(shared_server.http.post(f"/api/studio/check?game={game}", json=form), 400) == words
+
+
+def test_the_studio_reaches_a_game_through_its_deck_editing_alone(server: LiveServer) -> None:
+    studio = server.app.state.studio
+    editing = games.get("baebae").load("deck_editing")
+
+    class Narrow:
+        """BAEBAE's deck editing with fewer kinds of step and marks, and no project deck."""
+
+        step_kinds = ("draw",)
+        marks = ("skip",)
+
+        def project_decks(self) -> list[str]:
+            return []
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(editing, name)
+
+    studio.editing = {"baebae": Narrow()}
+    (game,) = server.http.get("/api/studio").json()["games"]
+    assert (game["steps"], game["marks"], game["decks"]) == (["draw"], ["skip"], [])
+    r = server.http.post("/api/studio/decks", json={"project": "sample"})
+    assert refused(r, 400).startswith("unknown deck 'sample'; the project's decks are none (or upload")
+    assert opened(server, deck_toml=TINY)["game"] == "baebae"
+    studio.editing = {}
+    assert server.http.get("/api/studio").json()["games"] == []
+    r = server.http.post("/api/studio/decks", json={"project": "sample"})
+    assert refused(r, 404) == "no game of this server has decks to edit"
 
 
 # -- checking and saving ------------------------------------------------------------------

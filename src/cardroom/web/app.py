@@ -566,8 +566,9 @@ def create_app(
         return await asyncio.to_thread(studio.open, body, address_of(request))
 
     @app.post("/api/studio/check")
-    async def studio_check(form: DeckForm) -> dict[str, Any]:
-        return await asyncio.to_thread(studio.check, form)
+    async def studio_check(form: DeckForm,
+                           game: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+        return await asyncio.to_thread(studio.check, form, game)
 
     @app.get("/api/studio/decks/{deck_id}")
     async def studio_deck(deck_id: str) -> dict[str, Any]:

@@ -1,9 +1,14 @@
-"""The designer's studio of the web table: BAEBAE decks opened, edited in forms, saved as
-versions with their changes in words, and played on the server (simulate, compare), each run's
-report kept at a stable address.
+"""The designer's studio of the web table: decks opened, edited in forms, saved as versions
+with their changes in words, and played on the server (simulate, compare), each run's report
+kept at a stable address.
+
+The studio offers every game whose spec has a ``deck_editing``
+(:class:`~cardroom.games.contracts.DeckEditing`, loaded through the registry: BAEBAE's today),
+and reaches each game through it only: the forms, the checker, the marks and kinds of step,
+the project's decks.
 
 What is kept (the store's database, revision 0004): a studio deck (``studio_decks``: an id,
-which is its address and the key to save to it), its versions (``studio_versions``: the deck
+which is its address and the key to save to it, and its game), its versions (``studio_versions``: the deck
 file of each, its digest and what changed from the one before) and the runs
 (``studio_runs``: the job, the versions and settings it played, its status, and its report as
 HTML and text once finished). A run still waiting or running when the server stops is marked
@@ -41,24 +46,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, func, select, update
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
+from cardroom import games
 from cardroom.engine import Rules
-from cardroom.games import make_rules
-from cardroom.games.baebae.deck import (
-    MAX_CARD_NAME,
-    MAX_CARDS,
-    MAX_DECK_NAME,
-    MAX_DESCRIPTION,
-    MAX_TEXT,
-    MAX_TYPE,
-    MAX_TYPES,
-    DeckError,
-    find_deck,
-    parse_deck,
-    project_decks,
-)
-from cardroom.games.baebae.deck_edit import STEP_KINDS, checked, deck_diff, form_of, where_problem
-from cardroom.games.baebae.deck_support import card_rows
-from cardroom.games.baebae.effects import MARKS
+from cardroom.games.contracts import DeckEditing, DeckLimits
 from cardroom.web.accounts import Attempts
 from cardroom.web.guard import client_address
 from cardroom.web.protocol import MAX_DECK_BYTES
@@ -68,13 +58,11 @@ __all__ = [
     "Studio", "StudioError", "JOBS", "Job", "Work", "RunSettings", "DeckForm", "OpenBody", "SaveBody",
     "RunBody", "CancelBody", "MAX_RUN_GAMES", "MAX_RUN_SECONDS", "MAX_RUNS_PER_ADDRESS",
     "MAX_SERVER_RUNS", "RUN_THREADS", "RUNS_PER_MINUTE", "DECKS_PER_MINUTE", "SAVES_PER_MINUTE",
-    "MAX_VERSIONS", "STUDIO_AGENTS",
+    "MAX_VERSIONS", "STUDIO_AGENTS", "editors",
 ]
 
 log = logging.getLogger("cardroom.web")
 
-GAME = "baebae"
-"""The game whose decks the studio edits (the one game played with deck files)."""
 MAX_RUN_GAMES = 2000
 """Games a run may play of each deck version."""
 MAX_RUN_SECONDS = 120.0
@@ -118,6 +106,8 @@ class StudioDeckRow(Base):
     __tablename__ = "studio_decks"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    """The game whose deck it is (a game of :func:`editors`)."""
     source: Mapped[str] = mapped_column(String(100))
     """Where it came from: a project deck's name, or ``upload``."""
     created: Mapped[float] = mapped_column(Float)
@@ -163,7 +153,26 @@ class StudioRunRow(Base):
 # -- the requests ------------------------------------------------------------------------
 
 
-TypeName = Annotated[str, Field(max_length=MAX_TYPE * 2)]
+def editors() -> dict[str, DeckEditing]:
+    """The games the studio edits decks of, by name: each game whose spec has a
+    ``deck_editing``, in the registry's order."""
+    return {name: games.get(name).load("deck_editing") for name in games.names()
+            if games.get(name).deck_editing is not None}
+
+
+def _widest(found: Sequence[DeckEditing]) -> tuple[DeckLimits, int]:
+    """The largest of the games' deck limits, and of their numbers of marks: what a form's
+    fields are bounded by before a game's checker (which says its own limits) reads them."""
+    limits = [e.limits for e in found]
+    widest = DeckLimits(**{name: max((getattr(one, name) for one in limits), default=0)
+                           for name in DeckLimits.__dataclass_fields__})
+    return widest, max((len(e.marks) for e in found), default=0)
+
+
+LIMITS, MOST_MARKS = _widest(list(editors().values()))
+"""The bounds of the request models (twice each limit for texts: the checker says the limit)."""
+
+TypeName = Annotated[str, Field(max_length=LIMITS.type * 2)]
 
 
 class StepForm(BaseModel):
@@ -174,7 +183,7 @@ class StepForm(BaseModel):
 
 class ActionForm(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    text: str = Field(default="", max_length=MAX_TEXT * 2)
+    text: str = Field(default="", max_length=LIMITS.text * 2)
     optional: bool = False
     can_win: bool = True
     on_start: bool = False
@@ -185,27 +194,29 @@ class CardForm(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     rank: str = Field(max_length=10)
     suit: str = Field(max_length=10)
-    name: str = Field(default="", max_length=MAX_CARD_NAME * 2)
-    types: list[TypeName] = Field(default_factory=list, max_length=MAX_TYPES)
-    marks: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=len(MARKS))
+    name: str = Field(default="", max_length=LIMITS.card_name * 2)
+    types: list[TypeName] = Field(default_factory=list, max_length=LIMITS.types)
+    marks: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=MOST_MARKS)
     copies: int = 1
     action: ActionForm = Field(default_factory=ActionForm)
 
 
 class DeckForm(BaseModel):
-    """A deck as the studio's form sends it (``cardroom.games.baebae.deck_edit``)."""
+    """A deck as the studio's form sends it (a :class:`~cardroom.games.contracts.DeckEditing`'s form)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: str = Field(max_length=MAX_DECK_NAME * 2)
-    description: str = Field(default="", max_length=MAX_DESCRIPTION * 2)
-    types: list[TypeName] = Field(default_factory=list, max_length=MAX_TYPES)
-    cards: list[CardForm] = Field(max_length=MAX_CARDS)
+    name: str = Field(max_length=LIMITS.name * 2)
+    description: str = Field(default="", max_length=LIMITS.description * 2)
+    types: list[TypeName] = Field(default_factory=list, max_length=LIMITS.types)
+    cards: list[CardForm] = Field(max_length=LIMITS.cards)
 
 
 class OpenBody(BaseModel):
-    """``POST /api/studio/decks``: a project deck by name, or a deck file's text."""
+    """``POST /api/studio/decks``: a project deck by name, or a deck file's text, of a game
+    (by default the studio's first)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
+    game: str | None = Field(default=None, max_length=40)
     project: str | None = Field(default=None, max_length=100)
     deck_toml: str | None = Field(default=None, max_length=MAX_DECK_BYTES)
     deck_file: str | None = Field(default=None, max_length=100)
@@ -363,18 +374,16 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def problems_of(err: DeckError) -> list[dict[str, Any]]:
-    """A deck's problems, each placed at its card and field."""
-    return [where_problem(p) for p in err.problems]
-
-
 class Studio:
     """The studio of one server: its decks, versions and runs over the store's database, and
     the threads its runs play in."""
 
-    def __init__(self, store: Store, workers: int = 1, shared: bool = False) -> None:
+    def __init__(self, store: Store, workers: int = 1, shared: bool = False,
+                 editing: Mapping[str, DeckEditing] | None = None) -> None:
         """``shared``: the database is a cluster's (``cardroom.web.cluster``), whose other
-        servers may be playing runs of their own now: none is marked stopped at start."""
+        servers may be playing runs of their own now: none is marked stopped at start.
+        ``editing``: the games whose decks it edits (by default :func:`editors`)."""
+        self.editing = dict(editors() if editing is None else editing)
         self.engine = store.engine  # its tables are made by the store's migrations (0004_studio)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.workers = workers
@@ -414,48 +423,68 @@ class Studio:
                                        f"in {int(wait) + 1} s", wait)
             attempts.count(address, now)
 
+    def editor(self, game: str | None) -> tuple[str, DeckEditing]:
+        """The game named (``None``: the studio's first) and its deck editing; a game the
+        studio does not edit is refused, in words."""
+        if not self.editing:
+            raise StudioError(404, "no game of this server has decks to edit")
+        name = next(iter(self.editing)) if game is None else game
+        found = self.editing.get(name)
+        if found is None:
+            raise StudioError(400, f"the studio does not edit decks of {name!r:.40}; it edits decks of "
+                                   f"{', '.join(self.editing)}")
+        return name, found
+
+    def problems(self, editing: DeckEditing, err: Exception) -> StudioError:
+        """A deck refused by a game's checker: its words, and its problems at their fields."""
+        return StudioError(400, str(err), problems=editing.where_problems(err))
+
     def open(self, body: OpenBody, address: str) -> dict[str, Any]:
         """A new studio deck from a project deck or a deck file, as its version 1."""
+        game, editing = self.editor(body.game)
+        decks = editing.project_decks()
+        listed = ", ".join(decks) or "none"
         if (body.project is None) == (body.deck_toml is None):
             raise StudioError(400, "give one deck: \"project\" (a project deck's name: "
-                                   f"{', '.join(project_decks())}) or \"deck_toml\" (a deck file's text)")
+                                   f"{listed}) or \"deck_toml\" (a deck file's text)")
         if body.project is not None:
-            if body.project not in project_decks():
+            if body.project not in decks:
                 raise StudioError(400, f"unknown deck {body.project!r:.40}; the project's decks are "
-                                       f"{', '.join(project_decks())} (or upload one as deck_toml)")
-            text, source = find_deck(body.project).text, body.project
+                                       f"{listed} (or upload one as deck_toml)")
+            text, source = editing.project_text(body.project), body.project
         else:
             text, source = body.deck_toml or "", "upload"
         where = Path((body.deck_file or "").replace("\\", "/")).name or "deck_toml"
         self._admit(self.opened, client_address(address), "open a deck")
         try:
-            form_of(text, where)
-        except DeckError as err:
-            raise StudioError(400, str(err), problems=problems_of(err)) from None
+            editing.form_of(text, where)
+        except editing.error as err:
+            raise self.problems(editing, err) from None
         deck_id = secrets.token_urlsafe(9)
-        deck = parse_deck(text, where)
+        deck = editing.parse(text, where)
         now = time.time()
         with self._session() as s, s.begin():
-            s.add(StudioDeckRow(id=deck_id, source=source, created=now))
+            s.add(StudioDeckRow(id=deck_id, game=game, source=source, created=now))
             s.flush()
             s.add(StudioVersionRow(deck_id=deck_id, number=1, name=deck.name, digest=deck.digest, text=text,
                                    changes=[], created=now))
         return self.deck(deck_id)
 
-    def check(self, form: DeckForm) -> dict[str, Any]:
-        """The deck checker's word on a form: its problems by card and field, else its cards as
-        the table draws them."""
+    def check(self, form: DeckForm, game: str | None = None) -> dict[str, Any]:
+        """The deck checker's word on a form of ``game``'s (``None``: the studio's first): its
+        problems by card and field, else its cards as the table draws them."""
+        _, editing = self.editor(game)
         try:
-            text = checked(form.model_dump())
-        except DeckError as err:
-            return {"ok": False, "problems": problems_of(err), "cards": None}
-        deck = parse_deck(text, "the deck")
+            text = editing.checked(form.model_dump())
+        except editing.error as err:
+            return {"ok": False, "problems": editing.where_problems(err), "cards": None}
+        deck = editing.parse(text, "the deck")
         if len(text.encode()) > MAX_DECK_BYTES:
             return {"ok": False, "cards": None, "problems": [
                 {"card": None, "field": None, "step": None,
                  "message": f"the deck file would be {len(text.encode()) // 1024} KiB; at most "
                             f"{MAX_DECK_BYTES // 1024} KiB"}]}
-        return {"ok": True, "problems": [], "cards": card_rows(deck.cards), "digest": deck.digest,
+        return {"ok": True, "problems": [], "cards": deck.cards, "digest": deck.digest,
                 "size": deck.size}
 
     def _deck_row(self, deck_id: str) -> StudioDeckRow:
@@ -474,10 +503,11 @@ class Studio:
             versions = s.scalars(select(StudioVersionRow).where(StudioVersionRow.deck_id == deck_id)
                                  .order_by(StudioVersionRow.number)).all()
         newest = versions[-1]
-        return {"id": deck_id, "source": row.source, "url": f"/studio/decks/{deck_id}",
+        _, editing = self.editor(row.game)
+        return {"id": deck_id, "game": row.game, "source": row.source, "url": f"/studio/decks/{deck_id}",
                 "versions": [_version_summary(v) for v in versions],
-                "version": newest.number, "form": form_of(newest.text, "the deck"),
-                "cards": card_rows(parse_deck(newest.text, "the deck").cards)}
+                "version": newest.number, "form": editing.form_of(newest.text, "the deck"),
+                "cards": editing.parse(newest.text, "the deck").cards}
 
     def _version(self, deck_id: str, number: int) -> StudioVersionRow:
         self._deck_row(deck_id)
@@ -488,9 +518,10 @@ class Studio:
         return row
 
     def version(self, deck_id: str, number: int) -> dict[str, Any]:
+        _, editing = self.editor(self._deck_row(deck_id).game)
         row = self._version(deck_id, number)
-        return {**_version_summary(row), "form": form_of(row.text, "the deck"),
-                "cards": card_rows(parse_deck(row.text, "the deck").cards)}
+        return {**_version_summary(row), "form": editing.form_of(row.text, "the deck"),
+                "cards": editing.parse(row.text, "the deck").cards}
 
     def version_text(self, deck_id: str, number: int) -> tuple[str, str]:
         """A version's deck file and a name for it."""
@@ -500,7 +531,7 @@ class Studio:
     def save(self, deck_id: str, body: SaveBody, address: str) -> dict[str, Any]:
         """A new version from an edited form, with what changed from the newest; refused, with
         its problems, when the deck checker refuses it."""
-        self._deck_row(deck_id)
+        game, editing = self.editor(self._deck_row(deck_id).game)
         with self._session() as s:
             newest = s.scalar(select(func.max(StudioVersionRow.number))
                               .where(StudioVersionRow.deck_id == deck_id)) or 0
@@ -511,17 +542,18 @@ class Studio:
             raise StudioError(409, f"this deck has {MAX_VERSIONS} versions, the most; open the newest "
                                    "as a deck of its own (download it, then upload it)")
         form = body.form.model_dump()
-        answer = self.check(body.form)
+        answer = self.check(body.form, game)
         if not answer["ok"]:
             words = "; ".join(p["message"] for p in answer["problems"])
             raise StudioError(400, f"the deck is not valid: {words}", problems=answer["problems"])
-        text = checked(form)
+        text = editing.checked(form)
         before = self._version(deck_id, newest)
-        changes = deck_diff(form_of(before.text, "the deck"), form_of(text, "the deck"))
+        changes = editing.deck_diff(editing.form_of(before.text, "the deck"),
+                                    editing.form_of(text, "the deck"))
         if not changes:
             raise StudioError(400, f"nothing changed from version {newest}: edit a card first")
         self._admit(self.saved, client_address(address), "save a version")
-        deck = parse_deck(text, "the deck")
+        deck = editing.parse(text, "the deck")
         with self._session() as s, s.begin():
             s.add(StudioVersionRow(deck_id=deck_id, number=newest + 1, name=deck.name, digest=deck.digest,
                                    text=text, changes=changes, created=time.time()))
@@ -542,13 +574,14 @@ class Studio:
                                    f"not {len(body.versions)}")
         if len(set(body.versions)) < len(body.versions):
             raise StudioError(400, f"{body.kind}: give different versions, not {body.versions}")
+        game = self._deck_row(body.deck).game
         variants = []
         for number in body.versions:
             row = self._version(body.deck, number)
             try:
-                rules = make_rules(GAME, {"deck": row.digest, "deck_files": [row.text],
-                                          "players": body.settings.players})
-            except ValueError as err:
+                rules = games.make_rules(game, {"deck": row.digest, "deck_files": [row.text],
+                                                "players": body.settings.players})
+            except games.input_errors() as err:
                 raise StudioError(400, f"version {number}: {err}") from None
             variants.append((f"v{number} {row.name}", rules))
         address = client_address(address)
@@ -667,7 +700,9 @@ class Studio:
             "jobs": [{"kind": j.kind, "title": j.title, "about": j.about, "versions": list(j.versions)}
                      for j in JOBS.values()],
             "agents": list(STUDIO_AGENTS), "max_games": MAX_RUN_GAMES, "max_seconds": MAX_RUN_SECONDS,
-            "steps": list(STEP_KINDS), "marks": list(MARKS), "decks": list(project_decks()),
+            "games": [{"name": name, "title": games.get(name).title, "renderer": _renderer(name),
+                       "steps": list(e.step_kinds), "marks": list(e.marks), "decks": e.project_decks()}
+                      for name, e in self.editing.items()],
         }
 
 
@@ -691,6 +726,12 @@ class _Live:
         if not self.cancelled.is_set():
             self.reason = (status, why)
             self.cancelled.set()
+
+
+def _renderer(game: str) -> str | None:
+    """The game's card faces for the page: its web renderer, as the catalog names it."""
+    renderer = games.get(game).web_renderer
+    return f"/static/{renderer}" if renderer else None
 
 
 def _version_summary(row: StudioVersionRow) -> dict[str, Any]:

@@ -1,5 +1,4 @@
-r"""A BAEBAE deck as a form a person edits, and back: the designer's studio of the web table
-(``cardroom.web.studio``) edits decks through this module only.
+r"""A BAEBAE deck as a form a person edits, and back.
 
 A deck's *form* is plain JSON: the deck's name, description and types, then each card's rank,
 suit, name, types, marks, copies and action (its text, its flags and its steps, each step its
@@ -8,7 +7,9 @@ a deck file into a form, :func:`deck_text` writes a form as a deck file, and the
 then checked by :func:`~cardroom.games.baebae.deck.parse_deck`: the form is never trusted, and
 what is wrong is said in the deck language's own words, by card and field
 (:func:`where_problem` finds the field a problem is about). :func:`deck_diff` says what changed
-between two versions of a deck, per card and field.
+between two versions of a deck, per card and field. :data:`EDITING` is all of it as BAEBAE's
+:class:`~cardroom.games.contracts.DeckEditing`, the spec's ``deck_editing``, through which the
+designer's studio of the web table (``cardroom.web.studio``) edits BAEBAE decks.
 
 >>> before = form_of('name = "Tiny"\n[[card]]\nrank = "6"\nsuit = "C"\n', "tiny.toml")
 >>> before["cards"][0]["rank"], before["cards"][0]["action"]["steps"]
@@ -30,11 +31,25 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from cardroom.games.baebae.deck import DeckError, parse_deck
-from cardroom.games.baebae.effects import RANKS, STEPS, SUITS, parse_rank, parse_suit
+from cardroom.games.baebae.deck import (
+    MAX_CARD_NAME,
+    MAX_CARDS,
+    MAX_DECK_NAME,
+    MAX_DESCRIPTION,
+    MAX_TEXT,
+    MAX_TYPE,
+    MAX_TYPES,
+    DeckError,
+    find_deck,
+    parse_deck,
+    project_decks,
+)
+from cardroom.games.baebae.deck_support import card_rows
+from cardroom.games.baebae.effects import MARKS, RANKS, STEPS, SUITS, parse_rank, parse_suit
+from cardroom.games.contracts import DeckLimits, EditedDeck
 
 __all__ = ["form_of", "deck_text", "checked", "deck_diff", "where_problem", "toml_value", "STEP_KINDS",
-           "FLAGS"]
+           "FLAGS", "EDITING", "DeckEditor"]
 
 STEP_KINDS = tuple(STEPS)
 """The steps of the action language, in the order the guide lists them."""
@@ -286,3 +301,49 @@ def deck_diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[
                             "words": f"{title}: card removed"})
     return changes
 
+
+
+# -- the spec's deck_editing -----------------------------------------------------------------
+
+
+class DeckEditor:
+    """BAEBAE's :class:`~cardroom.games.contracts.DeckEditing`: this module's forms over the
+    deck checker (:mod:`cardroom.games.baebae.deck`) and the project's decks.
+
+    >>> deck = EDITING.parse(EDITING.project_text("sample"), "sample.toml")
+    >>> deck.name, deck.size, deck.digest.startswith("sha256:"), deck.cards[0]["key"]
+    ('Cardroom Sample Deck', 52, True, 'AC')
+    """
+
+    error: type[Exception] = DeckError
+    limits = DeckLimits(cards=MAX_CARDS, name=MAX_DECK_NAME, description=MAX_DESCRIPTION,
+                        card_name=MAX_CARD_NAME, text=MAX_TEXT, type=MAX_TYPE, types=MAX_TYPES)
+    step_kinds = STEP_KINDS
+    marks = MARKS
+
+    def project_decks(self) -> list[str]:
+        return list(project_decks())
+
+    def project_text(self, name: str) -> str:
+        return find_deck(name).text
+
+    def form_of(self, text: str, where: str) -> dict[str, Any]:
+        return form_of(text, where)
+
+    def checked(self, form: Mapping[str, Any], where: str = "the deck") -> str:
+        return checked(form, where)
+
+    def parse(self, text: str, where: str) -> EditedDeck:
+        deck = parse_deck(text, where)
+        return EditedDeck(name=deck.name, digest=deck.digest, size=deck.size, cards=card_rows(deck.cards))
+
+    def deck_diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[str, Any]]:
+        return deck_diff(before, after)
+
+    def where_problems(self, error: Exception) -> list[dict[str, Any]]:
+        problems = error.problems if isinstance(error, DeckError) else (str(error),)
+        return [where_problem(p) for p in problems]
+
+
+EDITING = DeckEditor()
+"""BAEBAE's deck editing (the spec's ``deck_editing``)."""

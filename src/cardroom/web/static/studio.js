@@ -1,11 +1,11 @@
-// The designer's studio: a BAEBAE deck opened (a copy of a project deck, or an upload), its
-// cards edited in a form, checked by the server's deck checker as they change (its problems
-// shown at their fields, in its words), each card drawn as the table draws it; versions saved
+// The designer's studio: a deck of a game the studio edits (GET /api/studio names them) opened
+// (a copy of a project deck, or an upload), its cards edited in a form, checked by the server's deck checker as they change (its problems
+// shown at their fields, in its words), each card drawn as the table draws it (the game's own
+// renderer, loaded from where the server names it); versions saved
 // with what changed; simulate and compare played on the server, with a progress bar, and the
 // report read here, at an address that can be shared (/studio/runs/<id>).
 
 import { api, h } from "./common.js";
-import { baebaeSvg } from "./games/baebae.js";
 
 const $ = (id) => document.getElementById(id);
 const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"];
@@ -13,7 +13,8 @@ const SUITS = { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" };
 const TOKEN_KEY = (id) => `cardroom.studio.run.${id}`;
 const CHECK_DELAY_MS = 250;
 
-let meta = null;       // GET /api/studio: jobs, agents, steps, marks, decks, bounds
+let meta = null;       // GET /api/studio: jobs, agents, bounds, and the games (steps, marks, decks, renderer)
+const renderers = {};  // each game's renderer module, by game
 let deck = null;       // the studio deck as the server answered it
 let form = null;       // the form being edited
 let current = 0;       // the card shown
@@ -34,10 +35,23 @@ function readFile(file) {
   });
 }
 
+/** What GET /api/studio says of `name` (the game chosen to open, by default). */
+function gameMeta(name = $("game-select").value) {
+  return meta.games.find((g) => g.name === name) || meta.games[0];
+}
+
+function chooseGame(name) {
+  const game = gameMeta(name);
+  $("game-select").value = game.name;
+  $("project-select").replaceChildren(...game.decks.map((d) => h("option", { value: d }, d)));
+  $("studio-title").textContent = `Designer's studio: ${game.title} decks`;
+  $("rules-link").href = `/rules/${encodeURIComponent(game.name)}`;
+}
+
 async function openDeck(body) {
   $("open-error").textContent = "";
   try {
-    const answer = await api("/api/studio/decks", { json: body });
+    const answer = await api("/api/studio/decks", { json: { game: $("game-select").value, ...body } });
     history.pushState(null, "", answer.url);
     showDeck(answer);
   } catch (err) {
@@ -66,6 +80,7 @@ $("upload-deck").addEventListener("click", async () => {
 
 function showDeck(answer) {
   deck = answer;
+  chooseGame(answer.game);
   form = structuredClone(answer.form);
   rows = answer.cards;
   problems = [];
@@ -121,7 +136,12 @@ function drawFace() {
   const key = cardKey(card);
   const designs = new Map([[key, design(card)]]);
   const face = $("card-face");
-  face.replaceChildren(baebaeSvg(key, designs), h("figcaption", { class: "small muted" }, "As the table draws it"));
+  const renderer = renderers[deck.game];
+  if (!renderer) {
+    face.replaceChildren();
+    return;
+  }
+  face.replaceChildren(renderer.cardSvg(key, designs), h("figcaption", { class: "small muted" }, "As the table draws it"));
 }
 
 function checkbox(name, checked, testid, onchange) {
@@ -131,7 +151,8 @@ function checkbox(name, checked, testid, onchange) {
 
 function stepRow(step, j) {
   const steps = form.cards[current].action.steps;
-  const kinds = meta.steps.includes(step.step) ? meta.steps : [step.step, ...meta.steps];
+  const known = gameMeta(deck.game).steps;
+  const kinds = known.includes(step.step) ? known : [step.step, ...known];
   const select = h("select", { "aria-label": `Step ${j + 1}: its kind`, dataset: { testid: "step-kind" },
     onchange: (ev) => { steps[j].step = ev.target.value; edited(); } },
   ...kinds.map((k) => h("option", { value: k, selected: k === step.step }, k)));
@@ -156,7 +177,7 @@ function drawCard() {
     card.types = on ? [...card.types, t] : card.types.filter((x) => x !== t);
     edited();
   })));
-  $("card-marks").replaceChildren(...meta.marks.map((m) => checkbox(m, card.marks.includes(m), `mark-${m}`, (on) => {
+  $("card-marks").replaceChildren(...gameMeta(deck.game).marks.map((m) => checkbox(m, card.marks.includes(m), `mark-${m}`, (on) => {
     card.marks = on ? [...card.marks, m] : card.marks.filter((x) => x !== m);
     edited();
   })));
@@ -210,7 +231,7 @@ async function check() {
   const seq = ++checkSeq;
   let answer;
   try {
-    answer = await api("/api/studio/check", { json: form });
+    answer = await api(`/api/studio/check?game=${encodeURIComponent(deck.game)}`, { json: form });
   } catch (err) {
     answer = { ok: false, problems: [{ card: null, field: null, step: null, message: err.message }], cards: null };
   }
@@ -371,7 +392,18 @@ async function followRun(run) {
 
 async function start() {
   meta = await api("/api/studio");
-  $("project-select").replaceChildren(...meta.decks.map((d) => h("option", { value: d }, d)));
+  await Promise.all(meta.games.filter((g) => g.renderer).map(async (g) => {
+    renderers[g.name] = (await import(g.renderer)).default;
+  }));
+  $("game-select").replaceChildren(...meta.games.map((g) => h("option", { value: g.name }, g.title)));
+  $("game-choice").hidden = meta.games.length < 2;
+  $("game-select").addEventListener("change", (ev) => chooseGame(ev.target.value));
+  if (!meta.games.length) {
+    $("open-error").textContent = "No game of this server has decks to edit.";
+    document.body.dataset.ready = "true";
+    return;
+  }
+  chooseGame(meta.games[0].name);
   $("run-kind").replaceChildren(...meta.jobs.map((j) => h("option", { value: j.kind }, j.title)));
   $("run-agents").replaceChildren(...meta.agents.map((a) => h("option", { value: a }, a)));
   $("run-games").max = String(meta.max_games);

@@ -25,6 +25,7 @@ def upgrade() -> None:
     op.create_table(
         "studio_decks",
         sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("game", sa.String(40), nullable=False),
         sa.Column("source", sa.String(100), nullable=False),
         sa.Column("created", sa.Float(), nullable=False),
     )
