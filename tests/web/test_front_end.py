@@ -37,9 +37,9 @@ def test_a_game_s_renderer_is_a_static_module(game: str) -> None:
 
 
 SCRIPTS = COMMON + sorted((STATIC / "games").glob("*.js"))
-TEXT_READERS = {"res", "opt", "pending", "msg", "d"}
+TEXT_READERS = {"res", "opt", "pending", "msg", "d", "action"}
 """What the pages read a ``text`` of: a response, an option's help, a decision (the view's
-``pending``), a chat message, a card's design. A move's or a replay step's ``text`` is for
+``pending``), a chat message, a card's design, a card's action in the studio's deck form. A move's or a replay step's ``text`` is for
 records and people, not for the page to read."""
 
 

@@ -34,6 +34,7 @@ from cardroom.games.contracts import (
     AnalysisSections,
     DealLimits,
     DealLimitsOf,
+    DeckEditing,
     DeckSupport,
     GameInfo,
     GameTables,
@@ -184,6 +185,10 @@ class GameSpec:
     """The game's batched environment on the native engine, as a module name: a
     :class:`~cardroom.games.contracts.NativeVector` that ``cardroom.rl.vector_env`` steps; ``None``
     for a game whose vector environment is stepped in Python."""
+    deck_editing: str | None = None
+    """How the game's decks are edited as forms, as ``"module:attribute"``: a
+    :class:`~cardroom.games.contracts.DeckEditing`; the web table's designer's studio offers
+    every game that has one. ``None`` for a game without decks to edit."""
 
     @property
     def lower_wins(self) -> bool:
@@ -211,6 +216,8 @@ class GameSpec:
     def load(self, field: Literal["native"]) -> NativeEngine: ...
     @overload
     def load(self, field: Literal["vector"]) -> NativeVector: ...
+    @overload
+    def load(self, field: Literal["deck_editing"]) -> DeckEditing: ...
 
     def load(self, field: str) -> Any:
         """What the reference in ``field`` names, checked against the contract
@@ -237,6 +244,7 @@ REFERENCES: Mapping[str, type] = {
     "deal_limits": DealLimitsOf,
     "native": NativeEngine,
     "vector": NativeVector,
+    "deck_editing": DeckEditing,
 }
 """Each ``"module:attribute"`` (or ``"module"``) field of a :class:`GameSpec` and the contract (from
 :mod:`cardroom.games.contracts`) what it names must meet when loaded."""

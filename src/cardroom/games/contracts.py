@@ -11,6 +11,8 @@ maps to Arrow types; an observation array is whatever buffer the caller passes.
 - :class:`DealLimits`: bounds on one deal;
 - :class:`ObservationEncoder`: the tensor encoding of what a seat may know;
 - :class:`DeckSupport`, :class:`DeckInfo`: decks (list, find, parse, describe, read files);
+- :class:`DeckEditing`, :class:`DeckLimits`, :class:`EditedDeck`: decks as forms a person edits
+  (the web table's designer's studio);
 - :class:`TerminalRenderer`, :class:`AnalysisSections`, :class:`HeuristicFactory`: what a
   spec's references to the fronts' per-game adapters must be;
 - :class:`NativeEngine`: a game's face on the native engine (its spec's ``native``).
@@ -42,8 +44,11 @@ __all__ = [
     "DealLimits",
     "DealLimitsOf",
     "Decisions",
+    "DeckEditing",
     "DeckInfo",
+    "DeckLimits",
     "DeckSupport",
+    "EditedDeck",
     "GameInfo",
     "GameRows",
     "GameTables",
@@ -255,6 +260,85 @@ class DeckSupport(Protocol):
 
     def path(self, name: str) -> Path | None:
         """A project deck's file, or ``None`` for a name that is none."""
+
+
+@dataclass(frozen=True)
+class DeckLimits:
+    """The most a deck of a game may hold, as its deck checker bounds it: what a form's fields
+    are bounded by before the checker reads them."""
+
+    cards: int
+    """Card designs in one deck."""
+    name: int
+    """Characters of the deck's name."""
+    description: int
+    """Characters of its description."""
+    card_name: int
+    """Characters of a card's name."""
+    text: int
+    """Characters of a card's action text."""
+    type: int
+    """Characters of one character type."""
+    types: int
+    """Types the deck (or a card) declares."""
+
+
+@dataclass(frozen=True)
+class EditedDeck:
+    """A deck file the checker accepted, as an editor shows it: its own name, its digest
+    (``sha256:`` of its canonical content), its cards in one copy, and each card design as the
+    JSON-ready row the table draws it from (:meth:`DeckSupport.rows`' rows)."""
+
+    name: str
+    digest: str
+    size: int
+    cards: list[dict[str, Any]]
+
+
+@runtime_checkable
+class DeckEditing(Protocol):
+    """How a game's decks are edited as forms (its spec's ``deck_editing``): the web table's
+    designer's studio offers every game whose spec has one, and reaches the game through it only.
+
+    A *form* is plain JSON: the deck's ``name``, ``description`` and ``types``, then its
+    ``cards``, each with ``rank``, ``suit``, ``name``, ``types``, ``marks``, ``copies`` and an
+    ``action`` (``text``, the flags ``optional``, ``can_win``, ``on_start``, and ``steps``, each
+    ``{"step": kind, "fields": "TOML"}``). A form is never trusted: :meth:`checked` writes it as a
+    deck file and the game's checker judges that. Every mistake is an :attr:`error`, whose
+    problems :meth:`where_problems` places at their card and field."""
+
+    error: type[Exception]
+    """What the game raises for a bad deck or form."""
+    limits: DeckLimits
+    """The bounds of the deck checker."""
+    step_kinds: tuple[str, ...]
+    """The kinds of step of an action, in the order the guide lists them."""
+    marks: tuple[str, ...]
+    """The marks a card may bear."""
+
+    def project_decks(self) -> list[str]:
+        """The project's decks, by name."""
+
+    def project_text(self, name: str) -> str:
+        """A project deck's file (``name`` one of :meth:`project_decks`)."""
+
+    def form_of(self, text: str, where: str) -> dict[str, Any]:
+        """The form of a deck file, which must be valid (else :attr:`error`, ``where`` naming it)."""
+
+    def checked(self, form: Mapping[str, Any], where: str = "the deck") -> str:
+        """The deck file of ``form`` once the checker accepts it, else one :attr:`error` with
+        every problem."""
+
+    def parse(self, text: str, where: str) -> EditedDeck:
+        """A deck file checked (else :attr:`error`), as an :class:`EditedDeck`."""
+
+    def deck_diff(self, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """What changed from one valid form to another, a line per card and field:
+        ``{"card", "field", "before", "after", "words"}`` (``card`` ``None`` for the deck's own)."""
+
+    def where_problems(self, error: Exception) -> list[dict[str, Any]]:
+        """An :attr:`error`'s problems, each ``{"card", "field", "step", "message"}``: the card
+        (from 0, ``None`` for the deck), the field of the form and the step (from 0) it is about."""
 
 
 # -- the fronts' per-game adapters ------------------------------------------------------------

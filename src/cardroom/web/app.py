@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request, WebSocket
+from fastapi import Path as Path_
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
@@ -32,6 +33,7 @@ from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_add
 from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, QuickBody, TokenBody, error
 from cardroom.web.store import Store
+from cardroom.web.studio import CancelBody, DeckForm, OpenBody, RunBody, SaveBody, Studio, StudioError
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
@@ -116,6 +118,7 @@ class BodyLimit:
 def create_app(
     db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
     local_only: bool = False, redis_url: str | None = None, quick_wait: float | None = None,
+    studio_workers: int = 1,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
@@ -125,7 +128,8 @@ def create_app(
     ``redis_url`` makes this server one of a cluster on a shared PostgreSQL database
     (``cardroom.web.cluster``; its address for the others is set on ``app.state.manager``);
     ``quick_wait`` the seconds a table made by Play now waits for people before bots take its
-    free seats (default ``cardroom.web.play.QUICK_WAIT``).
+    free seats (default ``cardroom.web.play.QUICK_WAIT``); ``studio_workers`` the processes each
+    run of the designer's studio plays its games in (1: in the run's own thread).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -148,6 +152,7 @@ def create_app(
         manager.quick_wait = quick_wait
     manager.load()
     accounts = Accounts(store)
+    studio = Studio(store, workers=studio_workers, shared=cluster is not None)
     gate = ConnectionGate()
     if cluster is not None:  # the sign-in limits and the connection bounds counted over every node
         from cardroom.web.cluster import SharedAttempts, SharedGate
@@ -170,6 +175,7 @@ def create_app(
         try:
             yield
         finally:
+            studio.close()
             await manager.stop()
             gate.close()
             store.close()
@@ -177,6 +183,7 @@ def create_app(
     app = FastAPI(title="Cardroom web table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.manager = manager
     app.state.accounts = accounts
+    app.state.studio = studio
     app.state.gate = gate
     """Open connections by address; the HTTP protocol of ``guard.server_config`` counts them."""
     quota = TableQuota() if cluster is None else cluster.quota
@@ -196,6 +203,14 @@ def create_app(
     async def account_error(request: Request, err: AccountError) -> JSONResponse:
         headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
         return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
+
+    @app.exception_handler(StudioError)
+    async def studio_error(request: Request, err: StudioError) -> JSONResponse:
+        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
+        body: dict[str, Any] = {"detail": _sendable(str(err))}
+        if err.problems is not None:
+            body["problems"] = err.problems
+        return JSONResponse(body, status_code=err.status, headers=headers)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
@@ -265,6 +280,26 @@ def create_app(
         if accounts.player(name, recent=0) is None:
             return missing(f"There is no player {name[:40]} here.")
         return page("player.html")
+
+    @app.get("/studio", include_in_schema=False)
+    async def studio_page() -> Response:
+        return page("studio.html")
+
+    @app.get("/studio/decks/{deck_id}", include_in_schema=False)
+    async def studio_deck_page(deck_id: str) -> Response:
+        try:
+            await asyncio.to_thread(studio.deck, deck_id)
+        except StudioError as err:
+            return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
+        return page("studio.html")
+
+    @app.get("/studio/runs/{run_id}", include_in_schema=False)
+    async def studio_run_page(run_id: str) -> Response:
+        try:
+            await asyncio.to_thread(studio.run, run_id)
+        except StudioError as err:
+            return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
+        return page("studio.html")
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -516,6 +551,58 @@ def create_app(
         steps, total = await manager.replay(table_id, which, start, count, address)
         return {"steps": steps, "cards": manager.get(table_id).cards, "start": start, "total": total}
 
+    # -- the designer's studio (cardroom.web.studio) ---------------------------------------
+
+    def address_of(request: Request) -> str:
+        return client_address(request.client.host if request.client else "")
+
+    @app.get("/api/studio")
+    async def studio_jobs() -> dict[str, Any]:
+        return studio.jobs()
+
+    @app.post("/api/studio/decks")
+    async def studio_open(body: OpenBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
+        return await asyncio.to_thread(studio.open, body, address_of(request))
+
+    @app.post("/api/studio/check")
+    async def studio_check(form: DeckForm,
+                           game: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+        return await asyncio.to_thread(studio.check, form, game)
+
+    @app.get("/api/studio/decks/{deck_id}")
+    async def studio_deck(deck_id: str) -> dict[str, Any]:
+        return await asyncio.to_thread(studio.deck, deck_id)
+
+    @app.post("/api/studio/decks/{deck_id}/versions")
+    async def studio_save(deck_id: str, body: SaveBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
+        return await asyncio.to_thread(studio.save, deck_id, body, address_of(request))
+
+    @app.get("/api/studio/decks/{deck_id}/versions/{number}")
+    async def studio_version(deck_id: str, number: Annotated[int, Path_(ge=1, le=10**6)]) -> dict[str, Any]:
+        return await asyncio.to_thread(studio.version, deck_id, number)
+
+    @app.get("/api/studio/decks/{deck_id}/versions/{number}/toml")
+    async def studio_version_file(deck_id: str, number: Annotated[int, Path_(ge=1, le=10**6)]) -> Response:
+        text, filename = await asyncio.to_thread(studio.version_text, deck_id, number)
+        return Response(text, media_type="application/toml",
+                        headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+    @app.post("/api/studio/runs")
+    async def studio_start(body: RunBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
+        return await asyncio.to_thread(studio.start, body, address_of(request))
+
+    @app.get("/api/studio/runs/{run_id}")
+    async def studio_run(run_id: str, report: bool = False) -> dict[str, Any]:
+        return await asyncio.to_thread(studio.run, run_id, report)
+
+    @app.post("/api/studio/runs/{run_id}/cancel")
+    async def studio_cancel(run_id: str, body: CancelBody, request: Request) -> dict[str, Any]:
+        signed_in(request)
+        return await asyncio.to_thread(studio.cancel, run_id, body.token)
+
     # -- the WebSocket -----------------------------------------------------------------
 
     @app.websocket("/ws/tables/{table_id}")
@@ -575,3 +662,8 @@ def _validation_text(err: RequestValidationError) -> str:
         message = message.removeprefix("Value error, ")
         parts.append(f"{where}: {message}")
     return "; ".join(parts) or "the request is not valid"
+
+
+def _sentence(text: str) -> str:
+    """``text`` begun with a capital, as a page's sentence."""
+    return text[:1].upper() + text[1:]

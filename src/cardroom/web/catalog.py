@@ -1,6 +1,7 @@
 """What a web table may be created with: games, their rule options, project decks, bots.
 
-Each game comes with its title, whether it takes decks, and its renderer: the JavaScript
+Each game comes with its title, whether it takes decks (and whether the designer's studio
+edits them), and its renderer: the JavaScript
 module the pages load to draw it, so the common pages name no game.
 
 Rule options are described for people here (name, default, kind, bounds, a line of text);
@@ -53,6 +54,8 @@ def catalog() -> dict[str, Any]:
             # The pages import this module to draw the game (static/games/*.js).
             "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
             "rules": f"/rules/{game}" if has_rules(game) else None,
+            # Whether the designer's studio edits its decks (its spec has a deck_editing).
+            "studio": spec.deck_editing is not None,
         }
     decks = []
     for game in games.names():

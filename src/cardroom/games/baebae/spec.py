@@ -107,4 +107,5 @@ SPEC = GameSpec(
     decks=DECKS,
     deal_limits="cardroom.games.baebae.limits:deal_limits",
     native="cardroom.games.baebae.native",
+    deck_editing="cardroom.games.baebae.deck_edit:EDITING",
 )

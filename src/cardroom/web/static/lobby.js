@@ -135,6 +135,9 @@ async function loadCatalog() {
   const withRules = Object.keys(catalog.games).filter((g) => catalog.games[g].rules);
   $("rules-links").replaceChildren(...(withRules.length ? [h("span", { text: "Rules:" })] : []),
     ...withRules.map((g) => h("a", { href: catalog.games[g].rules, "data-testid": `rules-link-${g}` }, `How to play ${gameTitle(g)}`)));
+  const studio = Object.keys(catalog.games).filter((g) => catalog.games[g].studio);
+  $("studio-games").textContent = studio.map(gameTitle).join(" or ");
+  $("studio-line").hidden = !studio.length;
   sel.addEventListener("change", drawGame);
   $("players-input").addEventListener("input", drawSeats);
   $("deck-select").addEventListener("change", () => {
