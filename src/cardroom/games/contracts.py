@@ -284,10 +284,14 @@ class TerminalRenderer(Protocol):
 
 @runtime_checkable
 class AnalysisSections(Protocol):
-    """A game's own sections of ``cardroom analyze`` (its spec's ``analysis``): from a results
-    folder (``cardroom.analysis.folder.Results``) to a list of report sections."""
+    """A game's own sections of ``cardroom analyze`` (its spec's ``analysis``, a module): its
+    ``tally`` adds one part of a results folder (a ``cardroom.analysis.folder.Results`` of some
+    games) to the sums (a ``cardroom.analysis.tally.Tally``), and its ``sections`` make the
+    report's sections from the whole folder (a ``Folder`` or ``Results``) and those sums."""
 
-    def __call__(self, results: Any, /) -> list[Any]: ...
+    def tally(self, part: Any, tally: Any, /) -> None: ...
+
+    def sections(self, results: Any, tally: Any, /) -> list[Any]: ...
 
 
 class _Agent(Protocol):
