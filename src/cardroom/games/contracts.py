@@ -43,6 +43,7 @@ __all__ = [
     "DealLimitsOf",
     "Decisions",
     "DeckInfo",
+    "DeckNumbers",
     "DeckSupport",
     "GameInfo",
     "GameRows",
@@ -255,6 +256,20 @@ class DeckSupport(Protocol):
 
     def path(self, name: str) -> Path | None:
         """A project deck's file, or ``None`` for a name that is none."""
+
+
+@runtime_checkable
+class DeckNumbers(Protocol):
+    """A :class:`DeckSupport` whose decks' numbers ``cardroom tune`` can search (BAEBAE's)."""
+
+    def number(self, text: str, ref: str) -> int:
+        """A number of a deck's text (``cardroom tune``'s ``CARD.FIELD``, e.g. ``10C.count``)."""
+
+    def with_number(self, text: str, ref: str, value: int) -> str:
+        """The deck's text with that number changed (checked as a deck, its layout kept)."""
+
+    def number_card(self, text: str, ref: str) -> str:
+        """The card a number belongs to, in words (its key and name)."""
 
 
 # -- the fronts' per-game adapters ------------------------------------------------------------
