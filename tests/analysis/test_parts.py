@@ -25,8 +25,21 @@ runner = CliRunner()
 
 
 def simulate(folder: Path, game: str, games: int, seed: int) -> Path:
-    result = runner.invoke(app, ["simulate", game, "--games", str(games), "--seed", str(seed), "--workers", "1",
-                                 "--out", str(folder)])
+    result = runner.invoke(
+        app,
+        [
+            "simulate",
+            game,
+            "--games",
+            str(games),
+            "--seed",
+            str(seed),
+            "--workers",
+            "1",
+            "--out",
+            str(folder),
+        ],
+    )
     assert result.exit_code == 0, result.output
     return folder
 
@@ -88,7 +101,9 @@ def test_parts_cover_every_game_once_and_hold_at_most_their_size(baebae_run: Pat
     assert folder.played == len(seen)
 
 
-def test_analyze_reads_no_table_whole(baebae_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_analyze_reads_no_table_whole(
+    baebae_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The command scans the tables and reads them a part at a time: reading a table whole
     (what took 29 KB a game) would fail here."""
 
@@ -118,8 +133,10 @@ def test_figures_from_sums_are_the_samples_figures(baebae_run: Path) -> None:
     for row, values in zip(rows, samples, strict=True):
         column = pl.Series(values)
         same(row["mean"], mean_t(values).to_dict())
-        same([row["sd"], row["min"], row["median"], row["max"], row["n"]],
-             [column.std(), column.min(), column.median(), column.max(), len(values)])
+        same(
+            [row["sd"], row["min"], row["median"], row["max"], row["n"]],
+            [column.std(), column.min(), column.median(), column.max(), len(values)],
+        )
     assert dict(report.facts)["seeds"] == seed_text(results.games["seed"].to_list())
 
 
@@ -128,7 +145,9 @@ def test_a_gap_in_the_game_indices_and_stopped_games_are_handled(baebae_run: Pat
     shutil.copytree(baebae_run, folder)
     games = pl.read_parquet(folder / "games.parquet")
     stopped = pl.col("game_index") == 3
-    games = games.with_columns(pl.when(stopped).then(True).otherwise(pl.col("guard_stopped")).alias("guard_stopped"))
+    games = games.with_columns(
+        pl.when(stopped).then(True).otherwise(pl.col("guard_stopped")).alias("guard_stopped")
+    )
     for name in ("games", "deals", "cards", "hands"):
         table = games if name == "games" else pl.read_parquet(folder / f"{name}.parquet")
         table.filter(~pl.col("game_index").is_between(10, 24)).write_parquet(folder / f"{name}.parquet")

@@ -20,9 +20,27 @@ runner = CliRunner()
 def test_the_rounds_that_give_a_target_length_are_found(tmp_path: Path) -> None:
     """The game's length in rounds is the option ``rounds``: the answer is known, 5."""
     out = tmp_path / "tune.json"
-    result = runner.invoke(app, ["tune", "baebae", "--param", "rounds=1..8", "--target", "length=5",
-                                 "--trials", "8", "--games", "4", "--retest", "4", "--workers", "1",
-                                 "--json", str(out)])
+    result = runner.invoke(
+        app,
+        [
+            "tune",
+            "baebae",
+            "--param",
+            "rounds=1..8",
+            "--target",
+            "length=5",
+            "--trials",
+            "8",
+            "--games",
+            "4",
+            "--retest",
+            "4",
+            "--workers",
+            "1",
+            "--json",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     section = json.loads(out.read_text())["sections"]["tune"]
     assert section["figures"]["best"] == {"rounds": 5}
@@ -38,8 +56,19 @@ def test_a_longer_baha_game_needs_a_higher_target() -> None:
     from cardroom.analysis.tune import tune
 
     param = parse_param("baha", "target=30..150")
-    short = tune("baha", [param], [parse_goal("baha", "length=3")], base={}, deck_text=None,
-                 agents="heuristic", trials=10, games=30, retest_games=60, top=2, seed=1)
+    short = tune(
+        "baha",
+        [param],
+        [parse_goal("baha", "length=3")],
+        base={},
+        deck_text=None,
+        agents="heuristic",
+        trials=10,
+        games=30,
+        retest_games=60,
+        top=2,
+        seed=1,
+    )
     assert short.best[0].values["target"] < 100
     assert abs(short.best[0].retest["length"][0] - 3) < 0.6
 
@@ -47,9 +76,29 @@ def test_a_longer_baha_game_needs_a_higher_target() -> None:
 def test_a_deck_number_is_tuned_and_the_deck_written(tmp_path: Path) -> None:
     written = tmp_path / "tuned.toml"
     out = tmp_path / "tune.json"
-    result = runner.invoke(app, ["tune", "baebae", "--param", "10C.count=1..3", "--target", "decisions=60",
-                                 "--trials", "3", "--games", "4", "--retest", "4", "--workers", "1",
-                                 "--write", str(written), "--json", str(out)])
+    result = runner.invoke(
+        app,
+        [
+            "tune",
+            "baebae",
+            "--param",
+            "10C.count=1..3",
+            "--target",
+            "decisions=60",
+            "--trials",
+            "3",
+            "--games",
+            "4",
+            "--retest",
+            "4",
+            "--workers",
+            "1",
+            "--write",
+            str(written),
+            "--json",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     section = json.loads(out.read_text())["sections"]["tune"]
     best = section["figures"]["best"]["10C.count"]
@@ -80,7 +129,10 @@ def test_a_deck_number_is_changed_in_place_and_checked() -> None:
         (["--param", "rounds=1..3", "--target", "fun=3"], "the targets are"),
         (["--param", "rounds=1..3", "--target", "length=abc"], "must be a number"),
         (["--param", "ZZ.count=1..3", "--target", "length=3"], "no card ZZ"),
-        (["--param", "rounds=1..3", "--target", "length=3", "--write", "x.toml"], "--write saves the tuned deck"),
+        (
+            ["--param", "rounds=1..3", "--target", "length=3", "--write", "x.toml"],
+            "--write saves the tuned deck",
+        ),
         (["--param", "rounds=1..3"], "at least one --param"),
         (["--param", "rounds=0..3", "--target", "length=3"], "rounds takes 1.."),
     ],
@@ -95,7 +147,9 @@ def test_targets_are_a_registry() -> None:
     assert {"length", "decisions", "seats", "spread"} <= set(TARGETS)
     with pytest.raises(TuneError):
         register_target(TARGETS["length"])
-    depth = Target("depth_test", "a test figure", lambda trial: (1.0, 1.0, 1.0), lambda v, g: abs(v - g), "x=1")
+    depth = Target(
+        "depth_test", "a test figure", lambda trial: (1.0, 1.0, 1.0), lambda v, g: abs(v - g), "x=1"
+    )
     register_target(depth)
     try:
         assert parse_goal("baebae", "depth_test=1").target is depth
@@ -108,8 +162,10 @@ def test_seat_advantage_is_the_farthest_seat_from_the_fair_share() -> None:
     from cardroom.sim.tournament import GameResult
 
     def games(winner: int) -> Trial:
-        results = [GameResult(index=i, seed=i, totals=[0] * 4, winners=[winner if winner >= 0 else i % 4], deals=1)
-                   for i in range(40)]
+        results = [
+            GameResult(index=i, seed=i, totals=[0] * 4, winners=[winner if winner >= 0 else i % 4], deals=1)
+            for i in range(40)
+        ]
         return Trial(results, None, None, 0)  # type: ignore[arg-type]
 
     value, low, high = _seat_advantage(games(-1))  # each seat wins a quarter

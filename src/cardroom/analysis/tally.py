@@ -70,7 +70,10 @@ def value_counts(metric: str, values: pl.Series) -> pl.DataFrame:
     """A ``values`` frame of a part: ``metric``, ``value``, ``count`` (nulls and NaN left out)."""
     column = values.cast(pl.Float64).drop_nulls().drop_nans()
     return (
-        column.alias("value").to_frame().group_by("value").len("count")
+        column.alias("value")
+        .to_frame()
+        .group_by("value")
+        .len("count")
         .with_columns(pl.lit(metric).alias("metric"))
         .select("metric", "value", "count")
     )

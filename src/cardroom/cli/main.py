@@ -551,6 +551,39 @@ def sweep(
 
 
 @app.command(cls=Command)
+def drama(
+    game: GameArg,
+    games_: Annotated[int, typer.Option("--games", help="Games to play and value.", min=1, max=100_000,
+                                        metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.", metavar="N")] = 0,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    oracle: Annotated[str, typer.Option(help="The search that values each decision.",
+                                        metavar="ismcts[:OPTIONS]")] = "ismcts:iterations=400",
+    threshold: Annotated[float, typer.Option(help="A value difference that matters, in the game's returns "
+                                             "(BAEBAE: tens of penalty points; Baha: moons).",
+                                             metavar="X")] = 0.1,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Decisive moments: at each real decision a search oracle values every action; per game,
+    how many decisions mattered, were decisive or mistaken, and lead changes.
+
+    cardroom drama baebae --games 20 --oracle ismcts:iterations=400
+    """
+    from cardroom.cli.drama import run_drama
+
+    with guard():
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
+        run_drama(game, games=games_, seed=seed, rules=rule or [], decks=deck or [], players=players,
+                  agents=agents, oracle=oracle, threshold=threshold, html=html, json_path=json_file, csv=csv,
+                  console=make_console())
+
+
+@app.command(cls=Command)
 def tune(
     game: GameArg,
     param: Annotated[
