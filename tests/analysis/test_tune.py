@@ -172,3 +172,8 @@ def test_seat_advantage_is_the_farthest_seat_from_the_fair_share() -> None:
     assert value == pytest.approx(0.0) and low == 0.0 and high > 0
     value, low, high = _seat_advantage(games(0))  # seat 0 wins every game
     assert value == pytest.approx(0.75) and 0 < low <= value <= high
+
+
+def test_a_point_goal_is_met_inside_the_interval_and_a_bound_at_or_below() -> None:
+    assert TARGETS["length"].met((3.9, 3.7, 4.1), 4) and not TARGETS["length"].met((3.5, 3.4, 3.6), 4)
+    assert TARGETS["seats"].met((0.02, 0.0, 0.05), 0.03) and not TARGETS["seats"].met((0.04, 0.0, 0.08), 0.03)
