@@ -181,9 +181,12 @@ def drama_report(
     """The games' drama as a report: the summary over games (t intervals), each game, and the
     most decisive moments."""
     from cardroom.analysis.figures import seed_text
-    from cardroom.sim.report import rules_shown
+    from cardroom.engine import DeckRules
+    from cardroom.sim.report import deck_words, rules_shown
 
     spec = game_registry.get(rules.game)
+    deck = deck_words(rules.deck_record()) if isinstance(rules, DeckRules) else ""
+    shown = rules_shown(rules)
     per_game = [d.summary(threshold) for d in dramas]
     figures = [
         ("real", "real decisions a game (more than one legal action)"),
@@ -283,7 +286,7 @@ def drama_report(
     )
     facts = [
         ("game", spec.title),
-        ("rules", ", ".join(f"{k}={v}" for k, v in rules_shown(rules).items())),
+        ("rules", ", ".join(f"{k}={deck if k == 'deck' and deck else v}" for k, v in shown.items())),
         ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(lineup.specs))),
         ("oracle", oracle_spec),
         ("threshold", f"{threshold:g} ({unit})"),
