@@ -373,7 +373,7 @@ def tune(
             try:
                 start_values[param.name] = spec.decks.number(deck_text, param.name)
             except ValueError as err:  # the deck's error (a ValueError) names what is wrong
-                raise TuneError(f"--param {param.name}: {err}") from None
+                raise TuneError(f"--param {err}") from None
     for param in params:  # every end of every range must make valid rules before a game is played
         for end in (param.low, param.high):
             _variant(game, base, deck_text, {**{p.name: p.low for p in params}, param.name: end}, params)
