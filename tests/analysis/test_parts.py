@@ -155,3 +155,22 @@ def test_a_gap_in_the_game_indices_and_stopped_games_are_handled(baebae_run: Pat
     parted = build_report(open_folder(folder), part_games=4)
     same(whole.to_dict(), parted.to_dict())
     assert open_folder(folder).stopped == 1
+
+
+def test_per_card_impact_from_parts_is_the_whole_tables_comparison(baebae_run: Path) -> None:
+    """The held and played rows, summed over parts of 6 games, are the comparison of the whole
+    tables made at once (impact_rows on every unit)."""
+    from cardroom.analysis.impact import impact_rows, seat_units
+
+    results = read_results(baebae_run)
+    units = seat_units(results)
+    report = build_report(open_folder(baebae_run), part_games=6)
+    rows = {r["design"]: r for r in next(s for s in report.sections if s.key == "cards").tables[0].rows}
+    for name, table in (("held", results.table("hands")), ("played", results.table("cards"))):
+        assert table is not None
+        for whole in impact_rows(units, table, "design"):
+            row = rows[whole["design"]]
+            same([row[f"{name}_points"], row[f"{name}_win"]], [whole["points"], whole["win"]], whole["design"])
+    seats = next(s for s in report.sections if s.key == "seat_advantage").tables[0].rows
+    for seat, row in enumerate(seats):
+        same(row["points"], mean_t([float(t[seat]) for t in results.games["totals"].to_list()]).to_dict())
