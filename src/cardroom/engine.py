@@ -33,6 +33,7 @@ __all__ = [
     "Event",
     "QuietPlayout",
     "NativeSearch",
+    "NativeSearchRoot",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -201,6 +202,18 @@ class NativeSearch(Protocol):
         epsilon: float, max_depth: int, seed: int, threads: int,
     ) -> tuple[Action, int]:
         """Search from this position for ``seat``."""
+
+
+@runtime_checkable
+class NativeSearchRoot(Protocol):
+    """A :class:`NativeSearch` that also gives the search's root: per action, its visits and
+    the summed returns of the searching seat (the ``ismcts`` agent's :meth:`action_values`)."""
+
+    def native_ismcts_root(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int,
+    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """Search from this position for ``seat``; the move, the iterations, the root."""
 
 
 @runtime_checkable

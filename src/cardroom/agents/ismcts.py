@@ -40,7 +40,7 @@ import time
 from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, NativeSearch, QuietPlayout, State
+from cardroom.engine import Action, NativeSearch, NativeSearchRoot, QuietPlayout, State
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
@@ -171,6 +171,31 @@ class ISMCTSAgent:
             default=None,
         )
         return best if best is not None else legal[0]
+
+    def action_values(self, state: State, seat: int) -> dict[Action, tuple[int, float]]:
+        """One search for ``seat`` from ``state`` as :meth:`act` runs it, and what its root found:
+        per legal action searched, its visits and its mean return for ``seat`` (the value an
+        oracle gives each choice; an action visited once or never is left out, its mean a
+        guess). Only ``seat``'s view of the position is searched."""
+        legal = state.legal_actions()
+        c = self.exploration
+        self.c = games.get(state.rules.game).exploration if c is None else c
+        native = self._native(state)
+        if native is not None and isinstance(native, NativeSearchRoot):
+            _, self.last_iterations, found = native.native_ismcts_root(
+                seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
+                rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
+                seed=self.rng.getrandbits(64), threads=self.threads,
+            )
+            stats = {key: (visits, reward) for key, visits, reward in found}
+        else:
+            root = _Node()
+            for _ in range(self.iterations):
+                self._iterate(root, state.determinize(seat, self.rng), seat)
+            self.last_iterations = self.iterations
+            stats = {key: (edge.visits, edge.reward) for key, edge in root.children.items()}
+        return {a: (stats[a][0], stats[a][1] / stats[a][0]) for a in legal
+                if a in stats and stats[a][0] > 1}
 
     def _native(self, state: State) -> NativeSearch | None:
         """The state's native search, when this agent is to use it (see ``engine``)."""

@@ -1,23 +1,29 @@
 """The figures every game's results give: seat advantage, distributions, Ludii-style metrics.
 
-Nothing here knows a game: a game's own figures come from its spec's ``analysis`` function.
+Nothing here knows a game: a game's own figures come from its spec's ``analysis`` module.
+
+The report is built from sums (:mod:`cardroom.analysis.tally`) that each part of the folder adds
+to, so a folder of any number of games is read one part at a time, every figure exact.
 """
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from cardroom import games as game_registry
-from cardroom.analysis.folder import Results, ResultsError
+from cardroom.analysis.folder import PART_GAMES, Folder, Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
-from cardroom.analysis.stats import mean_t, wilson
+from cardroom.analysis.stats import wilson
+from cardroom.analysis.tally import Counts, Tally, value_counts
 from cardroom.sim.report import deck_words
 
-__all__ = ["BASE_COLUMNS", "build_report", "game_frame", "metric_names", "seed_text"]
+__all__ = [
+    "BASE_COLUMNS", "build_report", "game_frame", "metric_names", "runs_text", "seed_text", "tally_games",
+]
 
 BASE_COLUMNS = frozenset(
     {
@@ -121,29 +127,53 @@ def metric_names(results: Results) -> dict[str, str]:
 def seed_text(seeds: Sequence[int]) -> str:
     """Seeds as ranges: ``0..99`` or ``0..9, 20..29``."""
     ordered = sorted(set(seeds))
-    parts: list[str] = []
-    last = None
+    runs: list[tuple[int, int]] = []
     for seed in ordered:
-        if last is not None and seed == last + 1:
-            parts[-1] = f"{parts[-1].partition('..')[0]}..{seed}"
+        if runs and seed == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], seed)
         else:
-            parts.append(str(seed))
-        last = seed
+            runs.append((seed, seed))
+    return runs_text(runs)
+
+
+def runs_text(runs: Sequence[tuple[int, int]]) -> str:
+    """Runs of seeds (first, last; the lowest first) as :func:`seed_text` writes them: the
+    first six, then ``...`` when there are more."""
+    parts = [str(low) if low == high else f"{low}..{high}" for low, high in runs]
     return ", ".join(parts[:6]) + (", ..." if len(parts) > 6 else "")
 
 
-def _estimate(values: Sequence[float]) -> dict[str, Any]:
-    return mean_t(values).to_dict()
+def tally_games(part: Results, tally: Tally) -> None:
+    """Add a part's games to the sums the generic sections read: the counts of each value of
+    every :func:`game_frame` metric, of each deal's points per seat and each final total per
+    seat, and the deals played."""
+    frame = game_frame(part).drop("seed", "game_index")
+    if frame.width:
+        values = frame.unpivot(variable_name="metric", value_name="value").drop_nulls("value")
+        tally.add("values", values.group_by("metric", "value").len("count"), ["metric", "value"])
+    tally.add("values", value_counts("points_per_deal", part.deals["points"].explode()), ["metric", "value"])
+    tally.add("values", value_counts("totals", part.games["totals"].explode()), ["metric", "value"])
+    tally.add("rows", pl.DataFrame({"table": ["deals"], "rows": [part.deals.height]}), ["table"])
 
 
-def _seat_section(results: Results, frame: pl.DataFrame) -> Section:
+def _rows(tally: Tally, table: str) -> int:
+    rows = tally.get("rows")
+    found = rows.filter(pl.col("table") == table)["rows"] if rows is not None else None
+    return int(found[0]) if found is not None and found.len() else 0
+
+
+def _estimate(counts: Counts) -> dict[str, Any]:
+    return counts.estimate().to_dict()
+
+
+def _seat_section(results: Folder | Results, tally: Tally) -> Section:
     players = results.players
-    n = frame.height
+    n = results.played
     fair = 1 / players if players else 0.0
     rows = []
     agents = results.agents
     for seat in range(players):
-        share = float(frame[f"win_seat{seat}"].sum())
+        share = tally.counts(f"win_seat{seat}").total
         rate = wilson(share, n)
         flagged = bool(rate.n) and not rate.low <= fair <= rate.high
         rows.append(
@@ -152,12 +182,12 @@ def _seat_section(results: Results, frame: pl.DataFrame) -> Section:
                 "agent": agents[seat] if seat < len(agents) else "",
                 "wins": round(share, 3),
                 "win_rate": rate.to_dict(),
-                "points": _estimate(frame[f"points_seat{seat}"].to_list()),
+                "points": _estimate(tally.counts(f"points_seat{seat}")),
                 "unfair": flagged,
             }
         )
     unit = game_registry.get(results.game).points
-    rates = [wilson(float(frame[f"win_seat{s}"].sum()), n).to_dict() for s in range(players)]
+    rates = [wilson(tally.counts(f"win_seat{s}").total, n).to_dict() for s in range(players)]
     table = Table(
         "seats",
         "Seat advantage (95% intervals)",
@@ -204,36 +234,36 @@ def _seat_section(results: Results, frame: pl.DataFrame) -> Section:
     )
 
 
-def _histogram(key: str, title: str, values: list[float], xlabel: str) -> Plot:
-    return Plot(key, title, "hist", {"values": values}, xlabel=xlabel, ylabel="count")
+def _histogram(key: str, title: str, counts: Counts, xlabel: str) -> Plot:
+    """A histogram of a sample given by its values' counts (``weights``)."""
+    return Plot(key, title, "hist", {"values": list(counts.values), "weights": list(counts.counts)},
+                xlabel=xlabel, ylabel="count")
 
 
-def _distribution_section(results: Results, frame: pl.DataFrame) -> Section:
+def _distribution_section(results: Folder | Results, tally: Tally) -> Section:
     spec = game_registry.get(results.game)
-    deal_points = [float(p) for points in results.deals["points"].to_list() for p in points]
-    totals = [float(t) for total in results.games["totals"].to_list() for t in total]
     series = [
-        ("points_per_deal", f"{spec.points.capitalize()} per seat per {spec.deal_unit}", deal_points),
-        ("totals", f"Final totals per seat ({spec.points})", totals),
-        ("deals", f"{spec.deal_unit.capitalize()}s per game", frame["deals"].to_list()),
-        ("decisions", "Decisions per game", frame["decisions"].to_list()),
+        ("points_per_deal", f"{spec.points.capitalize()} per seat per {spec.deal_unit}"),
+        ("totals", f"Final totals per seat ({spec.points})"),
+        ("deals", f"{spec.deal_unit.capitalize()}s per game"),
+        ("decisions", "Decisions per game"),
     ]
     rows = []
     plots = []
-    for key, title, values in series:
-        column = pl.Series(values, dtype=pl.Float64)
+    for key, title in series:
+        counts = tally.counts(key)
         rows.append(
             {
                 "figure": title,
-                "mean": _estimate(values),
-                "sd": column.std() if len(values) > 1 else None,
-                "min": column.min(),
-                "median": column.median(),
-                "max": column.max(),
-                "n": len(values),
+                "mean": _estimate(counts),
+                "sd": math.sqrt(counts.variance) if counts.n > 1 else None,
+                "min": counts.low,
+                "median": counts.median,
+                "max": counts.high,
+                "n": counts.n,
             }
         )
-        plots.append(_histogram(key, title, values, title.lower()))
+        plots.append(_histogram(key, title, counts, title.lower()))
     table = Table(
         "distributions",
         "Scores and lengths",
@@ -256,15 +286,15 @@ def _distribution_section(results: Results, frame: pl.DataFrame) -> Section:
     return Section("distributions", "Score and length distributions", about, [table], plots)
 
 
-def _ludii_section(results: Results, frame: pl.DataFrame) -> Section:
+def _ludii_section(results: Folder | Results, tally: Tally) -> Section:
     players = results.players
-    n = frame.height
+    n = results.played
     spec = game_registry.get(results.game)
-    rates = [float(frame[f"win_seat{s}"].sum()) / n for s in range(players)] if n else [0.0]
+    rates = [tally.counts(f"win_seat{s}").total / n for s in range(players)] if n else [0.0]
     balance = max(rates) - min(rates)
-    tied = wilson(float(frame["tied_first"].sum()), n)
-    deals = int(results.deals.height)
-    changes = float(frame["lead_changes"].sum())
+    tied = wilson(tally.counts("tied_first").total, n)
+    deals = _rows(tally, "deals")
+    changes = tally.counts("lead_changes").total
     transitions = deals - n
     rows = [
         {
@@ -278,15 +308,15 @@ def _ludii_section(results: Results, frame: pl.DataFrame) -> Section:
         {"metric": "drawishness (share of games with a tied first place)", "value": tied.to_dict()},
         {
             "metric": "decisiveness (margin between first and second, points)",
-            "value": _estimate(frame["margin"].to_list()),
+            "value": _estimate(tally.counts("margin")),
         },
-        {"metric": "lead changes a game", "value": _estimate(frame["lead_changes"].to_list())},
+        {"metric": "lead changes a game", "value": _estimate(tally.counts("lead_changes"))},
         {
             "metric": f"lead changes per {spec.deal_unit} after the first",
             "value": {"value": changes / transitions if transitions > 0 else None, "low": None, "high": None},
         },
-        {"metric": f"duration ({spec.deal_unit}s a game)", "value": _estimate(frame["deals"].to_list())},
-        {"metric": "duration (decisions a game)", "value": _estimate(frame["decisions"].to_list())},
+        {"metric": f"duration ({spec.deal_unit}s a game)", "value": _estimate(tally.counts("deals"))},
+        {"metric": "duration (decisions a game)", "value": _estimate(tally.counts("decisions"))},
     ]
     table = Table(
         "metrics",
@@ -305,18 +335,16 @@ def _ludii_section(results: Results, frame: pl.DataFrame) -> Section:
         "the first.",
         f"Duration: {spec.deal_unit}s and decisions a game (t intervals).",
     ]
-    figures = {"balance": balance, "drawishness": tied.value, "lead_changes": frame["lead_changes"].mean()}
+    lead_changes = tally.counts("lead_changes")
+    figures = {"balance": balance, "drawishness": tied.value,
+               "lead_changes": lead_changes.mean if lead_changes.n else None}
     return Section("metrics", "Balance, decisiveness, lead changes, duration", about, [table], [], figures)
 
 
-def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
+def _facts(results: Folder | Results) -> tuple[list[tuple[str, str]], list[str]]:
     spec = game_registry.get(results.game)
-    games = results.games
-    manifest = results.manifest
-    rules = manifest.get("rules")
-    if rules is None and games.height and "rules" in games.columns:
-        rules = json.loads(games["rules"][0])
-    deck = manifest.get("deck") or (games["deck"][0] if "deck" in games.columns and games.height else None)
+    rules = results.rules_record
+    deck = results.deck_record
     # A deck by its name and digest, never a deck file's text (docs/analytics.md).
     rules_text = ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
                            for k, v in (rules or {}).items() if k != "deck_files")
@@ -324,8 +352,8 @@ def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
     facts = [("game", spec.title), ("rules", rules_text or "defaults")]
     facts += [
         ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(agents))),
-        ("games", str(games.height)),
-        ("seeds", seed_text(games["seed"].to_list())),
+        ("games", str(results.played)),
+        ("seeds", runs_text(results.seed_runs)),
     ]
     if results.label != results.path.name:
         facts.append(("variant", results.label))
@@ -340,18 +368,24 @@ def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
     return facts, warnings
 
 
-def build_report(results: Results) -> Report:
-    """Every figure of one results folder: the generic sections, then the game's own."""
-    if results.games.height == 0:
+def build_report(results: Folder | Results, part_games: int = PART_GAMES) -> Report:
+    """Every figure of one results folder: the generic sections, then the game's own. A
+    :class:`Folder` is read ``part_games`` games at a time; tables already read, at once."""
+    if results.played == 0:
         raise ResultsError(f"{results.path} holds no games")
-    frame = game_frame(results)
     spec = game_registry.get(results.game)
+    analysis = spec.load("analysis") if spec.analysis is not None else None
+    tally = Tally()
+    for part in results.parts(part_games):
+        tally_games(part, tally)
+        if analysis is not None:
+            analysis.tally(part, tally)
     sections = [
-        _seat_section(results, frame),
-        _distribution_section(results, frame),
-        _ludii_section(results, frame),
+        _seat_section(results, tally),
+        _distribution_section(results, tally),
+        _ludii_section(results, tally),
     ]
-    if spec.analysis is not None:
-        sections += spec.load("analysis")(results)
+    if analysis is not None:
+        sections += analysis.sections(results, tally)
     facts, warnings = _facts(results)
-    return Report(f"{spec.title}: {results.games.height} games", facts, warnings, sections)
+    return Report(f"{spec.title}: {results.played} games", facts, warnings, sections)

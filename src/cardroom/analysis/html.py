@@ -43,13 +43,18 @@ def _figure(plot: Plot) -> Figure:
     wide = plot.kind == "bar" and len(labels) > 16
     figure, axes = plt.subplots(figsize=(11 if wide else 6.4, 3.4))
     if plot.kind == "hist":
-        samples = np.asarray([v for v in data["values"] if v is not None], dtype=float)
-        samples = samples[~np.isnan(samples)]
+        # ``weights``: how often each value was seen (a report's sums give values' counts).
+        weights = data.get("weights") or [1] * len(data["values"])
+        pairs = [(v, w) for v, w in zip(data["values"], weights, strict=True) if v is not None]
+        samples = np.asarray([v for v, _ in pairs], dtype=float)
+        counts = np.asarray([w for _, w in pairs], dtype=float)
+        kept = ~np.isnan(samples)
+        samples, counts = samples[kept], counts[kept]
         if samples.size:
             low, high = float(samples.min()), float(samples.max())
             whole = bool(np.all(samples == np.round(samples)))
             bins: Any = np.arange(low - 0.5, high + 1.5) if whole and high - low <= 60 else 30
-            axes.hist(samples, bins=bins, color="#4c72b0", edgecolor="white")
+            axes.hist(samples, bins=bins, weights=counts, color="#4c72b0", edgecolor="white")
     elif plot.kind == "bar":
         values = [v if v is not None else 0.0 for v in data["values"]]
         positions = list(range(len(labels)))

@@ -16,7 +16,7 @@ import polars as pl
 from cardroom.analysis.folder import Results
 from cardroom.analysis.stats import holm, welch_moments
 
-__all__ = ["impact_rows", "seat_units"]
+__all__ = ["impact_rows", "impact_rows_of", "impact_sums", "seat_units", "unit_sums"]
 
 UNIT = ["game_index", "deal", "seat"]
 
@@ -54,18 +54,45 @@ def _mean_var(n: int, s1: float, s2: float) -> tuple[float, float]:
     return mean, (s2 - n * mean * mean) / (n - 1) if n > 1 else math.nan
 
 
+def impact_sums(units: pl.DataFrame, members: pl.DataFrame, key: str) -> pl.DataFrame:
+    """Per value of ``members[key]``, the sums of the units that have it (``members`` rows name
+    units by ``game_index``, ``deal``, ``seat``): ``n``, ``p1``, ``p2`` (points, squared),
+    ``w1``, ``w2`` (win share, squared). Sums of parts add up to the whole's."""
+    # One lazy query: polars then never holds the joined rows whole (half the peak memory);
+    # the unit's three columns packed into one integer make the unique and the join ~3x faster.
+    held = (
+        members.lazy().select(_unit_id(), pl.col(key)).unique()
+        .join(units.lazy().with_columns(_unit_id()), on="unit", how="inner")
+    )
+    return held.group_by(key).agg(_aggregations()).sort(key).collect()
+
+
+def _unit_id() -> pl.Expr:
+    """A unit as one integer: game index, deal (below 2^16) and seat (below 2^8), packed."""
+    return ((pl.col("game_index").cast(pl.Int64) * 65536 + pl.col("deal").cast(pl.Int64)) * 256
+            + pl.col("seat").cast(pl.Int64)).alias("unit")
+
+
+def unit_sums(units: pl.DataFrame) -> pl.DataFrame:
+    """The same sums over every unit: one row."""
+    return units.select(_aggregations())
+
+
 def impact_rows(units: pl.DataFrame, members: pl.DataFrame, key: str) -> list[dict[str, Any]]:
-    """Per value of ``members[key]``: the units that have it (``members`` rows name units by
-    ``game_index``, ``deal``, ``seat``) against the units that do not.
+    """Per value of ``members[key]``: the units that have it against the units that do not
+    (:func:`impact_rows_of` the sums of :func:`impact_sums` and :func:`unit_sums`)."""
+    return impact_rows_of(impact_sums(units, members, key), unit_sums(units), key)
+
+
+def impact_rows_of(per_key: pl.DataFrame, units: pl.DataFrame, key: str) -> list[dict[str, Any]]:
+    """Per value of ``per_key[key]`` (sums of :func:`impact_sums`, in key order), given the sums
+    over every unit (``units``, :func:`unit_sums`): the units that have it against the others.
 
     Each row: ``key``, ``units`` (how many have it), ``points`` and ``win`` differences (with
     ``low``, ``high``, ``p``), ``outlier`` (an interval excludes 0) and ``holm`` (the same after
     Holm's adjustment over every key and both figures).
     """
-    # One lazy query: polars then never holds the joined rows whole (half the peak memory).
-    held = members.lazy().select([*UNIT, key]).unique().join(units.lazy(), on=UNIT, how="inner")
-    per_key = held.group_by(key).agg(_aggregations()).sort(key).collect()
-    total = units.select(_aggregations()).row(0, named=True)
+    total = units.row(0, named=True)
     rows = []
     for row in per_key.iter_rows(named=True):
         n1 = int(row["n"])

@@ -15,7 +15,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table as RichTable
 
-from cardroom.analysis.folder import Results, read_results
+from cardroom.analysis.folder import Folder, Results, open_folder, read_results
 from cardroom.analysis.report import (
     Report,
     Table,
@@ -102,7 +102,7 @@ def save_report(
         console.print(f"{len(written)} tables written to {escape(str(csv))}/", highlight=False)
 
 
-def _with_decks(results: Results, decks: Sequence[str] | None) -> Results:
+def _with_decks(results: Folder, decks: Sequence[str] | None) -> Folder:
     """``--deck FILE``: the deck files' texts for a game's analysis (results name them by digest),
     accepted when the decks given are, by digest, the deck the run played (a project deck's own
     file is the project deck)."""
@@ -146,11 +146,12 @@ def run_analyze(
     console: Console,
     decks: Sequence[str] | None = None,
 ) -> Report:
-    """Read a results folder, print the headline figures, write the files asked for."""
+    """Read a results folder a part at a time, print the headline figures, write the files
+    asked for."""
     check_outputs(html=html, json_path=json_path, csv=csv)
     from cardroom.analysis.figures import build_report
 
-    report = build_report(_with_decks(read_results(folder), decks))
+    report = build_report(_with_decks(open_folder(folder), decks))
     print_report(console, report, skip=("distributions",))
     save_report(console, report, html=html, json_path=json_path, csv=csv)
     return report

@@ -48,6 +48,7 @@ EXTRA_OF: dict[str, str] = {
     "fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "python_multipart": "web", "multipart": "web",
     "argon2": "web", "openskill": "web",
     "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
+    "optuna": "analysis", "tomlkit": "analysis",
     "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
     "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
     "alembic": "web", "prometheus_client": "web", "psycopg": "postgres", "redis": "cluster",
@@ -547,6 +548,92 @@ def sweep(
         bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
         run_sweep(game, rule, games=games_, seed=seed, decks=deck, players=players, agents=agents,
                   workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
+
+
+@app.command(cls=Command)
+def drama(
+    game: GameArg,
+    games_: Annotated[int, typer.Option("--games", help="Games to play and value.", min=1, max=100_000,
+                                        metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.", metavar="N")] = 0,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    oracle: Annotated[str, typer.Option(help="The search that values each decision.",
+                                        metavar="ismcts[:OPTIONS]")] = "ismcts:iterations=400",
+    threshold: Annotated[float, typer.Option(help="A value difference that matters, in the game's returns "
+                                             "(BAEBAE: tens of penalty points; Baha: moons).",
+                                             metavar="X")] = 0.1,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Decisive moments: at each real decision a search oracle values every action; per game,
+    how many decisions mattered, were decisive or mistaken, and lead changes.
+
+    cardroom drama baebae --games 20 --oracle ismcts:iterations=400
+    """
+    from cardroom.cli.drama import run_drama
+
+    with guard():
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
+        run_drama(game, games=games_, seed=seed, rules=rule or [], decks=deck or [], players=players,
+                  agents=agents, oracle=oracle, threshold=threshold, html=html, json_path=json_file, csv=csv,
+                  console=make_console())
+
+
+@app.command(cls=Command)
+def tune(
+    game: GameArg,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="A number to search, NAME=LO..HI: a rules option (target=50..150) "
+                     "or a deck's number, CARD.FIELD (10C.count=1..4) (repeatable).", metavar="NAME=LO..HI"),
+    ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option("--target", "-t", help="A goal, NAME=GOAL: length=4 (deals a game), decisions=120, "
+                     "seats=0.03 (a bound on seat advantage), spread=0.02 (BAEBAE's card strengths) "
+                     "(repeatable).", metavar="NAME=GOAL"),
+    ] = None,
+    rule: RuleOpt = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", "-d", help="The deck whose numbers are searched (default: the "
+                                 "game's default deck).", metavar="DECK"),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    trials: Annotated[int, typer.Option(help="Variants the search plays.", min=1, max=10_000,
+                                        metavar="N")] = 30,
+    games_: Annotated[int, typer.Option("--games", help="Games a trial (the same seeds for every trial).",
+                                        min=1, metavar="N")] = 200,
+    retest: Annotated[int, typer.Option(help="Games the best variants are played again on fresh seeds.",
+                                        min=2, metavar="N")] = 1000,
+    top: Annotated[int, typer.Option(help="Best variants re-tested.", min=1, max=20, metavar="N")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the first game of a trial.", metavar="N")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    write: Annotated[
+        Path | None, typer.Option("--write", help="Save the best variant's deck here.", metavar="FILE")
+    ] = None,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Search numbers (a deck's, numeric rules options) toward targets and report the best
+    variants, re-tested on fresh seeds, with the changes to make.
+
+    cardroom tune baebae --param 10C.count=1..4 --target length=3 --target seats=0.03
+    """
+    from cardroom.cli.tune import run_tune
+
+    with guard():
+        check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
+        run_tune(game, params=param or [], targets=target or [], rules=rule or [], deck=deck, players=players,
+                 agents=agents, trials=trials, games_=games_, retest_games=retest, top=top, seed=seed,
+                 workers=workers, write=write, html=html, json_path=json_file, csv=csv,
+                 console=make_console())
 
 
 @app.command(cls=Command, help=f"Start the web table: a lobby, tables of {_titles()} for people and bots, "

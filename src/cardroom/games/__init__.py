@@ -167,11 +167,10 @@ class GameSpec:
     ``None`` for a game without one. Loaded by the fronts that bring numpy (the learning
     environments, OpenSpiel, the policy agent)."""
     analysis: str | None = None
-    """The game's own sections of ``cardroom analyze``'s report, as ``"module:attribute"``: an
-    :class:`~cardroom.games.contracts.AnalysisSections`, a function from a results folder
-    (:class:`cardroom.analysis.folder.Results`) to a list of
-    :class:`cardroom.analysis.report.Section`, kept under ``analysis/games/`` (Baha's moons
-    and horns, BAEBAE's per-card impact)."""
+    """The game's own sections of ``cardroom analyze``'s report, as a module name: an
+    :class:`~cardroom.games.contracts.AnalysisSections` (its ``tally`` sums a part of a results
+    folder, its ``sections`` make :class:`cardroom.analysis.report.Section` of those sums),
+    kept under ``analysis/games/`` (Baha's moons and horns, BAEBAE's per-card impact)."""
     deal_limits: str | None = None
     """Bounds on one deal, as ``"module:attribute"``: a function from the rules to
     :class:`DealLimits`, for frameworks that must declare a game's length and utilities

@@ -47,6 +47,7 @@ __all__ = [
     "DeckEditing",
     "DeckInfo",
     "DeckLimits",
+    "DeckNumbers",
     "DeckSupport",
     "EditedDeck",
     "GameInfo",
@@ -341,6 +342,20 @@ class DeckEditing(Protocol):
         (from 0, ``None`` for the deck), the field of the form and the step (from 0) it is about."""
 
 
+@runtime_checkable
+class DeckNumbers(Protocol):
+    """A :class:`DeckSupport` whose decks' numbers ``cardroom tune`` can search (BAEBAE's)."""
+
+    def number(self, text: str, ref: str) -> int:
+        """A number of a deck's text (``cardroom tune``'s ``CARD.FIELD``, e.g. ``10C.count``)."""
+
+    def with_number(self, text: str, ref: str, value: int) -> str:
+        """The deck's text with that number changed (checked as a deck, its layout kept)."""
+
+    def number_card(self, text: str, ref: str) -> str:
+        """The card a number belongs to, in words (its key and name)."""
+
+
 # -- the fronts' per-game adapters ------------------------------------------------------------
 
 @runtime_checkable
@@ -368,10 +383,14 @@ class TerminalRenderer(Protocol):
 
 @runtime_checkable
 class AnalysisSections(Protocol):
-    """A game's own sections of ``cardroom analyze`` (its spec's ``analysis``): from a results
-    folder (``cardroom.analysis.folder.Results``) to a list of report sections."""
+    """A game's own sections of ``cardroom analyze`` (its spec's ``analysis``, a module): its
+    ``tally`` adds one part of a results folder (a ``cardroom.analysis.folder.Results`` of some
+    games) to the sums (a ``cardroom.analysis.tally.Tally``), and its ``sections`` make the
+    report's sections from the whole folder (a ``Folder`` or ``Results``) and those sums."""
 
-    def __call__(self, results: Any, /) -> list[Any]: ...
+    def tally(self, part: Any, tally: Any, /) -> None: ...
+
+    def sections(self, results: Any, tally: Any, /) -> list[Any]: ...
 
 
 class _Agent(Protocol):

@@ -7,19 +7,19 @@ recorded (a deck file's text travels with the rules or the manifest), never from
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import polars as pl
 
-from cardroom.analysis.folder import Results
-from cardroom.analysis.impact import impact_rows, seat_units
+from cardroom.analysis.folder import Folder, Results
+from cardroom.analysis.impact import impact_rows_of, impact_sums, seat_units, unit_sums
 from cardroom.analysis.report import Column, Plot, Section, Table
+from cardroom.analysis.tally import Tally
 from cardroom.engine import RulesError
 from cardroom.games.baebae.deck import CardDef, DeckError
 from cardroom.games.baebae.rules import Rules
 
-__all__ = ["deck_of", "sections"]
+__all__ = ["deck_of", "sections", "tally"]
 
 STEPS = (
     ("draws_forced", "cards drawn by force"),
@@ -46,12 +46,10 @@ _MULTIPLE = (
 )
 
 
-def deck_of(results: Results) -> tuple[CardDef, ...] | None:
+def deck_of(results: Folder | Results) -> tuple[CardDef, ...] | None:
     """The designs of the deck the run played, from its recorded rules (``None`` if the deck's
     text is not in the results)."""
-    rules: Any = results.manifest.get("rules")
-    if rules is None and results.games.height:
-        rules = json.loads(results.games["rules"][0])
+    rules: Any = results.rules_record
     if not isinstance(rules, dict):
         return None
     options = dict(rules)
@@ -63,7 +61,7 @@ def deck_of(results: Results) -> tuple[CardDef, ...] | None:
         return None
 
 
-def _unknown_deck(results: Results) -> str:
+def _unknown_deck(results: Folder | Results) -> str:
     """Why the deck's designs are unknown here, and what to do."""
     return results.deck_note or (
         "The deck's text is not in these results (their rules name a deck file by its digest "
@@ -86,13 +84,46 @@ def _flag_columns() -> list[Column]:
     return [Column("outlier", "Outlier"), Column("holm", "Holm")]
 
 
-def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, CardDef]) -> Table:
-    hands = results.table("hands")
-    cards = results.table("cards")
-    held = impact_rows(units, hands, "design") if hands is not None else []
-    played = impact_rows(units, cards, "design") if cards is not None else []
-    dealt = dict(hands.group_by("design").len().iter_rows()) if hands is not None else {}
-    plays = dict(cards.group_by("design").len().iter_rows()) if cards is not None else {}
+def tally(part: Results, tally: Tally) -> None:
+    """Add a part's sums: each unit's, the units that held or played each design, each type and
+    mark held, and what each design's plays did."""
+    units = seat_units(part)
+    tally.add("baebae_units", unit_sums(units).with_columns(pl.lit(0).alias("all")), ["all"])
+    hands = part.table("hands")
+    cards = part.table("cards")
+    for name, table in (("held", hands), ("played", cards)):
+        if table is not None:
+            tally.add(f"baebae_{name}", impact_sums(units, table, "design"), ["design"])
+            tally.add(f"baebae_{name}_rows", table.group_by("design").len("rows"), ["design"])
+    deck = deck_of(part)
+    if hands is not None and deck is not None:
+        designs = _design_map(deck)
+        for what in ("type", "mark"):
+            members = _group_members(hands, designs, what)
+            tally.add(f"baebae_{what}s", impact_sums(units, members, what), [what])
+    if cards is not None:
+        tally.add("baebae_steps", _step_sums(cards), ["design"])
+
+
+def _sums(tally: Tally, name: str) -> pl.DataFrame | None:
+    return tally.get(f"baebae_{name}")
+
+
+def _impact(tally: Tally, name: str, key: str) -> list[dict[str, Any]]:
+    per_key, units = _sums(tally, name), _sums(tally, "units")
+    return impact_rows_of(per_key, units, key) if per_key is not None and units is not None else []
+
+
+def _counts(tally: Tally, name: str) -> dict[str, int]:
+    rows = _sums(tally, f"{name}_rows")
+    return {str(d): int(n) for d, n in rows.iter_rows()} if rows is not None else {}
+
+
+def _design_table(tally: Tally, designs: dict[str, CardDef]) -> Table:
+    held = _impact(tally, "held", "design")
+    played = _impact(tally, "played", "design")
+    dealt = _counts(tally, "held")
+    plays = _counts(tally, "played")
     by_design: dict[str, dict[str, Any]] = {}
     for row in held:
         by_design[row["design"]] = {
@@ -141,10 +172,10 @@ def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, Card
     )
 
 
-def _group_table(units: pl.DataFrame, hands: pl.DataFrame, designs: dict[str, CardDef], what: str) -> Table:
-    """Impact of holding a card of a type (``what="type"``) or a mark (``"mark"``) at the deal."""
+def _group_members(hands: pl.DataFrame, designs: dict[str, CardDef], what: str) -> pl.DataFrame:
+    """The hands' rows, one for each type (``what="type"``) or mark (``"mark"``) of their card."""
     groups = {key: sorted(card.types if what == "type" else card.marks) for key, card in designs.items()}
-    members = (
+    return (
         hands.select("game_index", "deal", "seat", "design")
         .with_columns(
             pl.col("design").replace_strict(groups, default=[], return_dtype=pl.List(pl.String)).alias(what)
@@ -152,7 +183,11 @@ def _group_table(units: pl.DataFrame, hands: pl.DataFrame, designs: dict[str, Ca
         .explode(what)
         .drop_nulls(what)
     )
-    rows = impact_rows(units, members, what)
+
+
+def _group_table(tally: Tally, what: str) -> Table:
+    """Impact of holding a card of a type (``what="type"``) or a mark (``"mark"``) at the deal."""
+    rows = _impact(tally, f"{what}s", what)
     columns = [
         Column(what, what.capitalize()),
         Column("units", "Seat-rounds holding one"),
@@ -170,7 +205,8 @@ def _group_table(units: pl.DataFrame, hands: pl.DataFrame, designs: dict[str, Ca
     )
 
 
-def _steps_table(cards: pl.DataFrame, designs: dict[str, CardDef], games: int) -> tuple[Table, Table]:
+def _step_sums(cards: pl.DataFrame) -> pl.DataFrame:
+    """Per design: its plays, the plays whose action ran, and what the actions did."""
     counts = [name for name, _ in STEPS if name in cards.columns]
     named = [name for name in ("suit_named", "coin") if name in cards.columns]
     aggregations = [pl.len().alias("plays")]
@@ -178,7 +214,12 @@ def _steps_table(cards: pl.DataFrame, designs: dict[str, CardDef], games: int) -
         aggregations.append(pl.col("action_ran").sum().alias("ran"))
     aggregations += [pl.col(name).sum().alias(name) for name in counts]
     aggregations += [pl.col(name).is_not_null().sum().alias(name) for name in named]
-    per_design = cards.group_by("design").agg(aggregations).sort("design")
+    return cards.group_by("design").agg(aggregations)
+
+
+def _steps_table(per_design: pl.DataFrame, designs: dict[str, CardDef], games: int) -> tuple[Table, Table]:
+    counts = [name for name, _ in STEPS if name in per_design.columns]
+    named = [name for name in ("suit_named", "coin") if name in per_design.columns]
     rows = []
     for row in per_design.iter_rows(named=True):
         card = designs.get(row["design"])
@@ -221,13 +262,13 @@ def _steps_table(cards: pl.DataFrame, designs: dict[str, CardDef], games: int) -
     return steps, per_card
 
 
-def sections(results: Results) -> list[Section]:
-    """Per-card, per-type and per-mark impact, and the action steps that fired."""
-    units = seat_units(results)
+def sections(results: Folder | Results, tally: Tally) -> list[Section]:
+    """Per-card, per-type and per-mark impact, and the action steps that fired (from the sums
+    of :func:`tally`)."""
     deck = deck_of(results)
     designs = _design_map(deck)
     out = []
-    design_table = _design_table(results, units, designs)
+    design_table = _design_table(tally, designs)
     if deck is None:
         design_table.note = f"The Card column is empty: {_unknown_deck(results)} {design_table.note}"
     held = [r for r in design_table.rows if "held_points" in r]
@@ -258,9 +299,8 @@ def sections(results: Results) -> list[Section]:
             },
         )
     )
-    hands = results.table("hands")
-    if hands is not None and deck is not None:
-        tables = [_group_table(units, hands, designs, "type"), _group_table(units, hands, designs, "mark")]
+    if results.has("hands") and deck is not None:
+        tables = [_group_table(tally, "type"), _group_table(tally, "mark")]
         out.append(
             Section(
                 "groups",
@@ -273,7 +313,7 @@ def sections(results: Results) -> list[Section]:
                 tables,
             )
         )
-    elif hands is not None:
+    elif results.has("hands"):
         out.append(
             Section(
                 "groups",
@@ -281,9 +321,9 @@ def sections(results: Results) -> list[Section]:
                 [_unknown_deck(results)],
             )
         )
-    cards = results.table("cards")
-    if cards is not None:
-        steps, per_card = _steps_table(cards, designs, results.games.height)
+    per_design = _sums(tally, "steps")
+    if per_design is not None:
+        steps, per_card = _steps_table(per_design, designs, results.played)
         out.append(
             Section(
                 "actions",

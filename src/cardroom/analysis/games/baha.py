@@ -4,22 +4,49 @@ from __future__ import annotations
 
 import polars as pl
 
-from cardroom.analysis.folder import Results
+from cardroom.analysis.folder import Folder, Results
 from cardroom.analysis.report import Column, Plot, Section, Table
 from cardroom.analysis.stats import wilson
+from cardroom.analysis.tally import Tally
 
-__all__ = ["sections"]
+__all__ = ["sections", "tally"]
 
 
-def _moons(results: Results) -> Section | None:
-    deals = results.deals
-    if "moon" not in deals.columns:
+def tally(part: Results, tally: Tally) -> None:
+    """Add a part's sums: hands and moons by shooter; horned cards' plays and where their
+    horns went; each card's times dealt in a passing hand and passed."""
+    deals = part.deals
+    if "moon" in deals.columns:
+        tally.add("baha_hands", pl.DataFrame({"all": [0], "hands": [deals.height]}), ["all"])
+        shot = deals.filter(pl.col("moon").is_not_null())
+        tally.add("baha_moons", shot.group_by("moon").len("moons"), ["moon"])
+    cards = part.table("cards")
+    if cards is not None and {"horns", "horns_taken_by"} <= set(cards.columns):
+        horned = cards.filter(pl.col("horns") > 0)
+        tally.add("baha_horned", horned.group_by("card", "horns").agg(
+            pl.len().alias("plays"), (pl.col("horns_taken_by") == pl.col("seat")).sum().alias("own")),
+            ["card", "horns"])
+        taken = horned.group_by("card", "horns_taken_by").len("taken")
+        tally.add("baha_taken", taken, ["card", "horns_taken_by"])
+    hands = part.table("hands")
+    if hands is not None and "passed" in hands.columns:
+        dealt = hands.filter(~pl.col("received")) if "received" in hands.columns else hands
+        passing = dealt.group_by("game_index", "deal").agg(pl.col("passed").any().alias("any")).filter("any")
+        dealt = dealt.join(passing.drop("any"), on=["game_index", "deal"], how="semi")
+        tally.add("baha_passes", dealt.group_by("card").agg(
+            pl.len().alias("dealt"), pl.col("passed").sum().alias("passed")), ["card"])
+
+
+def _moons(results: Folder | Results, tally: Tally) -> Section | None:
+    counted = tally.get("baha_hands")
+    moons = tally.get("baha_moons")
+    if counted is None or moons is None:
         return None
-    hands = deals.height
-    shot = deals.filter(pl.col("moon").is_not_null())
-    rate = wilson(shot.height, hands)
-    per_seat = dict(shot.group_by("moon").len().iter_rows())
-    rows = [{"seat": "any", "moons": shot.height, "per_hand": rate.to_dict()}]
+    hands = int(counted["hands"][0])
+    shot = int(moons["moons"].sum())
+    rate = wilson(shot, hands)
+    per_seat = {int(seat): int(n) for seat, n in moons.iter_rows()}
+    rows = [{"seat": "any", "moons": shot, "per_hand": rate.to_dict()}]
     rows += [
         {
             "seat": str(seat),
@@ -47,24 +74,22 @@ def _moons(results: Results) -> Section | None:
     )
 
 
-def _horns(results: Results) -> Section | None:
-    cards = results.table("cards")
-    if cards is None or not {"horns", "horns_taken_by"} <= set(cards.columns):
+def _horns(results: Folder | Results, tally: Tally) -> Section | None:
+    horned = tally.get("baha_horned")
+    taken = tally.get("baha_taken")
+    if horned is None or taken is None:
         return None
-    horned = cards.filter(pl.col("horns") > 0)
     players = results.players
     rows = []
-    for (card,), group in sorted(
-        horned.group_by("card"), key=lambda g: (-int(g[1]["horns"][0]), str(g[0][0]))
-    ):
-        plays = group.height
-        own = int((group["horns_taken_by"] == group["seat"]).sum())
-        taken = group.group_by("horns_taken_by").len()
-        by_seat = dict(taken.iter_rows())
+    by_card: dict[str, dict[int, int]] = {}
+    for card, seat, n in taken.iter_rows():
+        by_card.setdefault(str(card), {})[seat] = int(n)
+    for card, horns, plays, own in sorted(horned.iter_rows(), key=lambda r: (-int(r[1]), str(r[0]))):
+        by_seat = by_card.get(str(card), {})
         rows.append(
             {
                 "card": card,
-                "horns": int(group["horns"][0]),
+                "horns": int(horns),
                 "plays": plays,
                 "own": wilson(own, plays).to_dict(),
                 **{f"seat{s}": by_seat.get(s, 0) / plays for s in range(players)},
@@ -103,14 +128,10 @@ def _horns(results: Results) -> Section | None:
     )
 
 
-def _passes(results: Results) -> Section | None:
-    hands = results.table("hands")
-    if hands is None or "passed" not in hands.columns:
+def _passes(results: Folder | Results, tally: Tally) -> Section | None:
+    per_card = tally.get("baha_passes")
+    if per_card is None:
         return None
-    dealt = hands.filter(~pl.col("received")) if "received" in hands.columns else hands
-    passing = dealt.group_by("game_index", "deal").agg(pl.col("passed").any().alias("any")).filter("any")
-    dealt = dealt.join(passing.drop("any"), on=["game_index", "deal"], how="semi")
-    per_card = dealt.group_by("card").agg(pl.len().alias("dealt"), pl.col("passed").sum().alias("passed"))
     rows = [
         {"card": card, "dealt": n, "passed": passed, "rate": wilson(passed, n).to_dict()}
         for card, n, passed in per_card.sort("passed", "card", descending=[True, False]).iter_rows()
@@ -140,6 +161,8 @@ def _passes(results: Results) -> Section | None:
     )
 
 
-def sections(results: Results) -> list[Section]:
-    """Moons, horns by card, passes (each when the results hold its table)."""
-    return [s for s in (_moons(results), _horns(results), _passes(results)) if s is not None]
+def sections(results: Folder | Results, tally: Tally) -> list[Section]:
+    """Moons, horns by card, passes (each when the results hold its table), from the sums of
+    :func:`tally`."""
+    return [s for s in (_moons(results, tally), _horns(results, tally), _passes(results, tally))
+            if s is not None]

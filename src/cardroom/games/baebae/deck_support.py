@@ -21,6 +21,7 @@ from typing import Any
 
 from cardroom.engine import Rules
 from cardroom.games.baebae.deck import CardDef, Deck, DeckError, combine, find_deck, parse_deck, project_decks
+from cardroom.games.baebae.deck_numbers import deck_number, number_card, with_deck_number
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
 from cardroom.games.baebae.rules import MIN_PLAYERS, hand_size_for, players_for, read_decks
 from cardroom.games.baebae.rules import Rules as BaebaeRules
@@ -107,6 +108,15 @@ class BaebaeDecks:
 
     def path(self, name: str) -> Path | None:
         return project_decks().get(name)
+
+    def number(self, text: str, ref: str) -> int:
+        return deck_number(text, ref)
+
+    def with_number(self, text: str, ref: str, value: int) -> str:
+        return with_deck_number(text, ref, value)
+
+    def number_card(self, text: str, ref: str) -> str:
+        return number_card(text, ref)
 
 
 DECKS = BaebaeDecks()

@@ -311,6 +311,18 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         )
         return action, done
 
+    def native_ismcts_root(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int,
+    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
+        returns backed up through it (the seat's own), for an oracle of each action's value."""
+        action, done, root = core().baebae_ismcts(
+            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
+            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
+        )
+        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
+
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")

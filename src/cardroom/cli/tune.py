@@ -1,0 +1,111 @@
+"""``cardroom tune``: search a deck's numbers and rules options toward targets, print the best
+variants, write the tuned deck (``--write``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from cardroom import games
+from cardroom.analysis.report import Report, check_output_file, write_atomic
+from cardroom.cli.analyze import DESIGNER_AGENTS, check_outputs, print_report, save_report
+from cardroom.cli.options import UsageError, parse_rule_options
+
+__all__ = ["run_tune"]
+
+
+def _base(
+    game: str, rules: Sequence[str], deck: str | None, players: int | None, params: Sequence[str]
+) -> tuple[dict[str, Any], str | None]:
+    """The fixed options (as ``--rule`` gives them, checked) and the text of the one deck whose
+    numbers are searched (``None`` when no deck is given)."""
+    spec = games.get(game)
+    items = list(rules)
+    parse_rule_options(
+        game, players, [*items, *([f"deck={deck}"] if deck else [])]
+    )  # checked as simulate would
+    options: dict[str, Any] = {}
+    for item in items:
+        key, _, value = item.partition("=")
+        options[key.strip()] = value.strip()
+    if players is not None:
+        options["players"] = players
+    if not deck:
+        if any("." in p.partition("=")[0] for p in params) and spec.decks is not None:
+            deck = spec.decks.default
+        else:
+            return options, None
+    if spec.decks is None:
+        raise UsageError(f"--deck is for games played with decks; {game} has none")
+    if "," in deck:
+        raise UsageError("tune searches the numbers of one deck: give one --deck (a project deck or a file)")
+    read = spec.decks.read(deck, None)
+    project = spec.decks.path(deck)
+    text = project.read_text(encoding="utf-8") if project is not None else read["deck_files"][0]
+    options.update(read)
+    return options, text
+
+
+def run_tune(
+    game: str,
+    *,
+    params: Sequence[str],
+    targets: Sequence[str],
+    rules: Sequence[str],
+    deck: str | None,
+    players: int | None,
+    agents: str | None,
+    trials: int,
+    games_: int,
+    retest_games: int,
+    top: int,
+    seed: int,
+    workers: int,
+    write: Path | None,
+    html: Path | None,
+    json_path: Path | None,
+    csv: Path | None,
+    console: Console,
+) -> Report:
+    from cardroom.analysis.tune import TuneError, parse_goal, parse_param, tune, tune_report
+
+    check_outputs(html=html, json_path=json_path, csv=csv)
+    if write is not None:
+        check_output_file(write, "--write")
+    try:
+        parsed = [parse_param(game, p) for p in params]
+        goals = [parse_goal(game, t) for t in targets]
+        if write is not None and not any(p.deck for p in parsed):
+            raise UsageError(
+                "--write saves the tuned deck: give a deck's number to tune (--param 10C.count=1..4); "
+                "rules options are given to simulate with --rule"
+            )
+        base, text = _base(game, rules, deck, players, params)
+        tuned = tune(
+            game,
+            parsed,
+            goals,
+            base=base,
+            deck_text=text,
+            agents=agents or DESIGNER_AGENTS,
+            trials=trials,
+            games=games_,
+            retest_games=retest_games,
+            top=top,
+            seed=seed,
+            workers=workers,
+        )
+    except TuneError as err:
+        raise UsageError(str(err)) from None
+    report = tune_report(tuned)
+    print_report(console, report)
+    save_report(console, report, html=html, json_path=json_path, csv=csv)
+    if write is not None and tuned.best and tuned.best[0].deck_text is not None:
+        with write_atomic(write) as temporary:
+            temporary.write_text(tuned.best[0].deck_text, encoding="utf-8")
+        console.print(f"tuned deck written to {escape(str(write))}", highlight=False)
+    return report
