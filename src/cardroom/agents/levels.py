@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-__all__ = ["Level", "LEVELS", "SHIPPED", "resolve", "resolve_all", "shipped_ladder", "rating", "describe"]
+__all__ = ["Level", "LEVELS", "SHIPPED", "resolve", "resolve_all", "shipped_ladder", "rating", "describe",
+           "bot_ratings"]
 
 
 @dataclass(frozen=True)
@@ -93,3 +94,17 @@ def describe(games: list[str]) -> list[dict[str, Any]]:
     return [{"name": name, "spec": level.spec, "about": level.about,
              "ratings": {game: rating(game, level.spec) for game in games}}
             for name, level in LEVELS.items()]
+
+
+def bot_ratings(game: str) -> dict[str, Any]:
+    """The bots of ``game``'s shipped ladder for the site's leaderboard and player pages: each
+    rung with its level's name (``None``: a bot no level names), and what the ratings are from
+    (``source``: ``None`` where the game has no ladder)."""
+    entry = shipped_ladder()["games"].get(game)
+    if entry is None:
+        return {"game": game, "bots": [], "source": None}
+    named = {level.spec: name for name, level in LEVELS.items()}
+    bots = [{**rung, "place": place, "level": named.get(rung["agent"])}
+            for place, rung in enumerate(entry["rungs"], start=1)]
+    source = {key: entry.get(key) for key in ("deals", "games", "seed", "made", "command", "model", "rules")}
+    return {"game": game, "bots": bots, "source": source}

@@ -17,6 +17,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from cardroom import games
 from cardroom.agents import AgentError
+from cardroom.agents.levels import LEVELS, rating, resolve_all
 from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 from cardroom.engine import RulesError
@@ -259,6 +260,16 @@ def check_workers(workers: int) -> None:
         )
 
 
+def _levels_help() -> str:
+    """The levels with their agents and their ratings on the shipped ladders, for ``play --help``."""
+    parts = []
+    for name, level in LEVELS.items():
+        rated = [f"{games.get(g).title} {r['mu']:.1f}" for g in games.names() if (r := rating(g, level.spec))]
+        parts.append(f"{name} = {level.spec}" + (f" (rated {', '.join(rated)})" if rated else ""))
+    return ("Levels, weakest first: " + "; ".join(parts) + ". Ratings: openskill mu on the ladder of bots "
+            "(cardroom ladder, docs/strength.md).")
+
+
 @app.command(cls=Command)
 def play(
     game: GameArg = DEFAULT_GAME,
@@ -270,8 +281,9 @@ def play(
     deck: DeckOpt = None,
     bots: Annotated[
         str,
-        typer.Option(help="The computer opponents: random, heuristic, ismcts or policy:path=FILE (options "
-                          "after colons); one for every bot, or one per seat from seat 1, comma-separated.",
+        typer.Option(help="The computer opponents: a level (" + ", ".join(LEVELS) + "), or random, heuristic, "
+                          "ismcts or policy:path=FILE (options after colons); one for every bot, or one per "
+                          "seat from seat 1, comma-separated. " + _levels_help(),
                      metavar="BOTS"),
     ] = "random",
     think: Annotated[
@@ -292,6 +304,7 @@ def play(
 
     with guard():
         bots_only(bots, "--bots", "you are the person, at seat 0, and the other seats take bots")
+        bots = resolve_all(bots)
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         person = None if name is None else checked_name(name)
         code = run_play(rules, seed=seed, bots=with_think(bots, think), name=person,
