@@ -23,15 +23,27 @@ def test_a_pairing_is_the_duplicate_deals_of_a_b_a_b_and_its_figures_come_from_t
     result = evaluate(BAHA, ["heuristic"], ["random"], deals=6, seed=4, bootstrap=200)
     p = result.pairings[0]
     lineups, rows = run_duplicate(BAHA, 6, 4, seating("heuristic", "random", 4))
-    assert [lu.specs for lu in lineups] == [("heuristic", "random", "heuristic", "random"),
-                                           ("random", "heuristic", "random", "heuristic")]
+    assert [lu.specs for lu in lineups] == [
+        ("heuristic", "random", "heuristic", "random"),
+        ("random", "heuristic", "random", "heuristic"),
+    ]
     # deal by deal: the mean of each agent's seats over both rotations
     expected = []
     for row in rows:
-        mine = [pts[s] for rot, g in enumerate(row) for pts in g.deal_points for s in range(4)
-                if lineups[rot].specs[s] == "heuristic"]
-        theirs = [pts[s] for rot, g in enumerate(row) for pts in g.deal_points for s in range(4)
-                  if lineups[rot].specs[s] == "random"]
+        mine = [
+            pts[s]
+            for rot, g in enumerate(row)
+            for pts in g.deal_points
+            for s in range(4)
+            if lineups[rot].specs[s] == "heuristic"
+        ]
+        theirs = [
+            pts[s]
+            for rot, g in enumerate(row)
+            for pts in g.deal_points
+            for s in range(4)
+            if lineups[rot].specs[s] == "random"
+        ]
         expected.append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
     assert p.differences == pytest.approx(tuple(expected))
     assert p.difference.value == pytest.approx(sum(expected) / 6)
@@ -96,27 +108,52 @@ def test_the_ladder_command_prints_json_saves_a_ladder_file_and_fills_a_document
     doc = tmp_path / "strength.md"
     doc.write_text("# Strength\n<!-- ladder baha -->\nold\n<!-- /ladder baha -->\nafter\n")
     saved = tmp_path / "ladder.json"
-    args = ["ladder", "baha", "--agents", "random,casual", "--deals", "3", "--rule", "target=1",
-            "--bootstrap", "10", "--save", str(saved), "--doc", str(doc), "--json"]
+    args = [
+        "ladder",
+        "baha",
+        "--agents",
+        "random,casual",
+        "--deals",
+        "3",
+        "--rule",
+        "target=1",
+        "--bootstrap",
+        "10",
+        "--save",
+        str(saved),
+        "--doc",
+        str(doc),
+        "--json",
+    ]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert [r["agent"] for r in data["rungs"]] == ["heuristic", "random"]  # casual is the heuristic
     file = json.loads(saved.read_text())
-    assert file["games"]["baha"]["rungs"] == data["rungs"] and "cardroom ladder baha" in file["games"]["baha"]["command"]
+    assert (
+        file["games"]["baha"]["rungs"] == data["rungs"]
+        and "cardroom ladder baha" in file["games"]["baha"]["command"]
+    )
     text = doc.read_text()
-    assert "old" not in text and "| 1 | `heuristic` |" in text and text.endswith("<!-- /ladder baha -->\nafter\n")
+    assert (
+        "old" not in text
+        and "| 1 | `heuristic` |" in text
+        and text.endswith("<!-- /ladder baha -->\nafter\n")
+    )
     printed = runner.invoke(app, args[:-5])
     assert printed.exit_code == 0 and "Ratings (openskill" in printed.output
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--agents", "random"], "two agents or more"),
-    (["--agents", "random,random"], "twice"),
-    (["--agents", "random,nosuch"], "nosuch"),
-    (["--agents", "random,human"], "human is not a bot"),
-    (["--json", "--markdown"], "not both"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--agents", "random"], "two agents or more"),
+        (["--agents", "random,random"], "twice"),
+        (["--agents", "random,nosuch"], "nosuch"),
+        (["--agents", "random,human"], "human is not a bot"),
+        (["--json", "--markdown"], "not both"),
+    ],
+)
 def test_the_ladder_command_refuses_bad_input_in_words(args: list[str], words: str) -> None:
     result = runner.invoke(app, ["ladder", "baha", "--deals", "1", *args])
     assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output

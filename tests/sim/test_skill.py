@@ -18,9 +18,15 @@ runner = CliRunner()
 
 
 def test_the_rungs_double_the_search_and_take_the_learned_agent_when_it_is_registered(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    assert skill_rungs(5, 2) == ["random", "heuristic", "ismcts:iterations=5", "ismcts:iterations=10",
-                                 "ismcts:iterations=20"]
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert skill_rungs(5, 2) == [
+        "random",
+        "heuristic",
+        "ismcts:iterations=5",
+        "ismcts:iterations=10",
+        "ismcts:iterations=20",
+    ]
     monkeypatch.setitem(agents.AGENTS, "learned", agents.AGENTS["random"])
     assert skill_rungs(5, 0)[-1] == "learned"
     with pytest.raises(ValueError, match="base"):
@@ -51,9 +57,27 @@ def test_each_rung_plays_the_one_below_on_the_same_deals_and_the_range_chains_th
 
 def test_the_command_compares_variants_in_text_json_and_html(tmp_path: Path) -> None:
     out, page = tmp_path / "skill.json", tmp_path / "skill.html"
-    result = runner.invoke(app, ["skill", "baha", "--deals", "2", "--iterations", "4", "--doublings", "1",
-                                 "--rule", "target=1", "--rule", "target=1,moon=false",
-                                 "--json", str(out), "--html", str(page)])
+    result = runner.invoke(
+        app,
+        [
+            "skill",
+            "baha",
+            "--deals",
+            "2",
+            "--iterations",
+            "4",
+            "--doublings",
+            "1",
+            "--rule",
+            "target=1",
+            "--rule",
+            "target=1,moon=false",
+            "--json",
+            str(out),
+            "--html",
+            str(page),
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "Each rung against the one below" in result.output and "Variants side by side" in result.output
     data = json.loads(out.read_text())
@@ -63,11 +87,14 @@ def test_the_command_compares_variants_in_text_json_and_html(tmp_path: Path) -> 
     assert 'data-plot="score"' in html and "moon=False" in html
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["--deals", "0"], "--deals"),
-    (["--rule", "target=1", "--rule", "target=1"], "the same"),
-    (["--rule", "nosuch=1"], "nosuch"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--deals", "0"], "--deals"),
+        (["--rule", "target=1", "--rule", "target=1"], "the same"),
+        (["--rule", "nosuch=1"], "nosuch"),
+    ],
+)
 def test_the_command_refuses_bad_input_in_words(args: list[str], words: str) -> None:
     result = runner.invoke(app, ["skill", "baha", *args])
     assert result.exit_code == 2 and words in result.output and "Traceback" not in result.output

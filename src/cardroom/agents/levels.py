@@ -19,8 +19,17 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-__all__ = ["Level", "LEVELS", "SHIPPED", "resolve", "resolve_all", "shipped_ladder", "rating", "describe",
-           "bot_ratings"]
+__all__ = [
+    "Level",
+    "LEVELS",
+    "SHIPPED",
+    "resolve",
+    "resolve_all",
+    "shipped_ladder",
+    "rating",
+    "describe",
+    "bot_ratings",
+]
 
 
 @dataclass(frozen=True)
@@ -84,16 +93,27 @@ def rating(game: str, spec: str) -> dict[str, Any] | None:
     wanted = resolve(spec)
     for place, rung in enumerate(entry["rungs"], start=1):
         if rung["agent"] == wanted:
-            return {**rung, "place": place, "places": len(entry["rungs"]), "deals": entry["deals"],
-                    "made": entry.get("made")}
+            return {
+                **rung,
+                "place": place,
+                "places": len(entry["rungs"]),
+                "deals": entry["deals"],
+                "made": entry.get("made"),
+            }
     return None
 
 
 def describe(games: list[str]) -> list[dict[str, Any]]:
     """The levels for a front: name, spec, words, and the rating on each game's ladder."""
-    return [{"name": name, "spec": level.spec, "about": level.about,
-             "ratings": {game: rating(game, level.spec) for game in games}}
-            for name, level in LEVELS.items()]
+    return [
+        {
+            "name": name,
+            "spec": level.spec,
+            "about": level.about,
+            "ratings": {game: rating(game, level.spec) for game in games},
+        }
+        for name, level in LEVELS.items()
+    ]
 
 
 def bot_ratings(game: str) -> dict[str, Any]:
@@ -104,7 +124,9 @@ def bot_ratings(game: str) -> dict[str, Any]:
     if entry is None:
         return {"game": game, "bots": [], "source": None}
     named = {level.spec: name for name, level in LEVELS.items()}
-    bots = [{**rung, "place": place, "level": named.get(rung["agent"])}
-            for place, rung in enumerate(entry["rungs"], start=1)]
+    bots = [
+        {**rung, "place": place, "level": named.get(rung["agent"])}
+        for place, rung in enumerate(entry["rungs"], start=1)
+    ]
     source = {key: entry.get(key) for key in ("deals", "games", "seed", "made", "command", "model", "rules")}
     return {"game": game, "bots": bots, "source": source}

@@ -18,7 +18,7 @@ from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError
 from cardroom.engine import Rules
 from cardroom.sim.evaluate import evaluate_pairs, games_of
-from cardroom.sim.ladder import ladder_markdown, put_in_doc, rate, save_ladder
+from cardroom.sim.ladder import interval, ladder_markdown, put_in_doc, rate, save_ladder
 from cardroom.sim.tournament import Lineup
 from cardroom.text import plural, shorten
 
@@ -30,8 +30,10 @@ def ladder_agents(text: str | None, players: int) -> list[str]:
     checked; ``SHIPPED`` if not given."""
     agents = list(SHIPPED) if text is None else [resolve(spec) for spec in text.split(",")]
     if len(agents) < 2 or not all(agents):
-        raise UsageError(f"--agents needs two agents or more, comma-separated, e.g. random,heuristic; "
-                         f"got {shorten(text or '', 60)!r}")
+        raise UsageError(
+            f"--agents needs two agents or more, comma-separated, e.g. random,heuristic; "
+            f"got {shorten(text or '', 60)!r}"
+        )
     twice = [a for a in agents if agents.count(a) > 1]
     if twice:
         raise UsageError(f"--agents names {twice[0]} twice: a ladder's agents must all be different")
@@ -43,9 +45,11 @@ def ladder_agents(text: str | None, players: int) -> list[str]:
 def needs_openskill() -> None:
     """Ask for the analysis extra in words, before any deal is played, if openskill is missing."""
     if importlib.util.find_spec("openskill") is None:
-        raise UsageError("the ladder rates agents with the package openskill, which is not installed: it comes "
-                         "with Cardroom's analysis extra (pip install 'cardroom[analysis]', or make designer "
-                         "in a clone of Cardroom)")
+        raise UsageError(
+            "the ladder rates agents with the package openskill, which is not installed: it comes "
+            "with Cardroom's analysis extra (pip install 'cardroom[analysis]', or make designer "
+            "in a clone of Cardroom)"
+        )
 
 
 def with_progress(total: int, title: str, play: Callable[[Callable[[int], None] | None], Any]) -> Any:
@@ -53,20 +57,39 @@ def with_progress(total: int, title: str, play: Callable[[Callable[[int], None] 
     err = make_console(stderr=True)
     if not err.is_terminal:
         return play(None)
-    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task(title, total=total)
         return play(lambda k: bar.advance(task, k))
 
 
-def run_ladder_command(rules: Rules, agents: list[str], *, deals: int, seed: int, workers: int,
-                       bootstrap: int, json_out: bool, markdown: bool, save: Path | None, doc: Path | None,
-                       command: str, console: Console) -> dict[str, Any]:
+def run_ladder_command(
+    rules: Rules,
+    agents: list[str],
+    *,
+    deals: int,
+    seed: int,
+    workers: int,
+    bootstrap: int,
+    json_out: bool,
+    markdown: bool,
+    save: Path | None,
+    doc: Path | None,
+    command: str,
+    console: Console,
+) -> dict[str, Any]:
     needs_openskill()
-    pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1:]]
+    pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
     evaluation = with_progress(
-        games_of(rules, pairs, deals), f"{rules.game}: ladder",
-        lambda progress: evaluate_pairs(rules, pairs, deals, seed, workers=workers, progress=progress))
+        games_of(rules, pairs, deals),
+        f"{rules.game}: ladder",
+        lambda progress: evaluate_pairs(rules, pairs, deals, seed, workers=workers, progress=progress),
+    )
     ladder = rate(agents, evaluation, bootstrap).to_dict()
     text = ladder_markdown(ladder, command)
     if save is not None:
@@ -85,30 +108,33 @@ def run_ladder_command(rules: Rules, agents: list[str], *, deals: int, seed: int
     return ladder
 
 
-def _ci(e: dict[str, Any], digits: int = 2) -> str:
-    if e["value"] is None:
-        return "-"
-    if e["low"] is None:
-        return f"{e['value']:.{digits}f}"
-    return f"{e['value']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-
-
 def print_ladder(console: Console, ladder: dict[str, Any]) -> None:
-    console.print(f"[bold]{ladder['game']}[/] ladder: {plural(ladder['deals'], 'deal')} from seed {ladder['seed']}, "
-                  f"every pair on the same deals, {plural(ladder['games'], 'game')}, {ladder['seconds']:.1f} s",
-                  highlight=False)
+    console.print(
+        f"[bold]{ladder['game']}[/] ladder: {plural(ladder['deals'], 'deal')} from seed {ladder['seed']}, "
+        f"every pair on the same deals, {plural(ladder['games'], 'game')}, {ladder['seconds']:.1f} s",
+        highlight=False,
+    )
     table = Table(title="Ratings (openskill; mu's interval: 95% bootstrap over deals)", title_justify="left")
-    for column, justify in (("Place", "right"), ("Agent", "left"), ("mu", "right"), ("sigma", "right"),
-                            ("Ordinal", "right")):
+    for column, justify in (
+        ("Place", "right"),
+        ("Agent", "left"),
+        ("mu", "right"),
+        ("sigma", "right"),
+        ("Ordinal", "right"),
+    ):
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
     for place, r in enumerate(ladder["rungs"], start=1):
         low, high = r["mu_interval"]
         mu = f"{r['mu']:.2f}" if low is None else f"{r['mu']:.2f} [{low:.2f}, {high:.2f}]"
         table.add_row(str(place), r["agent"], mu, f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}")
     console.print(table)
-    pairs = Table(title=f"Each against the one below, on the same deals ({ladder['unit']})", title_justify="left")
+    pairs = Table(
+        title=f"Each against the one below, on the same deals ({ladder['unit']})", title_justify="left"
+    )
     for column in ("Agent", "Below", "Difference [95%]", "Deals better [95%]", "Elo [95%]"):
         pairs.add_column(column, justify="left" if column in ("Agent", "Below") else "right")
     for p in ladder["neighbours"]:
-        pairs.add_row(p["agent"], p["versus"], _ci(p["difference"]), _ci(p["score"], 3), _ci(p["elo"], 0))
+        pairs.add_row(
+            p["agent"], p["versus"], interval(p["difference"]), interval(p["score"], 3), interval(p["elo"], 0)
+        )
     console.print(pairs)

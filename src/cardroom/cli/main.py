@@ -281,7 +281,8 @@ def play(
     deck: DeckOpt = None,
     bots: Annotated[
         str,
-        typer.Option(help="The computer opponents: a level (" + ", ".join(LEVELS) + "), or random, heuristic, "
+        typer.Option(help="The computer opponents: a level (" + ", ".join(LEVELS) + "), or random, "
+                          "heuristic, "
                           "ismcts or policy:path=FILE (options after colons); one for every bot, or one per "
                           "seat from seat 1, comma-separated. " + _levels_help(),
                      metavar="BOTS"),
@@ -444,7 +445,8 @@ def _ladder_command(game: str, agents: list[str], deals: int, seed: int, players
     """The command that plays this ladder again, for the report and the ladder file."""
     import shlex
 
-    words = ["cardroom", "ladder", game, "--agents", ",".join(agents), "--deals", str(deals), "--seed", str(seed)]
+    words = ["cardroom", "ladder", game, "--agents", ",".join(agents), "--deals", str(deals),
+             "--seed", str(seed)]
     words += ["--players", str(players)] if players is not None else []
     for item in rule or []:
         words += ["--rule", item]
@@ -473,14 +475,17 @@ def ladder(
                           metavar="N")
     ] = 200,
     json_out: Annotated[bool, typer.Option("--json", help="Print the ladder as JSON on stdout.")] = False,
-    markdown: Annotated[bool, typer.Option("--markdown", help="Print the ladder as Markdown tables.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the ladder as Markdown tables.")
+    ] = False,
     save: Annotated[
         Path | None, typer.Option(help="Put this game's ladder into a ladder file (JSON; the other games' "
                                        "entries kept), e.g. src/cardroom/agents/ladder.json.", metavar="FILE")
     ] = None,
     doc: Annotated[
         Path | None, typer.Option(help="Put the Markdown between the lines <!-- ladder GAME --> and "
-                                       "<!-- /ladder GAME --> of this file (docs/strength.md).", metavar="FILE")
+                                       "<!-- /ladder GAME --> of this file (docs/strength.md).",
+                                  metavar="FILE")
     ] = None,
 ) -> None:
     """Rate agents on one scale: every pair plays the same duplicate deals, each deal a match
@@ -501,7 +506,8 @@ def ladder(
         try:
             run_ladder_command(rules, chosen, deals=deals, seed=seed, workers=workers, bootstrap=bootstrap,
                                json_out=json_out, markdown=markdown, save=save, doc=doc,
-                               command=_ladder_command(game, chosen, deals, seed, players, rule, deck, bootstrap),
+                               command=_ladder_command(game, chosen, deals, seed, players, rule, deck,
+                                                       bootstrap),
                                console=make_console())
         except ValueError as err:
             raise UsageError(str(err)) from None
@@ -603,7 +609,8 @@ def skill(
     deals: Annotated[int, typer.Option(help="Duplicate deals each step plays.", min=1, metavar="N")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i.", metavar="N")] = 0,
     iterations: Annotated[
-        int, typer.Option(help="ISMCTS's iterations a move on its first rung.", min=1, max=100_000, metavar="N")
+        int, typer.Option(help="ISMCTS's iterations a move on its first rung.", min=1, max=100_000,
+                          metavar="N")
     ] = 25,
     doublings: Annotated[
         int, typer.Option(help="ISMCTS rungs above the first, each with twice the iterations.", min=0, max=10,
@@ -636,7 +643,8 @@ def skill(
     with guard():
         check_workers(workers)
         variants = skill_variants(game, rule, deck, players)
-        run_skill_command(variants, skill_rungs(iterations, doublings), deals=deals, seed=seed, workers=workers,
+        run_skill_command(variants, skill_rungs(iterations, doublings), deals=deals, seed=seed,
+                          workers=workers,
                           json_path=json_file, html=html, console=make_console())
 
 

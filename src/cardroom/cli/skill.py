@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +13,7 @@ from rich.table import Table
 from cardroom.cli.ladder import with_progress
 from cardroom.cli.options import UsageError
 from cardroom.engine import Rules
+from cardroom.sim.ladder import interval
 from cardroom.sim.skill import games_of_skill, run_skill
 from cardroom.sim.tournament import Lineup
 from cardroom.text import plural
@@ -20,8 +21,9 @@ from cardroom.text import plural
 __all__ = ["run_skill_command", "skill_variants", "print_skill", "skill_report"]
 
 
-def skill_variants(game: str, rules: Sequence[str] | None, decks: Sequence[str] | None,
-                   players: int | None) -> list[tuple[str, Rules]]:
+def skill_variants(
+    game: str, rules: Sequence[str] | None, decks: Sequence[str] | None, players: int | None
+) -> list[tuple[str, Rules]]:
     """One variant (the rules and deck given, or the game's own), or one per ``--rule`` or
     ``--deck`` when two or more are given (as ``cardroom compare`` makes them)."""
     from cardroom.cli.analyze import compare_variants, rules_items
@@ -33,8 +35,17 @@ def skill_variants(game: str, rules: Sequence[str] | None, decks: Sequence[str] 
     return [("", parse_rule_options(game, players, with_deck(game, items, list(decks) if decks else None)))]
 
 
-def run_skill_command(variants: list[tuple[str, Rules]], rungs: list[str], *, deals: int, seed: int,
-                      workers: int, json_path: Path | None, html: Path | None, console: Console) -> list[dict[str, Any]]:
+def run_skill_command(
+    variants: list[tuple[str, Rules]],
+    rungs: list[str],
+    *,
+    deals: int,
+    seed: int,
+    workers: int,
+    json_path: Path | None,
+    html: Path | None,
+    console: Console,
+) -> list[dict[str, Any]]:
     for _, rules in variants:
         for rung in rungs:
             Lineup.parse(rung, rules.to_dict()["players"])
@@ -42,19 +53,25 @@ def run_skill_command(variants: list[tuple[str, Rules]], rungs: list[str], *, de
         import importlib.util
 
         if importlib.util.find_spec("matplotlib") is None:
-            raise UsageError("--html draws its plot with matplotlib, which is not installed: it comes with "
-                             "Cardroom's analysis extra (pip install 'cardroom[analysis]')")
+            raise UsageError(
+                "--html draws its plot with matplotlib, which is not installed: it comes with "
+                "Cardroom's analysis extra (pip install 'cardroom[analysis]')"
+            )
     reports = []
     for label, rules in variants:
         title = f"{rules.game}{' ' + label if label else ''}: skill"
-        report = with_progress(games_of_skill(rules, rungs, deals), title,
-                               lambda progress, r=rules: run_skill(r, rungs, deals, seed, workers=workers,
-                                                                   progress=progress))
+
+        def play(progress: Callable[[int], None] | None, rules: Rules = rules) -> dict[str, Any]:
+            return run_skill(rules, rungs, deals, seed, workers=workers, progress=progress)
+
+        report: dict[str, Any] = with_progress(games_of_skill(rules, rungs, deals), title, play)
         report["variant"] = label
         reports.append(report)
     print_skill(console, reports)
     if json_path is not None:
-        json_path.write_text(json.dumps({"variants": reports}, indent=2, allow_nan=False) + "\n", encoding="utf-8")
+        json_path.write_text(
+            json.dumps({"variants": reports}, indent=2, allow_nan=False) + "\n", encoding="utf-8"
+        )
         console.print(f"JSON written: {json_path}", highlight=False)
     if html is not None:
         from cardroom.analysis.html import write_html
@@ -64,20 +81,14 @@ def run_skill_command(variants: list[tuple[str, Rules]], rungs: list[str], *, de
     return reports
 
 
-def _ci(e: dict[str, Any], digits: int = 2) -> str:
-    if e["value"] is None:
-        return "-"
-    if e["low"] is None:
-        return f"{e['value']:.{digits}f}"
-    return f"{e['value']:.{digits}f} [{e['low']:.{digits}f}, {e['high']:.{digits}f}]"
-
-
 def _trend_words(report: dict[str, Any]) -> str:
     trend = report["trend"]
     if not trend["steps"]:
         return "no ISMCTS doublings: no trend fitted"
-    words = (f"trend over {plural(trend['steps'], 'ISMCTS doubling')}: score {trend['intercept']:.3f} "
-             f"{'+' if trend['slope'] >= 0 else '-'} {abs(trend['slope']):.3f} a doubling")
+    words = (
+        f"trend over {plural(trend['steps'], 'ISMCTS doubling')}: score {trend['intercept']:.3f} "
+        f"{'+' if trend['slope'] >= 0 else '-'} {abs(trend['slope']):.3f} a doubling"
+    )
     if trend["pays_until"] is not None:
         words += f"; a doubling stops paying after about {trend['pays_until']:.1f}"
     else:
@@ -88,29 +99,44 @@ def _trend_words(report: dict[str, Any]) -> str:
 def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
     for report in reports:
         rules = ", ".join(f"{k}={v}" for k, v in report["rules"].items() if k != "deck_files")
-        console.print(f"[bold]{report['game']}[/]{' ' + report['variant'] if report['variant'] else ''}: "
-                      f"{plural(report['deals'], 'deal')} from seed {report['seed']}, each rung against the one "
-                      f"below on the same deals, {report['seconds']:.1f} s\nrules: {rules}", highlight=False)
-        table = Table(title=f"Each rung against the one below (95% intervals; {report['unit']})",
-                      title_justify="left")
+        console.print(
+            f"[bold]{report['game']}[/]{' ' + report['variant'] if report['variant'] else ''}: "
+            f"{plural(report['deals'], 'deal')} from seed {report['seed']}, each rung against the one "
+            f"below on the same deals, {report['seconds']:.1f} s\nrules: {rules}",
+            highlight=False,
+        )
+        table = Table(
+            title=f"Each rung against the one below (95% intervals; {report['unit']})", title_justify="left"
+        )
         for column in ("Rung", "Below", "Deals better", "Difference", "Seat-games won"):
             table.add_column(column, justify="left" if column in ("Rung", "Below") else "right")
         for step in report["steps"]:
-            table.add_row(step["rung"], step["below"], _ci(step["score"], 3), _ci(step["difference"]),
-                          _ci(step["win_rate"], 3))
+            table.add_row(
+                step["rung"],
+                step["below"],
+                interval(step["score"], 3),
+                interval(step["difference"]),
+                interval(step["win_rate"], 3),
+            )
         console.print(table)
         span = report["range"]
-        console.print(f"{_trend_words(report)}\nrange: {span['top']} minus {span['bottom']}, through the "
-                      f"rungs: {_ci(span['difference'])} {report['unit']}", highlight=False)
+        console.print(
+            f"{_trend_words(report)}\nrange: {span['top']} minus {span['bottom']}, through the "
+            f"rungs: {interval(span['difference'])} {report['unit']}",
+            highlight=False,
+        )
     if len(reports) > 1:
         table = Table(title="Variants side by side", title_justify="left")
         for column in ("Variant", "Range", "Trend slope", "Pays until"):
             table.add_column(column, justify="left" if column == "Variant" else "right")
         for report in reports:
             trend = report["trend"]
-            table.add_row(report["variant"], _ci(report["range"]["difference"]),
-                          "-" if trend["slope"] is None else f"{trend['slope']:.3f}",
-                          "-" if trend["pays_until"] is None else f"{trend['pays_until']:.1f}")
+            table.add_row(
+                report["variant"],
+                interval(report["range"]["difference"]),
+                "-" if trend["slope"] is None else f"{trend['slope']:.3f}",
+                "-" if trend["pays_until"] is None else f"{trend['pays_until']:.1f}",
+            )
         console.print(table)
 
 
@@ -120,27 +146,65 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
     from cardroom.analysis.report import Column, Plot, Report, Section, Table
 
     first = reports[0]
-    facts = [("game", first["game"]), ("deals", str(first["deals"])), ("seed", str(first["seed"])),
-             ("rungs", ", ".join(first["rungs"]))]
+    facts = [
+        ("game", first["game"]),
+        ("deals", str(first["deals"])),
+        ("seed", str(first["seed"])),
+        ("rungs", ", ".join(first["rungs"])),
+    ]
     for report in reports:
         rules = ", ".join(f"{k}={v}" for k, v in report["rules"].items() if k != "deck_files")
         facts.append((f"rules{' of ' + report['variant'] if report['variant'] else ''}", rules))
-    columns = [Column("rung", "Rung"), Column("below", "Below"), Column("score", "Deals better", 3),
-               Column("difference", f"Difference ({first['unit']})"), Column("win_rate", "Seat-games won", 3)]
-    sections = []
+    columns = [
+        Column("rung", "Rung"),
+        Column("below", "Below"),
+        Column("score", "Deals better", 3),
+        Column("difference", f"Difference ({first['unit']})"),
+        Column("win_rate", "Seat-games won", 3),
+    ]
+    sections: list[Section] = []
     for report in reports:
-        rows = [{k: step[k] for k in ("rung", "below", "score", "difference", "win_rate")} for step in report["steps"]]
+        rows = [
+            {k: step[k] for k in ("rung", "below", "score", "difference", "win_rate")}
+            for step in report["steps"]
+        ]
         key = f"steps-{len(sections)}"
-        sections.append(Section(key, f"Steps{': ' + report['variant'] if report['variant'] else ''}",
-                                about=[_trend_words(report)], tables=[Table(key, "Each rung against the one below",
-                                                                             columns, rows)]))
+        sections.append(
+            Section(
+                key,
+                f"Steps{': ' + report['variant'] if report['variant'] else ''}",
+                about=[_trend_words(report)],
+                tables=[Table(key, "Each rung against the one below", columns, rows)],
+            )
+        )
     labels = [f"{s['rung']} / {s['below']}" for s in first["steps"]]
-    series = {report["variant"] or first["game"]: {
-        "values": [s["score"]["value"] for s in report["steps"]],
-        "low": [s["score"]["low"] for s in report["steps"]],
-        "high": [s["score"]["high"] for s in report["steps"]]} for report in reports}
-    sections.append(Section("trend", "Score of each step", about=[
-        "The share of deals each rung did better on than the one below (0.5: no better), with 95% bootstrap "
-        "intervals over deals."], plots=[Plot("score", "Each rung against the one below", "line",
-                                               {"labels": labels, "series": series}, "step", "deals better")]))
+    series = {
+        report["variant"] or first["game"]: {
+            "values": [s["score"]["value"] for s in report["steps"]],
+            "low": [s["score"]["low"] for s in report["steps"]],
+            "high": [s["score"]["high"] for s in report["steps"]],
+        }
+        for report in reports
+    }
+    sections.append(
+        Section(
+            "trend",
+            "Score of each step",
+            about=[
+                "The share of deals each rung did better on than the one below (0.5: no better), "
+                "with 95% bootstrap "
+                "intervals over deals."
+            ],
+            plots=[
+                Plot(
+                    "score",
+                    "Each rung against the one below",
+                    "line",
+                    {"labels": labels, "series": series},
+                    "step",
+                    "deals better",
+                )
+            ],
+        )
+    )
     return Report(f"How much skill matters: {first['game']}", facts, [], sections)

@@ -82,13 +82,20 @@ class Pairing:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "agent": self.agent, "versus": self.versus, "deals": self.deals,
-            "agent_points": self.agent_points.to_dict(), "versus_points": self.versus_points.to_dict(),
+            "agent": self.agent,
+            "versus": self.versus,
+            "deals": self.deals,
+            "agent_points": self.agent_points.to_dict(),
+            "versus_points": self.versus_points.to_dict(),
             "difference": self.difference.to_dict(),
             "difference_bootstrap": self.difference_bootstrap.to_dict(),
-            "score": self.score.to_dict(), "elo": self.elo.to_dict(),
-            "win_rate": self.win_rate.to_dict(), "versus_win_rate": self.versus_win_rate.to_dict(),
-            "games": self.games, "seconds": round(self.seconds, 3), "guard_stopped": self.guard_stopped,
+            "score": self.score.to_dict(),
+            "elo": self.elo.to_dict(),
+            "win_rate": self.win_rate.to_dict(),
+            "versus_win_rate": self.versus_win_rate.to_dict(),
+            "games": self.games,
+            "seconds": round(self.seconds, 3),
+            "guard_stopped": self.guard_stopped,
         }
 
 
@@ -103,6 +110,10 @@ class Evaluation:
     unit: str
     pairings: list[Pairing]
     seconds: float
+    """Wall-clock time of the whole evaluation."""
+    cpu_seconds: float = math.nan
+    """CPU time of this process and of the worker processes it waited for (``nan`` where the
+    system does not say)."""
 
     def pairing(self, agent: str, versus: str) -> Pairing:
         """The pairing of ``agent`` against ``versus``; played the other way round, it is
@@ -115,9 +126,16 @@ class Evaluation:
         raise KeyError(f"{agent} was not played against {versus}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"game": self.game, "rules": self.rules, "deals": self.deals, "seed": self.seed,
-                "unit": self.unit, "seconds": round(self.seconds, 3),
-                "pairings": [p.to_dict() for p in self.pairings]}
+        return {
+            "game": self.game,
+            "rules": self.rules,
+            "deals": self.deals,
+            "seed": self.seed,
+            "unit": self.unit,
+            "seconds": round(self.seconds, 3),
+            "cpu_seconds": None if math.isnan(self.cpu_seconds) else round(self.cpu_seconds, 3),
+            "pairings": [p.to_dict() for p in self.pairings],
+        }
 
 
 def seating(agent: str, versus: str, players: int) -> Lineup:
@@ -148,8 +166,16 @@ def evaluate(
         for b in against:
             if a != b and (a, b) not in pairs and (b, a) not in pairs:
                 pairs.append((a, b))
-    return evaluate_pairs(rules, pairs, deals, seed, workers=workers, bootstrap=bootstrap,
-                          bootstrap_seed=bootstrap_seed, progress=progress)
+    return evaluate_pairs(
+        rules,
+        pairs,
+        deals,
+        seed,
+        workers=workers,
+        bootstrap=bootstrap,
+        bootstrap_seed=bootstrap_seed,
+        progress=progress,
+    )
 
 
 def games_of(rules: Rules, pairs: Sequence[tuple[str, str]], deals: int) -> int:
@@ -179,7 +205,7 @@ def evaluate_pairs(
             raise ValueError(f"{a} is paired with itself: a pairing needs two different agents")
     players = rules.to_dict()["players"]
     lower = game_registry.get(rules.game).lower_wins
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_time()
     pairings = []
     for k, (a, b) in enumerate(pairs):
         lineup = seating(a, b, players)
@@ -187,14 +213,44 @@ def evaluate_pairs(
             lineup.make(seat, 0)  # a bad spec fails now, with the agent's own message
         pair_started = time.perf_counter()
         lineups, rows = run_duplicate(rules, deals, seed, lineup, workers=workers, progress=progress)
-        pairings.append(_pairing(a, b, lineups, rows, bootstrap, bootstrap_seed + k,
-                                 time.perf_counter() - pair_started, lower))
-    return Evaluation(game=rules.game, rules=rules.to_dict(), deals=deals, seed=seed,
-                      unit=units(rules.game)[1], pairings=pairings, seconds=time.perf_counter() - started)
+        pairings.append(
+            _pairing(
+                a, b, lineups, rows, bootstrap, bootstrap_seed + k, time.perf_counter() - pair_started, lower
+            )
+        )
+    return Evaluation(
+        game=rules.game,
+        rules=rules.to_dict(),
+        deals=deals,
+        seed=seed,
+        unit=units(rules.game)[1],
+        pairings=pairings,
+        seconds=time.perf_counter() - started,
+        cpu_seconds=cpu_time() - cpu,
+    )
 
 
-def _pairing(a: str, b: str, lineups: Sequence[Lineup], rows: Sequence[Sequence[GameResult]],
-             bootstrap: int, bootstrap_seed: int, seconds: float, lower_wins: bool) -> Pairing:
+def cpu_time() -> float:
+    """CPU seconds so far of this process and of its children it waited for (the workers);
+    ``nan`` where the system does not say (no ``resource`` module)."""
+    try:
+        import resource
+    except ImportError:  # not a Unix
+        return math.nan
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _pairing(
+    a: str,
+    b: str,
+    lineups: Sequence[Lineup],
+    rows: Sequence[Sequence[GameResult]],
+    bootstrap: int,
+    bootstrap_seed: int,
+    seconds: float,
+    lower_wins: bool,
+) -> Pairing:
     points: dict[str, list[float]] = {a: [], b: []}
     wins = {a: 0.0, b: 0.0}
     seat_games = {a: 0, b: 0}
@@ -221,13 +277,22 @@ def _pairing(a: str, b: str, lineups: Sequence[Lineup], rows: Sequence[Sequence[
     resamples = _resamples(len(differences), bootstrap, rng)
     score = bootstrap_mean(outcomes, resamples)
     return Pairing(
-        agent=a, versus=b, deals=len(rows),
-        agent_points=mean_ci(points[a]), versus_points=mean_ci(points[b]),
-        difference=mean_ci(differences), difference_bootstrap=bootstrap_mean(differences, resamples),
-        score=score, elo=Estimate(elo_of(score.value), elo_of(score.low), elo_of(score.high), score.n),
-        win_rate=wilson(wins[a], seat_games[a]), versus_win_rate=wilson(wins[b], seat_games[b]),
-        outcomes=tuple(outcomes), differences=tuple(differences), games=sum(len(row) for row in rows),
-        seconds=seconds, guard_stopped=guard,
+        agent=a,
+        versus=b,
+        deals=len(rows),
+        agent_points=mean_ci(points[a]),
+        versus_points=mean_ci(points[b]),
+        difference=mean_ci(differences),
+        difference_bootstrap=bootstrap_mean(differences, resamples),
+        score=score,
+        elo=Estimate(elo_of(score.value), elo_of(score.low), elo_of(score.high), score.n),
+        win_rate=wilson(wins[a], seat_games[a]),
+        versus_win_rate=wilson(wins[b], seat_games[b]),
+        outcomes=tuple(outcomes),
+        differences=tuple(differences),
+        games=sum(len(row) for row in rows),
+        seconds=seconds,
+        guard_stopped=guard,
     )
 
 
@@ -278,6 +343,7 @@ def elo_of(score: float) -> float:
 
 def turned(p: Pairing) -> Pairing:
     """The pairing seen from the other side: ``versus`` against ``agent``."""
+
     def minus(e: Estimate) -> Estimate:
         return Estimate(-e.value, -e.high, -e.low, e.n)
 
@@ -285,10 +351,20 @@ def turned(p: Pairing) -> Pairing:
         return Estimate(1 - e.value, 1 - e.high, 1 - e.low, e.n)
 
     return Pairing(
-        agent=p.versus, versus=p.agent, deals=p.deals, agent_points=p.versus_points,
-        versus_points=p.agent_points, difference=minus(p.difference),
-        difference_bootstrap=minus(p.difference_bootstrap), score=share(p.score), elo=minus(p.elo),
-        win_rate=p.versus_win_rate, versus_win_rate=p.win_rate,
-        outcomes=tuple(1 - o for o in p.outcomes), differences=tuple(-d for d in p.differences),
-        games=p.games, seconds=p.seconds, guard_stopped=p.guard_stopped,
+        agent=p.versus,
+        versus=p.agent,
+        deals=p.deals,
+        agent_points=p.versus_points,
+        versus_points=p.agent_points,
+        difference=minus(p.difference),
+        difference_bootstrap=minus(p.difference_bootstrap),
+        score=share(p.score),
+        elo=minus(p.elo),
+        win_rate=p.versus_win_rate,
+        versus_win_rate=p.win_rate,
+        outcomes=tuple(1 - o for o in p.outcomes),
+        differences=tuple(-d for d in p.differences),
+        games=p.games,
+        seconds=p.seconds,
+        guard_stopped=p.guard_stopped,
     )

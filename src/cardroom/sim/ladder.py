@@ -29,8 +29,16 @@ from cardroom.engine import Rules
 from cardroom.sim.evaluate import Evaluation, Pairing, _quantile, evaluate
 from cardroom.text import plural
 
-__all__ = ["Ladder", "Rung", "run_ladder", "fit", "LADDER_BOOTSTRAP", "ladder_markdown", "save_ladder",
-           "put_in_doc"]
+__all__ = [
+    "Ladder",
+    "Rung",
+    "run_ladder",
+    "fit",
+    "LADDER_BOOTSTRAP",
+    "ladder_markdown",
+    "save_ladder",
+    "put_in_doc",
+]
 
 LADDER_BOOTSTRAP = 200
 """Bootstrap refits behind each agent's interval, unless told otherwise."""
@@ -54,9 +62,13 @@ class Rung:
         return self.mu - 3 * self.sigma
 
     def to_dict(self) -> dict[str, Any]:
-        return {"agent": self.agent, "mu": round(self.mu, 3), "sigma": round(self.sigma, 3),
-                "ordinal": round(self.ordinal, 3),
-                "mu_interval": [None if math.isnan(x) else round(x, 3) for x in (self.low, self.high)]}
+        return {
+            "agent": self.agent,
+            "mu": round(self.mu, 3),
+            "sigma": round(self.sigma, 3),
+            "ordinal": round(self.ordinal, 3),
+            "mu_interval": [None if math.isnan(x) else round(x, 3) for x in (self.low, self.high)],
+        }
 
 
 @dataclass(frozen=True)
@@ -72,9 +84,15 @@ class Ladder:
     def to_dict(self) -> dict[str, Any]:
         e = self.evaluation
         return {
-            "game": e.game, "rules": e.rules, "deals": e.deals, "seed": e.seed, "unit": e.unit,
+            "game": e.game,
+            "rules": e.rules,
+            "deals": e.deals,
+            "seed": e.seed,
+            "unit": e.unit,
             "games": sum(p.games for p in e.pairings),
-            "seconds": round(e.seconds, 3), "bootstrap": self.bootstrap,
+            "seconds": round(e.seconds, 3),
+            "cpu_seconds": None if math.isnan(e.cpu_seconds) else round(e.cpu_seconds, 3),
+            "bootstrap": self.bootstrap,
             "model": "openskill PlackettLuce (mu 25, sigma 25/3 at the start), one match a deal of a pair",
             "rungs": [r.to_dict() for r in self.rungs],
             "neighbours": [p.to_dict() for p in self.neighbours],
@@ -82,7 +100,9 @@ class Ladder:
         }
 
 
-def fit(agents: Sequence[str], pairings: Sequence[Pairing], deals: Sequence[int]) -> dict[str, tuple[float, float]]:
+def fit(
+    agents: Sequence[str], pairings: Sequence[Pairing], deals: Sequence[int]
+) -> dict[str, tuple[float, float]]:
     """Openskill's (mu, sigma) of each agent after the matches of ``deals`` (indexes, in that
     order; one may come more than once), every pairing's match of a deal in turn."""
     from openskill.models import PlackettLuce
@@ -133,44 +153,70 @@ def rate(agents: Sequence[str], evaluation: Evaluation, bootstrap: int = LADDER_
     rungs = []
     for a in agents:
         ordered = sorted(draws[a])
-        low, high = (_quantile(ordered, 0.025), _quantile(ordered, 0.975)) if ordered else (math.nan, math.nan)
+        low, high = (
+            (_quantile(ordered, 0.025), _quantile(ordered, 0.975)) if ordered else (math.nan, math.nan)
+        )
         rungs.append(Rung(a, full[a][0], full[a][1], low, high))
     rungs.sort(key=lambda r: (-r.mu, r.agent))
-    neighbours = [evaluation.pairing(upper.agent, lower.agent) for upper, lower in zip(rungs, rungs[1:])]
+    below = zip(rungs, rungs[1:], strict=False)
+    neighbours = [evaluation.pairing(upper.agent, lower.agent) for upper, lower in below]
     return Ladder(rungs, neighbours, evaluation, bootstrap)
 
 
-def _interval(e: dict[str, Any], digits: int = 2) -> str:
+def number(x: float, digits: int) -> str:
+    """``x`` to ``digits`` decimals, never ``-0``.
+
+    >>> number(-0.2, 0), number(-1.5, 1)
+    ('0', '-1.5')
+    """
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def interval(e: dict[str, Any], digits: int = 2) -> str:
+    """An estimate (``value``, ``low``, ``high``) as ``v [low, high]``; ``-`` if it has no value."""
     value, low, high = e["value"], e["low"], e["high"]
     if value is None:
         return "-"
     if low is None:
-        return f"{value:.{digits}f}"
-    return f"{value:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+        return number(value, digits)
+    return f"{number(value, digits)} [{number(low, digits)}, {number(high, digits)}]"
 
 
 def ladder_markdown(ladder: dict[str, Any], command: str | None = None) -> str:
     """The ladder (as ``Ladder.to_dict`` gives it) as Markdown: the ratings, then each agent
     against the one below it."""
     unit = ladder["unit"]
+    cpu = "" if ladder.get("cpu_seconds") is None else f", {ladder['cpu_seconds']:.0f} s of CPU"
     lines = []
     if command:
         lines += ["```", command, "```", ""]
-    lines.append(f"{plural(ladder['deals'], 'deal')} from seed {ladder['seed']}, every pair of agents on "
-                 f"the same deals ({plural(ladder['games'], 'game')} in all, {ladder['seconds']:.0f} s); "
-                 f"rules: " + ", ".join(f"{k}={v}" for k, v in ladder["rules"].items() if k != "deck_files")
-                 + ".")
-    lines += ["", "| place | agent | mu [95% bootstrap] | sigma | ordinal (mu - 3 sigma) |",
-              "| ---: | --- | ---: | ---: | ---: |"]
+    lines.append(
+        f"{plural(ladder['deals'], 'deal')} from seed {ladder['seed']}, every pair of agents on "
+        f"the same deals ({plural(ladder['games'], 'game')} in all; {ladder['seconds']:.0f} s of wall-clock "
+        f"time{cpu}); "
+        f"rules: " + ", ".join(f"{k}={v}" for k, v in ladder["rules"].items() if k != "deck_files") + "."
+    )
+    lines += [
+        "",
+        "| place | agent | mu [95% bootstrap] | sigma | ordinal (mu - 3 sigma) |",
+        "| ---: | --- | ---: | ---: | ---: |",
+    ]
     for place, r in enumerate(ladder["rungs"], start=1):
         low, high = r["mu_interval"]
         shown = f"{r['mu']:.2f}" if low is None else f"{r['mu']:.2f} [{low:.2f}, {high:.2f}]"
         lines.append(f"| {place} | `{r['agent']}` | {shown} | {r['sigma']:.2f} | {r['ordinal']:.2f} |")
-    lines += ["", f"| agent | against the one below | {unit}, difference [95%] | deals better "
-              "[95% bootstrap] | Elo [95% bootstrap] |", "| --- | --- | ---: | ---: | ---: |"]
+    lines += [
+        "",
+        f"| agent | against the one below | {unit}, difference [95%] | deals better "
+        "[95% bootstrap] | Elo [95% bootstrap] |",
+        "| --- | --- | ---: | ---: | ---: |",
+    ]
     for p in ladder["neighbours"]:
-        lines.append(f"| `{p['agent']}` | `{p['versus']}` | {_interval(p['difference'])} | "
-                     f"{_interval(p['score'], 3)} | {_interval(p['elo'], 0)} |")
+        lines.append(
+            f"| `{p['agent']}` | `{p['versus']}` | {interval(p['difference'])} | "
+            f"{interval(p['score'], 3)} | {interval(p['elo'], 0)} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -195,8 +241,10 @@ def put_in_doc(path: Path, game: str, text: str) -> None:
     begin, end = f"<!-- ladder {game} -->", f"<!-- /ladder {game} -->"
     doc = path.read_text(encoding="utf-8")
     if doc.count(begin) != 1 or doc.count(end) != 1 or doc.index(begin) > doc.index(end):
-        raise ValueError(f"{path} needs the lines {begin} and {end} once each, in that order, "
-                         "around the place of the ladder")
+        raise ValueError(
+            f"{path} needs the lines {begin} and {end} once each, in that order, "
+            "around the place of the ladder"
+        )
     head, rest = doc.split(begin)
     _, tail = rest.split(end)
     path.write_text(f"{head}{begin}\n{text}{end}{tail}", encoding="utf-8")

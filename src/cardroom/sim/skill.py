@@ -43,9 +43,11 @@ def skill_rungs(base: int = 25, doublings: int = 3) -> list[str]:
     ['random', 'heuristic', 'ismcts:iterations=10', 'ismcts:iterations=20', 'ismcts:iterations=40']
     """
     if base < 1 or doublings < 0:
-        raise ValueError(f"the ISMCTS rungs need a base of 1 iteration or more and 0 doublings or more, "
-                         f"not {base} and {doublings}")
-    rungs = ["random", "heuristic", *(f"ismcts:iterations={base * 2 ** k}" for k in range(doublings + 1))]
+        raise ValueError(
+            f"the ISMCTS rungs need a base of 1 iteration or more and 0 doublings or more, "
+            f"not {base} and {doublings}"
+        )
+    rungs = ["random", "heuristic", *(f"ismcts:iterations={base * 2**k}" for k in range(doublings + 1))]
     return rungs + [name for name in EXTRA_RUNGS if name in AGENTS]
 
 
@@ -67,8 +69,13 @@ class Trend:
     def to_dict(self) -> dict[str, Any]:
         def num(x: float | None) -> float | None:
             return None if x is None or math.isnan(x) else round(x, 4)
-        return {"intercept": num(self.intercept), "slope": num(self.slope), "steps": self.steps,
-                "pays_until": num(self.pays_until)}
+
+        return {
+            "intercept": num(self.intercept),
+            "slope": num(self.slope),
+            "steps": self.steps,
+            "pays_until": num(self.pays_until),
+        }
 
 
 def fit_trend(scores: Sequence[float]) -> Trend:
@@ -91,14 +98,23 @@ def games_of_skill(rules: Rules, rungs: Sequence[str], deals: int) -> int:
     return games_of(rules, list(zip(rungs[1:], rungs, strict=False)), deals)
 
 
-def run_skill(rules: Rules, rungs: Sequence[str], deals: int, seed: int, *, workers: int = 1,
-              bootstrap: int = BOOTSTRAP, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+def run_skill(
+    rules: Rules,
+    rungs: Sequence[str],
+    deals: int,
+    seed: int,
+    *,
+    workers: int = 1,
+    bootstrap: int = BOOTSTRAP,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
     """Play each rung against the one below and report (see the module)."""
     if len(rungs) < 2:
         raise ValueError("skill needs two rungs or more")
     pairs = list(zip(rungs[1:], rungs, strict=False))
-    evaluation = evaluate_pairs(rules, pairs, deals, seed, workers=workers, bootstrap=bootstrap,
-                                progress=progress)
+    evaluation = evaluate_pairs(
+        rules, pairs, deals, seed, workers=workers, bootstrap=bootstrap, progress=progress
+    )
     return skill_depth(evaluation, bootstrap)
 
 
@@ -106,25 +122,47 @@ def skill_depth(evaluation: Evaluation, bootstrap: int = BOOTSTRAP) -> dict[str,
     """The report of an evaluation whose pairings are the steps of a ladder, bottom first."""
     steps = []
     for p in evaluation.pairings:
-        steps.append({"rung": p.agent, "below": p.versus, "score": p.score.to_dict(),
-                      "difference": p.difference.to_dict(), "win_rate": p.win_rate.to_dict(),
-                      "below_win_rate": p.versus_win_rate.to_dict(), "points": p.agent_points.to_dict(),
-                      "below_points": p.versus_points.to_dict(), "elo": p.elo.to_dict(), "games": p.games,
-                      "seconds": round(p.seconds, 3)})
-    searched = [p.score.value for p in evaluation.pairings
-                if p.agent.startswith("ismcts:") and p.versus.startswith("ismcts:")]
+        steps.append(
+            {
+                "rung": p.agent,
+                "below": p.versus,
+                "score": p.score.to_dict(),
+                "difference": p.difference.to_dict(),
+                "win_rate": p.win_rate.to_dict(),
+                "below_win_rate": p.versus_win_rate.to_dict(),
+                "points": p.agent_points.to_dict(),
+                "below_points": p.versus_points.to_dict(),
+                "elo": p.elo.to_dict(),
+                "games": p.games,
+                "seconds": round(p.seconds, 3),
+            }
+        )
+    searched = [
+        p.score.value
+        for p in evaluation.pairings
+        if p.agent.startswith("ismcts:") and p.versus.startswith("ismcts:")
+    ]
     n = evaluation.deals
     total = [sum(p.differences[d] for p in evaluation.pairings) for d in range(n)]
     rng = random.Random(evaluation.seed)
     means = sorted(sum(total[rng.randrange(n)] for _ in range(n)) / n for _ in range(bootstrap))
     value = sum(total) / n
-    spread = Estimate(value, *((_quantile(means, 0.025), _quantile(means, 0.975)) if means
-                               else (math.nan, math.nan)), n)
+    spread = Estimate(
+        value, *((_quantile(means, 0.025), _quantile(means, 0.975)) if means else (math.nan, math.nan)), n
+    )
     return {
-        "game": evaluation.game, "rules": evaluation.rules, "deals": n, "seed": evaluation.seed,
-        "unit": evaluation.unit, "seconds": round(evaluation.seconds, 3),
+        "game": evaluation.game,
+        "rules": evaluation.rules,
+        "deals": n,
+        "seed": evaluation.seed,
+        "unit": evaluation.unit,
+        "seconds": round(evaluation.seconds, 3),
         "rungs": [evaluation.pairings[0].versus, *(p.agent for p in evaluation.pairings)],
-        "steps": steps, "trend": fit_trend(searched).to_dict(),
-        "range": {"top": evaluation.pairings[-1].agent, "bottom": evaluation.pairings[0].versus,
-                  "difference": spread.to_dict()},
+        "steps": steps,
+        "trend": fit_trend(searched).to_dict(),
+        "range": {
+            "top": evaluation.pairings[-1].agent,
+            "bottom": evaluation.pairings[0].versus,
+            "difference": spread.to_dict(),
+        },
     }
