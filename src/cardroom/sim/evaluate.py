@@ -43,7 +43,10 @@ from cardroom.sim.report import units
 from cardroom.sim.stats import Estimate, mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup
 
-__all__ = ["Evaluation", "Pairing", "evaluate", "evaluate_pairs", "seating", "bootstrap_mean", "elo_of"]
+__all__ = [
+    "Evaluation", "Pairing", "evaluate", "evaluate_pairs", "games_of", "seating", "bootstrap_mean", "elo_of",
+    "quantile", "turned", "cpu_time", "BOOTSTRAP",
+]
 
 BOOTSTRAP = 1000
 """Bootstrap resamples over deals behind every bootstrap interval, unless told otherwise."""
@@ -314,10 +317,15 @@ def bootstrap_mean(samples: Sequence[float], resamples: Iterable[Sequence[int]])
     means = sorted(sum(samples[i] for i in pick) / len(pick) for pick in resamples)
     if not means:
         return Estimate(mean, math.nan, math.nan, n)
-    return Estimate(mean, _quantile(means, 0.025), _quantile(means, 0.975), n)
+    return Estimate(mean, quantile(means, 0.025), quantile(means, 0.975), n)
 
 
-def _quantile(ordered: Sequence[float], q: float) -> float:
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of sorted values, interpolated between neighbours.
+
+    >>> quantile([0.0, 10.0], 0.25)
+    2.5
+    """
     at = q * (len(ordered) - 1)
     low = math.floor(at)
     high = min(low + 1, len(ordered) - 1)

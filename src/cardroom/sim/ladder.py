@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.engine import Rules
-from cardroom.sim.evaluate import Evaluation, Pairing, _quantile, evaluate
+from cardroom.sim.evaluate import Evaluation, Pairing, evaluate, quantile
 from cardroom.text import plural
 
 __all__ = [
@@ -154,7 +154,7 @@ def rate(agents: Sequence[str], evaluation: Evaluation, bootstrap: int = LADDER_
     for a in agents:
         ordered = sorted(draws[a])
         low, high = (
-            (_quantile(ordered, 0.025), _quantile(ordered, 0.975)) if ordered else (math.nan, math.nan)
+            (quantile(ordered, 0.025), quantile(ordered, 0.975)) if ordered else (math.nan, math.nan)
         )
         rungs.append(Rung(a, full[a][0], full[a][1], low, high))
     rungs.sort(key=lambda r: (-r.mu, r.agent))

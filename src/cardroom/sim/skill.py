@@ -26,7 +26,7 @@ from typing import Any
 
 from cardroom.agents import AGENTS
 from cardroom.engine import Rules
-from cardroom.sim.evaluate import BOOTSTRAP, Evaluation, _quantile, evaluate_pairs, games_of
+from cardroom.sim.evaluate import BOOTSTRAP, Evaluation, evaluate_pairs, games_of, quantile
 from cardroom.sim.stats import Estimate
 
 __all__ = ["EXTRA_RUNGS", "skill_rungs", "run_skill", "skill_depth", "Trend", "games_of_skill"]
@@ -148,7 +148,7 @@ def skill_depth(evaluation: Evaluation, bootstrap: int = BOOTSTRAP) -> dict[str,
     means = sorted(sum(total[rng.randrange(n)] for _ in range(n)) / n for _ in range(bootstrap))
     value = sum(total) / n
     spread = Estimate(
-        value, *((_quantile(means, 0.025), _quantile(means, 0.975)) if means else (math.nan, math.nan)), n
+        value, *((quantile(means, 0.025), quantile(means, 0.975)) if means else (math.nan, math.nan)), n
     )
     return {
         "game": evaluation.game,
