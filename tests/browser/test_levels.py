@@ -27,8 +27,9 @@ def test_a_level_is_chosen_per_seat_with_its_rating_shown(
     expert = rating("baha", "expert")
     assert expert is not None
     option = page.get_by_test_id("seat-kind-1").locator("option[value=expert]")
-    expect(option).to_have_text(re.compile(rf"Expert: {re.escape(LEVELS['expert'].spec)}, rated "
-                                           rf"{expert['mu']:.1f} on the Baha ladder, {expert['place']} of"))
+    expect(option).to_have_text(f"Bot: Expert, rated {expert['mu']:.1f}")
+    expect(page.get_by_test_id("level-expert")).to_contain_text(
+        f"Expert: {LEVELS['expert'].spec}, rated {expert['mu']:.1f} on the Baha ladder, {expert['place']} of")
     expect(page.get_by_test_id("level-beginner")).to_contain_text("Beginner: random, rated")
     # another game, other ratings
     page.get_by_test_id("game-select").select_option("baebae")

@@ -51,10 +51,14 @@ def test_play_now_seats_a_level_as_its_agent_and_refuses_human(shared_server: Li
 def test_every_level_fits_the_web_tables_budget() -> None:
     from cardroom.agents import parse_spec
     from cardroom.web.tables import BOT_LIMITS
+    from cardroom.web.thinking import is_search_bot
 
     for level in LEVELS.values():
-        _, options = parse_spec(level.spec)
+        name, options = parse_spec(level.spec)
         assert all(options.get(key, 0) <= most for key, most in BOT_LIMITS.items()), level
+        # a searching level thinks in the server's bounded pool of bot workers, as any search bot
+        assert is_search_bot(level.spec) == (name == "ismcts")
+    assert is_search_bot(LEVELS["expert"].spec)
 
 
 def test_the_leaderboard_and_a_player_page_show_the_bots_from_the_ladder_saying_what_they_are_from(

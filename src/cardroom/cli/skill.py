@@ -81,13 +81,29 @@ def run_skill_command(
     return reports
 
 
+def short(spec: str) -> str:
+    """A rung's name short enough for a plot's axis: ``ismcts:iterations=200`` is ``ismcts 200``.
+
+    >>> short("ismcts:iterations=200"), short("heuristic")
+    ('ismcts 200', 'heuristic')
+    """
+    name, _, rest = spec.partition(":iterations=")
+    return f"{name} {rest}" if rest.isdecimal() else spec
+
+
+def slope_interval(trend: dict[str, Any]) -> str:
+    """`` (slope 95% [low, high])``: the slope's bootstrap interval over deals, if it has one."""
+    low, high = trend.get("slope_interval") or (None, None)
+    return "" if low is None else f" (slope's 95% bootstrap interval [{low:.3f}, {high:.3f}])"
+
+
 def _trend_words(report: dict[str, Any]) -> str:
     trend = report["trend"]
     if not trend["steps"]:
         return "no ISMCTS doublings: no trend fitted"
     words = (
         f"trend over {plural(trend['steps'], 'ISMCTS doubling')}: score {trend['intercept']:.3f} "
-        f"{'+' if trend['slope'] >= 0 else '-'} {abs(trend['slope']):.3f} a doubling"
+        f"{'+' if trend['slope'] >= 0 else '-'} {abs(trend['slope']):.3f} a doubling{slope_interval(trend)}"
     )
     if trend["pays_until"] is not None:
         words += f"; a doubling stops paying after about {trend['pays_until']:.1f}"
@@ -177,7 +193,7 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
                 tables=[Table(key, "Each rung against the one below", columns, rows)],
             )
         )
-    labels = [f"{s['rung']} / {s['below']}" for s in first["steps"]]
+    labels = [short(s["rung"]) for s in first["steps"]]
     series = {
         report["variant"] or first["game"]: {
             "values": [s["score"]["value"] for s in report["steps"]],
@@ -201,7 +217,7 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
                     "Each rung against the one below",
                     "line",
                     {"labels": labels, "series": series},
-                    "step",
+                    "rung (against the one below it)",
                     "deals better",
                 )
             ],

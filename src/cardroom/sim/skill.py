@@ -11,6 +11,8 @@ The trend is fitted over the ISMCTS steps (each a doubling of the budget): a lea
 of the score against the doubling's number (1 for the first doubling). Its slope says how fast
 the return of more search falls; where the line meets 0.5 is the estimated number of doublings
 after which one more stops paying (``pays_until``; none if the slope is not negative). The
+slope has a percentile bootstrap interval over deals (``slope_interval``, with two doublings or
+more): with few deals and few doublings it is wide, and the line is a rough guide. The
 ``range`` is the points between the bottom rung and the top one, the sum of the steps' paired
 differences (the same deals: a chain of paired differences), with a bootstrap interval over
 deals: how many points a hand skill is worth in this game, with this deck and these rules.
@@ -118,6 +120,12 @@ def run_skill(
     return skill_depth(evaluation, bootstrap)
 
 
+def bounds(draws: list[float]) -> tuple[float, float]:
+    """The 2.5th and 97.5th percentiles of bootstrap draws (``nan`` without any)."""
+    ordered = sorted(draws)
+    return (quantile(ordered, 0.025), quantile(ordered, 0.975)) if ordered else (math.nan, math.nan)
+
+
 def skill_depth(evaluation: Evaluation, bootstrap: int = BOOTSTRAP) -> dict[str, Any]:
     """The report of an evaluation whose pairings are the steps of a ladder, bottom first."""
     steps = []
@@ -137,19 +145,24 @@ def skill_depth(evaluation: Evaluation, bootstrap: int = BOOTSTRAP) -> dict[str,
                 "seconds": round(p.seconds, 3),
             }
         )
-    searched = [
-        p.score.value
-        for p in evaluation.pairings
-        if p.agent.startswith("ismcts:") and p.versus.startswith("ismcts:")
+    doublings = [
+        p for p in evaluation.pairings if p.agent.startswith("ismcts:") and p.versus.startswith("ismcts:")
     ]
     n = evaluation.deals
     total = [sum(p.differences[d] for p in evaluation.pairings) for d in range(n)]
     rng = random.Random(evaluation.seed)
-    means = sorted(sum(total[rng.randrange(n)] for _ in range(n)) / n for _ in range(bootstrap))
+    means, slopes = [], []
+    for _ in range(bootstrap):  # the same deals drawn again for the range and for every doubling
+        drawn = [rng.randrange(n) for _ in range(n)]
+        means.append(sum(total[d] for d in drawn) / n)
+        if len(doublings) > 1:
+            slopes.append(fit_trend([sum(p.outcomes[d] for d in drawn) / n for p in doublings]).slope)
     value = sum(total) / n
-    spread = Estimate(
-        value, *((quantile(means, 0.025), quantile(means, 0.975)) if means else (math.nan, math.nan)), n
-    )
+    spread = Estimate(value, *bounds(means), n)
+    trend = fit_trend([p.score.value for p in doublings])
+    trend_shown = trend.to_dict() | {
+        "slope_interval": [None if math.isnan(x) else round(x, 4) for x in bounds(slopes)]
+    }
     return {
         "game": evaluation.game,
         "rules": evaluation.rules,
@@ -159,7 +172,7 @@ def skill_depth(evaluation: Evaluation, bootstrap: int = BOOTSTRAP) -> dict[str,
         "seconds": round(evaluation.seconds, 3),
         "rungs": [evaluation.pairings[0].versus, *(p.agent for p in evaluation.pairings)],
         "steps": steps,
-        "trend": fit_trend(searched).to_dict(),
+        "trend": trend_shown,
         "range": {
             "top": evaluation.pairings[-1].agent,
             "bottom": evaluation.pairings[0].versus,

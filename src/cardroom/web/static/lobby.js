@@ -93,11 +93,17 @@ function levelText(level, game) {
   return `${levelTitle(level.name)}: ${level.spec}${rating ? `, ${rating}` : ""}`;
 }
 
+/** "Expert, rated 42.9" (the list under the seats says the rest). */
+function levelShort(level, game) {
+  const r = level.ratings && level.ratings[game];
+  return `${levelTitle(level.name)}${r ? `, rated ${r.mu.toFixed(1)}` : ""}`;
+}
+
 function seatOptions() {
   const bots = (catalog && catalog.bots) || ["random", "heuristic", "ismcts"];
   const levels = (catalog && catalog.levels) || [];
   const game = $("game-select").value;
-  return [["human", "Human"], ...levels.map((l) => [l.name, `Bot, ${levelText(l, game)}`]),
+  return [["human", "Human"], ...levels.map((l) => [l.name, `Bot: ${levelShort(l, game)}`]),
     ...bots.map((b) => [b, `Bot: ${botTitle(b)}`])];
 }
 
@@ -259,7 +265,7 @@ function drawQuickBots() {
   const sel = $("quick-bots");
   const keep = sel.value || "heuristic";
   const levels = catalog.levels || [];
-  sel.replaceChildren(...levels.map((l) => h("option", { value: l.spec, text: levelText(l, $("quick-game").value), selected: l.spec === keep })));
+  sel.replaceChildren(...levels.map((l) => h("option", { value: l.spec, text: `${levelShort(l, $("quick-game").value)} (${l.spec})`, selected: l.spec === keep })));
 }
 
 $("quick-form").addEventListener("submit", async (ev) => {
