@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play designer research test lint bench install browser postgres redis clean
+.PHONY: play designer research test lint bench install browser postgres redis clean strength
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -106,6 +106,13 @@ bench: install
 	$(BIN)/python benchmarks/native_vs_openspiel.py --instructions
 	$(BIN)/python benchmarks/sim_tables_native.py
 	$(BIN)/python benchmarks/baebae_native_vs_openspiel.py --instructions --heuristic-games 100000 --table-games 100000
+
+# The ladder of every shipped agent for both games (cardroom ladder): written into docs/strength.md
+# and into the ladder file shipped with the package (the levels' ratings). A few minutes of CPU.
+LADDER_FILE := src/cardroom/agents/ladder.json
+strength: install
+	$(BIN)/cardroom ladder baha --deals 20 --seed 1 --workers 2 --save $(LADDER_FILE) --doc docs/strength.md
+	$(BIN)/cardroom ladder baebae --deals 16 --seed 1 --workers 2 --save $(LADDER_FILE) --doc docs/strength.md
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis

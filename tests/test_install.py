@@ -121,8 +121,8 @@ def test_the_blocker_blocks(tmp_path: Path) -> None:
 
 
 WEB_BLOCKED = [*WEB_MODULES, *WEB_BROUGHT]
-COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["analyze"], ["compare"], ["sweep"], ["tune"], ["drama"],
-                ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"]]
+COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["ladder"], ["analyze"], ["compare"], ["sweep"],
+                ["skill"], ["tune"], ["drama"], ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"]]
 
 
 HELPS = """
@@ -174,6 +174,14 @@ def test_analyze_without_the_analysis_extra_names_it(tmp_path: Path) -> None:
     assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
     words = " ".join(result.stderr.split())
     assert "cardroom analyze needs the package polars" in words
+    assert "pip install 'cardroom[analysis]', or make designer" in words
+
+
+def test_the_ladder_without_openskill_names_the_analysis_extra_before_any_deal(tmp_path: Path) -> None:
+    result = _cardroom(tmp_path, ["openskill"], "ladder", "baha", "--agents", "random,heuristic", "--deals", "1")
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    words = " ".join(result.stderr.split())
+    assert "the package openskill, which is not installed" in words
     assert "pip install 'cardroom[analysis]', or make designer" in words
 
 

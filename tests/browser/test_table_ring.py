@@ -52,7 +52,9 @@ def check_ring(page: Page, n: int, width: int, height: int) -> None:
     assert [s["seat"] for s in seats.values() if s["turn"]] == [0]
 
 
-@pytest.mark.parametrize(("game", "n"), [("baha", 4), ("baha", 3), ("baebae", 2), ("baebae", 6), ("baha", 6)])
+@pytest.mark.parametrize(("game", "n"), [
+    ("baha", 2), ("baha", 3), ("baha", 4), ("baha", 6), ("baebae", 2), ("baebae", 4), ("baebae", 6),
+])
 def test_seats_sit_around_the_table_at_three_sizes(
         game: str, n: int, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
     table = server.create(game=game, players=n, name="Ada", seats=["human"] + ["heuristic"] * (n - 1),

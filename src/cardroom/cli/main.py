@@ -17,6 +17,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from cardroom import games
 from cardroom.agents import AgentError
+from cardroom.agents.levels import LEVELS, rating, resolve_all
 from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 from cardroom.engine import RulesError
@@ -260,6 +261,16 @@ def check_workers(workers: int) -> None:
         )
 
 
+def _levels_help() -> str:
+    """The levels with their agents and their ratings on the shipped ladders, for ``play --help``."""
+    parts = []
+    for name, level in LEVELS.items():
+        rated = [f"{games.get(g).title} {r['mu']:.1f}" for g in games.names() if (r := rating(g, level.spec))]
+        parts.append(f"{name} = {level.spec}" + (f" (rated {', '.join(rated)})" if rated else ""))
+    return ("Levels, weakest first: " + "; ".join(parts) + ". Ratings: openskill mu on the ladder of bots "
+            "(cardroom ladder, docs/strength.md).")
+
+
 @app.command(cls=Command)
 def play(
     game: GameArg = DEFAULT_GAME,
@@ -271,8 +282,10 @@ def play(
     deck: DeckOpt = None,
     bots: Annotated[
         str,
-        typer.Option(help="The computer opponents: random, heuristic, ismcts or policy:path=FILE (options "
-                          "after colons); one for every bot, or one per seat from seat 1, comma-separated.",
+        typer.Option(help="The computer opponents: a level (" + ", ".join(LEVELS) + "), or random, "
+                          "heuristic, "
+                          "ismcts or policy:path=FILE (options after colons); one for every bot, or one per "
+                          "seat from seat 1, comma-separated. " + _levels_help(),
                      metavar="BOTS"),
     ] = "random",
     think: Annotated[
@@ -293,6 +306,7 @@ def play(
 
     with guard():
         bots_only(bots, "--bots", "you are the person, at seat 0, and the other seats take bots")
+        bots = resolve_all(bots)
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
         person = None if name is None else checked_name(name)
         code = run_play(rules, seed=seed, bots=with_think(bots, think), name=person,
@@ -427,6 +441,79 @@ def report(
         print_summary(make_console(), summary)
 
 
+def _ladder_command(game: str, agents: list[str], deals: int, seed: int, players: int | None,
+                    rule: list[str] | None, deck: list[str] | None, bootstrap: int) -> str:
+    """The command that plays this ladder again, for the report and the ladder file."""
+    import shlex
+
+    words = ["cardroom", "ladder", game, "--agents", ",".join(agents), "--deals", str(deals),
+             "--seed", str(seed)]
+    words += ["--players", str(players)] if players is not None else []
+    for item in rule or []:
+        words += ["--rule", item]
+    for item in deck or []:
+        words += ["--deck", item]
+    words += ["--bootstrap", str(bootstrap)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+@app.command(cls=Command)
+def ladder(
+    game: GameArg = DEFAULT_GAME,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="The agents, comma-separated, each with its options after colons, or a level's "
+                          "name (default: every shipped agent, ISMCTS at a few budgets).", metavar="AGENTS"),
+    ] = None,
+    deals: Annotated[int, typer.Option(help="Duplicate deals every pair plays.", min=1, metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i.", metavar="N")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap refits over deals behind each rating's interval.", min=0, max=10000,
+                          metavar="N")
+    ] = 200,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the ladder as JSON on stdout.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the ladder as Markdown tables.")
+    ] = False,
+    save: Annotated[
+        Path | None, typer.Option(help="Put this game's ladder into a ladder file (JSON; the other games' "
+                                       "entries kept), e.g. src/cardroom/agents/ladder.json.", metavar="FILE")
+    ] = None,
+    doc: Annotated[
+        Path | None, typer.Option(help="Put the Markdown between the lines <!-- ladder GAME --> and "
+                                       "<!-- /ladder GAME --> of this file (docs/strength.md).",
+                                  metavar="FILE")
+    ] = None,
+) -> None:
+    """Rate agents on one scale: every pair plays the same duplicate deals, each deal a match
+    rated with openskill (intervals by bootstrap over deals), and each agent is compared with the
+    one below it (points, deals won, Elo).
+
+    cardroom ladder baha --agents random,heuristic,ismcts:iterations=100 --deals 20 --rule target=1
+    """
+    from cardroom.cli.ladder import ladder_agents, run_ladder_command
+
+    with guard():
+        check_workers(workers)
+        bots_only(agents, "--agents", "people play with cardroom play or at the web table (cardroom serve)")
+        if json_out and markdown:
+            raise UsageError("give --json or --markdown, not both")
+        rules = parse_rule_options(game, players, with_deck(game, rule, deck))
+        chosen = ladder_agents(agents, rules.to_dict()["players"])
+        try:
+            run_ladder_command(rules, chosen, deals=deals, seed=seed, workers=workers, bootstrap=bootstrap,
+                               json_out=json_out, markdown=markdown, save=save, doc=doc,
+                               command=_ladder_command(game, chosen, deals, seed, players, rule, deck,
+                                                       bootstrap),
+                               console=make_console())
+        except ValueError as err:
+            raise UsageError(str(err)) from None
+
+
 # -- the designer's commands: analyze, compare, sweep ------------------------------------
 
 HtmlOpt = Annotated[
@@ -515,6 +602,51 @@ def compare(
         run_compare(targets, games=games_, seed=seed, rules=rule or rules_alias, decks=deck, players=players,
                     agents=agents,
                     workers=workers, out=out, html=html, json_path=json_file, csv=csv, console=make_console())
+
+
+@app.command(cls=Command)
+def skill(
+    game: GameArg,
+    deals: Annotated[int, typer.Option(help="Duplicate deals each step plays.", min=1, metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i.", metavar="N")] = 0,
+    iterations: Annotated[
+        int, typer.Option(help="ISMCTS's iterations a move on its first rung.", min=1, max=100_000,
+                          metavar="N")
+    ] = 25,
+    doublings: Annotated[
+        int, typer.Option(help="ISMCTS rungs above the first, each with twice the iterations.", min=0, max=10,
+                          metavar="N")
+    ] = 3,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", "-r", help="The rules: KEY=VALUE, several joined by commas; twice or more "
+                     "to compare variants.", metavar="RULES"),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", "-d", help="The deck: a project deck's name or a deck file; twice or more "
+                     "to compare variants.", metavar="DECK"),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+) -> None:
+    """How much skill matters: random, heuristic, ISMCTS at doubling iterations (and the learned
+    agent where it is registered) each against the one below on duplicate deals, with the
+    fitted trend; give --rule or --deck twice or more to compare variants.
+
+    cardroom skill baebae --deck sample --deck mydeck.toml --deals 20
+    """
+    from cardroom.cli.skill import run_skill_command, skill_variants
+    from cardroom.sim.skill import skill_rungs
+
+    with guard():
+        check_workers(workers)
+        variants = skill_variants(game, rule, deck, players)
+        run_skill_command(variants, skill_rungs(iterations, doublings), deals=deals, seed=seed,
+                          workers=workers,
+                          json_path=json_file, html=html, console=make_console())
 
 
 @app.command(cls=Command)

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from cardroom.agents.levels import bot_ratings
 from cardroom.web import pages
 from cardroom.web.accounts import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, AccountError, Accounts, Me
 from cardroom.web.catalog import catalog
@@ -375,7 +376,8 @@ def create_app(
         found = accounts.player(name)
         if found is None:
             raise AccountError(404, f"there is no player {name[:40]!r}")
-        return found
+        # Beside the player's own ratings: the levels' on the agents' ladder, for reference.
+        return {**found, "bots": {game: bot_ratings(game) for game in catalog()["games"]}}
 
     @app.get("/api/leaderboard/{game}")
     async def get_leaderboard(
@@ -384,7 +386,8 @@ def create_app(
         games = list(catalog()["games"])
         if game not in games:
             raise AccountError(404, f"there is no game {game[:40]!r}; the games are {', '.join(games)}")
-        return {"game": game, "players": accounts.leaderboard(game, limit)}
+        # The bots are rated on the agents' ladder (bot against bot), not by games with accounts.
+        return {"game": game, "players": accounts.leaderboard(game, limit), **bot_ratings(game)}
 
     # -- the API -----------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""What a web table may be created with: games, their rule options, project decks, bots.
+"""What a web table may be created with: games, their rule options, project decks, bots, levels.
 
 Each game comes with its title, whether it takes decks (and whether the designer's studio
 edits them), and its renderer: the JavaScript
@@ -14,6 +14,7 @@ import functools
 from typing import Any
 
 from cardroom import games
+from cardroom.agents import levels
 from cardroom.games import make_rules
 from cardroom.web.pages import has_rules
 
@@ -65,4 +66,5 @@ def catalog() -> dict[str, Any]:
         for name in support.names():
             deck = support.find(name)
             decks.append({"name": name, "game": game, "title": deck.title, "cards": deck.size})
-    return {"games": described, "decks": decks, "bots": list(BOTS)}
+    # The difficulty levels, each with its rating on every game's shipped ladder (null: not rated).
+    return {"games": described, "decks": decks, "bots": list(BOTS), "levels": levels.describe(games.names())}

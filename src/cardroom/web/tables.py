@@ -19,6 +19,8 @@ from typing import Any
 
 from cardroom import games
 from cardroom.agents import AgentError, format_spec, make, parse_spec
+from cardroom.agents.levels import LEVELS
+from cardroom.agents.levels import resolve as resolve_level
 from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError
 from cardroom.games import make_rules
 from cardroom.record import RecordError, make_record, rebuild
@@ -302,21 +304,26 @@ class TableManager(TablePlay):
             return None
         return min(open_tables, key=lambda t: (t.id not in self.quick_waits, t.data.created))
 
-    def quick_check(self, game: str, players: int, bot: str) -> None:
-        """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made)."""
+    def quick_check(self, game: str, players: int, bot: str) -> str:
+        """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made); the
+        bot's spec as a seat keeps it (a level's name is its agent's spec)."""
         if game not in games.names():
             raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
         fewest, most = games.get(game).players()
         if not fewest <= players <= most:
             title = games.get(game).title
             raise TableError(400, f"{title} is played by {fewest} to {most} players, not {players}")
-        self._seat(1, bot)  # a bot the web table may seat, or a 400 saying which are
+        seat = self._seat(1, bot)  # a bot the web table may seat, or a 400 saying which are
+        if seat.bot is None:
+            raise TableError(400, f"Play now's free seats go to bots: a level ({', '.join(LEVELS)}) or a bot "
+                                  f"({', '.join(BOTS)}), not {bot!r:.40}")
+        return seat.bot
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
         """A new table for Play now: ``name`` in the first seat, the others free for people who
         press Play now for the same game and size in the next ``quick_wait`` seconds; then bots
         ``bot`` take the seats still free and the game starts."""
-        self.quick_check(game, players, bot)
+        bot = self.quick_check(game, players, bot)
         body = CreateBody(game=game, players=players, seats=["human"] * players, name=name)
         table, seat, token = self.create(body)
         assert seat is not None and token is not None
@@ -577,7 +584,7 @@ class TableManager(TablePlay):
     # -- helpers -----------------------------------------------------------------------
 
     def _seat(self, seat: int, spec: str) -> SeatData:
-        text = spec.strip()
+        text = resolve_level(spec)  # a level's name stands for its agent (cardroom.agents.levels)
         if text == "human":
             return SeatData(seat, "human")
         try:
@@ -591,8 +598,8 @@ class TableManager(TablePlay):
             make(name, seed=0, **options)
         except AgentError as err:
             raise TableError(
-                400, f"seat {seat}: {err} (a seat is \"human\" or a bot: {', '.join(BOTS)}, with options "
-                     "after colons, e.g. ismcts:iterations=300)"
+                400, f"seat {seat}: {err} (a seat is \"human\", a level: {', '.join(LEVELS)}, or a bot: "
+                     f"{', '.join(BOTS)}, with options after colons, e.g. ismcts:iterations=300)"
             ) from None
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
         return SeatData(seat, "bot", bot=format_spec(name, options))

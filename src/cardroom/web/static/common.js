@@ -233,3 +233,13 @@ export function cardWords(game, text, designs) {
   if (text === "?" || text == null) return "a hidden card";
   return renderer(game).cardWords(text, designs);
 }
+
+/** Where the bots' ratings come from, in words, from a ladder's `source` (leaderboard, player pages). */
+export function botSource(game, source) {
+  if (!source) return `${gameTitle(game)}'s bots have no ladder in this version of Cardroom.`;
+  return `The bots' ratings are from the ladder of bots (docs/strength.md), not from games with people: every pair of bots played ` +
+    `the same ${source.deals} duplicate deals (${source.games} games, made ${source.made} by ${source.command}), each deal a match ` +
+    `rated with openskill's Plackett-Luce model from the start the accounts' ratings begin at (mu 25, σ 8.33). ` +
+    `The two lists share the model and that start, but no game between a person and a bot is rated: ` +
+    `a bot's mu is measured against bots, a person's against people, so set them side by side only as a rough guide.`;
+}

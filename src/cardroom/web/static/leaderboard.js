@@ -1,5 +1,5 @@
 // The leaderboard page: the rated accounts of one game, best first.
-import { api, h, notify, loadGames, gameTitle } from "/static/common.js";
+import { api, h, notify, loadGames, gameTitle, botSource } from "/static/common.js";
 
 const select = document.getElementById("game-select");
 const rows = document.getElementById("board-rows");
@@ -14,6 +14,13 @@ async function show(game) {
       h("td", { text: p.ordinal.toFixed(2) }), h("td", { text: p.mu.toFixed(2) }),
       h("td", { text: p.sigma.toFixed(2) }), h("td", { text: p.games }))));
     empty.hidden = board.players.length > 0;
+    document.getElementById("bots-source").textContent = botSource(game, board.source);
+    document.getElementById("bot-rows").replaceChildren(...board.bots.map((b) => h("tr", { "data-testid": "bot-row" },
+      h("td", { text: b.place }), h("td", {}, h("code", { text: b.agent })),
+      h("td", { text: b.level ? b.level.charAt(0).toUpperCase() + b.level.slice(1) : "" }),
+      h("td", { text: b.ordinal.toFixed(2) }),
+      h("td", { text: b.mu_interval[0] === null ? b.mu.toFixed(2) : `${b.mu.toFixed(2)} [${b.mu_interval[0].toFixed(2)}, ${b.mu_interval[1].toFixed(2)}]` }),
+      h("td", { text: b.sigma.toFixed(2) }))));
   } catch (e) {
     notify(e.message);
   }

@@ -75,9 +75,44 @@ function readRules() {
   return rules;
 }
 
+/** A level's name as a title: "Expert". */
+function levelTitle(name) {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+/** A level's rating on `game`'s ladder in words ("rated 31.2 on the Baha ladder, 1st of 5"), or "". */
+function levelRating(level, game) {
+  const r = level.ratings && level.ratings[game];
+  if (!r) return "";
+  return `rated ${r.mu.toFixed(1)} on the ${gameTitle(game)} ladder, ${r.place} of ${r.places}`;
+}
+
+/** "Expert: ismcts:iterations=1000, rated 31.2 on the Baha ladder, 1 of 5". */
+function levelText(level, game) {
+  const rating = levelRating(level, game);
+  return `${levelTitle(level.name)}: ${level.spec}${rating ? `, ${rating}` : ""}`;
+}
+
+/** "Expert, rated 42.9" (the list under the seats says the rest). */
+function levelShort(level, game) {
+  const r = level.ratings && level.ratings[game];
+  return `${levelTitle(level.name)}${r ? `, rated ${r.mu.toFixed(1)}` : ""}`;
+}
+
 function seatOptions() {
   const bots = (catalog && catalog.bots) || ["random", "heuristic", "ismcts"];
-  return [["human", "Human"], ...bots.map((b) => [b, `Bot: ${botTitle(b)}`])];
+  const levels = (catalog && catalog.levels) || [];
+  const game = $("game-select").value;
+  return [["human", "Human"], ...levels.map((l) => [l.name, `Bot: ${levelShort(l, game)}`]),
+    ...bots.map((b) => [b, `Bot: ${botTitle(b)}`])];
+}
+
+/** Under the seats: every level, its agent and its rating on this game's ladder. */
+function drawLevels() {
+  const game = $("game-select").value;
+  const levels = (catalog && catalog.levels) || [];
+  $("levels-help").replaceChildren(...levels.map((l) => h("li", { "data-testid": `level-${l.name}` },
+    `${levelText(l, game)} (${l.about})`)));
 }
 
 function drawSeats() {
@@ -94,6 +129,7 @@ function drawSeats() {
         ...seatOptions().map(([v, t]) => h("option", { value: v, text: t, selected: v === value })))));
   }
   box.replaceChildren(...items);
+  drawLevels();
 }
 
 function drawGame() {
@@ -207,7 +243,6 @@ $("create-form").addEventListener("submit", async (ev) => {
 
 // ------------------------------------------------------------------ quick play
 
-const BOT_LEVELS = { random: "Easy (random)", heuristic: "Medium (heuristic)", ismcts: "Hard (search)" };
 
 function drawQuickPlayers() {
   const info = catalog.games[$("quick-game").value];
@@ -223,8 +258,17 @@ function drawQuickPlay() {
   const game = $("quick-game");
   game.replaceChildren(...Object.keys(catalog.games).map((g) => h("option", { value: g, text: gameTitle(g) })));
   game.addEventListener("change", drawQuickPlayers);
-  $("quick-bots").replaceChildren(...(catalog.bots || []).map((b) => h("option", { value: b, text: BOT_LEVELS[b] || botTitle(b), selected: b === "heuristic" })));
+  game.addEventListener("change", drawQuickBots);
+  drawQuickBots();
   drawQuickPlayers();
+}
+
+/** Play now's bots: the levels, each by its agent's spec, with its rating on the chosen game's ladder. */
+function drawQuickBots() {
+  const sel = $("quick-bots");
+  const keep = sel.value || "heuristic";
+  const levels = catalog.levels || [];
+  sel.replaceChildren(...levels.map((l) => h("option", { value: l.spec, text: `${levelShort(l, $("quick-game").value)} (${l.spec})`, selected: l.spec === keep })));
 }
 
 $("quick-form").addEventListener("submit", async (ev) => {
