@@ -107,4 +107,5 @@ SPEC = GameSpec(
     decks=DECKS,
     deal_limits="cardroom.games.baebae.limits:deal_limits",
     native="cardroom.games.baebae.native",
+    vector="cardroom.games.baebae.vector",
 )
