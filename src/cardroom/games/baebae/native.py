@@ -269,9 +269,19 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return self._from_reference(self.reference().determinize(seat, rng))
 
     def native_knowledge(self, seat: int) -> NativeKnowledge:
-        """What ``seat`` knows of the hidden cards (the reference's ``determinize.knowledge``), in
-        design numbers as the native determinizer takes it: the seat; per seat the designs known
-        in its hand and its groups (the designs each cannot hold, how many cards); the pool."""
+        """What ``seat`` knows of the hidden cards, in design numbers as the native determinizer
+        takes it: the seat; per seat the designs known in its hand and its groups (the designs
+        each cannot hold, how many cards); the pool. Read in C++ from the seat's view of the
+        round's events (``native/cardroom/baebae_knowledge.hpp``), the reference's
+        ``determinize.knowledge`` rule for rule (:meth:`reference_knowledge`, which the tests
+        hold it to)."""
+        self._check_seat(seat)
+        found: NativeKnowledge = core().baebae_knowledge(self, seat)
+        return found
+
+    def reference_knowledge(self, seat: int) -> NativeKnowledge:
+        """:meth:`native_knowledge` as the Python reference reads it (``determinize.knowledge``
+        on the reference position), in the same form."""
         self._check_seat(seat)
         know = knowledge(self.reference(), seat)
         design = self.rules.design_of_key
@@ -303,8 +313,8 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are
         :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
-        (root parallel), ``iterations`` shared among them. What the seat knows is read once by
-        the reference; every world is dealt in C++."""
+        (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
+        C++ (:meth:`native_knowledge`); every world is dealt in C++."""
         action, done, _ = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
