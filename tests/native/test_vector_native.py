@@ -206,6 +206,15 @@ def test_baebae_episode_options_match_the_python_env(episode, self_play):
     assert ended > 0
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=random_decks(), players=st.integers(2, 5), seed=st.integers(0, 2**40), self_play=st.booleans())
+def test_baebae_rows_match_the_python_env_with_generated_decks(deck, players, seed, self_play):
+    from cardroom.games.baebae.rules import read_decks
+
+    options = {**read_decks(str(write_deck(deck, "native"))), "players": players, "rounds": 1, "turn_limit": 60}
+    side_by_side(60, seed, "baebae", num_envs=3, self_play=self_play, opponents="heuristic", **options)
+
+
 def test_baebae_games_the_bots_end_first_are_passed_over_as_the_python_env_does():
     # One card each, two rounds: a bot often goes out before the learner's first move, the
     # round's end and so (deals=1) the episode; reset deals the seed's next game instead.
