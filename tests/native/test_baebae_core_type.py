@@ -131,6 +131,8 @@ def test_a_new_game_follows_its_rules_and_the_engine_asked_for_at_once(monkeypat
     monkeypatch.setenv(native.ENGINE_VARIABLE, "turbo")
     with pytest.raises(RulesError, match="CARDROOM_ENGINE must be one of python, native, not 'turbo'"):
         Rules().new_game(1)
+    monkeypatch.setenv(native.ENGINE_VARIABLE, "  ")  # blank: the default
+    assert type(Rules().new_game(1)) is NativeBaebaeState
     monkeypatch.delenv(native.ENGINE_VARIABLE)
     assert type(Rules().new_game(1)) is NativeBaebaeState
     for seed in (True, "7", 1.5, None):

@@ -110,10 +110,10 @@ def engine_choice() -> str:
     where the core is built and ``python`` where it is not."""
     if _chosen is not None:
         return _chosen
-    raw = _engine_variable()
-    if not raw:
+    value = _engine_variable().strip().lower()
+    if not value:
         return _DEFAULT_ENGINE
-    return _check(raw.strip().lower(), ENGINE_VARIABLE)
+    return _check(value, ENGINE_VARIABLE)
 
 
 def native_games() -> tuple[str, ...]:
