@@ -27,16 +27,20 @@ random legal actions chosen by the same ``pick``:
 - ``baha-vec-2procs`` / ``baha-vec-2threads``: ``baha-vec`` on both cores, two processes (forked,
   each its own batch) or two threads of one process (the native step releases the GIL); their
   steps added up over the round's wall time.
+- ``baebae-vec``, ``baebae-vec-single``, ``baebae-vec-2procs``, ``baebae-vec-2threads``: the same
+  four for ``cardroom.rl.vector_env("baebae", ...)`` (4 players, the sample deck, default
+  rules), BAEBAE's native batch.
 
 The contenders run in rounds of ``--seconds`` each, their order rotated every round, so
 slow drift of the machine touches all alike. Reported: each one's median steps per second and
 the medians of the per-round ratios. Goals: ``baebae-env`` and ``baha-env`` at least 5x
 ``uno``; each env at least 0.7 of its game's raw State API (at most 30% slower); ``baha-vec``
-(one core) at least 20x ``uno``.
+and ``baebae-vec`` (one core) at least 20x ``uno``.
 
 Run: ``python benchmarks/env_throughput.py --rounds 5 --seconds 1 [--num-envs 256] [--json]``
 (the ``rl`` and ``bench`` extras: ``make bench`` installs them; the ``baha-vec`` runners need
-the native core and are left out, with a line saying so, where it is not built).
+the native core and are left out, with a line saying so, where it is not built; ``--games``
+picks the games whose runners run, ``--games baebae`` for BAEBAE's alone).
 """
 
 from __future__ import annotations
@@ -72,6 +76,12 @@ RATIOS = (
     ("baha-vec", "baha-env", None),
     ("baha-vec-2procs", "baha-vec", None),
     ("baha-vec-2threads", "baha-vec", None),
+    ("baebae-vec", "uno", 20.0),
+    ("baebae-vec", "baebae-env", None),
+    ("baebae-vec-single", "uno", None),
+    ("baebae-vec-2procs", "baebae-vec", None),
+    ("baebae-vec-2threads", "baebae-vec", None),
+    ("baebae-vec-2procs", "uno", None),
 )
 """(ours, theirs, goal): the ratios reported, with the goal where the project set one."""
 
@@ -176,8 +186,9 @@ def hearts_runner(pick: Pick, pyspiel: Any) -> Runner:
     return run
 
 
-def vec_runner(num_envs: int, seed: int, self_play: bool = True) -> Runner:
-    envs = rl.vector_env("baha", num_envs=num_envs, self_play=self_play, opponents="random", engine="native")
+def vec_runner(num_envs: int, seed: int, self_play: bool = True, game: str = "baha") -> Runner:
+    envs = rl.vector_env(game, num_envs=num_envs, self_play=self_play, opponents="random", engine="native",
+                         players=4)
     obs, _ = envs.reset(seed=seed)
     mask = obs["action_mask"]  # the env's own array, rewritten in place by every step
     rng = np.random.default_rng(seed)
@@ -200,17 +211,17 @@ def vec_runner(num_envs: int, seed: int, self_play: bool = True) -> Runner:
     return run
 
 
-def _vec_worker(num_envs: int, seed: int, seconds: float, out: Any) -> None:
-    out.put(vec_runner(num_envs, seed)(seconds))
+def _vec_worker(num_envs: int, seed: int, seconds: float, out: Any, game: str) -> None:
+    out.put(vec_runner(num_envs, seed, game=game)(seconds))
 
 
-def vec_processes_runner(num_envs: int, seed: int, workers: int = 2) -> Runner:
-    """``baha-vec`` in ``workers`` forked processes at once, each its own batch."""
+def vec_processes_runner(num_envs: int, seed: int, workers: int = 2, game: str = "baha") -> Runner:
+    """``<game>-vec`` in ``workers`` forked processes at once, each its own batch."""
     context = multiprocessing.get_context("fork")
 
     def run(seconds: float) -> tuple[int, float]:
         queue = context.Queue()
-        procs = [context.Process(target=_vec_worker, args=(num_envs, seed + 1000 * k, seconds, queue))
+        procs = [context.Process(target=_vec_worker, args=(num_envs, seed + 1000 * k, seconds, queue, game))
                  for k in range(workers)]
         for proc in procs:
             proc.start()
@@ -223,9 +234,9 @@ def vec_processes_runner(num_envs: int, seed: int, workers: int = 2) -> Runner:
     return run
 
 
-def vec_threads_runner(num_envs: int, seed: int, workers: int = 2) -> Runner:
-    """``baha-vec`` in ``workers`` threads of this process, each its own batch."""
-    runners = [vec_runner(num_envs, seed + 1000 * k) for k in range(workers)]
+def vec_threads_runner(num_envs: int, seed: int, workers: int = 2, game: str = "baha") -> Runner:
+    """``<game>-vec`` in ``workers`` threads of this process, each its own batch."""
+    runners = [vec_runner(num_envs, seed + 1000 * k, game=game) for k in range(workers)]
 
     def run(seconds: float) -> tuple[int, float]:
         results: list[tuple[int, float]] = []
@@ -274,7 +285,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per contender per round (default 1)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random choices")
     parser.add_argument("--num-envs", type=int, default=256,
-                        help="rows of the baha-vec batches (default 256)")
+                        help="rows of the baha-vec and baebae-vec batches (default 256)")
+    parser.add_argument("--games", default="baha,baebae",
+                        help="the games whose runners run, comma-separated (default baha,baebae; "
+                             "the peers always run)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     if args.rounds < 1 or args.seconds <= 0 or args.num_envs < 1:
@@ -286,24 +300,25 @@ def main(argv: list[str] | None = None) -> int:
         print(f"A peer is not installed ({err}). Run `make bench`, which installs the `bench` "
               "extra (open-spiel, rlcard).", file=sys.stderr)
         return 2
-    runners = {
-        "baha-env": env_runner("baha", make_pick(args.seed)),
-        "baha-env-noobs": env_runner("baha", make_pick(args.seed), observe=False),
-        "baha-raw": raw_runner("baha", make_pick(args.seed)),
-        "baebae-env": env_runner("baebae", make_pick(args.seed)),
-        "baebae-env-noobs": env_runner("baebae", make_pick(args.seed), observe=False),
-        "baebae-raw": raw_runner("baebae", make_pick(args.seed)),
-        "uno": uno_runner(make_pick(args.seed + 1), rlcard),
-        "hearts": hearts_runner(make_pick(args.seed + 2), pyspiel),
-    }
-    if native.vector_for("baha") is not None:
-        runners["baha-vec"] = vec_runner(args.num_envs, args.seed)
-        runners["baha-vec-single"] = vec_runner(args.num_envs, args.seed, self_play=False)
-        runners["baha-vec-2procs"] = vec_processes_runner(args.num_envs, args.seed)
-        runners["baha-vec-2threads"] = vec_threads_runner(args.num_envs, args.seed)
-    else:
-        print(f"the baha-vec runners are left out: native core {native.unavailable_reason()}",
-              file=sys.stderr)
+    chosen = [g for g in args.games.split(",") if g]
+    if not chosen or any(g not in ("baha", "baebae") for g in chosen):
+        parser.error(f"--games takes baha and baebae, comma-separated, not {args.games!r}")
+    runners: dict[str, Runner] = {}
+    for game in chosen:
+        runners[f"{game}-env"] = env_runner(game, make_pick(args.seed))
+        runners[f"{game}-env-noobs"] = env_runner(game, make_pick(args.seed), observe=False)
+        runners[f"{game}-raw"] = raw_runner(game, make_pick(args.seed))
+    runners["uno"] = uno_runner(make_pick(args.seed + 1), rlcard)
+    runners["hearts"] = hearts_runner(make_pick(args.seed + 2), pyspiel)
+    for game in chosen:
+        if native.vector_for(game) is not None:
+            runners[f"{game}-vec"] = vec_runner(args.num_envs, args.seed, game=game)
+            runners[f"{game}-vec-single"] = vec_runner(args.num_envs, args.seed, self_play=False, game=game)
+            runners[f"{game}-vec-2procs"] = vec_processes_runner(args.num_envs, args.seed, game=game)
+            runners[f"{game}-vec-2threads"] = vec_threads_runner(args.num_envs, args.seed, game=game)
+        else:
+            print(f"the {game}-vec runners are left out: native core {native.unavailable_reason()}",
+                  file=sys.stderr)
     before = load_average()
     result = {"benchmark": "env_throughput", "environment": environment(), "rounds_asked": args.rounds,
               "seconds": args.seconds, "num_envs": args.num_envs,

@@ -15,6 +15,8 @@
 
 #include "cardroom/baebae_module.hpp"
 #include "cardroom/baebae_tables.hpp"
+#include "cardroom/baebae_vector.hpp"
+#include "cardroom/baebae_knowledge.hpp"
 #include "cardroom/ismcts_baebae.hpp"
 #include "cardroom/baha.hpp"
 #include "cardroom/baha_heuristic.hpp"
@@ -815,4 +817,6 @@ PYBIND11_MODULE(_core, m) {
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
 
     baha_vector::register_baha_vector(m, [](py::handle state) -> const baha::Game& { return core_of(state).g; });
+    baebae_vector::register_baebae_vector(m);  // BAEBAE's vector environment (baebae_vector.hpp)
+    baebae::register_baebae_knowledge(m);  // a BAEBAE seat's knowledge read in C++ (baebae_knowledge.hpp)
 }

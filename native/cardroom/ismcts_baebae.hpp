@@ -1,9 +1,9 @@
 // BAEBAE in the native ISMCTS (ismcts.hpp): its traits, its determinization and the Python
 // face of both (register_baebae_ismcts).
 //
-// What the seat knows is read once per search, with the GIL held, by the reference's
-// determinize.knowledge (from the seat's view of the round's events) and handed here as design
-// numbers: per seat the designs known to be in its hand and the groups of its hidden cards with
+// What the seat knows is read once per search, with the GIL held, in C++ from the seat's view
+// of the round's events (baebae_knowledge.hpp: the reference's determinize.knowledge, rule for
+// rule) and handed here as design numbers: per seat the designs known to be in its hand and the groups of its hidden cards with
 // the designs each cannot hold; the hidden designs (the pool). Every iteration then deals a
 // world in C++ from it, as determinize.determinize and _deal do: the pool shuffled, the hands of
 // a player deciding on a drawn card or choosing cards for a step dealt first (the drawn card one

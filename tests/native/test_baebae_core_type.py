@@ -106,3 +106,35 @@ def test_a_finished_game_frees_every_event_it_made():
         del state
     gc.collect()
     assert (sys.getrefcount(card), sys.getrefcount(word)) == counts
+
+
+def test_a_new_game_follows_its_rules_and_the_engine_asked_for_at_once(monkeypatch) -> None:
+    # Rules.new_game's quick path (no import per call, the start's arguments kept per rules,
+    # CARDROOM_ENGINE read from os.environ's own dict) starts the same games, for the rules given,
+    # on the engine the environment asks for now.
+    from cardroom.engine import RulesError
+    from cardroom.games.baebae.state import BaebaeState
+
+    for k in range(150):  # rules made and dropped as they go: more of them than the kept starts
+        rules = Rules(players=2 + k % 5, rounds=1 + k % 2, draw_when_able=k % 3 == 0, turn_limit=10 + k)
+        game = rules.new_game(k)
+        assert type(game) is NativeBaebaeState and game.rules is rules and game.n == rules.players
+        python = BaebaeState.start(rules, k)
+        assert game.log == python.log and game.seed == k and game.origin is None
+        while not game.is_over:  # the turn limit and draw_when_able are the given rules'
+            action = game.legal_actions()[k % len(game.legal_actions())]
+            assert game.apply(action) == python.apply(action)
+    monkeypatch.setenv(native.ENGINE_VARIABLE, "python")
+    assert type(Rules().new_game(1)) is BaebaeState
+    monkeypatch.setenv(native.ENGINE_VARIABLE, " Native ")
+    assert type(Rules().new_game(1)) is NativeBaebaeState
+    monkeypatch.setenv(native.ENGINE_VARIABLE, "turbo")
+    with pytest.raises(RulesError, match="CARDROOM_ENGINE must be one of python, native, not 'turbo'"):
+        Rules().new_game(1)
+    monkeypatch.setenv(native.ENGINE_VARIABLE, "  ")  # blank: the default
+    assert type(Rules().new_game(1)) is NativeBaebaeState
+    monkeypatch.delenv(native.ENGINE_VARIABLE)
+    assert type(Rules().new_game(1)) is NativeBaebaeState
+    for seed in (True, "7", 1.5, None):
+        with pytest.raises(RulesError, match="seed must be a whole number"):
+            Rules().new_game(seed)  # type: ignore[arg-type]

@@ -291,3 +291,54 @@ def test_knowledge_that_does_not_fit_the_deck_is_refused_in_words() -> None:
     assert (state.hands, state.stock, state.discard, len(state.log)) == before
     assert state.native_ismcts(seat, iterations=20, seconds=None, exploration=4.0, rollout="random",
                                epsilon=0.1, max_depth=200, seed=1, threads=1)[0] in state.legal_actions()
+
+
+KNOWLEDGE_RULES = [
+    *RULES,
+    Rules(players=4, rounds=1, chosen_target="each_step", **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
+    Rules(players=3, rounds=2, draw_when_able=True, **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
+    Rules(players=8, decks=2, rounds=1),
+]
+
+
+def check_knowledge(state: Any) -> Counter[str]:
+    """The C++ knowledge of every seat equals the reference's; which constraints it had."""
+    had: Counter[str] = Counter()
+    for seat in range(state.n):
+        ours = state.native_knowledge(seat)
+        assert ours == state.reference_knowledge(seat), (seat, state.view_log(seat)[-5:])
+        had["seats"] += 1
+        had["known"] += any(ours[1][p] for p in range(state.n) if p != seat)
+        had["groups"] += any(forbidden for p in range(state.n) for forbidden, _ in ours[2][p])
+    return had
+
+
+@pytest.mark.parametrize("rules", KNOWLEDGE_RULES, ids=lambda r: f"{r.players}p-{r.draw_when_able}")
+def test_the_native_knowledge_is_the_references_at_every_seat(rules: Rules) -> None:
+    had: Counter[str] = Counter()
+    for state in positions(rules, 40, 12):
+        had += check_knowledge(state)
+    assert had["seats"] > 300  # some 10,000 over the rule sets
+    assert had["known"] > 10
+    assert had["groups"] > 50 or rules.draw_when_able  # nothing is inferred when a player may draw
+
+
+@settings(max_examples=25, deadline=None)
+@given(text=random_decks(), players=st.integers(2, 6), seed=st.integers(0, 2**32))
+def test_the_native_knowledge_is_the_references_with_generated_decks(text: str, players: int, seed: int) -> None:
+    rules = Rules(players=players, **read_decks(str(write_deck(text, "random"))), rounds=2, turn_limit=150)
+    for state in positions(rules, 2, 12, seed):
+        check_knowledge(state)
+
+
+def test_the_native_knowledge_refuses_a_bad_seat_in_words() -> None:
+    state = next(positions(Rules(players=4), 1, 1))
+    from cardroom.engine import IllegalAction
+    from cardroom.native import core
+
+    with pytest.raises(IllegalAction, match="seat must be 0 to 3"):
+        state.native_knowledge(4)
+    with pytest.raises(ValueError, match="seat must be 0 to 3"):
+        core().baebae_knowledge(state, -1)
+    with pytest.raises(TypeError, match="a native BAEBAE state is needed"):
+        core().baebae_knowledge(object(), 0)

@@ -1,4 +1,5 @@
-"""Baha's native vector environment (native/cardroom/baha_vector.hpp) against the Python one.
+"""Baha's and BAEBAE's native vector environments (native/cardroom/baha_vector.hpp,
+baebae_vector.hpp) against the Python one.
 
 The native batch is held to the Python vector env stepped on the Python engine with the
 Python encoder: the same observations bit for bit, masks, rewards, terminations,
@@ -15,9 +16,14 @@ import random
 
 import numpy as np
 import pytest
+from baebae_native_support import DECK_OPTIONS
+from baebae_support import random_decks, write_deck
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from native_support import needs_native, option_sets
 
 from cardroom import native, rl
+from cardroom.engine import IllegalAction
 from cardroom.games.baha import Rules
 from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.observation import encoder
@@ -33,13 +39,13 @@ def rules_options(index: int) -> dict[str, object]:
     return options
 
 
-def side_by_side(steps: int, seed: int, **options: object) -> int:
+def side_by_side(steps: int, seed: int, game: str = "baha", **options: object) -> int:
     """Step a native and a Python vector env of the same options with the same random legal
     actions, comparing everything they return; the episodes that ended."""
-    fast = rl.vector_env("baha", engine="native", seed=seed, **options)
+    fast = rl.vector_env(game, engine="native", seed=seed, **options)
     native.use_engine("python")  # the reference rows play on the Python engine
     try:
-        slow = rl.vector_env("baha", engine="python", seed=seed, **options)
+        slow = rl.vector_env(game, engine="python", seed=seed, **options)
         assert (fast.engine, slow.engine) == ("native", "python")
         a, _ = fast.reset()
         b, info_b = slow.reset()
@@ -148,3 +154,177 @@ def test_the_native_encoder_refuses_a_bad_seat_or_buffer():
         native.core().baha_observe(state, 0, np.empty(567, np.float32))
     with pytest.raises(ValueError, match="right type and size"):
         native.core().baha_observe(state, 0, np.empty(568, np.float64))
+
+
+# -- BAEBAE ---------------------------------------------------------------------------------
+
+BAEBAE_OPTIONS = [
+    {"players": players, **DECK_OPTIONS[deck], "draw_when_able": dwa, "chosen_target": chosen,
+     "decks": 2 if players == 8 else 1}
+    for deck in DECK_OPTIONS for players in (2, 3, 4, 6, 8) for dwa in (False, True)
+    for chosen in ("once", "each_step")
+]
+
+
+def baebae_options(index: int) -> dict[str, object]:
+    options = dict(BAEBAE_OPTIONS[index % len(BAEBAE_OPTIONS)])
+    options["rounds"] = 1 + index % 3  # short games: many auto-resets
+    options["ace_penalty"] = (1, 5, 0)[index % 3]
+    options["turn_limit"] = (2000, 30, 2000, 60)[index % 4]  # the guard ends some rounds
+    return options
+
+
+def baebae_id(index: int) -> str:
+    o = BAEBAE_OPTIONS[index % len(BAEBAE_OPTIONS)]
+    return f"{o['players']}p-{'dwa' if o['draw_when_able'] else 'no-dwa'}-{o['chosen_target']}-{len(o['deck_files'])}"  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("index", range(0, len(BAEBAE_OPTIONS), 5), ids=baebae_id)
+def test_baebae_single_agent_rows_match_the_python_env(index):
+    options = baebae_options(index)
+    players = int(options["players"])  # type: ignore[call-overload]
+    bots = ("random", "heuristic")
+    opponents = [bots[(index + k) % 2] for k in range(players - 1)]
+    ended = side_by_side(120, index, "baebae", num_envs=5, seat=index % players, opponents=opponents, **options)
+    assert ended > 0  # the rows reset themselves along the way
+
+
+@pytest.mark.parametrize("index", range(2, len(BAEBAE_OPTIONS), 5), ids=baebae_id)
+def test_baebae_self_play_rows_match_the_python_env(index):
+    options = {**baebae_options(index), "rounds": 1}
+    ended = side_by_side(250, index, "baebae", num_envs=5, self_play=True, **options)
+    assert ended > 0
+
+
+@pytest.mark.parametrize("episode", [{"deals": 1}, {"deals": 2, "zero_sum": True}, {"max_steps": 7},
+                                     {"max_steps": 40, "zero_sum": True}])
+@pytest.mark.parametrize("self_play", [False, True])
+def test_baebae_episode_options_match_the_python_env(episode, self_play):
+    players = 3 if self_play else 4
+    ended = side_by_side(100, 5, "baebae", num_envs=4, players=players, self_play=self_play,
+                         opponents="heuristic", **episode)
+    assert ended > 0
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=random_decks(), players=st.integers(2, 5), seed=st.integers(0, 2**40), self_play=st.booleans())
+def test_baebae_rows_match_the_python_env_with_generated_decks(deck, players, seed, self_play):
+    from cardroom.games.baebae.rules import read_decks
+
+    options = {**read_decks(str(write_deck(deck, "native"))), "players": players, "rounds": 1, "turn_limit": 60}
+    side_by_side(60, seed, "baebae", num_envs=3, self_play=self_play, opponents="heuristic", **options)
+
+
+def test_baebae_games_the_bots_end_first_are_passed_over_as_the_python_env_does():
+    # One card each, two rounds: a bot often goes out before the learner's first move, the
+    # round's end and so (deals=1) the episode; reset deals the seed's next game instead.
+    options = {"players": 6, "hand_size": 1, "rounds": 1, "seat": 5, "opponents": "heuristic"}
+    native.use_engine("python")
+    try:
+        skipped = sum(len(rl.gym_env("baebae", seed=s, **options).reset()[1].get("skipped", []))
+                      for s in range(40))
+    finally:
+        native.use_engine(None)
+    assert skipped > 0  # the case arises with these rules
+    assert side_by_side(60, 3, "baebae", num_envs=8, **options) > 0
+
+
+def test_baebae_bad_actions_are_refused_in_words_with_nothing_moved():
+    envs = rl.vector_env("baebae", num_envs=3, engine="native", opponents="random", seed=2, copy=True)
+    obs, _ = envs.reset()
+    before = obs["observation"].copy()
+    illegal = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    actions = np.argmax(obs["action_mask"], axis=1)
+    actions[1] = illegal
+    with pytest.raises(IllegalAction, match=r"row 1: action \d+ \(.+\) is not one seat 0 may take now; "
+                                            r"allowed: .+; no row has moved"):
+        envs.step(actions)
+    np.testing.assert_array_equal(envs._obs, before)  # nothing moved
+
+
+def baebae_positions(games: int, seed: int, rules_of=None):
+    """Native BAEBAE positions along random games of many option sets (about a fifth of them)."""
+    from cardroom.games.baebae import Rules as BaebaeRules
+    from cardroom.games.baebae.native import NativeBaebaeState
+
+    rng = random.Random(seed)
+    for game in range(games):
+        rules = rules_of(game) if rules_of else BaebaeRules(**baebae_options(game))
+        state = NativeBaebaeState.start(rules, seed * 1000 + game)
+        actions = 0
+        while not state.is_over and actions < 400:
+            if rng.random() < 0.2:
+                yield state.clone()
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+        yield state
+
+
+def baebae_native_observation(state, seat: int) -> np.ndarray:
+    from cardroom.games.baebae.observation import encoder as baebae_encoder
+
+    out = np.full(baebae_encoder.size(state.rules), np.nan, np.float32)  # every entry must be written
+    native.core().baebae_observe(state, seat, out)
+    return out
+
+
+def check_baebae_encoder(states) -> int:
+    from cardroom.games.baebae.observation import encoder as baebae_encoder
+
+    checked = 0
+    for state in states:
+        reference = state.reference()  # the position on the Python engine
+        for seat in range(state.n):
+            expected = np.empty(baebae_encoder.size(state.rules), np.float32)
+            baebae_encoder.encode(reference, seat, expected)
+            assert baebae_native_observation(state, seat).tobytes() == expected.tobytes(), (state, seat)
+            checked += 1
+    return checked
+
+
+def test_the_native_baebae_encoder_writes_the_python_encoders_array_for_every_seat():
+    assert check_baebae_encoder(baebae_positions(len(BAEBAE_OPTIONS), 1)) > 5000
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deck=random_decks(), players=st.integers(2, 6), seed=st.integers(0, 2**40), copies=st.sampled_from([1, 2]))
+def test_the_native_baebae_encoder_writes_the_python_encoders_array_with_generated_decks(deck, players, seed, copies):
+    from cardroom.games.baebae import Rules as BaebaeRules
+    from cardroom.games.baebae.rules import read_decks
+
+    rules = BaebaeRules(**read_decks(str(write_deck(deck, "native"))), players=players, rounds=2, turn_limit=150,
+                        decks=copies)
+    assert check_baebae_encoder(baebae_positions(2, seed % 1000, lambda _: rules)) > 0
+
+
+def test_a_seats_native_baebae_observation_never_depends_on_cards_it_cannot_see():
+    rng = random.Random(3)
+    checked = differed = 0
+    for state in itertools.islice(baebae_positions(40, 2), 300):
+        for seat in range(state.n):
+            world = state.determinize(seat, rng)
+            mine = baebae_native_observation(state, seat)
+            np.testing.assert_array_equal(baebae_native_observation(world, seat), mine, err_msg=f"{state!r} {seat}")
+            checked += 1
+            differed += any(baebae_native_observation(state, s).tobytes()
+                            != baebae_native_observation(world, s).tobytes() for s in range(state.n) if s != seat)
+    assert checked > 600
+    assert differed > checked // 4  # other seats' observations did change: the check has teeth
+
+
+def test_the_native_baebae_encoder_refuses_a_bad_seat_or_buffer():
+    from cardroom.games.baebae import Rules as BaebaeRules
+    from cardroom.games.baebae.native import NativeBaebaeState
+    from cardroom.games.baebae.observation import encoder as baebae_encoder
+
+    state = NativeBaebaeState.start(BaebaeRules(), 1)
+    size = baebae_encoder.size(state.rules)
+    with pytest.raises(ValueError, match="no such seat"):
+        native.core().baebae_observe(state, 4, np.empty(size, np.float32))
+    with pytest.raises(ValueError, match="right type and size"):
+        native.core().baebae_observe(state, 0, np.empty(size - 1, np.float32))
+    with pytest.raises(ValueError, match="right type and size"):
+        native.core().baebae_observe(state, 0, np.empty(size, np.float64))
+    with pytest.raises(TypeError, match="a native BAEBAE state is needed"):
+        native.core().baebae_observe(object(), 0, np.empty(size, np.float32))

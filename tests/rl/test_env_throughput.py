@@ -25,6 +25,7 @@ def test_the_throughput_benchmark_runs(capsys, monkeypatch):
     pairs = {(r["ours"], r["theirs"]) for r in summary["ratios"]}
     assert ("baha-env", "baha-raw") in pairs and ("baebae-env", "uno") in pairs
     if native.available():  # the native batch, on one core and on two
-        for name in ("baha-vec", "baha-vec-single", "baha-vec-2procs", "baha-vec-2threads"):
-            assert summary[f"{name}_steps_per_s"] > 0
-        assert ("baha-vec", "uno") in pairs and ("baha-vec-2procs", "baha-vec") in pairs
+        for game in ("baha", "baebae"):
+            for name in (f"{game}-vec", f"{game}-vec-single", f"{game}-vec-2procs", f"{game}-vec-2threads"):
+                assert summary[f"{name}_steps_per_s"] > 0
+            assert (f"{game}-vec", "uno") in pairs and (f"{game}-vec-2procs", f"{game}-vec") in pairs

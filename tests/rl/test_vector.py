@@ -1,5 +1,5 @@
-"""The vector environment (rl.vector_env), on every engine that steps it: Baha natively and in
-Python, BAEBAE in Python. Its rows are the Gymnasium env's episodes; masks, rewards, resets,
+"""The vector environment (rl.vector_env), on every engine that steps it: Baha and BAEBAE
+natively and in Python. Its rows are the Gymnasium env's episodes; masks, rewards, resets,
 seeds and refusals are checked here, the native rows' identity with the Python ones in
 tests/native/test_vector_native.py."""
 
@@ -14,7 +14,7 @@ from cardroom.engine import IllegalAction
 
 CASES = [("baha", "python"), ("baebae", "python")]
 if native.available():
-    CASES.insert(0, ("baha", "native"))
+    CASES[:0] = [("baha", "native"), ("baebae", "native")]
 TOTAL_SCALE = {"baha": 160, "baebae": 100}
 """What the ``totals`` slice divides a total by (Baha: target 100 plus a hand's 60 horns)."""
 
@@ -179,8 +179,6 @@ def test_bad_options_are_refused_in_words():
         rl.vector_env("baha", num_envs=0)
     with pytest.raises(rl.EnvError, match="engine must be one of native, python"):
         rl.vector_env("baha", engine="gpu")
-    with pytest.raises(rl.EnvError, match="BAEBAE has no native vector environment"):
-        rl.vector_env("baebae", engine="native")
     with pytest.raises(rl.EnvError, match="opponents must be one opponent"):
         rl.vector_env("baha", opponents=["random"])
     with pytest.raises(ValueError, match="unknown Baha option"):
@@ -196,15 +194,23 @@ def test_bad_options_are_refused_in_words():
         envs.reset(seed=1.5)  # type: ignore[arg-type]
 
 
+@pytest.mark.skipif(native.available(), reason="the native core is built")
+def test_without_the_native_core_engine_native_is_refused_in_words():
+    with pytest.raises(rl.EnvError, match="BAEBAE has no native vector environment"):
+        rl.vector_env("baebae", engine="native")
+
+
 @pytest.mark.skipif(not native.available(), reason="native core not built")
-def test_native_is_chosen_where_it_can_be_and_refused_in_words_where_not():
-    assert rl.vector_env("baha", opponents=["random", "heuristic", "random"]).engine == "native"
-    assert rl.vector_env("baha", opponents="ismcts:iterations=5").engine == "python"
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_native_is_chosen_where_it_can_be_and_refused_in_words_where_not(game):
+    assert rl.vector_env(game, opponents=["random", "heuristic", "random"]).engine == "native"
+    assert rl.vector_env(game, opponents="ismcts:iterations=5").engine == "python"
+    assert rl.vector_env(game, opponents="heuristic:seed=3").engine == "python"  # options: not plain names
     with pytest.raises(rl.EnvError, match="plays only random, heuristic opponents"):
-        rl.vector_env("baha", engine="native", opponents="ismcts:iterations=5")
+        rl.vector_env(game, engine="native", opponents="ismcts:iterations=5")
     native.use_engine("python")
     try:
-        assert rl.vector_env("baha").engine == "python"  # CARDROOM_ENGINE=python steps in Python
+        assert rl.vector_env(game).engine == "python"  # CARDROOM_ENGINE=python steps in Python
     finally:
         native.use_engine(None)
 

@@ -165,3 +165,26 @@ def baebae_table_games(
     program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
     chosen_once: bool, seeds: list[int], heuristic: list[bool], max_actions: int,
 ) -> dict[str, bytes]: ...
+
+# BAEBAE's vector environment and a seat's knowledge (native/cardroom/baebae_vector.hpp,
+# baebae_knowledge.hpp)
+
+def baebae_observe(state: BaebaeCore, seat: int, out: Any) -> None: ...
+
+class BaebaeVector:
+    """BAEBAE's vector environment (cardroom.games.baebae.vector drives it)."""
+    def __init__(self, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
+                 draw_when_able: bool, chosen_once: bool, num_envs: int, self_play: bool, seat: int,
+                 heuristic: list[bool], deals: int, max_steps: int, zero_sum: bool) -> None: ...
+    size: int
+    actions: int
+    def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,
+             final_obs: Any, reward_width: int) -> None: ...
+    def reset(self, rows: list[int], seeds: list[int]) -> str: ...  # empty, or why a row stopped
+    def step(self, actions: Any) -> int | str: ...  # -1, the first bad row, or why a row stopped
+    def legal_actions(self, row: int) -> list[int]: ...
+    def turn(self, row: int) -> int: ...
+
+def baebae_knowledge(
+    state: BaebaeCore, seat: int,
+) -> tuple[int, list[list[int]], list[list[tuple[list[int], int]]], list[int]]: ...

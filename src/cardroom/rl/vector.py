@@ -20,7 +20,7 @@ same-step auto-reset): the row then holds the next game's first position, and th
 episode's last observation is in ``info["final_obs"]`` (rows where ``info["_final_obs"]``).
 
 A game whose native core has a vector environment (its spec's ``vector``,
-:func:`cardroom.native.vector_for`: Baha) is
+:func:`cardroom.native.vector_for`: Baha and BAEBAE) is
 stepped in C++ when its bots are ones it plays (``random``, ``heuristic``); any other game or
 bot is stepped in Python, row by row, with the same episodes. ``engine`` chooses: ``None``
 (native where it can be), ``"native"`` (refused in words where it cannot) or ``"python"``.

@@ -88,6 +88,25 @@ def _loaded(rules: Rules) -> tuple[Program, Any, ActionSpace]:
     return program, core().BaebaeProgram(program, list(rules.card_texts)), space
 
 
+_FRESH: dict[int, tuple[Rules, Program, ActionSpace, tuple[Any, ...]]] = {}
+"""Per rules (by identity, the rules held): the program, the action space and the core's start
+arguments of a game with no hand-made deal or totals, read once (a lookup by ``id`` costs less
+than hashing the rules at every new game)."""
+
+
+def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, tuple[Any, ...]]:
+    _refuse_lacking(rules)
+    program, compiled, space = _loaded(rules)
+    args = (compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
+            rules.draw_when_able, rules.chosen_once)
+    if len(_FRESH) >= 64:
+        _FRESH.clear()
+    made = _FRESH[id(rules)] = (rules, program, space, args)
+    return made
+
+
+_START: Any = core().baebae_start if available() else None
+
 _NO_FIELDS: tuple[str, ...] = ()
 
 _Core: Any = core().BaebaeCore if available() else object
@@ -142,6 +161,18 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         cls, rules: Rules, seed: object, *, deal: Deal | None = None, totals: Sequence[int] | None = None
     ) -> NativeBaebaeState:
         """A new game, checked as :meth:`BaebaeState.start` checks it (the same refusals)."""
+        if deal is None and totals is None:  # the common start, every game of a simulation or a table
+            if type(seed) is not int:
+                seed = check_seed(seed)
+            fresh = _FRESH.get(id(rules))
+            if fresh is None or fresh[0] is not rules:
+                fresh = _fresh(rules)
+            _, program, space, args = fresh
+            self = cls.__new__(cls)
+            self.rules, self.seed, self.n, self.origin = rules, seed, rules.players, None
+            self.space, self._program = space, program
+            _START(self, *args, str(seed), 0, [0] * rules.players, None)
+            return self
         seed = check_seed(seed)
         n = rules.players
         start_totals = [0] * n if totals is None else check_totals(totals, n)
@@ -269,9 +300,19 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return self._from_reference(self.reference().determinize(seat, rng))
 
     def native_knowledge(self, seat: int) -> NativeKnowledge:
-        """What ``seat`` knows of the hidden cards (the reference's ``determinize.knowledge``), in
-        design numbers as the native determinizer takes it: the seat; per seat the designs known
-        in its hand and its groups (the designs each cannot hold, how many cards); the pool."""
+        """What ``seat`` knows of the hidden cards, in design numbers as the native determinizer
+        takes it: the seat; per seat the designs known in its hand and its groups (the designs
+        each cannot hold, how many cards); the pool. Read in C++ from the seat's view of the
+        round's events (``native/cardroom/baebae_knowledge.hpp``), the reference's
+        ``determinize.knowledge`` rule for rule (:meth:`reference_knowledge`, which the tests
+        hold it to)."""
+        self._check_seat(seat)
+        found: NativeKnowledge = core().baebae_knowledge(self, seat)
+        return found
+
+    def reference_knowledge(self, seat: int) -> NativeKnowledge:
+        """:meth:`native_knowledge` as the Python reference reads it (``determinize.knowledge``
+        on the reference position), in the same form."""
         self._check_seat(seat)
         know = knowledge(self.reference(), seat)
         design = self.rules.design_of_key
@@ -303,8 +344,8 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are
         :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
-        (root parallel), ``iterations`` shared among them. What the seat knows is read once by
-        the reference; every world is dealt in C++."""
+        (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
+        C++ (:meth:`native_knowledge`); every world is dealt in C++."""
         action, done, _ = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,

@@ -24,6 +24,7 @@ from cardroom.games.baebae.native import NativeBaebaeState
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.tensor import Layout, PerRules, Slice, put_bits, put_floats
+from cardroom.native import core
 
 __all__ = ["BaebaeObservation", "encoder"]
 
@@ -112,6 +113,11 @@ class BaebaeObservation:
 
     def encode(self, state: Any, seat: int, out: npt.NDArray[np.float32]) -> None:
         assert isinstance(state, BaebaeState | NativeBaebaeState)  # the same fields on either engine
+        if isinstance(state, NativeBaebaeState) and out.dtype == np.float32 and out.flags.c_contiguous:
+            # The C++ encoder (native/cardroom/baebae_vector.hpp): the same array, bit for bit
+            # (tests/native/test_vector_native.py), without reading the position into Python.
+            core().baebae_observe(state, seat, out)
+            return
         rules = state.rules
         at = _tables(rules)
         n = state.n

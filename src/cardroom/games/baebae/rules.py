@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -146,6 +146,33 @@ def lowest_of_design(mask: int, design: int, card_of: Sequence[int]) -> int | No
         if card_of[pid] == design:
             return pid
     return None
+
+
+_STARTS: dict[bool, Callable[..., Any]] = {}
+"""``BaebaeState.start`` (False) and ``NativeBaebaeState.start`` (True), once imported."""
+
+
+_NATIVE_FOR: list[Callable[[str], bool]] = []
+"""``cardroom.native.native_for``, once imported (it imports this module's neighbours)."""
+
+
+def _native_for() -> Callable[[str], bool]:
+    from cardroom.native import native_for
+
+    _NATIVE_FOR.append(native_for)
+    return native_for
+
+
+def _start_of(native: bool) -> Callable[..., Any]:
+    if native:
+        from cardroom.games.baebae.native import NativeBaebaeState
+
+        _STARTS[True] = NativeBaebaeState.start
+    else:
+        from cardroom.games.baebae.state import BaebaeState
+
+        _STARTS[False] = BaebaeState.start
+    return _STARTS[native]
 
 
 def penalty_of(card: CardDef, ace_penalty: int) -> int:
@@ -312,12 +339,8 @@ class Rules(NamedOptions):
         ``deal`` and ``totals`` start it from a hand-made first round and running totals.
         The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
         """
-        from cardroom.native import native_for
-
-        if native_for(self.game):
-            from cardroom.games.baebae.native import NativeBaebaeState
-
-            return NativeBaebaeState.start(self, seed, deal=deal, totals=totals)
-        from cardroom.games.baebae.state import BaebaeState  # imported only on its path
-
-        return BaebaeState.start(self, seed, deal=deal, totals=totals)
+        # The engine's two starts, imported on first use (each on its path) and kept: the
+        # import statements cost as much as the choice at every new game.
+        native = (_NATIVE_FOR[0] if _NATIVE_FOR else _native_for())(self.game)
+        start = _STARTS.get(native) or _start_of(native)
+        return start(self, seed, deal=deal, totals=totals)  # type: ignore[no-any-return]

@@ -108,4 +108,5 @@ SPEC = GameSpec(
     deal_limits="cardroom.games.baebae.limits:deal_limits",
     native="cardroom.games.baebae.native",
     deck_editing="cardroom.games.baebae.deck_edit:EDITING",
+    vector="cardroom.games.baebae.vector",
 )

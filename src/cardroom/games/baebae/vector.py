@@ -1,0 +1,71 @@
+"""BAEBAE's native vector environment: N games stepped in C++ (``native/cardroom/baebae_vector.hpp``).
+
+The batch behind ``cardroom.rl.vector_env("baebae", ...)`` when the native core is built: the
+step loop, the bots (random and the heuristic, ``baebae_heuristic.hpp``) and the observation
+encoder run in C++ on the native engine and the deck's compiled program, with the GIL
+released, writing straight into the arrays the environment hands over. Its observations are
+:mod:`cardroom.games.baebae.observation`'s, bit for bit, and its episodes those of the Python
+vector env, games passed over included (tests/native/test_vector_native.py steps both side by
+side). The contract is :mod:`cardroom.games.baha.vector`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cardroom.games.baebae.actions import ActionSpace, action_to_string
+from cardroom.games.baebae.native import _loaded, _refuse_lacking
+from cardroom.games.baebae.rules import Rules
+from cardroom.native import core
+from cardroom.rl.table import EnvError
+
+__all__ = ["POLICIES", "Batch"]
+
+POLICIES = ("random", "heuristic")
+"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
+
+
+class _Words:
+    """What :func:`~cardroom.games.baebae.actions.action_to_string` reads of a state: the
+    rules' cards and the action space."""
+
+    def __init__(self, rules: Rules, space: ActionSpace) -> None:
+        self.rules, self.space = rules, space
+
+
+class Batch:
+    """BAEBAE's native batch (see :mod:`cardroom.games.baha.vector` for the contract)."""
+
+    def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
+                 deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
+        if any(bot is not None and bot not in POLICIES for bot in bots):
+            raise ValueError(f"a native BAEBAE batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        _refuse_lacking(rules)
+        _, compiled, space = _loaded(rules)
+        self._words = _Words(rules, space)
+        self._core: Any = core().BaebaeVector(
+            compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
+            rules.draw_when_able, rules.chosen_once, num_envs, self_play, seat,
+            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+        )
+
+    def bind(self, *arrays: Any) -> None:
+        rewards = arrays[2]
+        self._core.bind(*arrays, rewards.size // len(rewards))
+
+    def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
+        skipped: str = self._core.reset(list(rows), list(seeds))
+        if skipped:
+            raise EnvError(skipped)
+
+    def step(self, actions: Any) -> int:
+        bad: int | str = self._core.step(actions)
+        if isinstance(bad, str):
+            raise EnvError(bad)
+        return bad
+
+    def refusal(self, row: int, action: int) -> str:
+        allowed = ", ".join(action_to_string(self._words, a) for a in self._core.legal_actions(row))  # type: ignore[arg-type]
+        return (f"action {action} ({action_to_string(self._words, action)}) is not one seat "  # type: ignore[arg-type]
+                f"{self._core.turn(row)} may take now; allowed: {allowed}")
