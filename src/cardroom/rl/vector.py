@@ -282,7 +282,10 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         seeds = self._seeds(seed)
         if seeds[0] >= 0:
             super().reset(seed=seeds[0])
-        self._batch.reset(range(self.num_envs), seeds)
+        try:
+            self._batch.reset(range(self.num_envs), seeds)
+        except ValueError as err:  # a batch's refusal in words (e.g. the bots end every game dealt)
+            raise EnvError(str(err)) from None
         self._started = True
         self._terminated[:] = self._truncated[:] = self._ended[:] = False
         return self._observation(), self._info()
@@ -304,7 +307,10 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
             raise EnvError(f"row {row}: action {int(given[row])} is outside the action space, "
                            f"0 to {count - 1}")
         chosen = np.ascontiguousarray(given, np.int64)
-        bad = self._batch.step(chosen)
+        try:
+            bad = self._batch.step(chosen)
+        except ValueError as err:
+            raise EnvError(str(err)) from None
         if bad >= 0:
             raise IllegalAction(f"row {bad}: {self._batch.refusal(bad, int(chosen[bad]))}; no row has moved")
         np.logical_or(self._terminated, self._truncated, out=self._ended)

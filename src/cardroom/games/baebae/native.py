@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
-    "gaps", "heuristic_games", "random_games", "table_games",
+    "gaps", "heuristic_games", "loaded_rules", "random_games", "refuse_lacking", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -70,7 +70,7 @@ def gaps() -> str | None:
     return f"BAEBAE steps {', '.join(UNSUPPORTED)} are not in this native core"
 
 
-def _refuse_lacking(rules: Rules) -> None:
+def refuse_lacking(rules: Rules) -> None:
     """Refuse, in words, a deck that needs a step this core lacks (never played on Python unsaid)."""
     if UNSUPPORTED:
         lacking = sorted(set(UNSUPPORTED) & compile_rules(rules).used)
@@ -80,7 +80,7 @@ def _refuse_lacking(rules: Rules) -> None:
 
 
 @functools.lru_cache(maxsize=32)
-def _loaded(rules: Rules) -> tuple[Program, Any, ActionSpace]:
+def loaded_rules(rules: Rules) -> tuple[Program, Any, ActionSpace]:
     """The rules' compiled program, it loaded into the core, and the action space (immutable,
     shared by every game of the rules): made once per rules, not at every new game."""
     program = compile_rules(rules)
@@ -95,8 +95,8 @@ than hashing the rules at every new game)."""
 
 
 def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, tuple[Any, ...]]:
-    _refuse_lacking(rules)
-    program, compiled, space = _loaded(rules)
+    refuse_lacking(rules)
+    program, compiled, space = loaded_rules(rules)
     args = (compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
             rules.draw_when_able, rules.chosen_once)
     if len(_FRESH) >= 64:
@@ -180,14 +180,14 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         if totals is not None and any(abs(t) >= LIMIT for t in start_totals):
             raise RulesError(f"the native engine takes totals within 2**62 of zero; "
                              f"use CARDROOM_ENGINE=python for totals {start_totals}")
-        _refuse_lacking(rules)
+        refuse_lacking(rules)
         origin: dict[str, Any] | None = None
         if deal is not None or totals is not None:
             origin = {"totals": start_totals[:]}
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
-        program, compiled, space = _loaded(rules)
+        program, compiled, space = loaded_rules(rules)
         self = cls.__new__(cls)
         self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
         self.space, self._program = space, program
@@ -515,8 +515,8 @@ def agent_games(
         )
     if not exact and "heuristic" in seats:
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
-    _refuse_lacking(rules)
-    _, compiled, _ = _loaded(rules)
+    refuse_lacking(rules)
+    _, compiled, _ = loaded_rules(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
@@ -545,8 +545,8 @@ def table_games(
                 f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
                 f"not {list(lineup)}"
             )
-    _refuse_lacking(rules)
-    _, compiled, _ = _loaded(rules)
+    refuse_lacking(rules)
+    _, compiled, _ = loaded_rules(rules)
     seats = [[a == "heuristic" for a in lineup] for lineup in lineups]
     return played(rules, compiled, seeds, seats, max_actions)
 

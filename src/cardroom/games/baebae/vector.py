@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
-from cardroom.games.baebae.native import _loaded, _refuse_lacking
+from cardroom.games.baebae.native import loaded_rules, refuse_lacking
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
-from cardroom.rl.table import EnvError
 
 __all__ = ["POLICIES", "Batch"]
 
@@ -41,8 +40,8 @@ class Batch:
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
         if any(bot is not None and bot not in POLICIES for bot in bots):
             raise ValueError(f"a native BAEBAE batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
-        _refuse_lacking(rules)
-        _, compiled, space = _loaded(rules)
+        refuse_lacking(rules)
+        _, compiled, space = loaded_rules(rules)
         self._words = _Words(rules, space)
         self._core: Any = core().BaebaeVector(
             compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
@@ -57,12 +56,12 @@ class Batch:
     def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
         skipped: str = self._core.reset(list(rows), list(seeds))
         if skipped:
-            raise EnvError(skipped)
+            raise ValueError(skipped)
 
     def step(self, actions: Any) -> int:
         bad: int | str = self._core.step(actions)
         if isinstance(bad, str):
-            raise EnvError(bad)
+            raise ValueError(bad)
         return bad
 
     def refusal(self, row: int, action: int) -> str:
