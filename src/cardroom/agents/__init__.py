@@ -42,6 +42,12 @@ def _heuristic(seed: int | None, **options: Any) -> Agent:
     return HeuristicAgent(seed=seed, **options)
 
 
+def _restricted(seed: int | None, **options: Any) -> Agent:
+    from cardroom.agents.restricted import RestrictedAgent
+
+    return RestrictedAgent(seed=seed, **options)
+
+
 def _ismcts(seed: int | None, **options: Any) -> Agent:
     from cardroom.agents.ismcts import ISMCTSAgent
 
@@ -90,6 +96,10 @@ class AgentKind:
 AGENTS: dict[str, AgentKind] = {
     "random": AgentKind(_random),
     "heuristic": AgentKind(_heuristic),
+    "restricted": AgentKind(_restricted, {
+        "card": "a card's key (10C): the heuristic never plays it while another action is legal",
+        "action": "a card's key (5D): the heuristic never carries out its optional action",
+    }),
     "ismcts": AgentKind(_ismcts, {
         "iterations": "a whole number from 1, per move; default 1000",
         "seconds": "a number above 0, per move; wins over iterations",

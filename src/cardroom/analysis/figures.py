@@ -17,7 +17,7 @@ from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import mean_t, wilson
 from cardroom.sim.report import deck_words
 
-__all__ = ["BASE_COLUMNS", "build_report", "game_frame", "metric_names", "seed_text"]
+__all__ = ["BASE_COLUMNS", "build_report", "game_frame", "metric_names", "rules_words", "seed_text"]
 
 BASE_COLUMNS = frozenset(
     {
@@ -309,19 +309,25 @@ def _ludii_section(results: Results, frame: pl.DataFrame) -> Section:
     return Section("metrics", "Balance, decisiveness, lead changes, duration", about, [table], [], figures)
 
 
-def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
-    spec = game_registry.get(results.game)
+def rules_words(results: Results) -> str:
+    """The rules a run played, as people read them: every option, a deck by its name and digest
+    (never a deck file's text, docs/analytics.md); ``defaults`` when none is recorded."""
     games = results.games
     manifest = results.manifest
     rules = manifest.get("rules")
     if rules is None and games.height and "rules" in games.columns:
         rules = json.loads(games["rules"][0])
     deck = manifest.get("deck") or (games["deck"][0] if "deck" in games.columns and games.height else None)
-    # A deck by its name and digest, never a deck file's text (docs/analytics.md).
     rules_text = ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
                            for k, v in (rules or {}).items() if k != "deck_files")
+    return rules_text or "defaults"
+
+
+def _facts(results: Results) -> tuple[list[tuple[str, str]], list[str]]:
+    spec = game_registry.get(results.game)
+    games = results.games
     agents = results.agents
-    facts = [("game", spec.title), ("rules", rules_text or "defaults")]
+    facts = [("game", spec.title), ("rules", rules_words(results))]
     facts += [
         ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(agents))),
         ("games", str(games.height)),

@@ -8,18 +8,21 @@ recorded (a deck file's text travels with the rules or the manifest), never from
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Sequence
 from typing import Any
 
 import polars as pl
 
 from cardroom.analysis.folder import Results
-from cardroom.analysis.impact import impact_rows, seat_units
+from cardroom.analysis.impact import UNIT, impact_rows, seat_units
 from cardroom.analysis.report import Column, Plot, Section, Table
+from cardroom.analysis.stats import Difference, holm, mean_moments, paired_moments, welch_moments
 from cardroom.engine import RulesError
 from cardroom.games.baebae.deck import CardDef, DeckError
 from cardroom.games.baebae.rules import Rules
 
-__all__ = ["deck_of", "sections"]
+__all__ = ["compare_sections", "deck_of", "sections"]
 
 STEPS = (
     ("draws_forced", "cards drawn by force"),
@@ -37,6 +40,13 @@ _IMPACT_ABOUT = (
     "Differences are held minus not held: a positive penalty difference means the card costs its "
     "holder points. Intervals are Welch's 95% t intervals; rounds of one game are not independent, "
     "so they are a little narrower than exact."
+)
+_WITHIN = (
+    "Within value: the held comparison among the seat-rounds whose starting hand held a card of the same "
+    "penalty value (a 10 against the other cards worth 10: 10, J, Q, K), so that what a card costs while "
+    "it stays in hand cancels out; the rows are ranked by it. Plays a game and Action ran (the share of its "
+    "plays whose action ran) stand beside every figure; Note says where these agents never play a card or "
+    "never carry out its action (its figures then measure the card without it)."
 )
 _MULTIPLE = (
     "Outlier: an interval excludes 0. With many designs, about 1 in 20 such flags appears by chance "
@@ -63,6 +73,14 @@ def deck_of(results: Results) -> tuple[CardDef, ...] | None:
         return None
 
 
+def deck_rules(results: Results) -> dict[str, Any] | None:
+    """The run's recorded rules options."""
+    rules: Any = results.manifest.get("rules")
+    if rules is None and results.games.height:
+        rules = json.loads(results.games["rules"][0])
+    return rules if isinstance(rules, dict) else None
+
+
 def _unknown_deck(results: Results) -> str:
     """Why the deck's designs are unknown here, and what to do."""
     return results.deck_note or (
@@ -86,6 +104,48 @@ def _flag_columns() -> list[Column]:
     return [Column("outlier", "Outlier"), Column("holm", "Holm")]
 
 
+def _within_value(
+    units: pl.DataFrame, hands: pl.DataFrame, designs: dict[str, CardDef], ace: int
+) -> dict[str, dict[str, Any]]:
+    """Per design, the held comparison among the units holding a card of its penalty value
+    only: a 10 against the other cards worth 10 (10, J, Q, K), a 3 against the other 3s, so
+    that the penalty a card costs while it stays in hand cancels out."""
+
+    def value(card: CardDef) -> int:
+        return ace if card.rank == 1 else min(card.rank, 10)
+
+    worth = {key: value(card) for key, card in designs.items()}
+    tagged = (
+        hands.select("game_index", "deal", "seat", "design")
+        .with_columns(
+            pl.col("design").replace_strict(worth, default=None, return_dtype=pl.Int64).alias("value")
+        )
+        .drop_nulls("value")
+    )
+    out: dict[str, dict[str, Any]] = {}
+    for points in sorted(set(worth.values())):
+        members = tagged.filter(pl.col("value") == points)
+        holding = members.select(UNIT).unique()
+        among = units.join(holding, on=UNIT, how="inner")
+        if members["design"].n_unique() < 2:
+            continue  # a value of one design has nothing to be set against
+        for row in impact_rows(among, members, "design"):
+            out[row["design"]] = row
+    return out
+
+
+def _note(card: CardDef | None, dealt: int, plays: int, ran: int | None) -> str:
+    """What the figures of a card cannot say: it was never played, or its action never ran."""
+    if card is None or not dealt:
+        return ""
+    if plays == 0:
+        return "never played by these agents: its figures measure holding it only"
+    if card.has_action and ran == 0:
+        what = "optional action never carried out" if card.optional else "action never ran"
+        return f"{what} by these agents: its figures measure the card without its action"
+    return ""
+
+
 def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, CardDef]) -> Table:
     hands = results.table("hands")
     cards = results.table("cards")
@@ -93,6 +153,12 @@ def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, Card
     played = impact_rows(units, cards, "design") if cards is not None else []
     dealt = dict(hands.group_by("design").len().iter_rows()) if hands is not None else {}
     plays = dict(cards.group_by("design").len().iter_rows()) if cards is not None else {}
+    ran: dict[str, int] = {}
+    if cards is not None and "action_ran" in cards.columns:
+        ran = dict(cards.group_by("design").agg(pl.col("action_ran").cast(pl.Int64).sum()).iter_rows())
+    ace = int((deck_rules(results) or {}).get("ace_penalty", 1))
+    within = _within_value(units, hands, designs, ace) if hands is not None and designs else {}
+    games = results.games.height
     by_design: dict[str, dict[str, Any]] = {}
     for row in held:
         by_design[row["design"]] = {
@@ -109,34 +175,48 @@ def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, Card
     rows = []
     for design, entry in by_design.items():
         card = designs.get(design)
+        count = plays.get(design, 0)
+        has_action = card is not None and card.has_action
         rows.append(
             {
                 "card": card.key if card else "",
                 "design": design,
                 "dealt": dealt.get(design, 0),
-                "played": plays.get(design, 0),
+                "played": count,
+                "plays_game": count / games if games else None,
+                "ran_share": ran.get(design, 0) / count if has_action and count else None,
+                "within_points": within[design]["points"] if design in within else None,
+                "within_win": within[design]["win"] if design in within else None,
+                "note": _note(card, dealt.get(design, 0), count, ran.get(design) if has_action else None),
                 **entry,
             }
         )
-    # The costliest to hold first: what a designer looks at first.
-    rows.sort(key=lambda r: -((r.get("held_points") or {}).get("value") or 0.0))
+    # The costliest to hold among the cards of its penalty value first: the penalty a card
+    # costs in hand no longer decides the order (every 10, J, Q, K would lead it).
+    rows.sort(key=lambda r: -((r.get("within_points") or r.get("held_points") or {}).get("value") or 0.0))
     columns = [
         Column("card", "Card"),
         Column("design", "Design"),
-        Column("dealt", "Dealt"),
+        Column("dealt", "Dealt", terminal=False),
         Column("played", "Played", terminal=False),
-        Column("held_points", "Penalty diff, held"),
-        Column("held_win", "Win diff, held", 3),
+        Column("plays_game", "Plays a game", 2),
+        Column("ran_share", "Action ran", 2),
+        Column("within_points", "Penalty diff, held, within value"),
+        Column("within_win", "Win diff, held, within value", 3, terminal=False),
+        Column("held_points", "Penalty diff, held", terminal=False),
+        Column("held_win", "Win diff, held", 3, terminal=False),
         Column("played_points", "Penalty diff, played", terminal=False),
         Column("played_win", "Win diff, played", 3, terminal=False),
+        Column("note", "Note", terminal=False),
         *_flag_columns(),
     ]
     return Table(
         "designs",
-        "Per-card impact (held at the deal, played; 95% Welch intervals)",
+        "Per-card impact (held at the deal, among the cards of its penalty value; played; 95% Welch "
+        "intervals)",
         columns,
         rows,
-        note=_MULTIPLE,
+        note=_WITHIN + " " + _MULTIPLE,
         flag="outlier",
     )
 
@@ -297,3 +377,364 @@ def sections(results: Results) -> list[Section]:
             )
         )
     return out
+
+
+# -- compare: the variants card by card ---------------------------------------------------------
+
+_COUNTS = (("plays", "cards played"), ("ran", "actions run"), *STEPS)
+"""What the per-card comparison counts a game for each design: its plays, its actions run, and
+what its actions did."""
+
+_COMPARE_ABOUT = (
+    "Per card: for each design, what it did a game (plays, actions run, cards drawn by force, turns "
+    "skipped...) in the first run and in the variant, and the variant minus the first run, taken game by "
+    "game on the same seeds (paired t 95% interval; Welch's when the seeds differ). Held: the card's "
+    "per-card impact (round penalty of a seat whose starting hand held it, against one whose did not) in "
+    "each run, and its change (the two impacts' intervals combined as independent: wider than paired). "
+    "Rows that cannot differ (0 in every game of every variant) are left out. Significant: an interval "
+    "excludes 0; Holm: still significant after Holm's adjustment over every figure of the table."
+)
+
+
+def _seed_sets(runs: Sequence[Results]) -> list[list[int]]:
+    return [sorted(run.games["seed"].to_list()) for run in runs]
+
+
+def _per_seed(run: Results) -> pl.DataFrame | None:
+    """Per seed and design: plays, actions run, and each step count (zeros left out)."""
+    cards = run.table("cards")
+    if cards is None:
+        return None
+    seeds = run.games.select("game_index", "seed")
+    columns = [pl.len().alias("plays")]
+    if "action_ran" in cards.columns:
+        columns.append(pl.col("action_ran").cast(pl.Int64).sum().alias("ran"))
+    columns += [pl.col(name).cast(pl.Int64).sum().alias(name) for name, _ in STEPS if name in cards.columns]
+    return (
+        cards.drop("seed", strict=False).join(seeds, on="game_index").group_by("seed", "design").agg(columns)
+    )
+
+
+def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
+    """Per seed, every design's counts summed (keyed ``all``)."""
+    return (
+        frame.group_by("seed")
+        .agg(pl.exclude("seed", "design").sum())
+        .with_columns(pl.lit("all").alias("all"))
+    )
+
+
+def _moments(frame: pl.DataFrame, keys: list[str], value: str) -> dict[tuple[Any, ...], tuple[float, float]]:
+    sums = frame.group_by(keys).agg(pl.col(value).sum().alias("s1"), (pl.col(value) ** 2).sum().alias("s2"))
+    return {tuple(row[:-2]): (float(row[-2]), float(row[-1])) for row in sums.iter_rows()}
+
+
+def _count_differences(
+    base: pl.DataFrame, other: pl.DataFrame, keys: list[str], values: list[str], seeds: Sequence[list[int]]
+) -> dict[tuple[tuple[Any, ...], str], tuple[Any, Any, Difference]]:
+    """For every key and value: the first run's mean a game, the variant's, and their
+    difference, paired on the seeds when both runs played the same ones (a missing row is 0)."""
+    n1, n2 = len(seeds[0]), len(seeds[1])
+    paired = seeds[0] == seeds[1]
+    out: dict[tuple[tuple[Any, ...], str], tuple[Any, Any, Difference]] = {}
+    joined = None
+    if paired:
+        joined = base.join(other, on=["seed", *keys], how="full", coalesce=True, suffix="_v").fill_null(0)
+    for value in values:
+        if value not in base.columns and value not in other.columns:
+            continue
+        b = _moments(base, keys, value) if value in base.columns else {}
+        v = _moments(other, keys, value) if value in other.columns else {}
+        d = {}
+        if joined is not None:
+            left = pl.col(value) if value in base.columns else pl.lit(0)
+            right = pl.col(f"{value}_v") if value in other.columns else pl.lit(0)
+            d = _moments(joined.with_columns((right - left).alias("_d")), keys, "_d")
+        for key in dict.fromkeys([*b, *v]):
+            s1, s2 = b.get(key, (0.0, 0.0))
+            t1, t2 = v.get(key, (0.0, 0.0))
+            if joined is not None:
+                difference = paired_moments(n1, *d.get(key, (0.0, 0.0)))
+            else:
+                m1, m2 = s1 / n1, t1 / n2
+                difference = welch_moments(
+                    n2,
+                    m2,
+                    max(t2 - n2 * m2 * m2, 0.0) / max(n2 - 1, 1),
+                    n1,
+                    m1,
+                    max(s2 - n1 * m1 * m1, 0.0) / max(n1 - 1, 1),
+                )
+            out[(key, value)] = (
+                mean_moments(n1, s1, s2).to_dict(),
+                mean_moments(n2, t1, t2).to_dict(),
+                difference,
+            )
+    return out
+
+
+def _independent(a: dict[str, Any] | None, b: dict[str, Any] | None) -> dict[str, Any] | None:
+    """``b - a`` for two estimates with 95% intervals, their errors combined as independent."""
+    if not a or not b or None in (a.get("value"), b.get("value"), a.get("low"), b.get("low")):
+        return None
+    z = 1.959963984540054
+    se = math.hypot((a["high"] - a["low"]) / (2 * z), (b["high"] - b["low"]) / (2 * z))
+    value = b["value"] - a["value"]
+    p = math.erfc(abs(value) / se / math.sqrt(2)) if se > 0 else (0.0 if value else 1.0)
+    low, high = value - z * se, value + z * se
+    return {"value": value, "low": low, "high": high, "p": p, "significant": low > 0 or high < 0}
+
+
+def _held(run: Results) -> dict[str, dict[str, Any]]:
+    hands = run.table("hands")
+    if hands is None:
+        return {}
+    return {row["design"]: row["points"] for row in impact_rows(seat_units(run), hands, "design")}
+
+
+def _deck_diff_table(runs: Sequence[Results], labels: Sequence[str]) -> Table | None:
+    from cardroom.games.baebae.deck_diff import deck_diff
+
+    decks = [deck_of(run) for run in runs]
+    if decks[0] is None:
+        return None
+    rows = []
+    for label, deck in zip(labels[1:], decks[1:], strict=True):
+        if deck is None:
+            rows.append(
+                {
+                    "variant": label,
+                    "change": "the variant's deck is unknown here (" + _unknown_deck(runs[0]) + ")",
+                }
+            )
+            continue
+        changes = deck_diff(decks[0], deck)
+        rows += [{"variant": label, "change": change} for change in changes] or [
+            {"variant": label, "change": "the same cards as the first run"}
+        ]
+    return Table(
+        "deck_diff",
+        f"What changed in each deck from {labels[0]}'s",
+        [Column("variant", "Variant", terminal=len(runs) > 2), Column("change", "Change")],
+        rows,
+    )
+
+
+def _effect_words(
+    label: str, difference: dict[str, Any], base: dict[str, Any], variant: dict[str, Any]
+) -> str:
+    d = difference
+
+    def n(x: Any) -> str:
+        return f"{x:.2f}" if x is not None else "-"
+
+    return (
+        f"{label} {d['value']:+.2f} a game [{n(d['low'])}, {n(d['high'])}] "
+        f"({n(base['value'])} -> {n(variant['value'])})"
+    )
+
+
+def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[str], list[Section]]:
+    """BAEBAE's part of ``cardroom compare``: the deck diff, the direct effects (what the
+    actions did a game, overall and per card) first, then per card; and warnings (two variants'
+    decks of one name)."""
+    warnings = []
+    decks = [run.manifest.get("deck") for run in runs]
+    by_name: dict[str, set[str]] = {}
+    for deck in decks:
+        if isinstance(deck, dict):
+            by_name.setdefault(str(deck.get("name")), set()).add(str(deck.get("digest")))
+    for name, digests in by_name.items():
+        if len(digests) > 1:
+            warnings.append(
+                f"{len(digests)} variants' decks share the name {name!r} but not their cards (their digests "
+                "differ): give each its own name (cardroom deck new NAME --from DECK writes a renamed copy)."
+            )
+    frames = [_per_seed(run) for run in runs]
+    seeds = _seed_sets(runs)
+    designs = _design_map(deck_of(runs[-1])) | _design_map(deck_of(runs[0]))
+    effects_rows: list[dict[str, Any]] = []
+    card_tables: list[Table] = []
+    plots: list[Plot] = []
+    words = dict(_COUNTS)
+    base_frame = frames[0]
+    held_base = _held(runs[0])
+    for label, run, frame, run_seeds in zip(labels[1:], runs[1:], frames[1:], seeds[1:], strict=True):
+        if base_frame is None or frame is None:
+            continue
+        pair = [seeds[0], run_seeds]
+        totals = _count_differences(
+            _per_game(base_frame), _per_game(frame), ["all"], [k for k, _ in _COUNTS], pair
+        )
+        per_card = _count_differences(base_frame, frame, ["design"], [k for k, _ in _COUNTS], pair)
+        held_variant = _held(run)
+        rows: list[dict[str, Any]] = []
+        for (key, value), (b, v, d) in sorted(per_card.items(), key=lambda x: (x[0][0][0], _order(x[0][1]))):
+            if b["value"] == 0 and v["value"] == 0:
+                continue  # 0 in every game of both runs: it cannot differ
+            design = str(key[0])
+            card = designs.get(design)
+            rows.append(
+                {
+                    "card": card.key if card else "",
+                    "design": design,
+                    "figure": words[value],
+                    "key": value,
+                    "base": b,
+                    "variant": v,
+                    "difference": d.to_dict(),
+                    "significant": d.significant,
+                }
+            )
+        for design in sorted({r["design"] for r in rows}):
+            change = _independent(held_base.get(design), held_variant.get(design))
+            if change is not None:
+                card = designs.get(design)
+                rows.append(
+                    {
+                        "card": card.key if card else "",
+                        "design": design,
+                        "figure": "penalty diff, held",
+                        "key": "held",
+                        "base": held_base.get(design),
+                        "variant": held_variant.get(design),
+                        "difference": change,
+                        "significant": change["significant"],
+                    }
+                )
+        adjusted = holm(
+            [r["difference"]["p"] if r["difference"].get("p") is not None else math.nan for r in rows]
+        )
+        for row, p in zip(rows, adjusted, strict=True):
+            row["holm"] = not math.isnan(p) and p < 0.05
+        # The direct effects: what changed most surely, the game's totals first.
+        kept = holm([bv[2].p for bv in totals.values()])
+        ranked = sorted(
+            (
+                (k, bv)
+                for (k, bv), p in zip(totals.items(), kept, strict=True)
+                if not math.isnan(p) and p < 0.05
+            ),
+            key=lambda x: -abs(x[1][2].value) / max(x[1][2].high - x[1][2].low, 1e-9),
+        )
+        for (_, value), (b, v, d) in ranked:
+            effects_rows.append(
+                {
+                    "variant": label,
+                    "effect": _effect_words(words[value], d.to_dict(), b, v),
+                    "difference": d.to_dict(),
+                    "holm": True,
+                }
+            )
+        surest = sorted(
+            (r for r in rows if r["holm"] and r["key"] != "held"),
+            key=lambda r: (
+                -abs(r["difference"]["value"])
+                / max((r["difference"]["high"] or 0) - (r["difference"]["low"] or 0), 1e-9)
+            ),
+        )
+        for r in surest[:8]:
+            effects_rows.append(
+                {
+                    "variant": label,
+                    "effect": _effect_words(
+                        f"{r['card']} {r['design']}: {r['figure']}".strip(),
+                        r["difference"],
+                        r["base"],
+                        r["variant"],
+                    ),
+                    "difference": r["difference"],
+                    "holm": True,
+                }
+            )
+        rows.sort(key=lambda r: (not r["holm"], not r["significant"], r["card"], _order(r["key"])))
+        card_tables.append(
+            Table(
+                f"cards_{len(card_tables) + 1}",
+                f"{label} minus {labels[0]}, card by card",
+                [
+                    Column("card", "Card"),
+                    Column("design", "Design", terminal=False),
+                    Column("figure", "Figure"),
+                    Column("base", labels[0], 2, terminal=False),
+                    Column("variant", label, 2, terminal=False),
+                    Column("difference", "Difference [95%]", 2),
+                    Column("significant", "Significant"),
+                    Column("holm", "Holm"),
+                ],
+                rows,
+                note="Per game; held: the per-card impact on a round's penalty. Rows 0 in every game of both "
+                "runs left out.",
+                flag="holm",
+            )
+        )
+        shown = [r for r in rows if r["holm"] and r["key"] != "held"][:30]
+        if shown:
+            plots.append(
+                Plot(
+                    f"cards_{len(card_tables)}",
+                    f"{label} minus {labels[0]}: the surest per-card changes a game (95% intervals)",
+                    "bar",
+                    {
+                        "labels": [f"{r['card']} {r['key']}" for r in shown],
+                        "values": [r["difference"]["value"] for r in shown],
+                        "low": [r["difference"]["low"] for r in shown],
+                        "high": [r["difference"]["high"] for r in shown],
+                        "reference": 0.0,
+                    },
+                    xlabel="card and figure",
+                    ylabel="difference a game",
+                )
+            )
+        steps = [(k, bv) for k, bv in totals.items() if not (bv[0]["value"] == 0 and bv[1]["value"] == 0)]
+        if steps:
+            plots.append(
+                Plot(
+                    f"steps_{len(card_tables)}",
+                    f"{label} minus {labels[0]}: what the actions did a game (95% intervals)",
+                    "bar",
+                    {
+                        "labels": [words[k[1]] for k, _ in steps],
+                        "values": [bv[2].value for _, bv in steps],
+                        "low": [bv[2].low for _, bv in steps],
+                        "high": [bv[2].high for _, bv in steps],
+                        "reference": 0.0,
+                    },
+                    xlabel="step",
+                    ylabel="difference a game",
+                )
+            )
+    sections = []
+    diff = _deck_diff_table(runs, labels)
+    effects = Table(
+        "direct_effects",
+        "Direct effects: what the variants' actions did differently a game",
+        [
+            Column("variant", "Variant", terminal=len(runs) > 2),
+            Column("effect", "Effect [95%] (first run -> variant)"),
+        ],
+        effects_rows
+        or [{"variant": "", "effect": "no difference in what the actions did survives Holm's adjustment"}],
+    )
+    sections.append(
+        Section(
+            "direct_effects",
+            "Direct effects",
+            [
+                "What the cards' actions did a game, in all and per card, that differs between the first "
+                "run and a variant beyond chance (paired on the seeds; Holm's adjustment over every "
+                "figure), the surest first."
+            ],
+            [effects, *([diff] if diff is not None else [])],
+            [],
+            {"effects": [r["effect"] for r in effects_rows]},
+        )
+    )
+    if card_tables:
+        sections.append(Section("cards_compare", "Card by card", [_COMPARE_ABOUT], card_tables, plots))
+    return warnings, sections
+
+
+def _order(value: str) -> int:
+    keys = [k for k, _ in _COUNTS] + ["held"]
+    return keys.index(value) if value in keys else len(keys)
