@@ -7,9 +7,9 @@ heuristic players in every seat, once with seat ``i mod players`` the restricted
 card while the rules allow another action; or never carrying out that card's optional
 action). The same seed deals the same cards and seeds every player alike, so a game differs
 only where the restriction changed a choice: the difference is taken game by game (paired t
-95% interval). A card's *worth* is the penalty its player would have taken more without it
-(restricted minus free: positive means the card helps whoever holds it) and the win share it
-would have lost.
+95% interval). A card's *worth* is how many points a game its player would be worse off against the others
+without it (its total less the others' mean, restricted minus free: positive means the card
+helps whoever holds it), its own penalty alone, and the win share it would have lost.
 """
 
 from __future__ import annotations
@@ -46,6 +46,12 @@ class Played:
 def _share(winners: list[bool], seat: int) -> float:
     first = sum(winners)
     return 1.0 / first if winners[seat] and first else 0.0
+
+
+def _margin(totals: list[int], seat: int) -> float:
+    """The seat's total less the mean of the others': below 0, it is doing better than they."""
+    others = [t for s, t in enumerate(totals) if s != seat]
+    return totals[seat] - sum(others) / len(others)
 
 
 def play_restricted(
@@ -108,10 +114,12 @@ _ABOUT = [
     "forbidden to play the card while the rules allow it any other action (never: when the card is all "
     "it can play and it may not draw instead, it plays it, counted as forced); for each optional action, "
     "one seat that never carries it out.",
-    "Worth in penalty: the restricted seat's final total minus its total in the same game unrestricted "
-    "(positive: the card saves its player that many points a game); worth in wins: its win share lost. "
-    "Paired t 95% intervals over the games; Holm: still significant after Holm's adjustment over every "
-    "row and both figures. Games changed: the games in which any seat's total differs. Avoided a game: "
+    "Worth in points (the ranking): the restricted seat's final total less the mean of the others' totals, "
+    "minus the same in the same game unrestricted (positive: the card puts its player that many points a "
+    "game better off against the others, whether by saving its own penalty or adding to theirs); worth in "
+    "own penalty: its own total only; worth in wins: its win share lost. Paired t 95% intervals over the "
+    "games; Holm: still significant after Holm's adjustment over every row and both figures, points and "
+    "wins. Games changed: the games in which any seat's total differs. Avoided a game: "
     "turns the seat could play the card and played something else.",
 ]
 
@@ -174,6 +182,10 @@ def restricted_report(
         lost = [_share(found.winners[i], seats[i]) for i in range(games)]
         penalty = paired_difference(mine, free)
         win = paired_difference(won, lost)
+        margin = paired_difference(
+            [_margin(found.totals[i], seats[i]) for i in range(games)],
+            [_margin(base.totals[i], seats[i]) for i in range(games)],
+        )
         changed = sum(found.totals[i] != base.totals[i] for i in range(games))
         used = sum(found.avoided) + sum(found.forced) if kind == "card" else sum(found.declined)
         if kind == "card":
@@ -192,21 +204,22 @@ def restricted_report(
                 "design": card.name or key,
                 "restriction": "never played" if kind == "card" else "optional action never carried out",
                 "penalty": penalty.to_dict(),
+                "margin": margin.to_dict(),
                 "win": win.to_dict(),
                 "changed": changed,
                 "avoided": sum(found.avoided) / games,
                 "forced": sum(found.forced) / games,
                 "declined": sum(found.declined) / games,
                 "flag": never,
-                "significant": penalty.significant or win.significant,
+                "significant": margin.significant or win.significant,
             }
         )
     adjusted = holm(
-        [r[f]["p"] if r[f]["p"] is not None else math.nan for r in rows for f in ("penalty", "win")]
+        [r[f]["p"] if r[f]["p"] is not None else math.nan for r in rows for f in ("margin", "win")]
     )
     for i, row in enumerate(rows):
         row["holm"] = any(p < 0.05 for p in adjusted[2 * i : 2 * i + 2] if not math.isnan(p))
-    rows.sort(key=lambda r: -(r["penalty"]["value"] or 0.0))
+    rows.sort(key=lambda r: -(r["margin"]["value"] or 0.0))
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank
     table = Table(
@@ -217,7 +230,8 @@ def restricted_report(
             Column("card", "Card"),
             Column("design", "Design", terminal=False),
             Column("restriction", "Restriction", terminal=False),
-            Column("penalty", "Worth, penalty a game"),
+            Column("margin", "Worth, points a game"),
+            Column("penalty", "Worth, own penalty a game", terminal=False),
             Column("win", "Worth, win share", 3),
             Column("changed", "Games changed"),
             Column("avoided", "Avoided a game", 2, terminal=False),
@@ -227,22 +241,22 @@ def restricted_report(
             Column("holm", "Holm"),
         ],
         rows,
-        note="Worth: restricted minus free on the same seeds (positive: the card saves its player points).",
+        note="Worth: restricted minus free on the same seeds (positive: the card helps its player).",
         flag="holm",
     )
     plot = Plot(
         "ranking",
-        "Each card's worth in penalty a game (95% paired intervals)",
+        "Each card's worth in points a game (95% paired intervals)",
         "bar",
         {
             "labels": [r["card"].replace(" action", "*") for r in rows],
-            "values": [r["penalty"]["value"] for r in rows],
-            "low": [r["penalty"]["low"] for r in rows],
-            "high": [r["penalty"]["high"] for r in rows],
+            "values": [r["margin"]["value"] for r in rows],
+            "low": [r["margin"]["low"] for r in rows],
+            "high": [r["margin"]["high"] for r in rows],
             "reference": 0.0,
         },
         xlabel="card (* its optional action)",
-        ylabel="penalty saved a game",
+        ylabel="points a game",
     )
     deck = rules.deck_record()
     facts = [
