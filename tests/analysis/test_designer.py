@@ -131,6 +131,12 @@ def test_analyze_ranks_cards_within_their_penalty_value_and_says_what_is_never_u
     result = runner.invoke(app, ["analyze", str(folder), "--json", str(figures)])
     assert result.exit_code == 0, result.output
     rows = json.loads(figures.read_text())["sections"]["cards"]["tables"]["designs"]["rows"]
+    tens = [r for r in rows if r["card"][:-1] in ("10", "J", "Q", "K")]
+    held = sum(r["held_points"]["value"] for r in tens) / len(tens)
+    within = sum(r["within_points"]["value"] for r in tens) / len(tens)
+    assert held > 0.5 and abs(within) < 1e-9  # a 10 in hand costs 10: within its value, that cancels
+    shown = [r["within_points"]["value"] for r in rows]
+    assert shown == sorted(shown, reverse=True)  # ranked by it
     top = [r["card"][:-1] for r in rows[:12]]
     assert set(top) - {"9", "10", "J", "Q", "K"}  # no longer the high-penalty cards only
     by_card = {r["card"]: r for r in rows}

@@ -237,11 +237,12 @@ def restricted_report(
             Column("avoided", "Avoided a game", 2, terminal=False),
             Column("forced", "Forced a game", 2, terminal=False),
             Column("declined", "Declined a game", 2, terminal=False),
-            Column("flag", "Note"),
+            Column("flag", "Note", terminal=False),
             Column("holm", "Holm"),
         ],
         rows,
-        note="Worth: restricted minus free on the same seeds (positive: the card helps its player).",
+        note="Worth: restricted minus free on the same seeds (positive: the card helps its player)."
+        + "".join(f" {r['card']}: {r['flag']}." for r in rows if r["flag"]),
         flag="holm",
     )
     plot = Plot(

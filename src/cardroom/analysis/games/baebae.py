@@ -15,7 +15,7 @@ from typing import Any
 import polars as pl
 
 from cardroom.analysis.folder import Results
-from cardroom.analysis.impact import UNIT, impact_rows, seat_units
+from cardroom.analysis.impact import impact_rows, seat_units
 from cardroom.analysis.report import Column, Plot, Section, Table
 from cardroom.analysis.stats import Difference, holm, mean_moments, paired_moments, welch_moments
 from cardroom.engine import RulesError
@@ -42,9 +42,10 @@ _IMPACT_ABOUT = (
     "so they are a little narrower than exact."
 )
 _WITHIN = (
-    "Within value: the held comparison among the seat-rounds whose starting hand held a card of the same "
-    "penalty value (a 10 against the other cards worth 10: 10, J, Q, K), so that what a card costs while "
-    "it stays in hand cancels out; the rows are ranked by it. Plays a game and Action ran (the share of its "
+    "Within value: the held difference less the mean held difference of the cards of the same penalty "
+    "value (a 10 against the cards worth 10: 10, J, Q, K; a 3 against the 3s), its interval moved alike "
+    "(the mean's own uncertainty left out), so that what a card costs while it stays in hand cancels out; "
+    "the rows are ranked by it. Plays a game and Action ran (the share of its "
     "plays whose action ran) stand beside every figure; Note says where these agents never play a card or "
     "never carry out its action (its figures then measure the card without it)."
 )
@@ -105,32 +106,33 @@ def _flag_columns() -> list[Column]:
 
 
 def _within_value(
-    units: pl.DataFrame, hands: pl.DataFrame, designs: dict[str, CardDef], ace: int
-) -> dict[str, dict[str, Any]]:
-    """Per design, the held comparison among the units holding a card of its penalty value
-    only: a 10 against the other cards worth 10 (10, J, Q, K), a 3 against the other 3s, so
-    that the penalty a card costs while it stays in hand cancels out."""
+    held: list[dict[str, Any]], designs: dict[str, CardDef], ace: int
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per design, its held differences (penalty and win) less the mean held difference of the
+    designs of its penalty value (a 10 against 10, J, Q and K; a 3 against the other 3s), the
+    interval moved alike: what the penalty a card costs while it stays in hand adds to every
+    card of that value cancels out. A value of one design gives nothing."""
 
     def value(card: CardDef) -> int:
         return ace if card.rank == 1 else min(card.rank, 10)
 
-    worth = {key: value(card) for key, card in designs.items()}
-    tagged = (
-        hands.select("game_index", "deal", "seat", "design")
-        .with_columns(
-            pl.col("design").replace_strict(worth, default=None, return_dtype=pl.Int64).alias("value")
-        )
-        .drop_nulls("value")
-    )
-    out: dict[str, dict[str, Any]] = {}
-    for points in sorted(set(worth.values())):
-        members = tagged.filter(pl.col("value") == points)
-        holding = members.select(UNIT).unique()
-        among = units.join(holding, on=UNIT, how="inner")
-        if members["design"].n_unique() < 2:
-            continue  # a value of one design has nothing to be set against
-        for row in impact_rows(among, members, "design"):
-            out[row["design"]] = row
+    groups: dict[int, list[dict[str, Any]]] = {}
+    for row in held:
+        card = designs.get(row["design"])
+        if card is not None and row["points"].get("value") is not None:
+            groups.setdefault(value(card), []).append(row)
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for rows in groups.values():
+        if len({r["design"] for r in rows}) < 2:
+            continue
+        for figure in ("points", "win"):
+            mean = sum(r[figure]["value"] for r in rows) / len(rows)
+            for r in rows:
+                shifted = {
+                    k: (v - mean if isinstance(v, float) and k in ("value", "low", "high") else v)
+                    for k, v in r[figure].items()
+                }
+                out.setdefault(r["design"], {})[figure] = shifted
     return out
 
 
@@ -157,7 +159,7 @@ def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, Card
     if cards is not None and "action_ran" in cards.columns:
         ran = dict(cards.group_by("design").agg(pl.col("action_ran").cast(pl.Int64).sum()).iter_rows())
     ace = int((deck_rules(results) or {}).get("ace_penalty", 1))
-    within = _within_value(units, hands, designs, ace) if hands is not None and designs else {}
+    within = _within_value(held, designs, ace)
     games = results.games.height
     by_design: dict[str, dict[str, Any]] = {}
     for row in held:
@@ -615,7 +617,7 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
                 for (k, bv), p in zip(totals.items(), kept, strict=True)
                 if not math.isnan(p) and p < 0.05
             ),
-            key=lambda x: -abs(x[1][2].value) / max(x[1][2].high - x[1][2].low, 1e-9),
+            key=lambda x: -_surety(x[1][2].to_dict()),
         )
         for (_, value), (b, v, d) in ranked:
             effects_rows.append(
@@ -628,10 +630,7 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
             )
         surest = sorted(
             (r for r in rows if r["holm"] and r["key"] != "held"),
-            key=lambda r: (
-                -abs(r["difference"]["value"])
-                / max((r["difference"]["high"] or 0) - (r["difference"]["low"] or 0), 1e-9)
-            ),
+            key=lambda r: -_surety(r["difference"]),
         )
         for r in surest[:8]:
             effects_rows.append(
@@ -647,7 +646,7 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
                     "holm": True,
                 }
             )
-        rows.sort(key=lambda r: (not r["holm"], not r["significant"], r["card"], _order(r["key"])))
+        rows.sort(key=lambda r: (not r["holm"], not r["significant"], -_surety(r["difference"])))
         card_tables.append(
             Table(
                 f"cards_{len(card_tables) + 1}",
@@ -733,6 +732,14 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
     if card_tables:
         sections.append(Section("cards_compare", "Card by card", [_COMPARE_ABOUT], card_tables, plots))
     return warnings, sections
+
+
+def _surety(difference: dict[str, Any]) -> float:
+    """How many interval widths a difference lies from 0: the surest first."""
+    value, low, high = difference.get("value"), difference.get("low"), difference.get("high")
+    if value is None or low is None or high is None:
+        return 0.0
+    return abs(value) / max(high - low, 1e-9)
 
 
 def _order(value: str) -> int:
