@@ -739,7 +739,7 @@ def _surety(difference: dict[str, Any]) -> float:
     value, low, high = difference.get("value"), difference.get("low"), difference.get("high")
     if value is None or low is None or high is None:
         return 0.0
-    return abs(value) / max(high - low, 1e-9)
+    return float(abs(value) / max(high - low, 1e-9))
 
 
 def _order(value: str) -> int:
