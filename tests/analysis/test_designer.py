@@ -183,3 +183,17 @@ def test_restricted_play_flags_the_optional_actions_the_heuristic_never_carries_
     for card in ("5D action", "AD action"):
         assert by[card]["changed"] == 0 and "never carries it out" in by[card]["flag"]
     assert by["QC action"]["changed"] > 0 and not by["QC action"]["flag"]
+
+
+@needs_native
+def test_the_restrict_command_writes_its_ranking_and_refuses_an_unknown_card(tmp_path: Path) -> None:
+    figures = tmp_path / "worth.json"
+    result = runner.invoke(app, ["restrict", "baebae", "--games", "12", "--card", "10C", "--card", "5D",
+                                 "--json", str(figures)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    rows = json.loads(figures.read_text())["sections"]["restricted"]["tables"]["ranking"]["rows"]
+    assert sorted(r["card"] for r in rows) == ["10C", "5D", "5D action"]
+    assert "Cardroom Sample Deck (sha256:" in result.output
+    bad = runner.invoke(app, ["restrict", "baebae", "--games", "4", "--card", "ZZ"])
+    assert bad.exit_code == 2 and "no such card in this deck" in bad.output
+    assert runner.invoke(app, ["restrict", "baha", "--games", "4"]).exit_code == 2
