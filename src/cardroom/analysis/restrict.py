@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from cardroom import games as game_registry
 from cardroom import native
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import holm, paired_difference
@@ -41,6 +42,14 @@ class Played:
     forced: list[int]
     declined: list[int]
     avoided: list[int]
+
+
+def _native_restricted(rules: Any) -> Callable[..., dict[str, list[int]]] | None:
+    """The game's native restricted batch (its native module's ``restricted_games``), when the
+    game runs natively and has one."""
+    batch = native.batch_for(rules.game)
+    found: Callable[..., dict[str, list[int]]] | None = getattr(batch, "restricted_games", None)
+    return found
 
 
 def _share(winners: list[bool], seat: int) -> float:
@@ -67,9 +76,8 @@ def play_restricted(
     agents (``"python"``: :class:`~cardroom.agents.restricted.RestrictedAgent` in a
     :class:`~cardroom.match.Match`); the two play the very same games."""
     players = rules.players
-    if engine == "auto" and native.batch_for(rules.game) is not None:
-        from cardroom.games.baebae.native import restricted_games
-
+    restricted_games = _native_restricted(rules) if engine == "auto" else None
+    if restricted_games is not None:
         index = rules.design_of_key
         found = restricted_games(
             rules, seeds, seats, index[card] if card else -1, index[action] if action else -1, MAX_ACTIONS
@@ -164,7 +172,7 @@ def restricted_report(
             engine=engine,
         )
 
-    native_batch = engine == "auto" and native.batch_for(rules.game) is not None
+    native_batch = engine == "auto" and _native_restricted(rules) is not None
     # The native batches release the interpreter lock: one thread a core plays them side by side.
     threads = (os.cpu_count() or 1) if native_batch else 1
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="cardroom-restrict") as pool:
@@ -260,8 +268,9 @@ def restricted_report(
         ylabel="points a game",
     )
     deck = rules.deck_record()
+    title = game_registry.get(rules.game).title
     facts = [
-        ("game", "BAEBAE"),
+        ("game", title),
         ("deck", deck_words(deck)),
         (
             "rules",
@@ -278,4 +287,4 @@ def restricted_report(
         [plot],
         {"ranking": [f"{r['card']} {r['restriction']}" for r in rows]},
     )
-    return Report(f"BAEBAE: restricted play, {deck.get('name')}", facts, [], [section])
+    return Report(f"{title}: restricted play, {deck.get('name')}", facts, [], [section])

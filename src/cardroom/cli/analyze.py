@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -419,10 +420,14 @@ def run_restrict(
     from cardroom.analysis.restrict import restricted_report
     from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
-    if game != "baebae":
-        raise UsageError(f"restricted play needs a game of card designs with actions: baebae, not {game!r}")
     items = with_deck(game, list(rule) if rule else None, list(decks) if decks else None)
-    rules = parse_rule_options(game, players, items)
+    rules: Any = parse_rule_options(game, players, items)
+    if not getattr(rules, "cards", None):
+        from cardroom import games as registry
+
+        takers = [registry.get(name).title for name in registry.names() if registry.get(name).decks]
+        raise UsageError(f"restricted play needs a game of card designs ({', '.join(takers)}); "
+                         f"{registry.get(game).title} has none")
     chosen = {k.upper() for k in cards} if cards else {c.key.upper() for c in rules.cards}
     optional = sum(c.optional for c in rules.cards if c.key.upper() in chosen) if actions else 0
     count = 1 + len(chosen) + optional
