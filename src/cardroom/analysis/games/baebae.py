@@ -407,14 +407,11 @@ def _per_seed(run: Results) -> pl.DataFrame | None:
     cards = run.table("cards")
     if cards is None:
         return None
-    seeds = run.games.select("game_index", "seed")
-    columns = [pl.len().alias("plays")]
+    columns = [pl.len().cast(pl.Int64).alias("plays")]
     if "action_ran" in cards.columns:
         columns.append(pl.col("action_ran").cast(pl.Int64).sum().alias("ran"))
     columns += [pl.col(name).cast(pl.Int64).sum().alias(name) for name, _ in STEPS if name in cards.columns]
-    return (
-        cards.drop("seed", strict=False).join(seeds, on="game_index").group_by("seed", "design").agg(columns)
-    )
+    return cards.group_by("seed", "design").agg(columns)  # the cards table keeps each game's seed
 
 
 def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
@@ -426,9 +423,15 @@ def _per_game(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _moments(frame: pl.DataFrame, keys: list[str], value: str) -> dict[tuple[Any, ...], tuple[float, float]]:
-    sums = frame.group_by(keys).agg(pl.col(value).sum().alias("s1"), (pl.col(value) ** 2).sum().alias("s2"))
-    return {tuple(row[:-2]): (float(row[-2]), float(row[-1])) for row in sums.iter_rows()}
+def _sums(frame: pl.DataFrame, keys: list[str], values: list[str]) -> dict[tuple[Any, ...], list[float]]:
+    """Per key, each value's sum and sum of squares (in one pass): ``[s1, s2, s1, s2, ...]``."""
+    aggregations = []
+    for value in values:
+        column = pl.col(value).cast(pl.Float64)
+        aggregations += [column.sum().alias(f"{value}_s1"), (column**2).sum().alias(f"{value}_s2")]
+    sums = frame.group_by(keys).agg(aggregations)
+    width = len(keys)
+    return {tuple(row[:width]): [float(x) for x in row[width:]] for row in sums.iter_rows()}
 
 
 def _count_differences(
@@ -438,25 +441,25 @@ def _count_differences(
     difference, paired on the seeds when both runs played the same ones (a missing row is 0)."""
     n1, n2 = len(seeds[0]), len(seeds[1])
     paired = seeds[0] == seeds[1]
-    out: dict[tuple[tuple[Any, ...], str], tuple[Any, Any, Difference]] = {}
-    joined = None
+    values = [v for v in values if v in base.columns or v in other.columns]
+    base = base.with_columns(pl.lit(0).alias(v) for v in values if v not in base.columns)
+    other = other.with_columns(pl.lit(0).alias(v) for v in values if v not in other.columns)
+    b, v = _sums(base, keys, values), _sums(other, keys, values)
+    d: dict[tuple[Any, ...], list[float]] = {}
     if paired:
         joined = base.join(other, on=["seed", *keys], how="full", coalesce=True, suffix="_v").fill_null(0)
-    for value in values:
-        if value not in base.columns and value not in other.columns:
-            continue
-        b = _moments(base, keys, value) if value in base.columns else {}
-        v = _moments(other, keys, value) if value in other.columns else {}
-        d = {}
-        if joined is not None:
-            left = pl.col(value) if value in base.columns else pl.lit(0)
-            right = pl.col(f"{value}_v") if value in other.columns else pl.lit(0)
-            d = _moments(joined.with_columns((right - left).alias("_d")), keys, "_d")
-        for key in dict.fromkeys([*b, *v]):
-            s1, s2 = b.get(key, (0.0, 0.0))
-            t1, t2 = v.get(key, (0.0, 0.0))
-            if joined is not None:
-                difference = paired_moments(n1, *d.get(key, (0.0, 0.0)))
+        differences = joined.select(
+            *keys, *((pl.col(f"{value}_v") - pl.col(value)).alias(value) for value in values)
+        )
+        d = _sums(differences, keys, values)
+    out: dict[tuple[tuple[Any, ...], str], tuple[Any, Any, Difference]] = {}
+    zeros = [0.0] * (2 * len(values))
+    for key in dict.fromkeys([*b, *v]):
+        for k, value in enumerate(values):
+            s1, s2 = b.get(key, zeros)[2 * k : 2 * k + 2]
+            t1, t2 = v.get(key, zeros)[2 * k : 2 * k + 2]
+            if paired:
+                difference = paired_moments(n1, *d.get(key, zeros)[2 * k : 2 * k + 2])
             else:
                 m1, m2 = s1 / n1, t1 / n2
                 difference = welch_moments(
