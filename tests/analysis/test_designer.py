@@ -197,3 +197,22 @@ def test_the_restrict_command_writes_its_ranking_and_refuses_an_unknown_card(tmp
     bad = runner.invoke(app, ["restrict", "baebae", "--games", "4", "--card", "ZZ"])
     assert bad.exit_code == 2 and "no such card in this deck" in bad.output
     assert runner.invoke(app, ["restrict", "baha", "--games", "4"]).exit_code == 2
+
+
+def test_compare_of_folders_on_other_seeds_takes_the_card_differences_unpaired(tmp_path: Path) -> None:
+    folders = []
+    for seed in ("0", "500"):
+        folder = tmp_path / f"run-{seed}"
+        made = runner.invoke(app, ["simulate", "baebae", "--games", "20", "--seed", seed, "--agents", "heuristic",
+                                   "--out", str(folder)])
+        assert made.exit_code == 0, made.output
+        folders.append(str(folder))
+    figures = tmp_path / "c.json"
+    result = runner.invoke(app, ["compare", *folders, "--json", str(figures)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(figures.read_text())
+    rows = next(iter(report["sections"]["cards_compare"]["tables"].values()))["rows"]
+    counted = [r for r in rows if r["key"] != "held"]
+    assert counted and not any(r["difference"]["paired"] for r in counted)
+    assert [r["change"] for r in report["sections"]["direct_effects"]["tables"]["deck_diff"]["rows"]] == [
+        "the same cards as the first run"]
