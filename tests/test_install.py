@@ -121,8 +121,8 @@ def test_the_blocker_blocks(tmp_path: Path) -> None:
 
 
 WEB_BLOCKED = [*WEB_MODULES, *WEB_BROUGHT]
-COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["analyze"], ["compare"], ["sweep"],
-                ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"]]
+COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["analyze"], ["compare"], ["sweep"], ["restrict"],
+                ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"], ["deck", "new"]]
 
 
 HELPS = """
