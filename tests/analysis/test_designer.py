@@ -130,7 +130,9 @@ def test_analyze_ranks_cards_within_their_penalty_value_and_says_what_is_never_u
     assert result.exit_code == 0, result.output
     result = runner.invoke(app, ["analyze", str(folder), "--json", str(figures)])
     assert result.exit_code == 0, result.output
-    rows = json.loads(figures.read_text())["sections"]["cards"]["tables"]["designs"]["rows"]
+    table = json.loads(figures.read_text())["sections"]["cards"]["tables"]["designs"]
+    rows = table["rows"]
+    assert "5D (optional action never carried out)" in table["note"]  # said where the terminal shows it
     tens = [r for r in rows if r["card"][:-1] in ("10", "J", "Q", "K")]
     held = sum(r["held_points"]["value"] for r in tens) / len(tens)
     within = sum(r["within_points"]["value"] for r in tens) / len(tens)

@@ -148,6 +148,16 @@ def _note(card: CardDef | None, dealt: int, plays: int, ran: int | None) -> str:
     return ""
 
 
+def _never_used(rows: list[dict[str, Any]]) -> list[str]:
+    """The notes of the rows, one sentence (a terminal shows the table's note, not that column)."""
+    noted = [
+        f"{r['card'] or r['design']} ({r['note'].partition(' by these agents')[0]})"
+        for r in rows
+        if r["note"]
+    ]
+    return [f"Never used by these agents: {', '.join(noted)}."] if noted else []
+
+
 def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, CardDef]) -> Table:
     hands = results.table("hands")
     cards = results.table("cards")
@@ -218,7 +228,7 @@ def _design_table(results: Results, units: pl.DataFrame, designs: dict[str, Card
         "intervals)",
         columns,
         rows,
-        note=_WITHIN + " " + _MULTIPLE,
+        note=" ".join([_WITHIN, *_never_used(rows), _MULTIPLE]),
         flag="outlier",
     )
 
