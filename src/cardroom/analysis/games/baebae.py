@@ -136,14 +136,20 @@ def _within_value(
     return out
 
 
+RARELY = 0.01
+"""An action run on fewer than this share of its card's plays is noted: the card's figures are
+then the card's without it."""
+
+
 def _note(card: CardDef | None, dealt: int, plays: int, ran: int | None) -> str:
     """What the figures of a card cannot say: it was never played, or its action never ran."""
     if card is None or not dealt:
         return ""
     if plays == 0:
         return "never played by these agents: its figures measure holding it only"
-    if card.has_action and ran == 0:
-        what = "optional action never carried out" if card.optional else "action never ran"
+    if card.has_action and ran is not None and ran < RARELY * plays:
+        how = "never" if ran == 0 else f"almost never ({ran} of {plays} plays)"
+        what = f"optional action {how} carried out" if card.optional else f"action {how} ran"
         return f"{what} by these agents: its figures measure the card without its action"
     return ""
 
