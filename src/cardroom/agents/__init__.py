@@ -96,10 +96,6 @@ class AgentKind:
 AGENTS: dict[str, AgentKind] = {
     "random": AgentKind(_random),
     "heuristic": AgentKind(_heuristic),
-    "restricted": AgentKind(_restricted, {
-        "card": "a card's key (10C): the heuristic never plays it while another action is legal",
-        "action": "a card's key (5D): the heuristic never carries out its optional action",
-    }),
     "ismcts": AgentKind(_ismcts, {
         "iterations": "a whole number from 1, per move; default 1000",
         "seconds": "a number above 0, per move; wins over iterations",
@@ -113,6 +109,10 @@ AGENTS: dict[str, AgentKind] = {
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
         "sample": "true or false: draw each action from the policy's probabilities; default false",
+    }),
+    "restricted": AgentKind(_restricted, {
+        "card": "a card's key (10C): the heuristic never plays it while another action is legal",
+        "action": "a card's key (5D): the heuristic never carries out its optional action",
     }),
     "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }
