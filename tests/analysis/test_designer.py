@@ -78,6 +78,10 @@ def test_compare_names_every_variants_rules_deck_and_agents(compared: tuple[dict
     assert "agents heuristic, heuristic, heuristic, heuristic" in mine and "rounds=3" in mine
     for text in (page, output):
         assert "Crueller Gorse (sha256:" in text and "Cardroom Sample Deck (sha256:" in text
+    variants = report["sections"]["compare"]["figures"]["variants"]
+    assert [v["deck"]["name"] for v in variants] == ["Cardroom Sample Deck", "Crueller Gorse"]
+    assert all(v["deck"]["digest"].startswith("sha256:") and v["agents"] == ["heuristic"] * 4 for v in variants)
+    assert variants[1]["rules"]["rounds"] == 3 and variants[0]["games"] == 60
 
 
 def test_compare_leaves_out_rows_that_cannot_differ_and_draws_plots(compared: tuple[dict, str, str]) -> None:

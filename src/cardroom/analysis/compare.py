@@ -196,8 +196,23 @@ def compare_runs(
                             flag="significant"))
     facts, warnings = _facts(runs, labels)
     about = ABOUT if len({run.players for run in runs}) == 1 else [*ABOUT, SEATS_LEFT_OUT]
+    variants = [
+        {
+            "label": label,
+            "games": run.games.height,
+            "rules": {k: v for k, v in (run.manifest.get("rules") or {}).items() if k != "deck_files"},
+            "deck": run.manifest.get("deck"),
+            "agents": run.agents,
+        }
+        for label, run in zip(labels, runs, strict=True)
+    ]
     section = Section(
-        "compare", "Differences between variants", about, tables, plots, {"significant": significant}
+        "compare",
+        "Differences between variants",
+        about,
+        tables,
+        plots,
+        {"significant": significant, "variants": variants},
     )
     own_warnings, own_sections = _game_compare(runs, labels)
     # The direct effects (the game's first section) come first, then the per-game metrics.
