@@ -78,3 +78,8 @@ def test_bad_restrictions_are_refused_in_words() -> None:
     agent = agents.make("restricted", seed=0, card="ZZ")
     with pytest.raises(AgentError, match="no card of this deck"):
         agent.act(state, state.current_player)
+    from cardroom.games import baha
+
+    hearts = baha.Rules().new_game(0)
+    with pytest.raises(AgentError, match="baha has no card designs"):
+        agents.make("restricted", seed=0, card="13P").act(hearts, hearts.current_player)

@@ -70,16 +70,15 @@ class RestrictedAgent:
         if text is None:
             return None
         rules: Any = state.rules  # a game of card designs (BAEBAE's rules)
-        index = getattr(rules, "design_of_key", None)
-        if index is None:
-            return text.upper()
+        index = rules.design_of_key
         found = index.get(text, index.get(text.upper()))
         return None if found is None else str(rules.cards[found].key).upper()
 
     def _check(self, state: State) -> None:
         rules: Any = state.rules
         if getattr(rules, "design_of_key", None) is None:
-            return
+            raise AgentError(f"restricted play forbids a card design of a deck; {rules.game} has no card "
+                             "designs (play its heuristic, random or ismcts)")
         keys = {str(c.key).upper() for c in rules.cards}
         for option, value in (("card", self.card), ("action", self.action)):
             if value is not None and value not in keys:
