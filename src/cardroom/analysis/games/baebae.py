@@ -573,7 +573,9 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
             )
     frames = [_per_seed(run) for run in runs]
     seeds = _seed_sets(runs)
-    designs = _design_map(deck_of(runs[-1])) | _design_map(deck_of(runs[0]))
+    designs: dict[str, CardDef] = {}
+    for run in reversed(runs):  # the first run's designs win where two runs name one alike
+        designs |= _design_map(deck_of(run))
     effects_rows: list[dict[str, Any]] = []
     card_tables: list[Table] = []
     plots: list[Plot] = []
@@ -740,8 +742,9 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
             "Direct effects",
             [
                 "What the cards' actions did a game, in all and per card, that differs between the first "
-                "run and a variant beyond chance (paired on the seeds; Holm's adjustment over every "
-                "figure), the surest first."
+                "run and a variant beyond chance (paired on the seeds where the runs share them, Welch's "
+                "otherwise; Holm's adjustment over the totals, and over every per-card figure), the surest "
+                "first."
             ],
             [effects, *([diff] if diff is not None else [])],
             [],
