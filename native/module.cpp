@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cardroom/baebae_module.hpp"
+#include "cardroom/baebae_restricted.hpp"
 #include "cardroom/baebae_tables.hpp"
 #include "cardroom/baebae_vector.hpp"
 #include "cardroom/baebae_knowledge.hpp"
@@ -785,6 +786,7 @@ PYBIND11_MODULE(_core, m) {
 
     cardroom::baebae_py::register_baebae(m);
     cardroom::baebae_tables::register_baebae_tables(m);
+    cardroom::baebae_restricted::register_baebae_restricted(m);
     cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches

@@ -125,7 +125,8 @@ def test_the_blocker_blocks(tmp_path: Path) -> None:
 
 WEB_BLOCKED = [*WEB_MODULES, *WEB_BROUGHT]
 COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["ladder"], ["analyze"], ["compare"], ["sweep"],
-                ["skill"], ["tune"], ["drama"], ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"]]
+                ["restrict"], ["skill"], ["tune"], ["drama"], ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"],
+                ["deck", "new"]]
 
 
 HELPS = """

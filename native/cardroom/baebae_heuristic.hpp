@@ -24,6 +24,34 @@ struct Heuristic {
     using Key = std::array<double, 3>;
 
     PyRandom rng;
+    // Restricted play (agents/restricted.py): a design never played while the rules allow
+    // another action, a design whose optional action is never carried out; -1 for none. The
+    // counts say how often the restriction bit: plays forced on it, actions declined.
+    int never_play = -1, never_action = -1;
+    int64_t forced = 0, declined = 0, avoided = 0;
+
+    // The legal actions less those the restriction forbids (none removed if nothing else is left).
+    void restrict_legal(const Game& g, std::vector<int>& legal) {
+        const Space& sp = g.space;
+        if (g.phase == DECIDE) {
+            if (g.pending.kind == K_OPTIONAL && never_action >= 0 && g.prog->card_of[g.pending.card] == never_action) {
+                legal = {sp.no()};
+                ++declined;
+            }
+            return;
+        }
+        if (never_play < 0) return;
+        std::vector<int> kept;
+        for (int a : legal)
+            if (a != never_play) kept.push_back(a);
+        if (kept.size() == legal.size()) return;
+        if (kept.empty()) {
+            ++forced;  // the rules leave no other action: it is played
+            return;
+        }
+        ++avoided;
+        legal = std::move(kept);
+    }
 
     // What the seat knows, read once per decision (the Python's _Seen).
     struct Seen {
@@ -355,6 +383,7 @@ struct Heuristic {
 
     int act(const Game& g) {
         std::vector<int> legal = g.legal();
+        if (never_play >= 0 || never_action >= 0) restrict_legal(g, legal);
         if (legal.size() == 1) return legal[0];
         const Space& sp = g.space;
         Seen s(g, g.turn);

@@ -153,10 +153,13 @@ def test_compare_pairs_the_same_seeds_and_otherwise_uses_welch(tmp_path: Path) -
     plus_two = [[[g % 5 + 2, 3, 4]] for g in range(20)]
     a = read_results(write_folder(tmp_path / "a", "baha", base))
     b = read_results(write_folder(tmp_path / "b", "baha", plus_two))
-    rows = {r["key"]: r for r in compare_runs([a, b], ["a", "b"]).sections[0].tables[0].rows}
+    table = compare_runs([a, b], ["a", "b"]).sections[0].tables[0]
+    rows = {r["key"]: r for r in table.rows}
     points = rows["points_seat0"]["difference"]
     assert points["paired"] and points["value"] == 2.0 and points["low"] == 2.0 and points["high"] == 2.0
-    assert rows["points_seat0"]["significant"] and not rows["points_seat1"]["significant"]
+    assert rows["points_seat0"]["significant"]
+    # seat 1 scored 3 in every game of both runs: a row that cannot differ is left out, and said
+    assert "points_seat1" not in rows and "Left out, the same in every game of every run" in table.note
     other_seeds = read_results(write_folder(tmp_path / "c", "baha", plus_two, seed=100))
     rows = {r["key"]: r for r in compare_runs([a, other_seeds], ["a", "c"]).sections[0].tables[0].rows}
     welch = rows["points_seat0"]["difference"]

@@ -174,3 +174,36 @@ def test_per_card_impact_from_parts_is_the_whole_tables_comparison(baebae_run: P
     seats = next(s for s in report.sections if s.key == "seat_advantage").tables[0].rows
     for seat, row in enumerate(seats):
         same(row["points"], mean_t([float(t[seat]) for t in results.games["totals"].to_list()]).to_dict())
+
+
+def test_within_value_plays_action_ran_and_notes_from_parts_are_the_whole_tables(baebae_run: Path) -> None:
+    """The per-card table's within-value differences, plays a game, action-ran shares and
+    notes, made from sums over parts of 6 games, are those made from the whole tables at once."""
+    from cardroom.analysis.games import baebae
+    from cardroom.analysis.impact import impact_rows, seat_units
+
+    results = read_results(baebae_run)
+    hands, cards = results.table("hands"), results.table("cards")
+    assert hands is not None and cards is not None
+    designs = baebae._design_map(baebae.deck_of(results))
+    held = impact_rows(seat_units(results), hands, "design")
+    within = baebae._within_value(held, designs, int(results.rules_record.get("ace_penalty", 1)))
+    assert within, "no penalty value with two designs: the test would prove nothing"
+    dealt = dict(hands.group_by("design").len().iter_rows())
+    plays = dict(cards.group_by("design").len().iter_rows())
+    ran = dict(cards.group_by("design").agg(pl.col("action_ran").cast(pl.Int64).sum()).iter_rows())
+    games = results.games.height
+    report = build_report(open_folder(baebae_run), part_games=6)
+    table = next(s for s in report.sections if s.key == "cards").tables[0]
+    rows = {r["design"]: r for r in table.rows}
+    assert rows.keys() == dealt.keys() | plays.keys()
+    for design, row in rows.items():
+        card = designs[design]
+        count = plays.get(design, 0)
+        same(row["plays_game"], count / games, design)
+        same(row["ran_share"], ran.get(design, 0) / count if card.has_action and count else None, design)
+        same(row["within_points"], within[design]["points"] if design in within else None, design)
+        same(row["within_win"], within[design]["win"] if design in within else None, design)
+        expected = baebae._note(card, dealt.get(design, 0), count, ran.get(design) if card.has_action else None)
+        assert row["note"] == expected, design
+    assert all(note in table.note for note in baebae._never_used(table.rows))

@@ -42,6 +42,12 @@ def _heuristic(seed: int | None, **options: Any) -> Agent:
     return HeuristicAgent(seed=seed, **options)
 
 
+def _restricted(seed: int | None, **options: Any) -> Agent:
+    from cardroom.agents.restricted import RestrictedAgent
+
+    return RestrictedAgent(seed=seed, **options)
+
+
 def _ismcts(seed: int | None, **options: Any) -> Agent:
     from cardroom.agents.ismcts import ISMCTSAgent
 
@@ -103,6 +109,10 @@ AGENTS: dict[str, AgentKind] = {
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
         "sample": "true or false: draw each action from the policy's probabilities; default false",
+    }),
+    "restricted": AgentKind(_restricted, {
+        "card": "a card's key (10C): the heuristic never plays it while another action is legal",
+        "action": "a card's key (5D): the heuristic never carries out its optional action",
     }),
     "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }

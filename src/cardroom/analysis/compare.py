@@ -10,6 +10,7 @@ Otherwise the runs are independent samples (Welch's t interval).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import polars as pl
 
 from cardroom import games as game_registry
-from cardroom.analysis.figures import game_frame, metric_names, seed_text
+from cardroom.analysis.figures import game_frame, metric_names, rules_words, seed_text
 from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import Difference, holm, mean_t, paired_difference, welch_difference
@@ -60,14 +61,16 @@ def _difference(base: pl.DataFrame, other: pl.DataFrame, metric: str) -> Differe
 
 
 def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
+    """Each variant's games and seeds, its rules (a deck by name and digest) and its agents: a
+    report forwarded alone says what was played."""
     spec = game_registry.get(runs[0].game)
     facts = [("game", spec.title)]
     for label, run in zip(labels, runs, strict=True):
         facts.append(
             (
                 label,
-                f"{run.games.height} games, seeds {seed_text(run.games['seed'].to_list())}, "
-                f"agents {', '.join(run.agents)}",
+                f"{run.games.height} games, seeds {seed_text(run.games['seed'].to_list())}; "
+                f"rules {rules_words(run)}; agents {', '.join(run.agents)}",
             )
         )
     warnings = []
@@ -77,6 +80,28 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
             "(use --agents heuristic, or a search bot)."
         )
     return facts, warnings
+
+
+def _game_compare(
+    runs: Sequence[Results], labels: Sequence[str]
+) -> tuple[list[str], list[Section]]:
+    """The game's own comparison: ``compare_sections(runs, labels)`` beside its analysis
+    function (the spec's ``analysis`` module), when it has one."""
+    spec = game_registry.get(runs[0].game)
+    if spec.analysis is None:
+        return [], []
+    module = importlib.import_module(spec.analysis.partition(":")[0])
+    own = getattr(module, "compare_sections", None)
+    if own is None:
+        return [], []
+    warnings, sections = own(runs, labels)
+    return list(warnings), list(sections)
+
+
+def _constant(frames: Sequence[pl.DataFrame], metric: str) -> float | None:
+    """The one value ``metric`` takes in every game of every run, or ``None``."""
+    values = {v for f in frames for v in f[metric].unique().to_list()}
+    return float(next(iter(values))) if len(values) == 1 and None not in values else None
 
 
 def _game_metrics(
@@ -106,7 +131,10 @@ def compare_runs(
     labels = list(labels or [run.label for run in runs])
     frames = [game_frame(run) for run in runs]
     names, shared = _game_metrics(runs, frames)
+    constant = {m: value for m in shared if (value := _constant(frames, m)) is not None}
+    shared = [m for m in shared if m not in constant]
     tables = []
+    plots = []
     significant: dict[str, list[str]] = {}
     for label, frame in zip(labels[1:], frames[1:], strict=True):
         rows: list[dict[str, Any]] = []
@@ -145,15 +173,54 @@ def compare_runs(
             else "paired where the seeds match"
         )
         note = f"Differences {how}, 95% t intervals; significant: the interval excludes 0."
+        if constant:
+            same = ", ".join(f"{names[m]} ({value:g})" for m, value in constant.items())
+            note += f" Left out, the same in every game of every run: {same}."
+        plots.append(
+            Plot(
+                f"compare_{_slug(label)}",
+                f"{label} minus {labels[0]}: each metric's difference (95% intervals)",
+                "bar",
+                {
+                    "labels": [r["metric"] for r in rows],
+                    "values": [r["difference"]["value"] for r in rows],
+                    "low": [r["difference"]["low"] for r in rows],
+                    "high": [r["difference"]["high"] for r in rows],
+                    "reference": 0.0,
+                },
+                xlabel="metric",
+                ylabel="difference",
+            )
+        )
         tables.append(Table(_slug(label), f"{label} minus {labels[0]}", columns, rows, note=note,
                             flag="significant"))
     facts, warnings = _facts(runs, labels)
     about = ABOUT if len({run.players for run in runs}) == 1 else [*ABOUT, SEATS_LEFT_OUT]
+    variants = [
+        {
+            "label": label,
+            "games": run.games.height,
+            "rules": {k: v for k, v in (run.manifest.get("rules") or {}).items() if k != "deck_files"},
+            "deck": run.manifest.get("deck"),
+            "agents": run.agents,
+        }
+        for label, run in zip(labels, runs, strict=True)
+    ]
     section = Section(
-        "compare", "Differences between variants", about, tables, [], {"significant": significant}
+        "compare",
+        "Differences between variants",
+        about,
+        tables,
+        plots,
+        {"significant": significant, "variants": variants},
     )
+    own_warnings, own_sections = _game_compare(runs, labels)
+    # The direct effects (the game's first section) come first, then the per-game metrics.
     return Report(
-        f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}", facts, warnings, [section]
+        f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}",
+        facts,
+        [*warnings, *own_warnings],
+        [*own_sections[:1], section, *own_sections[1:]],
     )
 
 

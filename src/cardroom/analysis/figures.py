@@ -22,7 +22,8 @@ from cardroom.analysis.tally import Counts, Tally, value_counts
 from cardroom.sim.report import deck_words
 
 __all__ = [
-    "BASE_COLUMNS", "build_report", "game_frame", "metric_names", "runs_text", "seed_text", "tally_games",
+    "BASE_COLUMNS", "build_report", "game_frame", "metric_names", "rules_words", "runs_text", "seed_text",
+    "tally_games",
 ]
 
 BASE_COLUMNS = frozenset(
@@ -341,15 +342,20 @@ def _ludii_section(results: Folder | Results, tally: Tally) -> Section:
     return Section("metrics", "Balance, decisiveness, lead changes, duration", about, [table], [], figures)
 
 
-def _facts(results: Folder | Results) -> tuple[list[tuple[str, str]], list[str]]:
-    spec = game_registry.get(results.game)
+def rules_words(results: Folder | Results) -> str:
+    """The rules a run played, as people read them: every option, a deck by its name and digest
+    (never a deck file's text, docs/analytics.md); ``defaults`` when none is recorded."""
     rules = results.rules_record
     deck = results.deck_record
-    # A deck by its name and digest, never a deck file's text (docs/analytics.md).
     rules_text = ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
                            for k, v in (rules or {}).items() if k != "deck_files")
+    return rules_text or "defaults"
+
+
+def _facts(results: Folder | Results) -> tuple[list[tuple[str, str]], list[str]]:
+    spec = game_registry.get(results.game)
     agents = results.agents
-    facts = [("game", spec.title), ("rules", rules_text or "defaults")]
+    facts = [("game", spec.title), ("rules", rules_words(results))]
     facts += [
         ("agents", ", ".join(f"seat {s}: {a}" for s, a in enumerate(agents))),
         ("games", str(results.played)),

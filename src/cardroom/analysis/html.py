@@ -66,7 +66,9 @@ def _figure(plot: Plot) -> Figure:
                 [max(0.0, hi - v) for v, hi in zip(values, data["high"], strict=True)],
             ]
         axes.bar(positions, values, yerr=errors, color="#4c72b0", capsize=2)
-        axes.set_xticks(positions, labels, rotation=90 if wide else 0, fontsize=7 if wide else 9)
+        # Long labels (a compare's steps in words) would overlap side by side: upright, they do not.
+        crowded = wide or sum(len(str(label)) for label in labels) > 70
+        axes.set_xticks(positions, labels, rotation=90 if crowded else 0, fontsize=7 if wide else 9)
         if data.get("reference") is not None:
             axes.axhline(data["reference"], color="#c0392b", linewidth=1)
     elif plot.kind == "line":

@@ -12,7 +12,10 @@ from scipy import stats as scipy_stats
 
 from cardroom.sim.stats import Estimate, wilson
 
-__all__ = ["Difference", "holm", "mean_t", "paired_difference", "welch_difference", "welch_moments", "wilson"]
+__all__ = [
+    "Difference", "holm", "mean_moments", "mean_t", "paired_difference", "paired_moments", "welch_difference",
+    "welch_moments", "wilson",
+]
 
 
 def mean_t(samples: Sequence[float]) -> Estimate:
@@ -85,6 +88,46 @@ def paired_difference(a: Sequence[float], b: Sequence[float]) -> Difference:
         # Every pair differs by the same amount: the interval is that point, and it is no chance.
         return Difference(mean, mean, mean, 1.0 if mean == 0 else 0.0, n, True)
     se = sd / math.sqrt(n)
+    t = float(scipy_stats.t.ppf(0.975, n - 1))
+    p = float(2 * scipy_stats.t.sf(abs(mean / se), n - 1))
+    return Difference(mean, mean - t * se, mean + t * se, p, n, True)
+
+
+def mean_moments(n: int, s1: float, s2: float) -> Estimate:
+    """A mean with its Student t 95% interval from the sample's size, sum and sum of squares
+    (a table's sums, zeros included by ``n``).
+
+    >>> round(mean_moments(3, 6.0, 14.0).high, 3)
+    4.484
+    """
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    mean = s1 / n
+    if n < 2:
+        return Estimate(mean, math.nan, math.nan, n)
+    var = max(s2 - n * mean * mean, 0.0) / (n - 1)
+    half = float(scipy_stats.t.ppf(0.975, n - 1)) * math.sqrt(var / n)
+    return Estimate(mean, mean - half, mean + half, n)
+
+
+def paired_moments(n: int, s1: float, s2: float) -> Difference:
+    """:func:`paired_difference` from the pairs' count and the sum and sum of squares of their
+    differences (pairs that differ by 0 counted in ``n`` only).
+
+    >>> d = paired_moments(3, 6.0, 12.0)  # the differences 2, 2, 2
+    >>> d.value, d.low, d.high
+    (2.0, 2.0, 2.0)
+    """
+    if n == 0:
+        return Difference(_UNDEFINED, _UNDEFINED, _UNDEFINED, _UNDEFINED, 0, True)
+    mean = s1 / n
+    if n < 2:
+        return Difference(mean, _UNDEFINED, _UNDEFINED, _UNDEFINED, n, True)
+    var = max(s2 - n * mean * mean, 0.0) / (n - 1)
+    # Rounding leaves a hair of variance where every pair differs alike: that is none.
+    if var <= 1e-12 * max(1.0, mean * mean):
+        return Difference(mean, mean, mean, 1.0 if mean == 0 else 0.0, n, True)
+    se = math.sqrt(var / n)
     t = float(scipy_stats.t.ppf(0.975, n - 1))
     p = float(2 * scipy_stats.t.sf(abs(mean / se), n - 1))
     return Difference(mean, mean - t * se, mean + t * se, p, n, True)

@@ -9,6 +9,7 @@ import tomllib
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -398,3 +399,48 @@ def _shown(text: str) -> str:
 def _slug(label: str) -> str:
     text = "".join(c if c.isalnum() or c in ".-" else "-" for c in label).strip("-")
     return text[:60] or "variant"
+
+
+def run_restrict(
+    game: str,
+    *,
+    games: int,
+    seed: int,
+    rule: Sequence[str] | None,
+    decks: Sequence[str] | None,
+    players: int | None,
+    cards: Sequence[str] | None,
+    actions: bool,
+    html: Path | None,
+    json_path: Path | None,
+    csv: Path | None,
+    console: Console,
+) -> Report:
+    """``cardroom restrict``: each card's worth from restricted play, ranked."""
+    check_outputs(html=html, json_path=json_path, csv=csv)
+    from cardroom.analysis.restrict import restricted_report
+    from cardroom.cli.options import UsageError, parse_rule_options, with_deck
+
+    items = with_deck(game, list(rule) if rule else None, list(decks) if decks else None)
+    rules: Any = parse_rule_options(game, players, items)
+    if not getattr(rules, "cards", None):
+        from cardroom import games as registry
+
+        takers = [registry.get(name).title for name in registry.names() if registry.get(name).decks]
+        raise UsageError(f"restricted play needs a game of card designs ({', '.join(takers)}); "
+                         f"{registry.get(game).title} has none")
+    chosen = {k.upper() for k in cards} if cards else {c.key.upper() for c in rules.cards}
+    optional = sum(c.optional for c in rules.cards if c.key.upper() in chosen) if actions else 0
+    count = 1 + len(chosen) + optional
+    err = make_console(stderr=True)
+    if err.is_terminal:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeRemainingColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("restricted play", total=count)
+            report = restricted_report(rules, games=games, seed=seed, cards=cards, actions=actions,
+                                       progress=partial(bar.advance, task))
+    else:
+        report = restricted_report(rules, games=games, seed=seed, cards=cards, actions=actions)
+    print_report(console, report)
+    save_report(console, report, html=html, json_path=json_path, csv=csv)
+    return report

@@ -1,4 +1,4 @@
-"""``cardroom deck validate|show``: check and preview deck files.
+"""``cardroom deck validate|show|new``: check, preview and copy deck files.
 
 The decks are reached only through the deck contract of the game that takes them (its spec's
 ``decks``, a :class:`~cardroom.games.contracts.DeckSupport`): this module names no game."""
@@ -6,7 +6,9 @@ The decks are reached only through the deck contract of the game that takes them
 from __future__ import annotations
 
 import json
+import re
 import sys
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -19,7 +21,7 @@ from cardroom.cli.options import UsageError
 from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural, terminal_safe
 
-__all__ = ["deck_games", "deck_support", "run_validate", "run_show"]
+__all__ = ["deck_games", "deck_support", "run_new", "run_validate", "run_show"]
 
 
 def deck_games() -> list[str]:
@@ -131,3 +133,50 @@ def run_show(name: str | None, *, json_out: bool, console: Console, game: str | 
         console.print(Text(terminal_safe(deck.description)))
     console.print(table)
     console.print(Text(terminal_safe(f"types: {', '.join(deck.types)}; hash {deck.digest}")))
+
+
+_NAME_LINE = re.compile(r'^name\s*=.*$', re.MULTILINE)
+
+
+def run_new(name: str, *, source: str, out: Path | None, console: Console, game: str | None = None) -> Path:
+    """``cardroom deck new NAME --from DECK``: an editable copy of a deck (a project deck's name
+    or a file) under a new name, written to ``out`` (default: the name as a file name, ``.toml``),
+    never over a file that exists; the copy is checked as ``deck validate`` checks it."""
+    support = deck_support(game)
+    found = support.path(source)
+    path = found if found is not None else Path(source)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        names = ", ".join(support.names())
+        raise UsageError(f"--from {source}: not a project deck ({names}) nor a readable deck file "
+                         f"({getattr(err, 'strerror', None) or err})") from None
+    support.parse(text, str(path))  # the source itself must be a good deck
+    before = _NAME_LINE.search(text.split("[[", 1)[0])
+    line = f"name = {json.dumps(name, ensure_ascii=False)}"
+    renamed = f"{line}\n{text}" if before is None else text[:before.start()] + line + text[before.end():]
+    where = out if out is not None else Path(_file_name(name))
+    try:
+        copy = support.parse(renamed, str(where))
+    except support.error as err:
+        raise UsageError(f"deck new {name!r}: {err}") from None
+    if copy.title != name:
+        raise UsageError(f"deck new: the copy's name reads {copy.title!r}, not {name!r}")
+    try:
+        with where.open("x", encoding="utf-8") as file:  # never over a file that exists
+            file.write(renamed)
+    except FileExistsError:
+        raise UsageError(f"{where} already exists: give another --out, or remove it first") from None
+    except OSError as err:
+        raise UsageError(f"cannot write {where}: {err.strerror or err}") from None
+    console.print(f"wrote {escape(str(where))}: {escape(name)!r}, a copy of {escape(source)} "
+                  f"({plural(copy.size, 'card')}); edit it, then cardroom deck validate {escape(str(where))}",
+                  highlight=False)
+    return where
+
+
+def _file_name(name: str) -> str:
+    """A deck's name as a file name: ``My Deck`` -> ``my-deck.toml``."""
+    slug = "".join(c if c.isalnum() else "-" for c in name.lower())
+    slug = "-".join(part for part in slug.split("-") if part)
+    return f"{slug or 'deck'}.toml"

@@ -865,6 +865,58 @@ def deck_show(
         run_show(file, json_out=json_out, console=make_console(), game=game)
 
 
+@deck_app.command("new", cls=Command)
+def deck_new(
+    name: Annotated[str, typer.Argument(help="The new deck's name (as the lobby and reports show it).",
+                                        metavar="NAME")],
+    source: Annotated[str, typer.Option("--from", help="The deck to copy: a project deck's name or a file.",
+                                        metavar="DECK")] = "sample",
+    out: Annotated[
+        Path | None,
+        typer.Option(help="The file to write (default: the name as a file name, e.g. my-deck.toml); never "
+                          "one that exists.", metavar="FILE"),
+    ] = None,
+    game: DeckGameOpt = None,
+) -> None:
+    """Write an editable copy of a deck under a new name, e.g. cardroom deck new "My Deck" --from sample."""
+    from cardroom.cli.decks import run_new
+
+    with guard():
+        run_new(name, source=source, out=out, console=make_console(), game=game)
+
+
+@app.command(cls=Command)
+def restrict(
+    game: GameArg,
+    games_: Annotated[int, typer.Option("--games", help="Paired games a card.", min=2, metavar="N")] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.", metavar="N")] = 0,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    card: Annotated[
+        list[str] | None,
+        typer.Option("--card", help="Only this card (its key, e.g. 10C; repeatable); default every card.",
+                     metavar="KEY"),
+    ] = None,
+    actions: Annotated[
+        bool, typer.Option("--actions/--no-actions", help="Also restrict each optional action.")
+    ] = True,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Restricted play: each card's worth to its player (and each optional action's), from
+    paired games of the heuristic forbidden it against the heuristic free, ranked.
+
+    cardroom restrict baebae --deck mydeck.toml --games 500 --html worth.html
+    """
+    from cardroom.cli.analyze import run_restrict
+
+    with guard():
+        run_restrict(game, games=games_, seed=seed, rule=rule, decks=deck, players=players, cards=card,
+                     actions=actions, html=html, json_path=json_file, csv=csv, console=make_console())
+
+
 def main() -> None:
     """Entry point of the ``cardroom`` console script."""
     app()

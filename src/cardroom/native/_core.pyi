@@ -161,6 +161,12 @@ def baebae_games(
     chosen_once: bool, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
 ) -> dict[str, list[int]]: ...
 
+def baebae_restricted_games(
+    program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
+    chosen_once: bool, seeds: list[int], seats: list[int], never_play: int, never_action: int,
+    max_actions: int,
+) -> dict[str, list[int]]: ...
+
 def baebae_table_games(
     program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
     chosen_once: bool, seeds: list[int], heuristic: list[bool], max_actions: int,

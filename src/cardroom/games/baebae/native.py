@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
-    "gaps", "heuristic_games", "loaded_rules", "random_games", "refuse_lacking", "table_games",
+    "gaps", "heuristic_games", "loaded_rules", "random_games", "refuse_lacking", "restricted_games",
+    "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -563,3 +564,27 @@ def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: 
     """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
     of ``heuristic``."""
     return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
+
+
+def restricted_games(
+    rules: Rules, seeds: Sequence[int], seats: Sequence[int], never_play: int, never_action: int,
+    max_actions: int = 200_000,
+) -> dict[str, list[int]]:
+    """Restricted play natively (``native/cardroom/baebae_restricted.hpp``): game ``i`` of seed
+    ``seeds[i]`` between heuristic players seeded as simulate seeds them, seat ``seats[i]``
+    (-1: none) never playing the design of index ``never_play`` while another action is legal
+    and never carrying out the optional action of design ``never_action`` (-1: none): the
+    games :class:`~cardroom.agents.restricted.RestrictedAgent` plays. Per game ``totals`` and
+    ``winners`` (flat, a row of ``players`` each), ``stopped``, and the restricted seat's
+    ``forced`` plays, ``declined`` actions and ``avoided`` plays."""
+    if len(seeds) != len(seats):
+        raise RulesError(f"one restricted seat a game: {len(seeds)} seeds, {len(seats)} seats")
+    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
+        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
+    refuse_lacking(rules)
+    _, compiled, _ = loaded_rules(rules)
+    found: dict[str, list[int]] = core().baebae_restricted_games(
+        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
+        rules.chosen_once, list(seeds), list(seats), never_play, never_action, max_actions,
+    )
+    return found
