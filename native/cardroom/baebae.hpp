@@ -24,6 +24,7 @@ enum Purpose { P_NONE, P_DISCARD, P_DISCARD_UNDER, P_GIVE };
 struct Rules {
     int players = 4, rounds = 3, hand_size = 5, turn_limit = 2000;
     bool draw_when_able = false, chosen_once = true;
+    Stream stream = Stream::Twister;  // rules' stream
     std::shared_ptr<const Program> program;
 };
 
@@ -204,7 +205,7 @@ struct Game {
         } else {
             deck.resize(prog->cards());
             for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
-            chance_rng(seed + ":round:" + std::to_string(round_no)).shuffle(deck.data(), deck.size());
+            chance_rng(seed + ":round:" + std::to_string(round_no), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
         hands.assign(n, Bits(prog->words));
@@ -344,7 +345,7 @@ struct Game {
             std::vector<int> rest(discard.begin(), discard.end() - 1);
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
-            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance))
+            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
                 .shuffle(rest.data(), rest.size());
             stock = std::move(rest);
             sink->reshuffle(*this);

@@ -15,12 +15,8 @@
 namespace cardroom {
 namespace baebae {
 
-inline PyRandom seat_rng(int64_t seed, int seat) {
-    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
-    unsigned __int128 magnitude =
-        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
-    return PyRandom::from_int(magnitude);
-}
+// The agent of seat ``seat`` in the game of seed ``seed``, on the rules' stream.
+inline PyRandom seat_rng(const Rules& rules, int64_t seed, int seat) { return agent_rng(seed, seat, rules.stream); }
 
 // What a batch returns per game; ``points`` holds every round's penalties, game after game
 // (``deals`` rounds for each game, ``players`` each).
@@ -98,7 +94,7 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
         int64_t actions = 0;
         if (exact) {
             seats.clear();
-            for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
+            for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(rules, seed, s)}});
             while (g.phase != OVER && actions < max_actions) {
                 g.apply(seats[g.turn].act(g));
                 ++actions;

@@ -114,7 +114,7 @@ inline bool Game::handle(size_t at, const Step& step) {
         }
         case COIN: {
             ++chance;
-            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance))
+            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
                              .random() < 0.5;
             sink->coin(frames[at].actor, heads);
             int branch = heads ? step.heads : step.tails;
@@ -201,7 +201,7 @@ inline bool Game::take_step(size_t at, const Step& step) {
     std::vector<int> pool = matching(victim, step.filter).list();
     if (pool.empty()) return true;
     ++chance;
-    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance));
+    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream);
     size_t k = static_cast<size_t>(step.count) < pool.size() ? static_cast<size_t>(step.count) : pool.size();
     std::vector<int> taken = rng.sample(pool.data(), pool.size(), k);
     for (int pid : taken) {

@@ -48,6 +48,7 @@ struct Rules {
     int64_t target = 100;
     bool draw_pile = false;
     bool random_dealer = false;
+    Stream stream = Stream::Twister;  // rules' stream
     int hand_size = 13;
     int leftover_count = 0;
     int pile_count = 0;
@@ -136,7 +137,7 @@ struct Game {
 
     // The first dealer (B9): seat 0, or chance_rng(seed, "dealer").randrange(n).
     void choose_first_dealer() {
-        dealer = rules.random_dealer ? static_cast<int>(chance_rng(seed + ":dealer").randbelow(n)) : 0;
+        dealer = rules.random_dealer ? static_cast<int>(chance_rng(seed + ":dealer", rules.stream).randbelow(n)) : 0;
     }
 
     // -- the legal actions ----------------------------------------------------------------
@@ -167,7 +168,7 @@ struct Game {
         hand_no += 1;
         if (dealt == nullptr) {
             uint8_t deck[DECK];
-            baha_deck_order(seed + ":deal:" + std::to_string(hand_no), deck);
+            baha_deck_order(seed + ":deal:" + std::to_string(hand_no), deck, rules.stream);
             int size = rules.hand_size;
             for (int s = 0; s < n; ++s) {
                 uint64_t mask = 0;

@@ -333,6 +333,14 @@ def _text(state: State, action: Action) -> str:
         return str(action)
 
 
+def recorded_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a game stored before some reading existed (a simulation's records, a
+    web table in the database), each such reading missing given its first value: the one
+    every game stored without it was played under (``stream``: the Twister)."""
+    readings: Mapping[str, Sequence[Any]] = getattr(games.get(game).rules, "readings", {})
+    return {**{key: values[0] for key, values in readings.items() if key not in options}, **options}
+
+
 def replay(record: Mapping[str, Any], where: str = "record") -> State:
     """Rebuild the game of ``record`` from its rules, seed, start and actions.
 
