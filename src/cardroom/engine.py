@@ -79,7 +79,7 @@ class ActionInfo:
     >>> state = baha.Rules().new_game(seed=7)
     >>> info = state.decode(state.legal_actions()[0])
     >>> info.kind, info.card, str(info)
-    ('pass', '10P', 'pass 10P')
+    ('pass', '6P', 'pass 6P')
     """
 
     kind: str
