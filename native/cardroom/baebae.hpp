@@ -129,6 +129,9 @@ struct Game {
     bool over_ranked = false;
     std::vector<int> shame;
     Sink* sink = nullptr;
+    // Set when a step ended the round (finish_round done): every caller up to run() returns at
+    // once, as the RoundOver throw would unwind them; apply and begin_round clear it.
+    bool round_ended = false;
 
     void setup(const Rules& r, const std::string& seed_text) {
         rules = r;
@@ -165,32 +168,47 @@ struct Game {
 
     std::vector<int> legal() const {
         std::vector<int> out;
-        if (turn < 0) return out;
+        legal_into(out);
+        return out;
+    }
+
+    // The legal actions, ascending, written over ``out`` (a buffer kept by a caller that asks
+    // every action: no allocation once it has grown).
+    void legal_into(std::vector<int>& out) const {
+        out.clear();
+        if (turn < 0) return;
         if (phase == PLAY) {
-            out = prog->designs_in(playable_mask(turn));
-            if (!out.empty() && !(rules.draw_when_able && can_draw())) return out;
+            prog->designs_into(playable_mask(turn), out);
+            if (!out.empty() && !(rules.draw_when_able && can_draw())) return;
             out.push_back(can_draw() ? space.draw() : space.pass());
-            return out;
+            return;
         }
         if (phase == DRAWN) {
             if (matches(prog->design_of(drawn))) out.push_back(prog->card_of[drawn]);
             out.push_back(space.pass());
-            return out;
+            return;
         }
         const Decision& d = pending;
         switch (d.kind) {
-            case K_OPTIONAL: return {space.yes(), space.no()};
-            case K_DECLARE: return {space.declare(), space.declare() + 1, space.declare() + 2, space.declare() + 3};
+            case K_OPTIONAL:
+                out.push_back(space.yes());
+                out.push_back(space.no());
+                return;
+            case K_DECLARE:
+                for (int k = 0; k < 4; ++k) out.push_back(space.declare() + k);
+                return;
             case K_TARGET:
                 for (int s : d.choices) out.push_back(space.target() + s);
-                return out;
+                return;
             case K_OPTION:
                 for (int k : d.choices) out.push_back(space.option() + k);
-                return out;
-            default:
-                for (int design : prog->designs_in(d.candidates)) out.push_back(space.select() + design);
+                return;
+            default: {
+                prog->designs_into(d.candidates, out);
+                for (int& design : out) design += space.select();
                 if (d.may_stop) out.push_back(space.done());
-                return out;
+                return;
+            }
         }
     }
 
@@ -242,6 +260,7 @@ struct Game {
                 run();
             } catch (const RoundOver&) {
             }
+            round_ended = false;
         }
     }
 
@@ -300,6 +319,7 @@ struct Game {
             take(turn, action);
         } catch (const RoundOver&) {
         }
+        round_ended = false;
     }
 
     void take(int seat, int action) {
@@ -322,7 +342,9 @@ struct Game {
         sink->pass(seat);
         if (nothing) {
             if (!idle[seat]) idle[seat] = 1, ++idle_count;
-            if (idle_count == n) end_round(-1, true);  // E6: every player passed in turn
+            // E6: every player passed in turn. pass is reached from apply alone (through take):
+            // returning ends the action as the throw would, without the unwinding.
+            if (idle_count == n) return finish_round(-1, true);
         }
         advance(seat);
     }
@@ -405,7 +427,7 @@ struct Game {
                 continue;
             }
             const Step& step = prog->step(f.list, f.index);
-            if (!handle(at, step)) return;
+            if (!handle(at, step) || round_ended) return;
             frames[at].next_step();
         }
         pending = Decision{};
@@ -462,6 +484,7 @@ struct Game {
                 } else {
                     int pid = prog->lowest_of_design(d.candidates, action - space.select());
                     move_selected(at, prog->step(frames[at].list, frames[at].index), seat, pid);
+                    if (round_ended) return;  // the round is over: nothing after it runs
                 }
             }
         }
