@@ -142,6 +142,16 @@ struct Game {
         totals.assign(n, 0);
     }
 
+    // Back to a new Game's state, for the next game of a batch (setup and begin_round follow),
+    // keeping the vectors' room: every field a new Game starts with that begin_round does not set.
+    void restart() {
+        round_no = 0, dealer = 0, direction = 1, turn = -1, phase = PLAY, suit = 0, declared = false;
+        extra_turn = false, drawn = -1, idle_count = 0, turns = 0, card_declared = false, chosen = -1;
+        chance = 0, guard_rounds = 0, over_ranked = false, round_ended = false;
+        frames.clear(), pending = Decision{}, shame.clear(), skips.clear(), idle.clear();
+        round_penalties.clear(), totals.clear();
+    }
+
     int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
     const Design& top() const { return prog->design_of(discard.back()); }
     bool can_draw() const { return !stock.empty() || discard.size() > 1; }

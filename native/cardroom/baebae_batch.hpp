@@ -86,9 +86,10 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
     out.points.clear();
     std::vector<Seat> seats;
     FastSeat fast{0};
+    Game g;  // one game object for the batch, its vectors' room kept from game to game
     for (int64_t i = 0; i < games; ++i) {
         int64_t seed = first_seed + i;
-        Game g;
+        g.restart();
         g.setup(rules, std::to_string(seed));
         Counter sink;
         sink.points = &out.points;

@@ -135,6 +135,16 @@ class PyRandom {
 
     bool split() const { return split_; }
 
+    // A copy takes the Twister's 2.5 kB table only where it is read (not on the split stream).
+    PyRandom(const PyRandom& o) : split_(o.split_), word_(o.word_), index_(o.index_) {
+        if (!split_) std::memcpy(mt_, o.mt_, sizeof mt_);
+    }
+    PyRandom& operator=(const PyRandom& o) {
+        split_ = o.split_, word_ = o.word_, index_ = o.index_;
+        if (!split_ && this != &o) std::memcpy(mt_, o.mt_, sizeof mt_);
+        return *this;
+    }
+
     // One SplitMix64 word (the split stream).
     uint64_t next64() {
         uint64_t z = (word_ += 0x9e3779b97f4a7c15ULL);
