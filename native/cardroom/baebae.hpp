@@ -83,6 +83,13 @@ struct Decision {
     Bits candidates;
     bool may_stop = false;
     int purpose = P_NONE;
+
+    // Back to Decision{} (no decision pending), the vectors' room kept.
+    void reset() {
+        kind = K_NONE, seat = 0, card = 0, may_stop = false, purpose = P_NONE;
+        choices.clear();
+        candidates.w.assign(0, 0);
+    }
 };
 
 // The action layout (actions.ActionSpace).
@@ -171,7 +178,7 @@ struct Game {
             uint64_t allowed = prog->wild_mask.w[i] | s.w[i] | (declared ? 0 : r.w[i]);
             out.w[i] = hand.w[i] & allowed;
         }
-        if (hand.count() <= 1)
+        if (hand.at_most_one())
             for (int i = 0; i < prog->words; ++i) out.w[i] &= ~prog->no_win_mask.w[i];  // E9
         return out;
     }
@@ -255,7 +262,7 @@ struct Game {
         idle_count = 0;
         turns = 0;
         frames.clear();
-        pending = Decision{};
+        pending.reset();
         card_declared = false;
         chosen = -1;
         chance = 0;
@@ -298,7 +305,7 @@ struct Game {
         for (int s = 0; s < n; ++s) totals[s] += penalties[s];
         if (guard) ++guard_rounds;
         frames.clear();
-        pending = Decision{};
+        pending.reset();
         drawn = -1;
         sink->round_end(*this, out, penalties, blocked, guard);
         if (round_no >= rules.rounds) {
@@ -440,7 +447,7 @@ struct Game {
             if (!handle(at, step) || round_ended) return;
             frames[at].next_step();
         }
-        pending = Decision{};
+        pending.reset();
     }
 
     bool ask(Decision&& d) {
@@ -458,7 +465,7 @@ struct Game {
 
     void decide(int seat, int action) {
         Decision d = std::move(pending);
-        pending = Decision{};
+        pending.reset();
         size_t at = frames.size() - 1;
         switch (d.kind) {
             case K_OPTIONAL: {

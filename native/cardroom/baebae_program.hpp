@@ -104,6 +104,14 @@ struct Bits {
             if (x) return true;
         return false;
     }
+    bool at_most_one() const {  // count() <= 1
+        int seen = 0;
+        for (uint64_t x : w) {
+            if (x & (x - 1)) return false;
+            seen += x != 0;
+        }
+        return seen <= 1;
+    }
     int count() const {
         int k = 0;
         for (uint64_t x : w) k += __builtin_popcountll(x);

@@ -47,10 +47,8 @@ inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out
 
 // The step's remaining target seats, resolved once when the step starts (in frames[at]).
 inline bool Game::targets(size_t at, int kind, int filter) {
-    if (!frames[at].has_targets) {
-        std::vector<int> found;
-        if (!players(at, kind, filter, found)) return false;
-        frames[at].targets = std::move(found);
+    if (!frames[at].has_targets) {  // into the frame's own vector, its room kept step to step
+        if (!players(at, kind, filter, frames[at].targets)) return false;
         frames[at].has_targets = true;
     }
     return true;

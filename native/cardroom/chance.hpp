@@ -189,8 +189,19 @@ class PyRandom {
         return low | (high << 32);
     }
 
-    // random._randbelow(n): getrandbits(n.bit_length()) until below n; n >= 1.
+    // random._randbelow(n): getrandbits(n.bit_length()) until below n; n >= 1. The split
+    // stream's loop here, small enough to inline; the Twister's out of line.
     uint64_t randbelow(uint64_t n) {
+        if (split_) {
+            int shift = __builtin_clzll(n);  // getrandbits(k) of a word: its top k = 64 - shift bits
+            uint64_t r = next64() >> shift;
+            while (r >= n) r = next64() >> shift;
+            return r;
+        }
+        return twister_randbelow(n);
+    }
+
+    __attribute__((noinline)) uint64_t twister_randbelow(uint64_t n) {
         int k = 64 - __builtin_clzll(n);
         uint64_t r = getrandbits(k);
         while (r >= n) r = getrandbits(k);
