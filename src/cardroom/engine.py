@@ -337,7 +337,7 @@ class SplitMix(random.Random):
     def random(self) -> float:
         return (self._next() >> 11) * (1.0 / 9007199254740992.0)
 
-    def shuffle(self, x: Any) -> None:  # type: ignore[override]
+    def shuffle(self, x: Any) -> None:
         for i in range(len(x) - 1, 0, -1):
             j = self._randbelow(i + 1)
             x[i], x[j] = x[j], x[i]
@@ -347,7 +347,7 @@ class SplitMix(random.Random):
             raise IndexError("Cannot choose from an empty sequence")
         return seq[self._randbelow(len(seq))]
 
-    def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:  # type: ignore[override]
+    def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
         if counts is not None:
             raise TypeError("the split stream's sample takes no counts")
         pool = list(population)
@@ -413,8 +413,8 @@ class NamedOptions:
     readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     """Options that name a reading of the rules which changed while records were kept: for each,
     the values a record written before the option existed may have been played under (in the
-    order tried; ``stream``'s one value is the Twister, on which every such record was played). :func:`cardroom.record.replay` replays such a record under the reading its
-    log shows."""
+    order tried; ``stream``'s one value is the Twister, on which every such record was played).
+    :func:`cardroom.record.replay` replays such a record under the reading its log shows."""
 
     @classmethod
     def option_names(cls) -> list[str]:

@@ -3,9 +3,8 @@ module imports (the registry in :mod:`cardroom.agents` imports the bots, never t
 
 from __future__ import annotations
 
-from typing import Protocol
-
 import random
+from typing import Protocol
 
 from cardroom.engine import TWISTER, Action, State, seeded_rng, stream_of
 

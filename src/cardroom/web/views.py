@@ -66,7 +66,8 @@ def move_fields(state: State, action: Action) -> dict[str, Any]:
     >>> from cardroom.games import baha
     >>> state = baha.Rules().new_game(seed=7)
     >>> move_fields(state, state.legal_actions()[0])
-    {'action': 57, 'text': 'pass 6P', 'kind': 'pass', 'card': '6P', 'suit': None, 'seat': None, 'option': None}
+    {'action': 57, 'text': 'pass 6P', 'kind': 'pass', 'card': '6P', 'suit': None, 'seat': None,
+     'option': None}
     """
     info = state.decode(action)
     fields = {f.name: getattr(info, f.name) for f in dataclasses.fields(info)}

@@ -28,7 +28,17 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from cardroom.engine import SPLITMIX, TWISTER, Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.engine import (
+    SPLITMIX,
+    TWISTER,
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.determinize import knowledge

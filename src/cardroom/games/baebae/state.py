@@ -463,7 +463,8 @@ class BaebaeState(BaebaeFields):
             rest = self.discard[:-1]
             self.discard = self.discard[-1:]
             self.chance += 1
-            chance_rng(self.seed, "reshuffle", self.round_no, self.chance, stream=self.rules.stream).shuffle(rest)
+            rng = chance_rng(self.seed, "reshuffle", self.round_no, self.chance, stream=self.rules.stream)
+            rng.shuffle(rest)
             self.stock = rest
             self.log.append({"t": "reshuffle", "stock": [self.card_text(p) for p in reversed(rest)]})
         pid = self.stock.pop()

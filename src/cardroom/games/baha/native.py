@@ -23,7 +23,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from cardroom.engine import SPLITMIX, Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.engine import (
+    SPLITMIX,
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.deal import check_deal
