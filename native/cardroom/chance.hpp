@@ -386,10 +386,15 @@ inline PyRandom seeded_rng(__int128 seed, Stream stream) {
     if (stream == Stream::SplitMix) {
         char text[48];
         int at = 48;
-        do {
+        while (magnitude >> 64) {  // digits of a 128-bit number (rare), till it fits 64 bits
             text[--at] = static_cast<char>('0' + static_cast<int>(magnitude % 10));
             magnitude /= 10;
-        } while (magnitude);
+        }
+        uint64_t low = static_cast<uint64_t>(magnitude);  // a division by 10 is a multiply here
+        do {
+            text[--at] = static_cast<char>('0' + static_cast<int>(low % 10));
+            low /= 10;
+        } while (low);
         if (seed < 0) text[--at] = '-';
         return PyRandom::splitmix(key_hash(text + at, static_cast<size_t>(48 - at)));
     }
