@@ -48,6 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game and of the moves")
+    parser.add_argument("--stream", choices=("both", "splitmix", "twister"), default="both",
+                        help="the chance stream: each option set's own (both streams, half each; the "
+                             "default) or one for every game")
     parser.add_argument("--part", default="0/1",
                         help="K/N: play only the games i with i %% N == K (N processes share a run)")
     args = parser.parse_args(argv)
@@ -55,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     if not native.available():
         print(f"The native engine is {native.unavailable_reason()}: nothing to compare.", file=sys.stderr)
         return 2
-    options = option_sets()
+    options = [o if args.stream == "both" else {**o, "stream": args.stream} for o in option_sets()]
     decks = generated_decks(40)
     rng = random.Random(args.seed)
     start = time.perf_counter()
@@ -65,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
         turning = {"rounds": 1 + i % 3, "ace_penalty": (1, 0, 5)[i % 3],
                    "turn_limit": (2000, 2000, 25, 10)[i % 4]}
         if i % 4 == 3:
-            option = {**decks[i // 4 % len(decks)], "players": 2 + i % 5, "turn_limit": 300}
+            option = {**decks[i // 4 % len(decks)], "players": 2 + i % 5, "turn_limit": 300,
+                      **({} if args.stream == "both" else {"stream": args.stream})}
         else:
             option = {**options[i % len(options)], "hand_size": (None, None, 3, 1)[i // len(options) % 4]}
         try:

@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from harness import (
+    STREAM,
     Pick,
     Runner,
     cardroom_runner,
@@ -67,7 +68,7 @@ STATE_API_GOAL = 3.0
 """BAEBAE's per-action State API over OpenSpiel's ``crazy_eights`` driven from Python, rounds/s."""
 BATCH = 1000
 """Games per native call: enough that the call's own cost is a small part of it."""
-RULES = baebae.Rules(players=4, rounds=1)
+RULES = baebae.Rules(players=4, rounds=1, stream=STREAM)
 
 
 def native_runner(pick: Pick, agents: str = "random", exact: bool = True) -> Runner:
@@ -144,7 +145,8 @@ _COUNTED = (
     "import sys; sys.path[:0] = {path!r}\n"
     "from cardroom.games import baebae\n"
     "from cardroom.games.baebae.native import random_games\n"
-    "found = random_games(baebae.Rules(players=4, rounds=1), {games}, 12345, exact={exact})\n"
+    "rules = baebae.Rules(players=4, rounds=1, stream={stream!r})\n"
+    "found = random_games(rules, {games}, 12345, exact={exact})\n"
     "print(sum(found.actions))\n"
 )
 
@@ -159,7 +161,7 @@ def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
              "--toggle-collect=*baebae*play_games*", sys.executable, "-c",
-             _COUNTED.format(path=sys.path, games=games, exact=exact)],
+             _COUNTED.format(path=sys.path, games=games, exact=exact, stream=STREAM)],
             capture_output=True, text=True, timeout=600, check=True,
         )
         actions = int(done.stdout.split()[-1])
@@ -173,7 +175,7 @@ def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
 
 def heuristic_run(games: int) -> dict[str, Any]:
     """``run_games`` over ``games`` three-round games of heuristic agents on the native path."""
-    rules = baebae.Rules(players=4)
+    rules = baebae.Rules(players=4, stream=STREAM)
     start = time.perf_counter()
     results = run_games(rules, games, 0, Lineup.parse("heuristic", 4), workers=1)
     seconds = time.perf_counter() - start
@@ -184,7 +186,7 @@ def heuristic_run(games: int) -> dict[str, Any]:
 def tables_run(games: int) -> dict[str, Any]:
     """``simulate_to`` over ``games`` three-round games of heuristic agents, every table written
     (one worker a core: ``simulate --out``'s default)."""
-    rules = baebae.Rules(players=4)
+    rules = baebae.Rules(players=4, stream=STREAM)
     with tempfile.TemporaryDirectory() as folder:
         start, cpu = time.perf_counter(), time.process_time()
         results = simulate_to(Path(folder) / "out", rules, games, 0, Lineup.parse("heuristic", 4),

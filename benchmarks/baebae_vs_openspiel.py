@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
+from harness import STREAM, Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
 
 from cardroom.games import baebae
 
@@ -29,7 +29,7 @@ GOAL = 3.0
 
 def baebae_runner(pick: Pick) -> Runner:
     """Play 4-player BAEBAE games of one round with the sample deck."""
-    rules = baebae.Rules(players=4, rounds=1)
+    rules = baebae.Rules(players=4, rounds=1, stream=STREAM)
     return cardroom_runner(rules.new_game, lambda state: state.round_no, pick)
 
 

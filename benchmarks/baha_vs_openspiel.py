@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from harness import Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
+from harness import STREAM, Pick, Runner, cardroom_runner, openspiel_runner, run_benchmark
 
 from cardroom.games import baha
 
@@ -30,7 +30,7 @@ GOAL = 3.0
 
 def baha_runner(pick: Pick) -> Runner:
     """Play 4-player Baha games of target 1 (one hand each, more only on a tie for low)."""
-    rules = baha.Rules(players=4, target=1)
+    rules = baha.Rules(players=4, target=1, stream=STREAM)
     return cardroom_runner(rules.new_game, lambda state: state.hand_no, pick)
 
 

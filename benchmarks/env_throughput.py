@@ -57,7 +57,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from harness import Pick, environment, load_average, make_pick
+from harness import STREAM, Pick, environment, load_average, make_pick
 
 from cardroom import games, native, rl
 
@@ -117,7 +117,7 @@ def env_runner(game: str, pick: Pick, observe: bool = True) -> Runner:
 
 
 def raw_runner(game: str, pick: Pick) -> Runner:
-    rules = games.make_rules(game, {"players": 4})
+    rules = games.make_rules(game, {"players": 4, "stream": STREAM})
     seeds = iter(range(10**9))
 
     def run(seconds: float) -> tuple[int, float]:

@@ -205,6 +205,12 @@ def environment() -> dict[str, Any]:
     }
 
 
+STREAM = os.environ.get("CARDROOM_BENCH_STREAM", "splitmix")
+"""The chance stream the benchmarks' Cardroom games are dealt on: new games' (``splitmix``) unless
+``CARDROOM_BENCH_STREAM=twister`` asks for the stream of the figures measured before it
+(docs/records.md, "Chance streams"); a subprocess a benchmark starts inherits it."""
+
+
 def load_average() -> float | None:
     """The 1-minute load average, where the system has one: other work skews the figures."""
     try:

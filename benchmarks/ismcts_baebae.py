@@ -25,6 +25,8 @@ import sys
 import time
 from typing import Any
 
+from harness import STREAM
+
 from cardroom import native
 from cardroom.agents import make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -34,7 +36,7 @@ from cardroom.games.baebae.state import BaebaeState
 
 def positions(count: int, seed: int) -> list[tuple[Any, BaebaeState]]:
     """Decision points of random games: each on the native engine and on the Python one."""
-    rules = baebae.Rules(players=4)
+    rules = baebae.Rules(players=4, stream=STREAM)
     found: list[tuple[Any, BaebaeState]] = []
     game = seed
     while len(found) < count:
@@ -63,7 +65,7 @@ def rate(states: list[Any], iterations: int, engine: str, rollout: str) -> float
 
 
 def one_game(seed: int, iterations: int, engine: str) -> dict[str, float]:
-    rules = baebae.Rules(players=4)
+    rules = baebae.Rules(players=4, stream=STREAM)
     state: Any = rules.new_game(seed) if engine == "native" else BaebaeState.start(rules, seed)
     bot = make("ismcts", seed=seed, iterations=iterations, rollout="heuristic", engine=engine)
     assert isinstance(bot, ISMCTSAgent)

@@ -16,6 +16,8 @@ import argparse
 import sys
 import time
 
+from harness import STREAM
+
 from cardroom import native
 from cardroom.agents import make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -23,7 +25,7 @@ from cardroom.games import baha
 
 
 def one_deal(seed: int, iterations: int, engine: str, threads: int) -> dict[str, float]:
-    state = baha.Rules(players=4).new_game(seed)
+    state = baha.Rules(players=4, stream=STREAM).new_game(seed)
     bot = make("ismcts", seed=seed, iterations=iterations, engine=engine, threads=threads)
     assert isinstance(bot, ISMCTSAgent)
     others = [make("heuristic", seed=seed * 10 + s) for s in range(4)]

@@ -21,6 +21,8 @@ import json
 import sys
 import time
 
+from harness import STREAM
+
 from cardroom import native
 from cardroom.games import baebae, baha
 from cardroom.sim import Lineup
@@ -45,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     ours, theirs = f"{common}:engine=native", f"{common}:engine=python"
     lineup = Lineup((ours, theirs, ours, theirs))
     rules: baha.Rules | baebae.Rules = (
-        baha.Rules(players=4, target=1) if args.game == "baha" else baebae.Rules(players=4, rounds=1))
+        baha.Rules(players=4, target=1, stream=STREAM) if args.game == "baha"
+        else baebae.Rules(players=4, rounds=1, stream=STREAM))
     start = time.perf_counter()
     lineups, results = run_duplicate(rules, args.deals, args.seed, lineup, workers=args.workers)
     seconds = time.perf_counter() - start

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from harness import Pick, Runner, run_benchmark
+from harness import STREAM, Pick, Runner, run_benchmark
 
 from cardroom.agents.ismcts import ISMCTSAgent
 from cardroom.games import baha
@@ -41,7 +41,7 @@ ITERATIONS = 200
 
 
 def cardroom_runner(pick: Pick, engine: str = "auto") -> Runner:
-    rules = baha.Rules(players=4)
+    rules = baha.Rules(players=4, stream=STREAM)
     seeds = itertools.count()
 
     def position() -> baha.BahaState:

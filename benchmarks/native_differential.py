@@ -30,11 +30,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=100_000, help="games to play (default 100,000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first game and of the moves")
+    parser.add_argument("--stream", choices=("both", "splitmix", "twister"), default="both",
+                        help="the chance stream: each option set's own (both streams, half each; the "
+                             "default) or one for every game")
     args = parser.parse_args(argv)
     if not native.available():
         print(f"The native engine is {native.unavailable_reason()}: nothing to compare.", file=sys.stderr)
         return 2
-    options = list(option_sets())
+    options = [o if args.stream == "both" else {**o, "stream": args.stream} for o in option_sets()]
     rng = random.Random(args.seed)
     start = time.perf_counter()
     for i in range(args.games):

@@ -36,6 +36,7 @@ import time
 from typing import Any
 
 from harness import (
+    STREAM,
     Pick,
     Runner,
     cardroom_runner,
@@ -59,7 +60,7 @@ STATE_API_GOAL = 3.0
 """Baha's per-action State API over OpenSpiel's ``hearts`` driven from Python, hands per second."""
 BATCH = 2000
 """Games per native call: enough that the call's own cost is a small part of it."""
-RULES = baha.Rules(players=4, target=1)
+RULES = baha.Rules(players=4, target=1, stream=STREAM)
 
 
 def native_runner(pick: Pick, exact: bool = True) -> Runner:
@@ -135,7 +136,8 @@ _COUNTED = (
     "import sys; sys.path[:0] = {path!r}\n"
     "from cardroom.games import baha\n"
     "from cardroom.games.baha.native import random_games\n"
-    "found = random_games(baha.Rules(players=4, target=1), {games}, 12345, exact={exact})\n"
+    "rules = baha.Rules(players=4, target=1, stream={stream!r})\n"
+    "found = random_games(rules, {games}, 12345, exact={exact})\n"
     "print(sum(found.actions))\n"
 )
 
@@ -150,7 +152,7 @@ def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
         done = subprocess.run(
             [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
              "--toggle-collect=*play_games*", sys.executable, "-c",
-             _COUNTED.format(path=sys.path, games=games, exact=exact)],
+             _COUNTED.format(path=sys.path, games=games, exact=exact, stream=STREAM)],
             capture_output=True, text=True, timeout=600, check=True,
         )
         actions = int(done.stdout.split()[-1])

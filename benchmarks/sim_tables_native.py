@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import environment, load_average
+from harness import STREAM, environment, load_average
 
 from cardroom import native
 from cardroom.games import baha
@@ -50,7 +50,7 @@ def cardroom_run(folder: Path, engine: str, workers: int, count: int, seed: int,
     """Games, hands and seconds of one ``simulate --out`` run into a new folder on ``engine``."""
     native.use_engine(engine)
     os.environ[native.ENGINE_VARIABLE] = engine  # the worker processes choose alike
-    rules = baha.Rules(players=4)
+    rules = baha.Rules(players=4, stream=STREAM)
     started = time.perf_counter()
     lineup = Lineup.parse(agents, 4)
     results = simulate_to(folder, rules, count, seed, lineup, backend=Backend(workers=workers))

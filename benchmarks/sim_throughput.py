@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from harness import environment, load_average
+from harness import STREAM, environment, load_average
 
 from cardroom import games
 from cardroom.sim.results import Backend, simulate_to
@@ -42,7 +42,7 @@ MODES = {"1 process": Backend(workers=1), "2 processes": Backend(workers=2),
 def cardroom_run(folder: Path, backend: Backend, count: int, seed: int,
                  agents: str) -> tuple[int, int, float]:
     """Games, rounds and seconds of one ``simulate --out`` run into a new folder."""
-    rules = games.make_rules("baebae", {"players": 4})
+    rules = games.make_rules("baebae", {"players": 4, "stream": STREAM})
     lineup = Lineup.parse(agents, 4)
     started = time.perf_counter()
     results = simulate_to(folder, rules, count, seed, lineup, backend=backend)

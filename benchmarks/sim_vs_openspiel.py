@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Any
 
-from harness import Pick, Runner, run_benchmark
+from harness import STREAM, Pick, Runner, run_benchmark
 
 from cardroom.games import baha
 from cardroom.sim.tournament import Lineup, run_games
@@ -31,7 +31,7 @@ GAMES = 4000
 
 def cardroom_runner(pick: Pick) -> Runner:
     """Batches of ``GAMES`` one-hand Baha games of random bots on every core."""
-    rules = baha.Rules(players=4, target=1)
+    rules = baha.Rules(players=4, target=1, stream=STREAM)
     lineup = Lineup.parse("random", 4)
     seeds = iter(range(0, 1 << 62, GAMES))
 

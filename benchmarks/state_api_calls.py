@@ -11,11 +11,13 @@ from __future__ import annotations
 import timeit
 from typing import Any
 
+from harness import STREAM
+
 from cardroom.games import baha
 from cardroom.games.baha.native import NativeBahaState
 from cardroom.games.baha.state import BahaState
 
-RULES = baha.Rules(players=4, target=1)
+RULES = baha.Rules(players=4, target=1, stream=STREAM)
 
 
 def measure(engine: Any) -> dict[str, float]:

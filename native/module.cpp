@@ -202,7 +202,7 @@ struct LogSink {
 // -- Baha's core: the state the Python face drives -----------------------------------------
 
 baha::Rules make_rules(int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                       bool random_dealer) {
+                       bool random_dealer, bool split = false) {
     baha::Rules r;
     r.players = players;
     r.face = face;
@@ -211,6 +211,7 @@ baha::Rules make_rules(int players, bool face, bool passing, bool moon, int64_t 
     r.target = target;
     r.draw_pile = draw_pile;
     r.random_dealer = random_dealer;
+    r.stream = split ? Stream::SplitMix : Stream::Twister;
     r.derive();
     return r;
 }
@@ -263,9 +264,9 @@ void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* 
 
 void start_core(BahaCore& core, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
                 bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
-                const py::object& dealt) {
+                const py::object& dealt, bool split) {
     baha::Game& g = core.g;
-    g.rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+    g.rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
     g.n = players;
     g.seed = seed;
     read_into(totals, g.totals, players, "totals");
@@ -630,12 +631,6 @@ struct FastSeat {
     }
 };
 
-inline PyRandom agent_rng(int64_t seed, int seat) {
-    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
-    unsigned __int128 magnitude =
-        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
-    return PyRandom::from_int(magnitude);
-}
 
 // What a batch returns per game; ``points`` holds every scored hand's points, game after game
 // (``deals`` of them for each game, ``players`` each).
@@ -694,7 +689,7 @@ void play_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int
         };
         if (exact) {
             seats.clear();
-            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s)}});
+            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s, rules.stream)}});
             play([&](int seat) -> AgentSeat& { return seats[seat]; });
         } else {
             FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
@@ -743,15 +738,20 @@ PYBIND11_MODULE(_core, m) {
             if (values.empty()) throw py::index_error("cannot choose from an empty sequence");
             return values[r.randbelow(values.size())];
         });
-    m.def("chance_rng", [](const std::string& text) { return chance_rng(text); }, py::arg("text"));
+    m.def("chance_rng", [](const std::string& text, bool split) {
+        return chance_rng(text, split ? Stream::SplitMix : Stream::Twister);
+    }, py::arg("text"), py::arg("split") = false);
+    m.def("agent_rng", [](int64_t seed, int seat, bool split) {
+        return agent_rng(seed, seat, split ? Stream::SplitMix : Stream::Twister);
+    }, py::arg("seed"), py::arg("seat"), py::arg("split") = false);
     m.def(
         "baha_deck",
-        [](const std::string& text) {
+        [](const std::string& text, bool split) {
             uint8_t deck[52];
-            baha_deck_order(text, deck);
+            baha_deck_order(text, deck, split ? Stream::SplitMix : Stream::Twister);
             return std::vector<int>(deck, deck + 52);
         },
-        py::arg("text"));
+        py::arg("text"), py::arg("split") = false);
 
     // Baha's state: the raw type above, and its slower calls through pybind11
     state_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&state_spec));
@@ -761,13 +761,13 @@ PYBIND11_MODULE(_core, m) {
         "baha_start",
         [](py::handle state, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
            bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
-           const py::object& dealt) {
+           const py::object& dealt, bool split) {
             start_core(core_of(state), players, face, passing, moon, target, draw_pile, random_dealer, seed, hand,
-                       totals, dealt);
+                       totals, dealt, split);
         },
         py::arg("state"), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"),
         py::arg("target"), py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seed"), py::arg("hand"),
-        py::arg("totals"), py::arg("dealt"));
+        py::arg("totals"), py::arg("dealt"), py::arg("split") = false);
     m.def("baha_load", &load_core);
     m.def("baha_random_playout", [](py::handle state, const py::object& random) {
         core_of(state).random_playout(random);
@@ -776,7 +776,12 @@ PYBIND11_MODULE(_core, m) {
 
     // Baha's heuristic player, for the differential tests
     py::class_<baha::Heuristic>(m, "BahaHeuristic")
-        .def(py::init([](const py::int_& seed) { return baha::Heuristic{random_from(seed)}; }), py::arg("seed"))
+        .def(py::init([](const py::int_& seed, bool split) {
+                 if (!split) return baha::Heuristic{random_from(seed)};
+                 std::string text = py::str(seed);  // engine.seeded_rng(seed, "splitmix")
+                 return baha::Heuristic{PyRandom::splitmix(key_hash(text.data(), text.size()))};
+             }),
+             py::arg("seed"), py::arg("split") = false)
         .def("act", [](baha::Heuristic& h, py::handle state) {
             const baha::Game& g = core_of(state).g;
             if (g.turn < 0) throw py::value_error("the game is over: nobody is to act");
@@ -793,8 +798,9 @@ PYBIND11_MODULE(_core, m) {
     m.def(
         "baha_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic) {
-            baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer);
+           int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic,
+           bool split) {
+            baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
@@ -813,7 +819,7 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"));
+        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"), py::arg("split") = false);
     baha::register_baha_tables(m);
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)

@@ -172,6 +172,6 @@ def test_rebuild_names_the_action_that_fails() -> None:
     with pytest.raises(RecordError, match=rf"^action 14 \(seat {seat}: '9999'\) is illegal: "):
         rebuild(state.rules, 3, [*numbers, 9999])
     with pytest.raises(RecordError, match=r"^action 1 \('pass 9R'\) is by seat 3, but seat 1 is to act"):
-        rebuild(state.rules, 7, ["pass 13P", "pass 9R"], seats=[1, 3])
+        rebuild(baha.Rules(players=4, stream="twister"), 7, ["pass 13P", "pass 9R"], seats=[1, 3])
     with pytest.raises(RecordError, match="unknown game 'chess'; the games are baha, baebae"):
         rebuild("chess", 1, [])

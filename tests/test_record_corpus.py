@@ -73,3 +73,44 @@ def test_the_cli_replays_the_corpus(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         result = CliRunner().invoke(app, ["replay", "--verify", *decks, str(path)])
         assert result.exit_code == 0, result.output
         assert result.output.count("replays exactly") == 1
+
+
+@pytest.mark.parametrize("name", ["twister-baha.json", "twister-baebae.json"])
+@pytest.mark.parametrize("engine", ["python", "native"])
+def test_a_record_from_before_the_split_stream_replays_on_the_twister_on_either_engine(name: str, engine: str) -> None:
+    from cardroom import native
+
+    if engine == "native" and not native.available():
+        pytest.skip(f"native core {native.unavailable_reason()}")
+    native.use_engine(engine)
+    record = load(OLD / name)
+    assert "stream" not in record["rules"]  # written before the option existed
+    state = replay(record)
+    assert type(state).__name__.startswith("Native") == (engine == "native")
+    assert state.rules.to_dict()["stream"] == "twister"
+    assert json.loads(json.dumps(state.log)) == record["log"] and verify(record).ok
+    # Written again, it names its stream and replays on it alone; on the split stream the same
+    # actions are another game (here: not even a legal one, or another log).
+    again = make_record(state, record["seats"])
+    assert again["rules"]["stream"] == "twister" and verify(again).ok
+    again["rules"]["stream"] = "splitmix"
+    assert not verify(again).ok
+    # Without its log, a record that names no stream replays on the Twister too.
+    bare = {key: value for key, value in record.items() if key not in ("log", "result")}
+    assert replay(bare).log == state.log
+
+
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_a_new_record_names_the_split_stream_and_replays_on_it(game: str) -> None:
+    rules = make_rules(game, {"players": 3})
+    assert rules.to_dict()["stream"] == "splitmix"  # new games' default
+    state = rules.new_game(11)
+    for _ in range(40):
+        if state.is_over:
+            break
+        state.apply(state.legal_actions()[-1])
+    record = make_record(state)
+    assert record["rules"]["stream"] == "splitmix" and verify(record).ok
+    assert replay(record).log == state.log
+    old = {**record, "rules": {k: v for k, v in record["rules"].items() if k != "stream"}}
+    assert not verify(old).ok  # read as a record of before the option: the Twister, another deal

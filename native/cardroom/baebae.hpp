@@ -24,6 +24,7 @@ enum Purpose { P_NONE, P_DISCARD, P_DISCARD_UNDER, P_GIVE };
 struct Rules {
     int players = 4, rounds = 3, hand_size = 5, turn_limit = 2000;
     bool draw_when_able = false, chosen_once = true;
+    Stream stream = Stream::Twister;  // rules' stream
     std::shared_ptr<const Program> program;
 };
 
@@ -82,6 +83,13 @@ struct Decision {
     Bits candidates;
     bool may_stop = false;
     int purpose = P_NONE;
+
+    // Back to Decision{} (no decision pending), the vectors' room kept.
+    void reset() {
+        kind = K_NONE, seat = 0, card = 0, may_stop = false, purpose = P_NONE;
+        choices.clear();
+        candidates.w.assign(0, 0);
+    }
 };
 
 // The action layout (actions.ActionSpace).
@@ -128,6 +136,9 @@ struct Game {
     bool over_ranked = false;
     std::vector<int> shame;
     Sink* sink = nullptr;
+    // Set when a step ended the round (finish_round done): every caller up to run() returns at
+    // once, as the RoundOver throw would unwind them; apply and begin_round clear it.
+    bool round_ended = false;
 
     void setup(const Rules& r, const std::string& seed_text) {
         rules = r;
@@ -136,6 +147,16 @@ struct Game {
         seed = seed_text;
         space = Space{static_cast<int>(prog->designs.size()), n, 6};
         totals.assign(n, 0);
+    }
+
+    // Back to a new Game's state, for the next game of a batch (setup and begin_round follow),
+    // keeping the vectors' room: every field a new Game starts with that begin_round does not set.
+    void restart() {
+        round_no = 0, dealer = 0, direction = 1, turn = -1, phase = PLAY, suit = 0, declared = false;
+        extra_turn = false, drawn = -1, idle_count = 0, turns = 0, card_declared = false, chosen = -1;
+        chance = 0, guard_rounds = 0, over_ranked = false, round_ended = false;
+        frames.clear(), pending = Decision{}, shame.clear(), skips.clear(), idle.clear();
+        round_penalties.clear(), totals.clear();
     }
 
     int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
@@ -157,39 +178,54 @@ struct Game {
             uint64_t allowed = prog->wild_mask.w[i] | s.w[i] | (declared ? 0 : r.w[i]);
             out.w[i] = hand.w[i] & allowed;
         }
-        if (hand.count() <= 1)
+        if (hand.at_most_one())
             for (int i = 0; i < prog->words; ++i) out.w[i] &= ~prog->no_win_mask.w[i];  // E9
         return out;
     }
 
     std::vector<int> legal() const {
         std::vector<int> out;
-        if (turn < 0) return out;
+        legal_into(out);
+        return out;
+    }
+
+    // The legal actions, ascending, written over ``out`` (a buffer kept by a caller that asks
+    // every action: no allocation once it has grown).
+    void legal_into(std::vector<int>& out) const {
+        out.clear();
+        if (turn < 0) return;
         if (phase == PLAY) {
-            out = prog->designs_in(playable_mask(turn));
-            if (!out.empty() && !(rules.draw_when_able && can_draw())) return out;
+            prog->designs_into(playable_mask(turn), out);
+            if (!out.empty() && !(rules.draw_when_able && can_draw())) return;
             out.push_back(can_draw() ? space.draw() : space.pass());
-            return out;
+            return;
         }
         if (phase == DRAWN) {
             if (matches(prog->design_of(drawn))) out.push_back(prog->card_of[drawn]);
             out.push_back(space.pass());
-            return out;
+            return;
         }
         const Decision& d = pending;
         switch (d.kind) {
-            case K_OPTIONAL: return {space.yes(), space.no()};
-            case K_DECLARE: return {space.declare(), space.declare() + 1, space.declare() + 2, space.declare() + 3};
+            case K_OPTIONAL:
+                out.push_back(space.yes());
+                out.push_back(space.no());
+                return;
+            case K_DECLARE:
+                for (int k = 0; k < 4; ++k) out.push_back(space.declare() + k);
+                return;
             case K_TARGET:
                 for (int s : d.choices) out.push_back(space.target() + s);
-                return out;
+                return;
             case K_OPTION:
                 for (int k : d.choices) out.push_back(space.option() + k);
-                return out;
-            default:
-                for (int design : prog->designs_in(d.candidates)) out.push_back(space.select() + design);
+                return;
+            default: {
+                prog->designs_into(d.candidates, out);
+                for (int& design : out) design += space.select();
                 if (d.may_stop) out.push_back(space.done());
-                return out;
+                return;
+            }
         }
     }
 
@@ -204,7 +240,7 @@ struct Game {
         } else {
             deck.resize(prog->cards());
             for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
-            chance_rng(seed + ":round:" + std::to_string(round_no)).shuffle(deck.data(), deck.size());
+            chance_rng(seed + ":round:" + std::to_string(round_no), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
         hands.assign(n, Bits(prog->words));
@@ -226,7 +262,7 @@ struct Game {
         idle_count = 0;
         turns = 0;
         frames.clear();
-        pending = Decision{};
+        pending.reset();
         card_declared = false;
         chosen = -1;
         chance = 0;
@@ -241,6 +277,7 @@ struct Game {
                 run();
             } catch (const RoundOver&) {
             }
+            round_ended = false;
         }
     }
 
@@ -268,7 +305,7 @@ struct Game {
         for (int s = 0; s < n; ++s) totals[s] += penalties[s];
         if (guard) ++guard_rounds;
         frames.clear();
-        pending = Decision{};
+        pending.reset();
         drawn = -1;
         sink->round_end(*this, out, penalties, blocked, guard);
         if (round_no >= rules.rounds) {
@@ -299,6 +336,7 @@ struct Game {
             take(turn, action);
         } catch (const RoundOver&) {
         }
+        round_ended = false;
     }
 
     void take(int seat, int action) {
@@ -321,7 +359,9 @@ struct Game {
         sink->pass(seat);
         if (nothing) {
             if (!idle[seat]) idle[seat] = 1, ++idle_count;
-            if (idle_count == n) end_round(-1, true);  // E6: every player passed in turn
+            // E6: every player passed in turn. pass is reached from apply alone (through take):
+            // returning ends the action as the throw would, without the unwinding.
+            if (idle_count == n) return finish_round(-1, true);
         }
         advance(seat);
     }
@@ -344,7 +384,7 @@ struct Game {
             std::vector<int> rest(discard.begin(), discard.end() - 1);
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
-            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance))
+            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
                 .shuffle(rest.data(), rest.size());
             stock = std::move(rest);
             sink->reshuffle(*this);
@@ -404,10 +444,10 @@ struct Game {
                 continue;
             }
             const Step& step = prog->step(f.list, f.index);
-            if (!handle(at, step)) return;
+            if (!handle(at, step) || round_ended) return;
             frames[at].next_step();
         }
-        pending = Decision{};
+        pending.reset();
     }
 
     bool ask(Decision&& d) {
@@ -425,7 +465,7 @@ struct Game {
 
     void decide(int seat, int action) {
         Decision d = std::move(pending);
-        pending = Decision{};
+        pending.reset();
         size_t at = frames.size() - 1;
         switch (d.kind) {
             case K_OPTIONAL: {
@@ -461,6 +501,7 @@ struct Game {
                 } else {
                     int pid = prog->lowest_of_design(d.candidates, action - space.select());
                     move_selected(at, prog->step(frames[at].list, frames[at].index), seat, pid);
+                    if (round_ended) return;  // the round is over: nothing after it runs
                 }
             }
         }

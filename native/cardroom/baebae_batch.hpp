@@ -15,12 +15,8 @@
 namespace cardroom {
 namespace baebae {
 
-inline PyRandom seat_rng(int64_t seed, int seat) {
-    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
-    unsigned __int128 magnitude =
-        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
-    return PyRandom::from_int(magnitude);
-}
+// The agent of seat ``seat`` in the game of seed ``seed``, on the rules' stream.
+inline PyRandom seat_rng(const Rules& rules, int64_t seed, int seat) { return agent_rng(seed, seat, rules.stream); }
 
 // What a batch returns per game; ``points`` holds every round's penalties, game after game
 // (``deals`` rounds for each game, ``players`` each).
@@ -50,9 +46,10 @@ struct Counter : Sink {
 struct Seat {
     bool heuristic;
     Heuristic player;
+    std::vector<int> legal = {};  // the random agent's buffer
     int act(const Game& g) {
         if (heuristic) return player.act(g);
-        std::vector<int> legal = g.legal();
+        g.legal_into(legal);
         return legal[player.rng.randbelow(legal.size())];
     }
 };
@@ -61,8 +58,9 @@ struct Seat {
 // per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
+    std::vector<int> legal = {};
     int act(const Game& g) {
-        std::vector<int> legal = g.legal();
+        g.legal_into(legal);
         uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -87,9 +85,11 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
     out.guarded.assign(games, 0);
     out.points.clear();
     std::vector<Seat> seats;
+    FastSeat fast{0};
+    Game g;  // one game object for the batch, its vectors' room kept from game to game
     for (int64_t i = 0; i < games; ++i) {
         int64_t seed = first_seed + i;
-        Game g;
+        g.restart();
         g.setup(rules, std::to_string(seed));
         Counter sink;
         sink.points = &out.points;
@@ -97,16 +97,21 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
         g.begin_round();
         int64_t actions = 0;
         if (exact) {
-            seats.clear();
-            for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(seed, s)}});
+            for (int s = 0; s < n; ++s) {  // the seats are kept from game to game, with their buffers
+                Heuristic player{seat_rng(rules, seed, s)};
+                if (static_cast<int>(seats.size()) <= s)
+                    seats.push_back(Seat{heuristic[s], std::move(player)});
+                else
+                    seats[s].heuristic = heuristic[s], seats[s].player = std::move(player);
+            }
             while (g.phase != OVER && actions < max_actions) {
                 g.apply(seats[g.turn].act(g));
                 ++actions;
             }
         } else {
-            FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it
+            fast.state = static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL;  // every seat draws from it
             while (g.phase != OVER && actions < max_actions) {
-                g.apply(one.act(g));
+                g.apply(fast.act(g));
                 ++actions;
             }
         }

@@ -388,8 +388,9 @@ inline std::shared_ptr<Compiled> compile(const py::object& program) {
 }
 
 inline Rules rules_of(const Compiled& compiled, int players, int rounds, int hand_size, int turn_limit,
-                      bool draw_when_able, bool chosen_once) {
+                      bool draw_when_able, bool chosen_once, bool split = false) {
     Rules r;
+    r.stream = split ? Stream::SplitMix : Stream::Twister;
     r.players = players, r.rounds = rounds, r.hand_size = hand_size, r.turn_limit = turn_limit;
     r.draw_when_able = draw_when_able, r.chosen_once = chosen_once, r.program = compiled.program;
     return r;
@@ -696,13 +697,14 @@ inline void register_baebae(py::module_& m) {
         "baebae_start",
         [](py::handle state, std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size,
            int turn_limit, bool draw_when_able, bool chosen_once, const std::string& seed, int dealer,
-           const std::vector<int64_t>& totals, const py::object& first) {
+           const std::vector<int64_t>& totals, const py::object& first, bool split) {
             if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
                 throw py::type_error("a native BAEBAE state is needed");
             Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
             core = Core();
             core.compiled = compiled;
-            core.g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once), seed);
+            core.g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split),
+                         seed);
             core.g.totals = totals;
             core.g.dealer = dealer;
             PySink sink(&core);
@@ -718,13 +720,13 @@ inline void register_baebae(py::module_& m) {
         },
         py::arg("state"), py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"),
         py::arg("turn_limit"), py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seed"), py::arg("dealer"),
-        py::arg("totals"), py::arg("first"));
+        py::arg("totals"), py::arg("first"), py::arg("split") = false);
     m.def(
         "baebae_games",
         [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
            bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions,
-           const std::vector<bool>& heuristic, bool exact) {
-            Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
+           const std::vector<bool>& heuristic, bool exact, bool split) {
+            Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split);
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
@@ -739,10 +741,14 @@ inline void register_baebae(py::module_& m) {
         },
         py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
         py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("heuristic"), py::arg("exact"));
+        py::arg("max_actions"), py::arg("heuristic"), py::arg("exact"), py::arg("split") = false);
     // BAEBAE's heuristic player, for the tests against the Python one
     py::class_<Heuristic>(m, "BaebaeHeuristic")
-        .def(py::init([](const py::int_& seed) {
+        .def(py::init([](const py::int_& seed, bool split) {
+                 if (split) {  // engine.seeded_rng(seed, "splitmix")
+                     std::string text = py::str(seed);
+                     return Heuristic{PyRandom::splitmix(key_hash(text.data(), text.size()))};
+                 }
                  std::vector<uint32_t> words;
                  py::object magnitude = py::reinterpret_steal<py::object>(PyNumber_Absolute(seed.ptr()));
                  do {
@@ -751,7 +757,7 @@ inline void register_baebae(py::module_& m) {
                  } while (py::cast<bool>(magnitude));
                  return Heuristic{PyRandom(words.data(), static_cast<int>(words.size()))};
              }),
-             py::arg("seed"))
+             py::arg("seed"), py::arg("split") = false)
         .def("act", [](Heuristic& h, py::handle state) {
             const Core& c = core_of(state);
             if (c.g.turn < 0) throw py::value_error("the game is over: nobody is to act");

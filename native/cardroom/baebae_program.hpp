@@ -43,9 +43,57 @@ struct Design {
 };
 constexpr int DESIGN_WIDTH = 13;
 
+// A Bits' words: up to INLINE of them held in place (decks of up to 256 cards: a hand, a mask
+// made each action, costs no allocation), more on the heap. As much of std::vector's face as
+// the sets use (size, [], iteration, ==, assign, resize, data).
+class Words {
+  public:
+    static constexpr size_t INLINE = 4;
+    Words() = default;
+    Words(size_t count, uint64_t value) { assign(count, value); }
+    size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    uint64_t* data() { return size_ <= INLINE ? local_ : heap_.data(); }
+    const uint64_t* data() const { return size_ <= INLINE ? local_ : heap_.data(); }
+    uint64_t& operator[](size_t i) { return data()[i]; }
+    const uint64_t& operator[](size_t i) const { return data()[i]; }
+    uint64_t* begin() { return data(); }
+    uint64_t* end() { return data() + size_; }
+    const uint64_t* begin() const { return data(); }
+    const uint64_t* end() const { return data() + size_; }
+    void assign(size_t count, uint64_t value) {
+        size_ = count;
+        if (count > INLINE) {
+            heap_.assign(count, value);
+        } else {
+            heap_.clear();
+            for (size_t i = 0; i < count; ++i) local_[i] = value;
+        }
+    }
+    void resize(size_t count, uint64_t value = 0) {
+        if (count == size_) return;
+        std::vector<uint64_t> kept(begin(), end());
+        kept.resize(count, value);
+        assign(count, 0);
+        for (size_t i = 0; i < count; ++i) (*this)[i] = kept[i];
+    }
+    bool operator==(const Words& o) const {
+        if (size_ != o.size_) return false;
+        for (size_t i = 0; i < size_; ++i)
+            if ((*this)[i] != o[i]) return false;
+        return true;
+    }
+    bool operator!=(const Words& o) const { return !(*this == o); }
+
+  private:
+    size_t size_ = 0;
+    uint64_t local_[INLINE] = {0, 0, 0, 0};
+    std::vector<uint64_t> heap_;  // empty unless size_ > INLINE
+};
+
 // A set of physical cards.
 struct Bits {
-    std::vector<uint64_t> w;
+    Words w;
     Bits() = default;
     explicit Bits(int words) : w(static_cast<size_t>(words), 0) {}
     bool has(int c) const { return (w[c >> 6] >> (c & 63)) & 1; }
@@ -55,6 +103,14 @@ struct Bits {
         for (uint64_t x : w)
             if (x) return true;
         return false;
+    }
+    bool at_most_one() const {  // count() <= 1
+        int seen = 0;
+        for (uint64_t x : w) {
+            if (x & (x - 1)) return false;
+            seen += x != 0;
+        }
+        return seen <= 1;
     }
     int count() const {
         int k = 0;
@@ -162,11 +218,16 @@ struct Program {
     // consecutive cards, so equal designs come out together).
     std::vector<int> designs_in(const Bits& mask) const {
         std::vector<int> out;
+        designs_into(mask, out);
+        return out;
+    }
+    // designs_in's designs appended to ``out`` (its earlier items left before them).
+    void designs_into(const Bits& mask, std::vector<int>& out) const {
+        size_t start = out.size();
         mask.each([&](int pid) {
             int d = card_of[pid];
-            if (out.empty() || out.back() != d) out.push_back(d);
+            if (out.size() == start || out.back() != d) out.push_back(d);
         });
-        return out;
     }
     int count_designs(const Bits& mask) const {
         int k = 0, last = -1;

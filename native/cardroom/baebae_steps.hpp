@@ -47,10 +47,8 @@ inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out
 
 // The step's remaining target seats, resolved once when the step starts (in frames[at]).
 inline bool Game::targets(size_t at, int kind, int filter) {
-    if (!frames[at].has_targets) {
-        std::vector<int> found;
-        if (!players(at, kind, filter, found)) return false;
-        frames[at].targets = std::move(found);
+    if (!frames[at].has_targets) {  // into the frame's own vector, its room kept step to step
+        if (!players(at, kind, filter, frames[at].targets)) return false;
         frames[at].has_targets = true;
     }
     return true;
@@ -114,7 +112,7 @@ inline bool Game::handle(size_t at, const Step& step) {
         }
         case COIN: {
             ++chance;
-            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance))
+            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
                              .random() < 0.5;
             sink->coin(frames[at].actor, heads);
             int branch = heads ? step.heads : step.tails;
@@ -161,11 +159,15 @@ inline bool Game::selecting(size_t at, const Step& step, int purpose) {
             continue;
         }
         if (purpose != P_DISCARD_UNDER && candidates.count() <= f.left) {
-            for (int pid : candidates.list()) move_selected(at, step, seat, pid);  // no choice to make
+            for (int pid : candidates.list()) {  // no choice to make
+                move_selected(at, step, seat, pid);
+                if (round_ended) return false;  // run stops: the round is over
+            }
             continue;
         }
         if (purpose != P_DISCARD_UNDER && prog->count_designs(candidates) == 1) {
             move_selected(at, step, seat, candidates.lowest());
+            if (round_ended) return false;
             continue;
         }
         Decision d;
@@ -191,7 +193,9 @@ inline void Game::move_selected(size_t at, const Step& step, int seat, int pid) 
         discard.insert(discard.begin() + static_cast<std::ptrdiff_t>(under), pid);
         if (step.op == DISCARD_UNDER) sink->play(seat, pid, true); else sink->discard(seat, pid);
     }
-    if (!hands[seat].any()) end_round(seat);
+    // The round's end without the unwinding (a throw costs some 27,000 instructions): the flag
+    // tells every caller up to run() to return at once.
+    if (!hands[seat].any()) finish_round(seat), round_ended = true;
 }
 
 inline bool Game::take_step(size_t at, const Step& step) {
@@ -201,7 +205,7 @@ inline bool Game::take_step(size_t at, const Step& step) {
     std::vector<int> pool = matching(victim, step.filter).list();
     if (pool.empty()) return true;
     ++chance;
-    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance));
+    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream);
     size_t k = static_cast<size_t>(step.count) < pool.size() ? static_cast<size_t>(step.count) : pool.size();
     std::vector<int> taken = rng.sample(pool.data(), pool.size(), k);
     for (int pid : taken) {
@@ -209,7 +213,11 @@ inline bool Game::take_step(size_t at, const Step& step) {
         hands[actor].set(pid);
     }
     sink->take(victim, actor, taken);
-    if (!hands[victim].any()) end_round(victim);
+    if (!hands[victim].any()) {
+        finish_round(victim);
+        round_ended = true;
+        return false;  // run stops: the round is over
+    }
     return true;
 }
 

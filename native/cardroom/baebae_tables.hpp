@@ -192,7 +192,7 @@ inline void play_table_games(const Rules& rules, const std::vector<int64_t>& see
         g.sink = &sink;
         g.begin_round();
         seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{seat_rng(seed, s)}});
+        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{seat_rng(rules, seed, s)}});
         int64_t actions = 0;
         while (g.phase != OVER && actions < max_actions) {
             sink.current = actions;
@@ -226,11 +226,11 @@ inline void register_baebae_tables(pybind11::module_& m) {
         "baebae_table_games",
         [](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
            bool draw_when_able, bool chosen_once, const std::vector<int64_t>& seeds,
-           const std::vector<bool>& heuristic, int64_t max_actions) {
+           const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
             if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
                 throw py::value_error("one policy a seat of every game");
             Rules rules =
-                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once);
+                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split);
             TableRows rows;
             {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
@@ -276,7 +276,7 @@ inline void register_baebae_tables(pybind11::module_& m) {
         },
         py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
         py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"));
+        py::arg("max_actions"), py::arg("split") = false);
 }
 
 }  // namespace baebae_tables

@@ -30,7 +30,18 @@ enum Phase : int8_t { PASS = 0, PLAY = 1, OVER = 2 };
 inline int colour_of(int card) { return card / VALUES; }
 inline uint64_t colour_mask(int colour) { return SLICE << (VALUES * colour); }
 inline int lowest(uint64_t mask) { return __builtin_ctzll(mask); }
-inline int count(uint64_t mask) { return __builtin_popcountll(mask); }
+// The bits set: the CPU's instruction where the build may use it, else a branch-free count in
+// place (the portable build's __builtin_popcountll is a call into libgcc, 12% of a batch).
+inline int count(uint64_t mask) {
+#ifdef __POPCNT__
+    return __builtin_popcountll(mask);
+#else
+    mask -= (mask >> 1) & 0x5555555555555555ULL;
+    mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
+    mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((mask * 0x0101010101010101ULL) >> 56);
+#endif
+}
 
 // The mask of every card of one value (1..13) in all four colours.
 inline uint64_t value_mask(int value) {
@@ -48,6 +59,7 @@ struct Rules {
     int64_t target = 100;
     bool draw_pile = false;
     bool random_dealer = false;
+    Stream stream = Stream::Twister;  // rules' stream
     int hand_size = 13;
     int leftover_count = 0;
     int pile_count = 0;
@@ -136,7 +148,7 @@ struct Game {
 
     // The first dealer (B9): seat 0, or chance_rng(seed, "dealer").randrange(n).
     void choose_first_dealer() {
-        dealer = rules.random_dealer ? static_cast<int>(chance_rng(seed + ":dealer").randbelow(n)) : 0;
+        dealer = rules.random_dealer ? static_cast<int>(chance_rng(seed + ":dealer", rules.stream).randbelow(n)) : 0;
     }
 
     // -- the legal actions ----------------------------------------------------------------
@@ -167,7 +179,7 @@ struct Game {
         hand_no += 1;
         if (dealt == nullptr) {
             uint8_t deck[DECK];
-            baha_deck_order(seed + ":deal:" + std::to_string(hand_no), deck);
+            baha_deck_order(seed + ":deal:" + std::to_string(hand_no), deck, rules.stream);
             int size = rules.hand_size;
             for (int s = 0; s < n; ++s) {
                 uint64_t mask = 0;

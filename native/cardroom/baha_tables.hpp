@@ -37,14 +37,6 @@ struct SimulateSeat {
     }
 };
 
-// The agent of seat ``seat`` in the game of seed ``seed``: seeded seed * 1000 + seat.
-inline PyRandom simulate_rng(int64_t seed, int seat) {
-    __int128 agent_seed = static_cast<__int128>(seed) * 1000 + seat;
-    unsigned __int128 magnitude =
-        agent_seed < 0 ? static_cast<unsigned __int128>(-agent_seed) : static_cast<unsigned __int128>(agent_seed);
-    return PyRandom::from_int(magnitude);
-}
-
 // The facts of a batch of games, column by column. ``*_game`` is the row's game (its place in
 // the batch); a per-seat or per-card column holds ``players`` values a row.
 struct TableRows {
@@ -185,7 +177,7 @@ inline void play_table_games(const Rules& rules, const std::vector<int64_t>& see
         sink.game = static_cast<int32_t>(i);
         g.begin_hand(sink, nullptr);
         seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{simulate_rng(seed, s)}});
+        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{agent_rng(seed, s, rules.stream)}});
         int64_t actions = 0;
         while (g.phase != OVER && actions < max_actions) {
             ++sink.turn;
@@ -217,7 +209,7 @@ inline void register_baha_tables(pybind11::module_& m) {
     m.def(
         "baha_table_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic, int64_t max_actions) {
+           const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
             if (players < 2 || players > MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
             if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
                 throw py::value_error("one policy a seat of every game");
@@ -229,6 +221,7 @@ inline void register_baha_tables(pybind11::module_& m) {
             rules.target = target;
             rules.draw_pile = draw_pile;
             rules.random_dealer = random_dealer;
+            rules.stream = split ? Stream::SplitMix : Stream::Twister;
             rules.derive();
             TableRows rows;
             {
@@ -277,7 +270,7 @@ inline void register_baha_tables(pybind11::module_& m) {
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"));
+        py::arg("max_actions"), py::arg("split") = false);
 }
 
 }  // namespace baha

@@ -101,7 +101,7 @@ inline void write_mask(const Game& g, int8_t* out) {
 }
 
 // A bot of the batch: cardroom.agents' random agent (randrange over the legal actions, in
-// ascending order) or the heuristic, on random.Random(its seed).
+// ascending order) or the heuristic, on its seed's generator (engine.seeded_rng, the rules' stream).
 struct Bot {
     bool heuristic = false;
     Heuristic player{PyRandom::from_int(0)};
@@ -222,7 +222,7 @@ class Vector {
             // CardroomGymEnv._make_opponents: make(name, seed=(seed + 1009 * seat) % MAX_SEED)
             unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
             row.bots[s].heuristic = config_.heuristic[s];
-            row.bots[s].player = Heuristic{PyRandom::from_int(agent_seed)};
+            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
         }
         row.deal = row.first = g.hand_no;
         row.deals = row.steps = 0;
@@ -371,11 +371,13 @@ void register_baha_vector(py::module_& m, GameOf game_of) {
     py::class_<Batch>(m, "BahaVector", "Baha's vector environment (cardroom.games.baha.vector drives it).")
         .def(py::init([](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
                          bool random_dealer, int num_envs, bool self_play, int seat,
-                         const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum) {
+                         const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum,
+                         bool split) {
                  baha::Config config;
                  baha::Rules& r = config.rules;
                  r.players = players, r.face = face, r.passing = passing, r.moon = moon, r.target = target;
                  r.draw_pile = draw_pile, r.random_dealer = random_dealer;
+                 r.stream = split ? Stream::SplitMix : Stream::Twister;
                  r.derive();
                  if (players < 2 || players > baha::MAX_PLAYERS || static_cast<int>(heuristic.size()) != players ||
                      num_envs < 1 || seat < 0 || seat >= players)
@@ -387,7 +389,7 @@ void register_baha_vector(py::module_& m, GameOf game_of) {
              }),
              py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
              py::arg("draw_pile"), py::arg("random_dealer"), py::arg("num_envs"), py::arg("self_play"),
-             py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"))
+             py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"), py::arg("split") = false)
         .def_property_readonly("size", [](const Batch& b) { return b.vector.size(); })
         .def("bind", &Batch::bind)
         .def("reset",

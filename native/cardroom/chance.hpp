@@ -8,6 +8,13 @@
 // This header reproduces all of that bit for bit (tests/native/test_chance.py checks it
 // against CPython on many seeds). BLAKE2b is written from RFC 7693; the Twister and its
 // seeding follow the reference algorithm as CPython's _random module runs it.
+//
+// That is the Twister stream (rules' stream "twister"), every record's before the split stream
+// came. New games play the split stream ("splitmix", engine.SplitMix): FNV-1a of the same text
+// key starts a SplitMix64 sequence, read as engine.SplitMix reads it (docs/records.md, "Chance
+// streams"). Both are one class here (PyRandom, its mode fixed when made), so every holder of a
+// generator (the heuristics, the games' chance) serves either stream unchanged; chance_rng,
+// baha_deck_order and seeded_rng below choose the stream.
 #pragma once
 
 #include <cmath>
@@ -108,10 +115,43 @@ inline void blake2b(const void* data, size_t length, uint8_t* out, int size) {
 
 // -- Python's Mersenne Twister --------------------------------------------------------------
 
+enum class Stream : uint8_t { Twister = 0, SplitMix = 1 };
+
+// FNV-1a, 64 bits, of ``size`` bytes: the split stream's first state for a text key.
+inline uint64_t key_hash(const char* data, size_t size) {
+    uint64_t h = 0xcbf29ce484222325ULL;
+    for (size_t i = 0; i < size; ++i) h = (h ^ static_cast<uint8_t>(data[i])) * 0x100000001b3ULL;
+    return h;
+}
+
 class PyRandom {
   public:
     static constexpr int N = 624;
     static constexpr int M = 397;
+
+    // engine.SplitMix(start): the split stream from its 64-bit state (the Twister's table is
+    // left unset: this generator never reads it).
+    static PyRandom splitmix(uint64_t start) { return PyRandom(start); }
+
+    bool split() const { return split_; }
+
+    // A copy takes the Twister's 2.5 kB table only where it is read (not on the split stream).
+    PyRandom(const PyRandom& o) : split_(o.split_), word_(o.word_), index_(o.index_) {
+        if (!split_) std::memcpy(mt_, o.mt_, sizeof mt_);
+    }
+    PyRandom& operator=(const PyRandom& o) {
+        split_ = o.split_, word_ = o.word_, index_ = o.index_;
+        if (!split_ && this != &o) std::memcpy(mt_, o.mt_, sizeof mt_);
+        return *this;
+    }
+
+    // One SplitMix64 word (the split stream).
+    uint64_t next64() {
+        uint64_t z = (word_ += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        return z ^ (z >> 31);
+    }
 
     // random.Random(n) for the whole number whose absolute value has these 32-bit words,
     // least significant first (CPython seeds with abs(n), as init_by_array of those words,
@@ -142,14 +182,26 @@ class PyRandom {
     // getrandbits(k) for 0 <= k <= 64.
     uint64_t getrandbits(int k) {
         if (k <= 0) return 0;
+        if (split_) return next64() >> (64 - k);
         if (k <= 32) return next32() >> (32 - k);
         uint64_t low = next32();  // CPython fills words least significant first
         uint64_t high = next32() >> (64 - k);
         return low | (high << 32);
     }
 
-    // random._randbelow(n): getrandbits(n.bit_length()) until below n; n >= 1.
+    // random._randbelow(n): getrandbits(n.bit_length()) until below n; n >= 1. The split
+    // stream's loop here, small enough to inline; the Twister's out of line.
     uint64_t randbelow(uint64_t n) {
+        if (split_) {
+            int shift = __builtin_clzll(n);  // getrandbits(k) of a word: its top k = 64 - shift bits
+            uint64_t r = next64() >> shift;
+            while (r >= n) r = next64() >> shift;
+            return r;
+        }
+        return twister_randbelow(n);
+    }
+
+    __attribute__((noinline)) uint64_t twister_randbelow(uint64_t n) {
         int k = 64 - __builtin_clzll(n);
         uint64_t r = getrandbits(k);
         while (r >= n) r = getrandbits(k);
@@ -158,6 +210,7 @@ class PyRandom {
 
     // random.random(): 53 random bits as a float in [0, 1).
     double random() {
+        if (split_) return static_cast<double>(next64() >> 11) * (1.0 / 9007199254740992.0);
         uint32_t a = next32() >> 5, b = next32() >> 6;
         return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
     }
@@ -178,6 +231,15 @@ class PyRandom {
     template <class T>
     std::vector<T> sample(const T* population, size_t size, size_t k) {
         std::vector<T> result(k);
+        if (split_) {  // engine.SplitMix.sample: always the pool
+            std::vector<T> pool(population, population + size);
+            for (size_t i = 0; i < k; ++i) {
+                size_t j = static_cast<size_t>(randbelow(size - i));
+                result[i] = pool[j];
+                pool[j] = pool[size - i - 1];
+            }
+            return result;
+        }
         size_t setsize = 21;
         if (k > 5) setsize += static_cast<size_t>(std::pow(4.0, std::ceil(std::log(k * 3.0) / std::log(4.0))));
         if (size <= setsize) {
@@ -200,8 +262,12 @@ class PyRandom {
     }
 
   private:
-    uint32_t mt_[N];
+    bool split_ = false;
+    uint64_t word_ = 0;  // the split stream's state
     int index_ = N + 1;
+    uint32_t mt_[N];
+
+    explicit PyRandom(uint64_t start) : split_(true), word_(start) {}
 
     // init_by_array(key), as CPython's _random runs it. Its first step, init_genrand(19650218),
     // is the same for every key: made once and copied. Each loop carries the word just written
@@ -258,9 +324,10 @@ class PyRandom {
     }
 };
 
-// engine.chance_rng(seed, *keys): the generator for one chance event, from the event's text
-// key ("seed:key:...", exactly as Python writes it).
-inline PyRandom chance_rng(const std::string& text) {
+// engine.chance_rng(seed, *keys, stream=...): the generator for one chance event, from the
+// event's text key ("seed:key:...", exactly as Python writes it).
+inline PyRandom chance_rng(const std::string& text, Stream stream = Stream::Twister) {
+    if (stream == Stream::SplitMix) return PyRandom::splitmix(key_hash(text.data(), text.size()));
     uint8_t digest[8];
     blake2b(text.data(), text.size(), digest, 8);
     uint64_t value = 0;
@@ -274,7 +341,13 @@ inline PyRandom chance_rng(const std::string& text) {
 // modulo 52! first; that changes none of these digits (52! is the product of the radices), so
 // it is left out here. The radices are divided out in groups whose product fits 32 bits, a
 // few long divisions of the 16 limbs instead of one per card.
-inline void baha_deck_order(const std::string& text, uint8_t deck[52]) {
+// On the split stream: the deck 0..51 shuffled by chance_rng(text).
+inline void baha_deck_order(const std::string& text, uint8_t deck[52], Stream stream = Stream::Twister) {
+    if (stream == Stream::SplitMix) {
+        for (int c = 0; c < 52; ++c) deck[c] = static_cast<uint8_t>(c);
+        chance_rng(text, stream).shuffle(deck, 52);
+        return;
+    }
     uint8_t digest[64];
     blake2b(text.data(), text.size(), digest, 64);
     uint32_t limbs[16];  // most significant first
@@ -304,6 +377,33 @@ inline void baha_deck_order(const std::string& text, uint8_t deck[52]) {
         }
         radix = last;
     }
+}
+
+// engine.seeded_rng(seed, stream): a bot's own generator, random.Random(seed) on the Twister
+// stream, SplitMix at key_hash(str(seed)) on the split one.
+inline PyRandom seeded_rng(__int128 seed, Stream stream) {
+    unsigned __int128 magnitude = seed < 0 ? static_cast<unsigned __int128>(-seed) : static_cast<unsigned __int128>(seed);
+    if (stream == Stream::SplitMix) {
+        char text[48];
+        int at = 48;
+        while (magnitude >> 64) {  // digits of a 128-bit number (rare), till it fits 64 bits
+            text[--at] = static_cast<char>('0' + static_cast<int>(magnitude % 10));
+            magnitude /= 10;
+        }
+        uint64_t low = static_cast<uint64_t>(magnitude);  // a division by 10 is a multiply here
+        do {
+            text[--at] = static_cast<char>('0' + static_cast<int>(low % 10));
+            low /= 10;
+        } while (low);
+        if (seed < 0) text[--at] = '-';
+        return PyRandom::splitmix(key_hash(text + at, static_cast<size_t>(48 - at)));
+    }
+    return PyRandom::from_int(magnitude);
+}
+
+// The agent of seat ``seat`` in the game of seed ``seed`` (cardroom simulate: seed * 1000 + seat).
+inline PyRandom agent_rng(int64_t seed, int seat, Stream stream) {
+    return seeded_rng(static_cast<__int128>(seed) * 1000 + seat, stream);
 }
 
 }  // namespace cardroom

@@ -255,7 +255,7 @@ struct SearchTraits {
     };
     static constexpr int MAX_ACTIONS = 4096;  // some 2,000 designs: decks beyond are refused in words
 
-    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::from_int(rng.next())}}; }
+    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}}; }
     static void world(const Root& root, Rng& rng, World& world) {
         world.dealer.root = &root;
         world.dealer.world(rng, world.game);

@@ -38,7 +38,7 @@ struct SearchTraits {
     };
     static constexpr int MAX_ACTIONS = NUM_ACTIONS;
 
-    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::from_int(rng.next())}}; }
+    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}}; }
     static void world(const Root& root, Rng& rng, World& world) { determinize(root.game, root.knowledge, rng, world); }
     static int64_t deal(const World& w) { return w.hand_no; }
     static bool live(const World& w, int64_t deal) { return w.phase != OVER && w.hand_no == deal && w.turn >= 0; }

@@ -39,6 +39,14 @@ __all__ = [
     "Rules",
     "State",
     "chance_rng",
+    "SplitMix",
+    "STREAMS",
+    "SPLITMIX",
+    "TWISTER",
+    "key_hash",
+    "seeded_rng",
+    "stream_of",
+    "check_stream",
     "check_seed",
     "check_totals",
     "parse_option_value",
@@ -72,7 +80,7 @@ class ActionInfo:
     >>> state = baha.Rules().new_game(seed=7)
     >>> info = state.decode(state.legal_actions()[0])
     >>> info.kind, info.card, str(info)
-    ('pass', '10P', 'pass 10P')
+    ('pass', '6P', 'pass 6P')
     """
 
     kind: str
@@ -263,15 +271,145 @@ def check_totals(totals: Sequence[int], players: int, least: int | None = None) 
     return values
 
 
-def chance_rng(seed: int, *keys: object) -> random.Random:
+TWISTER = "twister"
+"""The first chance stream: BLAKE2b of the event's key seeds Python's Mersenne Twister."""
+SPLITMIX = "splitmix"
+"""The portable chance stream: a cheap hash of the event's key starts a SplitMix64 sequence."""
+STREAMS = (SPLITMIX, TWISTER)
+"""The chance streams a game can be played on, the default (new games') first
+(docs/records.md, "Chance streams")."""
+
+_MASK64 = (1 << 64) - 1
+_FNV_OFFSET = 0xCBF29CE484222325
+_FNV_PRIME = 0x100000001B3
+
+
+def key_hash(text: str) -> int:
+    """FNV-1a (64 bits) of ``text``'s UTF-8 bytes: the split stream's starting word."""
+    h = _FNV_OFFSET
+    for byte in text.encode():
+        h = ((h ^ byte) * _FNV_PRIME) & _MASK64
+    return h
+
+
+class SplitMix(random.Random):
+    """The portable stream (:data:`SPLITMIX`): SplitMix64 words from a 64-bit start, read as
+    ``random.Random``'s methods read bits, every method spelt out here so that another
+    implementation (native/cardroom/chance.hpp) draws the same numbers:
+
+    - a word: ``state += 0x9E3779B97F4A7C15`` (mod 2**64), then the SplitMix64 finalizer of it;
+    - ``getrandbits(k)``, k <= 64: the top k bits of one word; a longer k takes words least
+      significant first, the last one's top bits;
+    - ``randbelow(n)`` (``randrange(n)``): ``getrandbits(n.bit_length())`` until below n;
+    - ``random()``: the top 53 bits of a word times 2**-53;
+    - ``shuffle(x)``: for i from len(x) - 1 down to 1, swap x[i] and x[randbelow(i + 1)];
+    - ``sample(pool, k)``: k times, j = randbelow(n - i) picks pool[j], and the pool's last
+      unpicked item (place n - i - 1) takes place j;
+    - ``choice(seq)``: ``seq[randbelow(len(seq))]``.
+    """
+
+    def __init__(self, start: int = 0) -> None:
+        self._word = start & _MASK64
+        super().__init__(start)
+
+    def seed(self, a: object = None, version: int = 2) -> None:  # random.Random's __init__ calls it
+        if isinstance(a, int):
+            self._word = a & _MASK64
+
+    def getstate(self) -> Any:
+        return self._word
+
+    def setstate(self, state: Any) -> None:
+        self._word = int(state) & _MASK64
+
+    def _next(self) -> int:
+        self._word = word = (self._word + 0x9E3779B97F4A7C15) & _MASK64
+        word = ((word ^ (word >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        word = ((word ^ (word >> 27)) * 0x94D049BB133111EB) & _MASK64
+        return word ^ (word >> 31)
+
+    def getrandbits(self, k: int) -> int:
+        if k < 0:
+            raise ValueError("number of bits must be non-negative")
+        if k <= 64:
+            return self._next() >> (64 - k) if k else 0
+        out, shift = 0, 0
+        while k > 64:
+            out |= self._next() << shift
+            shift += 64
+            k -= 64
+        return out | (self._next() >> (64 - k)) << shift
+
+    def _randbelow(self, n: int) -> int:
+        k = n.bit_length()
+        r = self.getrandbits(k)
+        while r >= n:
+            r = self.getrandbits(k)
+        return r
+
+    def random(self) -> float:
+        return (self._next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def shuffle(self, x: Any) -> None:
+        for i in range(len(x) - 1, 0, -1):
+            j = self._randbelow(i + 1)
+            x[i], x[j] = x[j], x[i]
+
+    def choice(self, seq: Any) -> Any:
+        if not len(seq):
+            raise IndexError("Cannot choose from an empty sequence")
+        return seq[self._randbelow(len(seq))]
+
+    def sample(self, population: Any, k: int, *, counts: Any = None) -> list[Any]:
+        if counts is not None:
+            raise TypeError("the split stream's sample takes no counts")
+        pool = list(population)
+        n = len(pool)
+        if not 0 <= k <= n:
+            raise ValueError("Sample larger than population or is negative")
+        out = []
+        for i in range(k):
+            j = self._randbelow(n - i)
+            out.append(pool[j])
+            pool[j] = pool[n - i - 1]
+        return out
+
+
+def chance_rng(seed: int, *keys: object, stream: str = TWISTER) -> random.Random:
     """A generator for one chance event, derived from the game's seed and the event's keys.
 
     Deriving each shuffle from ``(seed, keys)`` rather than one running generator keeps a
-    state's chance in a single int, so ``clone()`` copies no generator state.
+    state's chance in a single int, so ``clone()`` copies no generator state. The event's key
+    is the text ``"seed:key:..."``; ``stream`` (the rules' ``stream``) says how it becomes
+    numbers: :data:`TWISTER` seeds ``random.Random`` with the first 8 bytes of its BLAKE2b
+    digest (big-endian), :data:`SPLITMIX` starts :class:`SplitMix` at its :func:`key_hash`.
+    Every game's chance goes through here (and native/cardroom/chance.hpp's ``chance_rng``).
     """
     text = ":".join(str(k) for k in (seed, *keys))
+    if stream == SPLITMIX:
+        return SplitMix(key_hash(text))
     digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
     return random.Random(int.from_bytes(digest, "big"))
+
+
+def seeded_rng(seed: int | None, stream: str = TWISTER) -> random.Random:
+    """An agent's own generator for ``seed`` on a game of ``stream``: ``random.Random(seed)``
+    on the Twister stream, :class:`SplitMix` at ``key_hash(str(seed))`` on the split one (a
+    seed of ``None`` is unrepeatable either way)."""
+    if seed is None or stream != SPLITMIX:
+        return random.Random(seed)
+    return SplitMix(key_hash(str(seed)))
+
+
+def stream_of(state: object) -> str:
+    """The chance stream a state's rules name (:data:`TWISTER` for rules without one)."""
+    return str(getattr(getattr(state, "rules", None), "stream", TWISTER))
+
+
+def check_stream(stream: object) -> None:
+    """Refuse a ``stream`` option that names no stream."""
+    if stream not in STREAMS:
+        raise RulesError(f"stream must be one of {', '.join(STREAMS)}, not {stream!r}")
 
 
 _OPTION_NAMES: dict[type, tuple[str, ...]] = {}
@@ -287,9 +425,9 @@ class NamedOptions:
     """How to read text for options whose default is ``None``: a value of the option's kind."""
     readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {}
     """Options that name a reading of the rules which changed while records were kept: for each,
-    the values a record written before the option existed may have been played under, the
-    default first. :func:`cardroom.record.replay` replays such a record under the reading its
-    log shows."""
+    the values a record written before the option existed may have been played under (in the
+    order tried; ``stream``'s one value is the Twister, on which every such record was played).
+    :func:`cardroom.record.replay` replays such a record under the reading its log shows."""
 
     @classmethod
     def option_names(cls) -> list[str]:

@@ -296,15 +296,15 @@ def rebuild(
     :class:`RecordError` naming the action by its number, seat and text.
 
     >>> from cardroom.games import baha
-    >>> state = rebuild(baha.Rules(), 7, ["pass 13P", "pass 9R"])
+    >>> state = rebuild(baha.Rules(), 7, ["pass 6P", "pass 7P"])
     >>> [(seat, state.action_to_string(action)) for seat, action in state.history]
-    [(1, 'pass 13P'), (1, 'pass 9R')]
+    [(1, 'pass 6P'), (1, 'pass 7P')]
     >>> rebuild(baha.Rules(), 7, [action for _, action in state.history]).log == state.log
     True
-    >>> rebuild(baha.Rules(), 7, ["pass 13P"], seats=[2])
+    >>> rebuild(baha.Rules(), 7, ["pass 6P"], seats=[2])
     Traceback (most recent call last):
     ...
-    cardroom.record.RecordError: action 0 ('pass 13P') is by seat 2, but seat 1 is to act
+    cardroom.record.RecordError: action 0 ('pass 6P') is by seat 2, but seat 1 is to act
     """
     try:
         rules = make_rules(game) if isinstance(game, str) else game
@@ -331,6 +331,14 @@ def _text(state: State, action: Action) -> str:
         return state.action_to_string(action)
     except IllegalAction:
         return str(action)
+
+
+def recorded_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a game stored before some reading existed (a simulation's records, a
+    web table in the database), each such reading missing given its first value: the one
+    every game stored without it was played under (``stream``: the Twister)."""
+    readings: Mapping[str, Sequence[Any]] = getattr(games.get(game).rules, "readings", {})
+    return {**{key: values[0] for key, values in readings.items() if key not in options}, **options}
 
 
 def replay(record: Mapping[str, Any], where: str = "record") -> State:

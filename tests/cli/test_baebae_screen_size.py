@@ -51,7 +51,7 @@ def test_every_turn_fits_80_by_24(options: dict[str, int], seed: int) -> None:
 
 
 def test_the_short_table_still_numbers_and_describes_the_cards() -> None:
-    screen = next(s for s in turn_screens(Rules(players=4, rounds=1), 3) if any("╭─ Round" in x for x in s))
+    screen = next(s for s in turn_screens(Rules(players=4, rounds=1, stream="twister"), 3) if any("╭─ Round" in x for x in s))
     text = "\n".join(screen)
     assert "1) 5♣  Sergeant Brisk (Officer)" in text and "[skip]" in text
     assert "Optional: swap hands" in text  # the action, cut to the width
@@ -61,7 +61,7 @@ def test_the_short_table_still_numbers_and_describes_the_cards() -> None:
 def test_show_draws_the_whole_table() -> None:
     out = io.StringIO()
     replies = iter(["show", "", "", "quit"])  # Enter for each further page of the table
-    run_play(Rules(players=4, rounds=1), seed=3, bots="random", name="Ada", record_path=None,
+    run_play(Rules(players=4, rounds=1, stream="twister"), seed=3, bots="random", name="Ada", record_path=None,
              console=Console(file=out, width=WIDTH, height=HEIGHT), ask=lambda prompt: next(replies))
     text = out.getvalue()
     assert "Optional: swap hands" in text and "with another player" in text  # wrapped in full, not cut

@@ -4,6 +4,7 @@ and random games played on both engines side by side."""
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -16,19 +17,26 @@ from cardroom.games.baha.state import BahaState
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native core {native.unavailable_reason()}")
 
 
+def stream_for(options: dict[str, Any]) -> str:
+    """One of the two chance streams for a set of options, half of the sets each, unrelated to
+    any one option (a hash of them all): the option sets cover both streams at no extra cost."""
+    return ("splitmix", "twister")[zlib.crc32(repr(sorted(options.items())).encode()) & 1]
+
+
 def option_sets() -> Iterator[dict[str, Any]]:
     """Every combination of Baha's options that changes how a game is played (targets kept
-    low enough for a whole game in a few hands, one high)."""
+    low enough for a whole game in a few hands, one high), each on one of the two streams."""
     for players in range(2, 7):
         for scoring in ("horns", "face"):
             for passing in (True, False):
                 for moon in (True, False):
                     for draw_pile in (True, False) if players <= 3 else (False,):
                         for random_dealer in (True, False):
-                            yield {
+                            options = {
                                 "players": players, "scoring": scoring, "passing": passing, "moon": moon,
                                 "draw_pile": draw_pile, "random_dealer": random_dealer,
                             }
+                            yield {**options, "stream": stream_for(options)}
 
 
 def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 0.0) -> tuple[Any, Any]:

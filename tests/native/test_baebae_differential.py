@@ -13,7 +13,7 @@ from baebae_native_support import compare_positions, play_both
 from baebae_support import DECK_OPTIONS, random_decks, write_deck
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import needs_native
+from native_support import needs_native, stream_for
 
 from cardroom import native
 from cardroom.engine import IllegalAction, RulesError
@@ -33,8 +33,9 @@ def option_sets() -> list[dict[str, object]]:
         for players in (2, 3, 4, 6, 8):
             for draw_when_able in (False, True):
                 for chosen_target in ("once", "each_step"):
-                    out.append({"players": players, **DECK_OPTIONS[deck], "draw_when_able": draw_when_able,
-                                "chosen_target": chosen_target, "decks": 2 if players == 8 else 1})
+                    options = {"players": players, **DECK_OPTIONS[deck], "draw_when_able": draw_when_able,
+                               "chosen_target": chosen_target, "decks": 2 if players == 8 else 1}
+                    out.append({**options, "stream": stream_for(options)})
     return out
 
 

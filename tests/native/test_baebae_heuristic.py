@@ -12,7 +12,7 @@ from baebae_native_support import DECK_OPTIONS
 from baebae_support import random_decks, write_deck
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import needs_native
+from native_support import needs_native, stream_for
 
 from cardroom import native
 from cardroom.agents.baebae_heuristic import BaebaeHeuristic
@@ -31,7 +31,7 @@ def play_both_heuristics(rules: Rules, seed: int, rng: random.Random, wander: fl
 
     python, fast = BaebaeState.start(rules, seed), NativeBaebaeState.start(rules, seed)
     theirs = [BaebaeHeuristic(seed * 1000 + s) for s in range(rules.players)]
-    ours = [NativeHeuristic(seed * 1000 + s) for s in range(rules.players)]
+    ours = [NativeHeuristic(seed * 1000 + s, rules.stream) for s in range(rules.players)]
     decisions = 0
     while not python.is_over and decisions < 3000:
         seat = python.current_player
@@ -42,15 +42,16 @@ def play_both_heuristics(rules: Rules, seed: int, rng: random.Random, wander: fl
         assert fast.apply(action) == python.apply(action)
         decisions += 1
     for mine, other in zip(ours, theirs, strict=True):
-        assert mine.random() == other.rng.random()  # the same tie-break draws were taken
+        assert mine.random() == other.follow(python).random()  # the same tie-break draws were taken
     return decisions
 
 
 OPTIONS = [
-    {"players": players, **DECK_OPTIONS[deck], "draw_when_able": dwa, "chosen_target": chosen,
-     "decks": 2 if players == 8 else 1}
-    for deck in DECK_OPTIONS for players in (2, 3, 4, 6, 8) for dwa in (False, True)
-    for chosen in ("once", "each_step")
+    {**options, "stream": stream_for(options)} for options in (
+        {"players": players, **DECK_OPTIONS[deck], "draw_when_able": dwa, "chosen_target": chosen,
+         "decks": 2 if players == 8 else 1}
+        for deck in DECK_OPTIONS for players in (2, 3, 4, 6, 8) for dwa in (False, True)
+        for chosen in ("once", "each_step"))
 ]
 
 

@@ -84,9 +84,10 @@ def assert_every_fact_appears(found: dict[str, list[dict[str, Any]]]) -> None:
 @pytest.mark.parametrize("options, agents, duplicate", [
     ({**SAMPLE}, "heuristic", False),
     ({**EXTRAS}, "random,heuristic,heuristic,random", True),
-    ({**EXTRAS, "players": 3, "rounds": 2, "draw_when_able": True, "turn_limit": 30}, "heuristic,random,heuristic",
-     False),
-    ({**SAMPLE, "players": 5, "hand_size": 3, "ace_penalty": 5, "chosen_target": "each_step"}, "random", False),
+    ({**EXTRAS, "players": 3, "rounds": 2, "draw_when_able": True, "turn_limit": 30, "stream": "twister"},
+     "heuristic,random,heuristic", False),
+    ({**SAMPLE, "players": 5, "hand_size": 3, "ace_penalty": 5, "chosen_target": "each_step", "stream": "twister"},
+     "random", False),
     ({**EXTRAS, "players": 2, "rounds": 1, "turn_limit": 12}, "random,heuristic", True),
     ({**EXTRAS, "players": 8, "decks": 2, "hand_size": 7, "rounds": 1}, "heuristic", False),
 ])

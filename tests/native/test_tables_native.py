@@ -69,8 +69,9 @@ def written(folder: Path, engine: str, rules: Rules, games: int, agents: str, ba
 @pytest.mark.parametrize("options, agents, duplicate", [
     ({}, "heuristic", False),
     ({}, "random,heuristic,heuristic,random", True),
-    ({"players": 3, "draw_pile": True, "random_dealer": True}, "heuristic,random,heuristic", False),
-    ({"players": 5, "scoring": "face", "target": 60, "passing": False}, "random", False),
+    ({"players": 3, "draw_pile": True, "random_dealer": True, "stream": "twister"}, "heuristic,random,heuristic",
+     False),
+    ({"players": 5, "scoring": "face", "target": 60, "passing": False, "stream": "twister"}, "random", False),
     ({"players": 2, "moon": False}, "random,heuristic", True),
     ({"players": 6, "target": 40}, "heuristic", True),
 ])
@@ -90,7 +91,7 @@ def test_simulate_out_writes_the_python_engines_tables(batches, tmp_path, monkey
 
 
 def test_a_moon_is_written_as_the_python_engine_writes_it(tmp_path):
-    rules = Rules(players=3)
+    rules = Rules(players=3, stream="twister")
     expected = written(tmp_path / "python", "python", rules, 4, "heuristic", seed=117)  # 118 shoots one
     found = written(tmp_path / "native", "native", rules, 4, "heuristic", seed=117)
     assert any(row["moon"] is not None for row in expected["deals"])

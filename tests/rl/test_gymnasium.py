@@ -146,10 +146,10 @@ def test_the_learner_always_has_a_move_and_its_rewards_add_up_to_its_result(game
 
 
 def test_a_game_the_learner_has_no_move_in_is_passed_over_for_the_next_of_the_sequence():
-    env = rl.gym_env("baebae", opponents="random", deals=1)
+    env = rl.gym_env("baebae", opponents="random", deals=1, stream="twister")  # seed 1695 found on it
     obs, info = env.reset(seed=1695)
     assert info == {"skipped": [1695]} and env.game.seed != 1695 and obs["action_mask"].any()
-    again = rl.gym_env("baebae", opponents="random", deals=1)
+    again = rl.gym_env("baebae", opponents="random", deals=1, stream="twister")
     assert again.reset(seed=1695)[1] == info and again.game.seed == env.game.seed
 
 

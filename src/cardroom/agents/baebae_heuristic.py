@@ -41,12 +41,12 @@ Choices while a card is played
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from functools import cached_property
 from typing import Any
 
+from cardroom.agents.base import StreamSeeded
 from cardroom.engine import Action, ActionInfo, State
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS, CardFilter, Step, Target
@@ -160,13 +160,13 @@ def _stuck(card: CardDef) -> bool:
     return not card.can_win and not card.optional
 
 
-class BaebaeHeuristic:
+class BaebaeHeuristic(StreamSeeded):
     """The rules of thumb above; ``seed`` only breaks ties."""
 
     name = "heuristic"
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+        super().__init__(seed)
         self._rules: Rules | None = None
         self._decoded: dict[int, ActionInfo] = {}
         """Actions decoded under ``_rules``: what an action is depends on the rules alone, and
@@ -175,6 +175,7 @@ class BaebaeHeuristic:
     def act(self, state: State, seat: int) -> Action:
         rules = state.rules
         assert isinstance(rules, Rules), "the BAEBAE heuristic plays BAEBAE only"
+        self.follow(state)
         view = state.view(seat)
         legal: list[int] = view["legal_actions"] or state.legal_actions()
         if len(legal) == 1:

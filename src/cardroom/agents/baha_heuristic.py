@@ -22,9 +22,9 @@ and the legal actions, nothing else.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from cardroom.agents.base import StreamSeeded
 from cardroom.engine import Action, State
 from cardroom.games.baha.cards import BAHA_DECK, cards_of, colour_of, value_of
 from cardroom.games.baha.native import NativeBahaState
@@ -40,15 +40,13 @@ _VALUE = tuple(value_of(c) for c in BAHA_DECK)
 _COLOUR = tuple(colour_of(c) for c in BAHA_DECK)
 
 
-class BahaHeuristic:
+class BahaHeuristic(StreamSeeded):
     """The rules of thumb above; ``seed`` only breaks ties."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
     def act(self, state: State, seat: int) -> Action:
+        self.follow(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]

@@ -3,9 +3,10 @@ module imports (the registry in :mod:`cardroom.agents` imports the bots, never t
 
 from __future__ import annotations
 
+import random
 from typing import Protocol
 
-from cardroom.engine import Action, State
+from cardroom.engine import TWISTER, Action, State, seeded_rng, stream_of
 
 __all__ = ["Agent", "AgentError"]
 
@@ -21,3 +22,25 @@ class Agent(Protocol):
 
 class AgentError(ValueError):
     """An unknown agent name or a bad agent option; the message says what is allowed."""
+
+
+class StreamSeeded:
+    """A bot's own seeded generator, on the chance stream of the game it plays: the Twister
+    (``random.Random(seed)``) for a game whose rules name ``stream = "twister"``, the split
+    stream (:func:`cardroom.engine.seeded_rng`) for the others, so that a native batch can
+    draw a bot's choices as cheaply as the game's chance. ``rng`` is the generator of the last
+    game's stream; :meth:`follow` switches it (afresh from the seed) when a game of the other
+    stream comes."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.stream = TWISTER
+        self.rng: random.Random = random.Random(seed)
+
+    def follow(self, state: State) -> random.Random:
+        """The generator for ``state``'s stream (the same one, game after game of one stream)."""
+        stream = stream_of(state)
+        if stream != self.stream:
+            self.stream = stream
+            self.rng = seeded_rng(self.seed, stream)
+        return self.rng

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import random
-
+from cardroom.agents.base import StreamSeeded
 from cardroom.engine import Action, State
 
 __all__ = ["RandomAgent"]
 
 
-class RandomAgent:
+class RandomAgent(StreamSeeded):
     """Plays a uniformly random legal action. Reads nothing but ``legal_actions``."""
 
     name = "random"
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
-
     def act(self, state: State, seat: int) -> Action:
         actions = state.legal_actions()
-        return actions[self.rng.randrange(len(actions))]
+        return actions[self.follow(state).randrange(len(actions))]

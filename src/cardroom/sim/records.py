@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom.games import make_rules
-from cardroom.record import RecordError, load, verify
+from cardroom.record import RecordError, load, recorded_options, verify
 from cardroom.sim.duplicate import rotations, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import GameResult, Lineup, result_from_log
@@ -59,7 +59,7 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
         result = result_from_log(record["game"], record["log"], i, record["seed"], totals)
         games.append((record["seed"], specs, result))
     assert first is not None
-    rules = make_rules(first["game"], first["rules"])
+    rules = make_rules(first["game"], recorded_options(first["game"], first["rules"]))
     seeds = sorted({seed for seed, _, _ in games})
     lineup = Lineup(games[0][1])
     turned = [r.specs for r in rotations(lineup)]

@@ -27,7 +27,7 @@ from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.match import choose
-from cardroom.record import RecordError, make_record, rebuild
+from cardroom.record import RecordError, make_record, rebuild, recorded_options
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
 from cardroom.web.chat import TableChat
@@ -301,7 +301,7 @@ class TablePlay:
         """A finished game loaded from the database, rebuilt when someone comes to look."""
         data = table.data
         try:
-            rules = self._rules(data.game, data.rules, data.deck, data.upload)
+            rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
             actions = self.store.actions(data.id)
             state = rebuild(rules, data.seed, actions)
         except games.input_errors(RecordError) as err:
@@ -512,8 +512,12 @@ class TablePlay:
         table.cards = design_rows(rules)
         return table
 
-    def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None) -> Rules:
-        options = dict(options)
+    def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None,
+               stored: bool = False) -> Rules:
+        """The rules of a table: of a new one (``options`` a player's), or, ``stored``, of one in
+        the database (whose options, all written, lack only those newer than the table, such as
+        ``stream``: it is played on the reading it began on)."""
+        options = recorded_options(game, options) if stored else dict(options)
         if upload is not None:  # the rules hold the deck's content, read from the database
             text = self.store.deck_text(upload)
             if text is None:

@@ -78,7 +78,7 @@ class TableManager(TablePlay):
             self.tables[data.id] = table
 
     def _rebuild(self, data: TableData) -> LiveTable:
-        rules = self._rules(data.game, data.rules, data.deck, data.upload)
+        rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
         if data.deck_info is not None:
             have = rules.deck_record() if isinstance(rules, DeckRules) else {}
             if have.get("digest") != data.deck_info.get("digest"):
@@ -469,7 +469,7 @@ class TableManager(TablePlay):
             if admit is not None:
                 admit()
             try:
-                rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload)
+                rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload, stored=True)
             except games.input_errors() as err:
                 raise TableError(409, f"table {table_id}'s game cannot be set up again here: {err}") from None
             seats = [SeatData(s.seat, s.kind, s.bot, s.name if s.token_hash else None, s.token_hash)
@@ -572,7 +572,7 @@ class TableManager(TablePlay):
     ) -> tuple[Rules, list[dict[str, Any]], int]:
         data = table.data
         try:
-            rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload)
+            rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
             actions = self.store.actions(data.id)
             # Step k is the game after its k-th action (0: the deal): rebuilt up to the window.
             before = max(start - 1, 0)

@@ -66,7 +66,7 @@ def move_fields(state: State, action: Action) -> dict[str, Any]:
     >>> from cardroom.games import baha
     >>> state = baha.Rules().new_game(seed=7)
     >>> move_fields(state, state.legal_actions()[0])
-    {'action': 61, 'text': 'pass 10P', 'kind': 'pass', 'card': '10P', 'suit': None, 'seat': None,
+    {'action': 57, 'text': 'pass 6P', 'kind': 'pass', 'card': '6P', 'suit': None, 'seat': None,
      'option': None}
     """
     info = state.decode(action)

@@ -1004,7 +1004,7 @@ def test_options_from_dict_tolerates_spaces_around_every_bool_alike():
 def test_to_dict_names_every_option_with_draw_pile_resolved():
     assert Rules(players=2).to_dict() == {
         "players": 2, "scoring": "horns", "passing": True, "moon": True, "target": 100,
-        "draw_pile": True, "random_dealer": False,
+        "draw_pile": True, "random_dealer": False, "stream": "splitmix",
     }
     assert Rules(players=5).to_dict()["draw_pile"] is False
 

@@ -3,7 +3,7 @@
 >>> from cardroom.games import baebae
 >>> state = baebae.Rules(players=4).new_game(seed=1)
 >>> state.phase.value, len(state.view(1)["hand"])
-('decide', 5)
+('play', 5)
 """
 
 from cardroom.games.baebae.deck import CardDef, Deck, DeckError, load_deck, parse_deck

@@ -57,7 +57,7 @@ def check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     order.append(take(deal.starter, "starter"))
     order.extend(take(card, "stock") for card in deal.stock)
     rest = sorted(pid for pids in free.values() for pid in pids)
-    chance_rng(seed, "deal-rest").shuffle(rest)
+    chance_rng(seed, "deal-rest", stream=rules.stream).shuffle(rest)
     if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
         raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
     return order + rest

@@ -355,7 +355,7 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     if not pool:
         return True
     state.chance += 1
-    rng = chance_rng(state.seed, "take", state.round_no, state.chance)
+    rng = chance_rng(state.seed, "take", state.round_no, state.chance, stream=state.rules.stream)
     taken = rng.sample(pool, min(step.count, len(pool)))
     for pid in taken:
         state.hands[victim] &= ~(1 << pid)
@@ -434,7 +434,8 @@ def _step_penalty(state: BaebaeState, frame: Frame, step: Step) -> bool:
 
 def _step_coin(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.chance += 1
-    heads = chance_rng(state.seed, "coin", state.round_no, state.chance).random() < 0.5
+    heads = chance_rng(state.seed, "coin", state.round_no, state.chance,
+                       stream=state.rules.stream).random() < 0.5
     state.log.append({"t": "coin", "p": frame.actor, "result": "heads" if heads else "tails"})
     branch = step.heads if heads else step.tails
     if branch:  # on top of this frame: it runs before the steps after the coin

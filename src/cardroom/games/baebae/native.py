@@ -28,7 +28,17 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.engine import (
+    SPLITMIX,
+    TWISTER,
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.determinize import knowledge
@@ -195,6 +205,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         core().baebae_start(
             self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
             rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
+            rules.stream == SPLITMIX,
         )
         return self
 
@@ -435,12 +446,13 @@ def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
 class NativeHeuristic:
     """BAEBAE's heuristic player on the native engine (``native/cardroom/baebae_heuristic.hpp``):
     the choice :class:`~cardroom.agents.baebae_heuristic.BaebaeHeuristic` makes on the same
-    position, with the same tie-break draws from ``random.Random(seed)``."""
+    position, with the same tie-break draws from its seed's generator on ``stream``
+    (:func:`cardroom.engine.seeded_rng`)."""
 
     name = "heuristic"
 
-    def __init__(self, seed: int) -> None:
-        self._player = core().BaebaeHeuristic(seed)
+    def __init__(self, seed: int, stream: str = TWISTER) -> None:
+        self._player = core().BaebaeHeuristic(seed, stream == SPLITMIX)
 
     def act(self, state: NativeBaebaeState, seat: int) -> Action:
         if state.current_player != seat:
@@ -521,6 +533,7 @@ def agent_games(
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
+        rules.stream == SPLITMIX,
     )
     return BatchGames(rules.players, found)
 

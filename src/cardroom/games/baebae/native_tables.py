@@ -15,6 +15,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cardroom.engine import SPLITMIX
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
 
@@ -136,5 +137,6 @@ def table_games(
     found = core().baebae_table_games(
         program, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, list(seeds), [flag for game in seats for flag in game], max_actions,
+        rules.stream == SPLITMIX,
     )
     return TableGames(rules, found)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import bits_of
-from cardroom.engine import NamedOptions, RulesError
+from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
     CardDef,
@@ -198,9 +198,11 @@ class Rules(NamedOptions):
     game: ClassVar[str] = "baebae"
     title: ClassVar[str] = "BAEBAE"
     text_kinds: ClassVar[Mapping[str, Any]] = {"hand_size": 0}
-    readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {"chosen_target": ("once", "each_step")}
+    readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {
+        "chosen_target": ("once", "each_step"), "stream": (TWISTER,)}
     """``chosen_target`` came after records of both readings: "each_step" before Cardroom read a
-    chosen player as chosen once per action, "once" since (docs/records.md, "Readings")."""
+    chosen player as chosen once per action, "once" since (docs/records.md, "Readings"); a record
+    written before ``stream`` existed was dealt on the Twister stream."""
 
     players: int = 4
     rounds: int = 3
@@ -211,6 +213,9 @@ class Rules(NamedOptions):
     deck: str = "sample"
     turn_limit: int = 2000
     chosen_target: str = "once"
+    stream: str = SPLITMIX
+    """The chance stream (docs/records.md, "Chance streams"): ``splitmix`` for new games,
+    ``twister`` for the records written before it."""
     """How an action with several steps aimed at a ``chosen`` player reads them: ``once`` (the
     first such step asks, the later ones mean the same player) or ``each_step`` (each asks)."""
     deck_files: tuple[str, ...] = ()
@@ -253,6 +258,7 @@ class Rules(NamedOptions):
             raise RulesError(f"chosen_target must be {' or '.join(CHOSEN_TARGETS)}, "
                              f"not {self.chosen_target!r:.40}")
         object.__setattr__(self, "chosen_once", self.chosen_target == "once")
+        check_stream(self.stream)
         if not isinstance(self.draw_when_able, bool):
             raise RulesError(f"draw_when_able must be true or false, not {self.draw_when_able!r}")
         if not isinstance(self.deck, str) or not self.deck.strip():

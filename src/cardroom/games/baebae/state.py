@@ -326,7 +326,7 @@ class BaebaeState(BaebaeFields):
         self.round_no += 1
         if first is None:
             deck = list(range(len(rules.card_of)))
-            chance_rng(self.seed, "round", self.round_no).shuffle(deck)
+            chance_rng(self.seed, "round", self.round_no, stream=rules.stream).shuffle(deck)
         else:
             deck = first
         size = rules.hand_size or 0
@@ -463,7 +463,8 @@ class BaebaeState(BaebaeFields):
             rest = self.discard[:-1]
             self.discard = self.discard[-1:]
             self.chance += 1
-            chance_rng(self.seed, "reshuffle", self.round_no, self.chance).shuffle(rest)
+            rng = chance_rng(self.seed, "reshuffle", self.round_no, self.chance, stream=self.rules.stream)
+            rng.shuffle(rest)
             self.stock = rest
             self.log.append({"t": "reshuffle", "stock": [self.card_text(p) for p in reversed(rest)]})
         pid = self.stock.pop()

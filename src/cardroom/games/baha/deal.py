@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from cardroom.cards import Card, CardMask, mask_of
-from cardroom.engine import RulesError
+from cardroom.engine import SPLITMIX, TWISTER, RulesError, chance_rng
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, CardParseError, parse_baha_card
 from cardroom.games.baha.rules import Deal, Rules
@@ -19,14 +19,20 @@ __all__ = ["shuffled_deck", "check_deal"]
 _DECK_ORDERS = math.factorial(len(BAHA_DECK))
 
 
-def shuffled_deck(seed: int, hand_no: int) -> list[Card]:
+def shuffled_deck(seed: int, hand_no: int, stream: str = TWISTER) -> list[Card]:
     """The deck in dealing order for hand ``hand_no``: a function of the seed and hand only.
 
-    One 512-bit hash of ``(seed, hand_no)`` is read as a number below 52! and decoded, one
+    On the split stream (:data:`~cardroom.engine.SPLITMIX`) the deck is shuffled by
+    ``chance_rng(seed, "deal", hand_no)`` like any other chance event. On the Twister stream
+    one 512-bit hash of ``(seed, hand_no)`` is read as a number below 52! and decoded, one
     divmod per card, into the choices of a Fisher-Yates shuffle: a uniform shuffle (the
     remainder's bias is below 2**-286) at about a third of the cost of seeding a Mersenne
     Twister through :func:`chance_rng` and shuffling with it, a cost paid on every hand.
     """
+    if stream == SPLITMIX:
+        deck = list(BAHA_DECK)
+        chance_rng(seed, "deal", hand_no, stream=stream).shuffle(deck)
+        return deck
     digest = hashlib.blake2b(f"{seed}:deal:{hand_no}".encode(), digest_size=64).digest()
     order = int.from_bytes(digest, "big") % _DECK_ORDERS
     deck = list(BAHA_DECK)

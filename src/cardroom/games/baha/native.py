@@ -23,7 +23,16 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, check_seed, check_totals
+from cardroom.engine import (
+    SPLITMIX,
+    Action,
+    ActionInfo,
+    Event,
+    IllegalAction,
+    RulesError,
+    check_seed,
+    check_totals,
+)
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.deal import check_deal
@@ -137,7 +146,7 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
         core().baha_start(
             state, n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
-            rules.random_dealer, str(seed), hand, start_totals, dealt,
+            rules.random_dealer, str(seed), hand, start_totals, dealt, rules.stream == SPLITMIX,
         )
         return state
 
@@ -386,6 +395,7 @@ def agent_games(
     found = core().baha_games(
         rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
         bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
+        rules.stream == SPLITMIX,
     )
     return BatchGames(rules.players, found)
 

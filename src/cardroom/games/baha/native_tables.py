@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from cardroom.engine import SPLITMIX
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
@@ -127,6 +128,6 @@ def table_games(
     found = core().baha_table_games(
         rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
         bool(rules.draw_pile), rules.random_dealer, list(seeds), [flag for game in seats for flag in game],
-        max_actions,
+        max_actions, rules.stream == SPLITMIX,
     )
     return TableGames(rules.players, found)

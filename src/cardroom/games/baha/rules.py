@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardMask, mask_of
-from cardroom.engine import NamedOptions, RulesError
+from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream
 from cardroom.games.baha.cards import BAHA_DECK, VALUES, horns_of, mask_points, value_of
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class Rules(NamedOptions):
     game: ClassVar[str] = "baha"
     title: ClassVar[str] = "Baha"
     text_kinds: ClassVar[Mapping[str, Any]] = {"draw_pile": False}
+    readings: ClassVar[Mapping[str, tuple[Any, ...]]] = {"stream": (TWISTER,)}
+    """A record written before ``stream`` existed was dealt on the Twister stream."""
 
     players: int = 4
     scoring: str = "horns"
@@ -77,6 +79,9 @@ class Rules(NamedOptions):
     target: int = 100
     draw_pile: bool | None = None
     random_dealer: bool = False
+    stream: str = SPLITMIX
+    """The chance stream (docs/records.md, "Chance streams"): ``splitmix`` for new games,
+    ``twister`` for the records written before it."""
 
     points: tuple[int, ...] = field(init=False, repr=False, compare=False)
     point_mask: CardMask = field(init=False, repr=False, compare=False)
@@ -104,6 +109,7 @@ class Rules(NamedOptions):
         check_bool("passing", self.passing)
         check_bool("moon", self.moon)
         check_bool("random_dealer", self.random_dealer)
+        check_stream(self.stream)
         target = self.target
         if isinstance(target, bool) or not isinstance(target, int) or not (
             1 <= target <= MAX_TARGET

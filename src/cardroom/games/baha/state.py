@@ -104,7 +104,7 @@ class BahaState(BahaFields):
         if dealt is not None:
             self.dealer = dealt[3]
         elif rules.random_dealer:
-            self.dealer = chance_rng(seed, "dealer").randrange(n)
+            self.dealer = chance_rng(seed, "dealer", stream=rules.stream).randrange(n)
         else:
             self.dealer = 0
         if deal is not None or totals is not None or hand != 1:
@@ -249,7 +249,7 @@ class BahaState(BahaFields):
         n = self.n
         self.hand_no += 1
         if dealt is None:
-            deck = shuffled_deck(self.seed, self.hand_no)
+            deck = shuffled_deck(self.seed, self.hand_no, self.rules.stream)
             size = rules.hand_size
             hands = [mask_of(deck[s * size:(s + 1) * size]) for s in range(n)]
             rest = deck[n * size:]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardroom.engine import SPLITMIX
 from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
@@ -45,6 +46,7 @@ class Batch:
             rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
             bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
             [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+            rules.stream == SPLITMIX,
         )
 
     def bind(self, *arrays: Any) -> None:
