@@ -242,7 +242,7 @@ class Vector {
             // CardroomGymEnv._make_opponents: make(name, seed=(seed + 1009 * seat) % MAX_SEED)
             unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
             row.bots[s].heuristic = config_.heuristic[s];
-            row.bots[s].player = Heuristic{PyRandom::from_int(agent_seed)};
+            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
         }
         for (int s = 0; s < n(); ++s) row.start[s] = g.totals[s];
         row.deal = row.first = g.round_no;
@@ -411,20 +411,22 @@ inline void register_baebae_vector(py::module_& m) {
     py::class_<Batch>(m, "BaebaeVector", "BAEBAE's vector environment (cardroom.games.baebae.vector drives it).")
         .def(py::init([](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size,
                          int turn_limit, bool draw_when_able, bool chosen_once, int num_envs, bool self_play, int seat,
-                         const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum) {
+                         const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum,
+                         bool split) {
                  if (players < 2 || players > 64 || static_cast<int>(heuristic.size()) != players || num_envs < 1 ||
                      seat < 0 || seat >= players || hand_size < 1 || rounds < 1)
                      throw py::value_error("BaebaeVector: bad players, seat, bots, rules or num_envs");
                  baebae::vec::Config config;
                  config.rules = baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able,
-                                                    chosen_once);
+                                                    chosen_once, split);
                  config.self_play = self_play, config.seat = seat, config.heuristic = heuristic;
                  config.deals = deals, config.max_steps = max_steps, config.zero_sum = zero_sum;
                  return new Batch(config, num_envs, compiled);
              }),
              py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
              py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("num_envs"), py::arg("self_play"),
-             py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"))
+             py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"),
+             py::arg("split") = false)
         .def_property_readonly("size", [](const Batch& b) { return b.vector.size(); })
         .def_property_readonly("actions", [](const Batch& b) { return b.vector.actions(); })
         .def("bind", &Batch::bind)

@@ -58,9 +58,9 @@ def _plays(
 
 
 def test_the_forbidden_card_is_played_only_when_the_rules_leave_nothing_else() -> None:
-    plays, forced, _, _ = _plays("10C", games=24, played="10C")
+    plays, forced, _, _ = _plays("10C", games=60, played="10C")
     assert plays == forced  # every play of it was forced
-    free, _, _, _ = _plays("KC", games=24, played="10C")
+    free, _, _, _ = _plays("KC", games=60, played="10C")
     assert free > plays  # unrestricted, seat 1 plays 10C more in the same games
 
 

@@ -169,13 +169,14 @@ def test_restricted_play_finds_a_card_made_much_stronger_at_the_top(tmp_path: Pa
                                       'effects = [{step = "discard", who = "self", count = 3}]'), 150)
     assert rows[0]["card"] == "3S" and rows[0]["margin"]["low"] > 0
     plain = _ranking(tmp_path, SAMPLE, 150)
-    assert next(r["rank"] for r in plain if r["card"] == "3S") > len(plain) // 2  # it was no card of note
+    mark = next(r for r in plain if r["card"] == "3S")
+    assert mark["margin"]["low"] <= 0 <= mark["margin"]["high"]  # it was no card of note
 
 
 @needs_native
 def test_restricted_play_finds_a_card_made_much_weaker_at_the_bottom(tmp_path: Path) -> None:
     rows = _ranking(tmp_path, planted('text = "You take fifteen penalty points."\n'
-                                      'effects = [{step = "penalty", who = "self", points = 15}]'), 300)
+                                      'effects = [{step = "penalty", who = "self", points = 15}]'), 2000)
     # the heuristic itself plays it only when it must, so forbidding it saves little, but surely some
     assert rows[-1]["card"] == "3S" and rows[-1]["margin"]["value"] < 0 < rows[0]["margin"]["value"]
     assert rows[-1]["penalty"]["high"] < 0

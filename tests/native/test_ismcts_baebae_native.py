@@ -332,7 +332,7 @@ def test_the_native_knowledge_is_the_references_with_generated_decks(text: str, 
 
 
 def test_the_native_knowledge_refuses_a_bad_seat_in_words() -> None:
-    state = next(positions(Rules(players=4), 1, 1))
+    state = next(positions(Rules(players=4), 10, 1))
     from cardroom.engine import IllegalAction
     from cardroom.native import core
 

@@ -166,7 +166,7 @@ def baebae_games(
 def baebae_restricted_games(
     program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
     chosen_once: bool, seeds: list[int], seats: list[int], never_play: int, never_action: int,
-    max_actions: int,
+    max_actions: int, split: bool = ...,
 ) -> dict[str, list[int]]: ...
 
 def baebae_table_games(
@@ -183,7 +183,8 @@ class BaebaeVector:
     """BAEBAE's vector environment (cardroom.games.baebae.vector drives it)."""
     def __init__(self, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
                  draw_when_able: bool, chosen_once: bool, num_envs: int, self_play: bool, seat: int,
-                 heuristic: list[bool], deals: int, max_steps: int, zero_sum: bool) -> None: ...
+                 heuristic: list[bool], deals: int, max_steps: int, zero_sum: bool,
+                 split: bool = ...) -> None: ...
     size: int
     actions: int
     def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,

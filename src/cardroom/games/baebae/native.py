@@ -182,7 +182,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             self = cls.__new__(cls)
             self.rules, self.seed, self.n, self.origin = rules, seed, rules.players, None
             self.space, self._program = space, program
-            _START(self, *args, str(seed), 0, [0] * rules.players, None)
+            _START(self, *args, str(seed), 0, [0] * rules.players, None, rules.stream == SPLITMIX)
             return self
         seed = check_seed(seed)
         n = rules.players
@@ -599,5 +599,6 @@ def restricted_games(
     found: dict[str, list[int]] = core().baebae_restricted_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
         rules.chosen_once, list(seeds), list(seats), never_play, never_action, max_actions,
+        rules.stream == SPLITMIX,
     )
     return found

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from cardroom.engine import SPLITMIX
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
 from cardroom.games.baebae.native import loaded_rules, refuse_lacking
 from cardroom.games.baebae.rules import Rules
@@ -47,6 +48,7 @@ class Batch:
             compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
             rules.draw_when_able, rules.chosen_once, num_envs, self_play, seat,
             [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+            rules.stream == SPLITMIX,
         )
 
     def bind(self, *arrays: Any) -> None:
