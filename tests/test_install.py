@@ -121,7 +121,7 @@ def test_the_blocker_blocks(tmp_path: Path) -> None:
 
 
 WEB_BLOCKED = [*WEB_MODULES, *WEB_BROUGHT]
-COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["analyze"], ["compare"], ["sweep"],
+COMMAND_HELP = [[], ["play"], ["simulate"], ["train"], ["replay"], ["report"], ["analyze"], ["compare"], ["sweep"],
                 ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"]]
 
 

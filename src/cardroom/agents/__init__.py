@@ -59,6 +59,17 @@ def _policy(seed: int | None, **options: Any) -> Agent:
     return PolicyAgent(seed=seed, **options)
 
 
+def _learned(seed: int | None, **options: Any) -> Agent:
+    try:
+        from cardroom.agents.learned import LearnedAgent
+    except ImportError as err:  # numpy and safetensors are in the core install; a broken one
+        raise AgentError(
+            f"the learned bot needs numpy and safetensors (pip install cardroom): {err}"
+        ) from None
+
+    return LearnedAgent(seed=seed, **options)
+
+
 SEED_OPTION = "seed"
 """The option every seeded agent takes in a spec (``random:seed=3``): it fixes that bot's own
 random choices together with the seed the front gives it (see :func:`make`)."""
@@ -103,6 +114,12 @@ AGENTS: dict[str, AgentKind] = {
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
         "sample": "true or false: draw each action from the policy's probabilities; default false",
+    }),
+    "learned": AgentKind(_learned, {
+        "weights": "the name of weights shipped with Cardroom; default the game's own",
+        "path": "a weights file of your own (.safetensors, as cardroom train writes it); "
+                "not on the web table",
+        "sample": "true or false: draw each action from the network's policy; default false",
     }),
     "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }

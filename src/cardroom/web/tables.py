@@ -24,7 +24,7 @@ from cardroom.games import make_rules
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
-from cardroom.web.catalog import BOTS, option_names
+from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
 from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
 from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
@@ -584,6 +584,9 @@ class TableManager(TablePlay):
             name, options = parse_spec(text)
             if name not in BOTS:
                 raise AgentError(f"unknown bot {name!r:.40}")
+            for key, why in WEB_REFUSED.get(name, {}).items():
+                if key in options:
+                    raise AgentError(f"{name}: no {key} option on the web table: {why}")
             for key, most in BOT_LIMITS.items():
                 value = options.get(key)
                 if isinstance(value, int | float) and value > most:

@@ -76,7 +76,7 @@ function readRules() {
 }
 
 function seatOptions() {
-  const bots = (catalog && catalog.bots) || ["random", "heuristic", "ismcts"];
+  const bots = (catalog && catalog.bots) || ["random", "heuristic", "learned", "ismcts"];
   return [["human", "Human"], ...bots.map((b) => [b, `Bot: ${botTitle(b)}`])];
 }
 
@@ -204,7 +204,7 @@ $("create-form").addEventListener("submit", async (ev) => {
 
 // ------------------------------------------------------------------ quick play
 
-const BOT_LEVELS = { random: "Easy (random)", heuristic: "Medium (heuristic)", ismcts: "Hard (search)" };
+const BOT_LEVELS = { random: "Easy (random)", heuristic: "Medium (heuristic)", learned: "Strong, fast (learned)", ismcts: "Hard (search)" };
 
 function drawQuickPlayers() {
   const info = catalog.games[$("quick-game").value];
