@@ -19,8 +19,8 @@ episode, the return of the episode: the learner's rewards, each deal's change of
     python examples/league.py baha --episodes 400 --out runs/league-baha
 
 It prints each snapshot's rating and writes ``league.json`` (the pool and its ratings) and the
-snapshots (``snapshot-K.safetensors``) into ``--out``; play one with
-``cardroom simulate baha --duplicate --agents learned:path=runs/league-baha/snapshot-3.safetensors,heuristic,heuristic,heuristic``.
+snapshots (``snapshot-K.safetensors``) into ``--out``; play one as any bot:
+``--agents learned:path=runs/league-baha/snapshot-3.safetensors,heuristic,heuristic,heuristic``.
 """
 
 from __future__ import annotations
@@ -136,8 +136,9 @@ def run(game: str, episodes: int, out: Path, *, seed: int = 0, snapshot_every: i
     started = time.monotonic()
     for episode in range(1, episodes + 1):
         opponents = draw(pool, learner, players - 1, spread, rng)
-        env = rl.gym_env(game, opponents=[_bot(m.spec, rng.randrange(2**31)) for m in opponents],
-                         players=players, seed=seed * 1_000_003 + episode, **rules_options)
+        bots_now = [_bot(m.spec, rng.randrange(2**31)) for m in opponents]
+        env = rl.gym_env(game, opponents=bots_now, players=players, seed=seed * 1_000_003 + episode,
+                         **rules_options)
         obs, _ = env.reset()
         logps, values, total, done = [], [], 0.0, False
         while not done:
@@ -183,10 +184,10 @@ def run(game: str, episodes: int, out: Path, *, seed: int = 0, snapshot_every: i
             if len(snapshot_members) > pool_size:
                 pool.remove(snapshot_members[0])
             recent = returns[-snapshot_every:]
+            rated_pool = [(m.spec.split("/")[-1], round(m.rating.mu, 1)) for m in pool]
             log(f"episode {episode}: snapshot {snapshots}; learner rated {learner.mu:.2f} "
                 f"(sigma {learner.sigma:.2f}); mean return of the last {len(recent)} episodes "
-                f"{sum(recent) / len(recent):.2f}; pool {[(m.spec.split('/')[-1], round(m.rating.mu, 1)) for m in pool]}"
-                f"; {time.monotonic() - started:.0f} s")
+                f"{sum(recent) / len(recent):.2f}; pool {rated_pool}; {time.monotonic() - started:.0f} s")
     summary = {
         "game": game, "episodes": episodes, "seed": seed,
         "learner": {"mu": learner.mu, "sigma": learner.sigma},
@@ -226,7 +227,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("runs/league"))
     args = parser.parse_args()
     run(args.game, args.episodes, args.out, seed=args.seed, snapshot_every=args.snapshot_every,
-        pool_size=args.pool, bots=tuple(args.bots.split(",")), spread=args.spread, lr=args.lr, start=args.start)
+        pool_size=args.pool, bots=tuple(args.bots.split(",")), spread=args.spread, lr=args.lr,
+        start=args.start)
 
 
 if __name__ == "__main__":

@@ -275,3 +275,55 @@ def test_cardroom_train_writes_weights_and_a_curve(tmp_path: Path) -> None:
     assert json.loads(out.with_suffix(".curve.json").read_text())["epochs"][0]["epoch"] == 1
     bad = CliRunner().invoke(app, ["train", "baha", "--hidden", "8,x"])
     assert bad.exit_code == 2 and "give whole numbers separated by commas" in bad.output
+
+
+# -- the search with the network (ismcts:policy=learned) -----------------------------------------
+
+
+def _decision(seed: int, game: str = "baha") -> Any:
+    import random
+
+    rules = games.make_rules(game, {"players": 4})
+    state = rules.new_game(seed)
+    rng = random.Random(seed)
+    while True:
+        for _ in range(rng.randrange(4, 20)):
+            state.apply(rng.choice(state.legal_actions()))
+        if len(state.legal_actions()) > 2:
+            return state
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_network_is_the_searchs_prior(seed: int) -> None:
+    """With one iteration the search expands the move the network likes best, and plays it."""
+    state = _decision(seed)
+    seat = state.current_player
+    assert make("ismcts", seed=1, iterations=1, policy="learned").act(state, seat) == make("learned").act(state, seat)
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=30:policy=learned",
+                                  "ismcts:iterations=30:policy=learned:value=1",
+                                  "ismcts:iterations=20:policy=learned:value=0.5"])
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_the_search_with_the_network_is_blind_and_legal(spec: str, game: str) -> None:
+    from cardroom.agents import parse_spec
+
+    state = _decision(5, game)
+    seat = state.current_player
+    other = _look_alike(state, seat)
+    name, options = parse_spec(spec)
+    first = make(name, seed=3, **options).act(state, seat)
+    assert first == make(name, seed=3, **options).act(other, seat)
+    assert first in state.legal_actions()
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"policy": "mine"}, "policy must be learned"),
+    ({"value": 0.5}, "give policy=learned"),
+    ({"policy": "learned", "value": 2}, "value must be a number from 0 to 1"),
+    ({"policy": "learned", "engine": "native"}, "runs in the Python search"),
+    ({"policy": "learned", "threads": 2}, "on one thread"),
+])
+def test_the_search_options_of_the_network_are_checked(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(AgentError, match=words):
+        make("ismcts", **options)

@@ -110,6 +110,10 @@ AGENTS: dict[str, AgentKind] = {
         "max_depth": "a whole number from 1",
         "engine": "auto (native where the game has it), native or python",
         "threads": "a whole number from 1: root-parallel trees of the native search; default 1",
+        "policy": "learned: the game's shipped network as the prior of the bot's own moves (PUCT; "
+                  "the Python search)",
+        "value": "a number from 0 to 1: the network's share of a leaf's judgement, the rest the "
+                 "roll-out's; 1: no roll-outs (with policy=learned)",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
