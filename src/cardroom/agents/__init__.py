@@ -110,8 +110,8 @@ AGENTS: dict[str, AgentKind] = {
         "max_depth": "a whole number from 1",
         "engine": "auto (native where the game has it), native or python",
         "threads": "a whole number from 1: root-parallel trees of the native search; default 1",
-        "policy": "learned: the game's shipped network as the prior of the bot's own moves (PUCT; "
-                  "the Python search)",
+        "policy": "learned: the game's shipped network as the prior of the bot's moves (PUCT: at "
+                  "the root in the native search, at each of its own nodes in the Python search)",
         "value": "a number from 0 to 1: the network's share of a leaf's judgement, the rest the "
                  "roll-out's; 1: no roll-outs (with policy=learned)",
     }),

@@ -81,7 +81,12 @@ class ISMCTSAgent:
     move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200),
     ``engine`` (``auto``, the default: the native search when the state offers one; ``native``:
     that or an error; ``python``: this module's), ``threads`` (root-parallel trees of the native
-    search, sharing the iterations; default 1).
+    search, sharing the iterations; default 1), ``policy`` (``learned``: the game's shipped
+    network, :mod:`cardroom.agents.learned`, as a prior over the searcher's moves: PUCT, the mean
+    reward plus ``exploration * prior * sqrt(visits) / (1 + the move's visits)``, at the root in
+    the native search and at each of the searcher's nodes here) and ``value`` (from 0 to 1, with
+    ``policy``: the network's value's share of a leaf's judgement, the roll-out's the rest; 1
+    plays no roll-outs; it runs the search here).
     """
 
     name = "ismcts"
@@ -134,17 +139,18 @@ class ISMCTSAgent:
         if value is not None and policy is None:
             raise AgentError("ismcts: value weighs the network's judgement of a position: "
                              "give policy=learned")
-        if policy is not None and engine == "native":
-            raise AgentError("ismcts: policy=learned runs in the Python search; "
+        if value is not None and engine == "native":
+            raise AgentError("ismcts: value (the network judging leaves) runs in the Python search; "
                              "use engine=auto or engine=python")
-        if policy is not None and threads != 1:
-            raise AgentError("ismcts: policy=learned runs in the Python search, on one thread; use threads=1")
+        if value is not None and threads != 1:
+            raise AgentError("ismcts: value (the network judging leaves) runs in the Python search, on one "
+                             "thread; use threads=1")
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
         """The network's share of a leaf's judgement (the rest the roll-out's); 1: no roll-out."""
         self._network: Any = None
-        self.engine = "python" if policy is not None else str(engine)
+        self.engine = "python" if value is not None else str(engine)
         self.threads = threads
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -173,10 +179,14 @@ class ISMCTSAgent:
             self._network = self._learned().network_for(state)
         native = self._native(state)
         if native is not None:
+            prior = None
+            if self._network is not None:
+                prior = self._root_prior(state, seat, legal)
             action, self.last_iterations = native.native_ismcts(
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads,
+                **({} if prior is None else {"root_prior": prior}),
             )
             return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -327,6 +337,16 @@ class ISMCTSAgent:
             if score > best:
                 best, best_key = score, key
         return best_key
+
+    def _root_prior(self, state: State, seat: int, legal: list[Action]) -> list[float]:
+        """The network's prior over ``seat``'s legal moves, by action (0 for the others)."""
+        from cardroom.agents.learned import observe
+
+        chances = self._network.probabilities(observe(state, seat), legal)
+        prior = [0.0] * self._network.num_actions
+        for action, p in zip(legal, chances.tolist(), strict=True):
+            prior[action] = p
+        return prior
 
     def _learned(self) -> Any:
         from cardroom.agents.learned import LearnedAgent

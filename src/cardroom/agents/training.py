@@ -176,10 +176,13 @@ class Curve:
 def train(
     data: Targets, *, hidden: tuple[int, ...] = (256, 256), epochs: int = 30, batch: int = 256,
     lr: float = 1e-3, weight_decay: float = 1e-4, held_out: float = 0.1, seed: int = 0,
-    value_weight: float = 0.5, deadline: float | None = None, log: Callable[[str], None] = print,
+    value_weight: float = 0.5, sharpen: float = 1.0, deadline: float | None = None,
+    log: Callable[[str], None] = print,
 ) -> tuple[dict[str, npt.NDArray[np.float32]], Curve]:
     """Fit the network to ``data`` (see the module); its tensors (by the names
-    :mod:`cardroom.agents.learned` reads) and the learning curve."""
+    :mod:`cardroom.agents.learned` reads) and the learning curve. ``sharpen`` raises the visit
+    shares to that power before they are normalized again (above 1: the target leans to the
+    search's most visited moves, which is what the agent plays)."""
     import torch
     from torch import nn
 
@@ -187,12 +190,17 @@ def train(
     torch.manual_seed(seed)
     game_ids = np.unique(data.games)
     rng = np.random.default_rng(seed)
-    held = set(rng.choice(game_ids, size=max(1, int(len(game_ids) * held_out)), replace=False).tolist())
+    # whole games held out (none of one game: then the curve is measured on what it fits)
+    count = max(1, int(len(game_ids) * held_out)) if len(game_ids) > 1 else 0
+    held = set(rng.choice(game_ids, size=count, replace=False).tolist())
     test = np.isin(data.games, list(held))
     fit = ~test
+    if not test.any():
+        test = fit
     x = torch.from_numpy(data.observations)
     mask = torch.from_numpy(data.masks)
-    target_p = torch.from_numpy(data.visits)
+    sharp = np.power(data.visits, sharpen, dtype=np.float32)
+    target_p = torch.from_numpy(sharp / sharp.sum(axis=1, keepdims=True))
     target_v = torch.from_numpy(0.5 * (data.outcomes + data.search_values))
 
     layers: list[nn.Module] = []
