@@ -152,7 +152,7 @@ def test_a_seat_seed_fixes_the_bots_own_choices(spec: str, rules: Any) -> None:
 
 
 def test_human_agent_needs_a_front() -> None:
-    with pytest.raises(AgentError, match="not a bot: the bots are random, heuristic and ismcts"):
+    with pytest.raises(AgentError, match="not a bot: the bots are random, heuristic, learned and ismcts"):
         make("human")
     state = midgame(1, 0)
     agent = make("human", ask=lambda s, seat: s.legal_actions()[-1])
