@@ -175,8 +175,8 @@ class Curve:
 
 def train(
     data: Targets, *, hidden: tuple[int, ...] = (256, 256), epochs: int = 30, batch: int = 256,
-    lr: float = 1e-3, weight_decay: float = 1e-4, held_out: float = 0.1, seed: int = 0,
-    value_weight: float = 0.5, sharpen: float = 1.0, deadline: float | None = None,
+    lr: float = 1e-3, weight_decay: float = 0.01, held_out: float = 0.1, seed: int = 0,
+    value_weight: float = 0.5, sharpen: float = 3.0, deadline: float | None = None,
     log: Callable[[str], None] = print,
 ) -> tuple[dict[str, npt.NDArray[np.float32]], Curve]:
     """Fit the network to ``data`` (see the module); its tensors (by the names

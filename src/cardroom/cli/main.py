@@ -389,8 +389,18 @@ def train(
     hidden: Annotated[
         str, typer.Option(help="Widths of the hidden layers, comma-separated.", metavar="W,W")
     ] = "256,256",
-    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i) and of the "
-                                           "training.", min=0, metavar="N")] = 10_000_000,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).", min=0,
+                                      metavar="N")] = 10_000_000,
+    train_seed: Annotated[int, typer.Option(help="Seed of the network's start and of the order of the "
+                                                 "decisions.", min=0, metavar="N")] = 0,
+    sharpen: Annotated[
+        float, typer.Option(help="Power the visit shares are raised to before they are normalized again "
+                                 "(1: the visits as they are; above 1: leaning to the most visited move).",
+                            min=0.1, max=20, metavar="P")
+    ] = 3.0,
+    weight_decay: Annotated[
+        float, typer.Option(help="AdamW's weight decay.", min=0, max=1, metavar="W")
+    ] = 0.01,
     first_game: Annotated[int, typer.Option(help="Index of the first game of this run (a later run "
                                                  "adds games after an earlier one's).", min=0,
                                             metavar="N")] = 0,
@@ -426,7 +436,8 @@ def train(
         rules = parse_rule_options(game, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
         code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
                          seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
-                         plot=plot, console=make_console(), first_game=first_game)
+                         plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,
+                         weight_decay=weight_decay, train_seed=train_seed)
     raise typer.Exit(code)
 
 

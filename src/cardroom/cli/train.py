@@ -24,7 +24,7 @@ __all__ = ["run_train"]
 def run_train(
     rules: Rules, *, games_count: int, iterations: int, epochs: int, hidden: tuple[int, ...], seed: int,
     data: Path, out: Path, minutes: float | None, plot: Path | None, console: Console,
-    first_game: int = 0,
+    first_game: int = 0, sharpen: float = 3.0, weight_decay: float = 0.01, train_seed: int = 0,
 ) -> int:
     from cardroom.agents import training as learn
 
@@ -55,14 +55,18 @@ def run_train(
     targets = learn.Targets.load(parts)
     count = len(set(targets.games.tolist()))
     console.print(f"training on {len(targets.outcomes)} decisions of {count} games ({len(parts)} files)")
-    tensors, curve = learn.train(targets, hidden=hidden, epochs=epochs, seed=seed, deadline=deadline,
-                                 log=console.print)
+    tensors, curve = learn.train(targets, hidden=hidden, epochs=epochs, seed=train_seed, deadline=deadline,
+                                 sharpen=sharpen, weight_decay=weight_decay, log=console.print)
     trained: dict[str, Any] = {
         "decisions": int(len(targets.outcomes)),
         "games": int(len(set(targets.games.tolist()))),
         "iterations": iterations,
         "epochs": len(curve.epochs),
         "seed": seed,
+        "train_seed": train_seed,
+        "sharpen": sharpen,
+        "weight_decay": weight_decay,
+        "parts": [p.name for p in parts],
         "hidden": list(hidden),
         "cpu_seconds_this_run": round(time.process_time() - cpu, 1),
         "search_cpu_seconds_this_run": round(generated_cpu, 1),
