@@ -176,6 +176,22 @@ class LearnedAgent:
         return legal[int(self.rng.choice(len(legal), p=chances / chances.sum()))]
 
 
+def check_table(rules: Any, weights: object = None) -> None:
+    """Refuse, in words, a table the shipped weights (``weights``, else the game's own) cannot
+    play: another game, number of players or observation size (a deck of other designs)."""
+    game = rules.game
+    state = rules.new_game(0)
+    name = str(weights) if weights is not None else _default_name(state)
+    network = load_network(shipped_path(name))
+    players = len(state.scores)
+    size = games.get(game).load("observation").size(rules) if games.get(game).observation else -1
+    if network.game != game or network.players != players or network.observation_size != size:
+        raise AgentError(
+            f"learned: the shipped weights {name!r} play {network.game} with {network.players} players "
+            f"and its usual deck, not this {game} table of {players}"
+        )
+
+
 def _default_name(state: State) -> str:
     """The shipped weights of a state's game and table: ``GAME`` for the game's usual table
     (four players), ``GAME-N`` for ``N`` players when shipped."""

@@ -169,6 +169,9 @@ class TableManager(TablePlay):
             rules = self._rules(game, options, deck, upload)
         except games.input_errors() as err:
             raise TableError(400, str(err)) from None
+        for s in seat_data:
+            if s.bot is not None:
+                self._fits(s.seat, s.bot, rules)
         # The deck is kept apart (a project deck's name, or the upload's digest and text).
         stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
         deck_info = None
@@ -311,6 +314,7 @@ class TableManager(TablePlay):
             title = games.get(game).title
             raise TableError(400, f"{title} is played by {fewest} to {most} players, not {players}")
         self._seat(1, bot)  # a bot the web table may seat, or a 400 saying which are
+        self._fits(1, bot, make_rules(game, {"players": players}))
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
         """A new table for Play now: ``name`` in the first seat, the others free for people who
@@ -599,6 +603,17 @@ class TableManager(TablePlay):
             ) from None
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
         return SeatData(seat, "bot", bot=format_spec(name, options))
+
+    def _fits(self, seat: int, spec: str, rules: Any) -> None:
+        """Refuse a learned bot (or a search with its network) at a table its weights cannot play."""
+        name, options = parse_spec(spec)
+        if name == "learned" or (name == "ismcts" and options.get("policy") == "learned"):
+            from cardroom.agents.learned import check_table
+
+            try:
+                check_table(rules, options.get("weights") if name == "learned" else None)
+            except AgentError as err:
+                raise TableError(400, f"seat {seat}: {err}; choose another bot for this table") from None
 
     def _upload(self, game: str, text: str, filename: str | None) -> str:
         """Validate an uploaded deck file of ``game`` and keep it in the database; its digest. Its
