@@ -124,7 +124,7 @@ def test_the_blocker_blocks(tmp_path: Path) -> None:
 
 
 WEB_BLOCKED = [*WEB_MODULES, *WEB_BROUGHT]
-COMMAND_HELP = [[], ["play"], ["simulate"], ["replay"], ["report"], ["ladder"], ["analyze"], ["compare"], ["sweep"],
+COMMAND_HELP = [[], ["play"], ["simulate"], ["train"], ["replay"], ["report"], ["ladder"], ["analyze"], ["compare"], ["sweep"],
                 ["restrict"], ["skill"], ["tune"], ["drama"], ["serve"], ["deck"], ["deck", "validate"], ["deck", "show"],
                 ["deck", "new"]]
 

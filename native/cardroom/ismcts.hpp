@@ -52,6 +52,10 @@ struct Options {
     int max_depth = 200;
     uint64_t seed = 0;
     int threads = 1;
+    // A prior over the searcher's moves at the root (indexed by action; empty: none). With one,
+    // the root's edges are chosen by PUCT: mean reward + exploration * prior * sqrt(visits at
+    // the root) / (1 + the edge's visits), an untried edge valued at 0 (the table's mean).
+    std::vector<double> root_prior;
 };
 
 // What a search found at its root: per key, the summed visits and rewards; and the iterations.
@@ -106,7 +110,18 @@ class Tree {
                     ++edges_[e].available;
             }
             int edge;
-            if (nuntried && !expanded) {
+            if (node == 0 && actor == seat_ && !options_.root_prior.empty()) {
+                edge = root_puct(keys, nkeys);
+                if (edge < 0) {  // the best is an untried move: expand it
+                    int key = -edge - 1;
+                    edge = static_cast<int>(edges_.size());
+                    int child = static_cast<int>(nodes_.size());
+                    edges_.push_back(Edge{key, 0, 1, 0.0, child});
+                    nodes_.emplace_back();
+                    nodes_[node].edges.push_back(edge);
+                    expanded = true;
+                }
+            } else if (nuntried && !expanded) {
                 int key = untried[rng_.below(static_cast<uint64_t>(nuntried))];
                 edge = static_cast<int>(edges_.size());
                 int child = static_cast<int>(nodes_.size());
@@ -192,6 +207,36 @@ class Tree {
             keys[n++] = key;
         }
         return n;
+    }
+
+    // PUCT over the root prior (see Options): the chosen edge, or -(key + 1) for an untried key.
+    int root_puct(const int* keys, int nkeys) const {
+        double c = options_.exploration;
+        int64_t total = 1;
+        for (int e : nodes_[0].edges) total += edges_[e].visits;
+        double root = std::sqrt(static_cast<double>(total));
+        const std::vector<double>& prior = options_.root_prior;
+        int best_edge = 0;
+        bool found = false;
+        double best = -std::numeric_limits<double>::infinity();
+        for (int i = 0; i < nkeys; ++i) {
+            int key = keys[i];
+            double p = key >= 0 && static_cast<size_t>(key) < prior.size() ? prior[key] : 0.0;
+            int e = slot_[key + 1];
+            double value;
+            if (e < 0 || edges_[e].visits == 0) {
+                value = c * p * root;
+            } else {
+                double visits = static_cast<double>(edges_[e].visits);
+                value = edges_[e].reward / visits + c * p * root / (1 + visits);
+            }
+            if (!found || value > best) {
+                best = value;
+                best_edge = e < 0 ? -key - 1 : e;
+                found = true;
+            }
+        }
+        return best_edge;
     }
 
     int select(const int* keys, int nkeys) const {

@@ -381,7 +381,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
     m.def(
         "baebae_ismcts",
         [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
-           bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads) {
+           bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
+           std::vector<double> root_prior) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -401,6 +402,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             options.max_depth = max_depth;
             options.seed = seed;
             options.threads = threads;
+            options.root_prior = std::move(root_prior);
             ismcts::Result result;
             {
                 py::gil_scoped_release unlocked;  // the search touches no Python object
@@ -415,7 +417,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
         },
         py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
-        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"));
+        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
+        py::arg("root_prior") = std::vector<double>());
 }
 
 }  // namespace baebae

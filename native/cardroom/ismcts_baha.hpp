@@ -197,7 +197,8 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
     m.def(
         "baha_ismcts",
         [core_of](py::handle state, int seat, int64_t iterations, double seconds, double exploration, bool heuristic,
-                  double epsilon, int max_depth, uint64_t seed, int threads) {
+                  double epsilon, int max_depth, uint64_t seed, int threads,
+           std::vector<double> root_prior) {
             auto& core = core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -213,6 +214,7 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
             options.max_depth = max_depth;
             options.seed = seed;
             options.threads = threads;
+            options.root_prior = std::move(root_prior);
             ismcts::Result result;
             {
                 py::gil_scoped_release unlocked;  // the search touches no Python object
@@ -225,7 +227,8 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
             return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
         },
         py::arg("state"), py::arg("seat"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
-        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"));
+        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
+        py::arg("root_prior") = std::vector<double>());
 }
 
 }  // namespace baha

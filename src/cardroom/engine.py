@@ -207,9 +207,10 @@ class NativeSearch(Protocol):
 
     def native_ismcts(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
     ) -> tuple[Action, int]:
-        """Search from this position for ``seat``."""
+        """Search from this position for ``seat`` (``root_prior``: a prior over the seat's moves,
+        by action, that the root's choice follows by PUCT)."""
 
 
 @runtime_checkable

@@ -24,7 +24,7 @@ def test_catalog(server: LiveServer) -> None:
                for g in cat["games"].values() for o in g["options"])
     assert {"name": "sample", "game": "baebae", "title": "Cardroom Sample Deck", "cards": 52} in cat["decks"]
     assert all(d["game"] in cat["games"] and cat["games"][d["game"]]["decks"] for d in cat["decks"])
-    assert cat["bots"] == ["random", "heuristic", "ismcts"]
+    assert cat["bots"] == ["random", "heuristic", "learned", "ismcts"]
 
 
 def test_catalog_names_each_game_s_title_decks_and_renderer(server: LiveServer) -> None:

@@ -65,6 +65,17 @@ def _policy(seed: int | None, **options: Any) -> Agent:
     return PolicyAgent(seed=seed, **options)
 
 
+def _learned(seed: int | None, **options: Any) -> Agent:
+    try:
+        from cardroom.agents.learned import LearnedAgent
+    except ImportError as err:  # numpy and safetensors are in the core install; a broken one
+        raise AgentError(
+            f"the learned bot needs numpy and safetensors (pip install cardroom): {err}"
+        ) from None
+
+    return LearnedAgent(seed=seed, **options)
+
+
 SEED_OPTION = "seed"
 """The option every seeded agent takes in a spec (``random:seed=3``): it fixes that bot's own
 random choices together with the seed the front gives it (see :func:`make`)."""
@@ -105,6 +116,10 @@ AGENTS: dict[str, AgentKind] = {
         "max_depth": "a whole number from 1",
         "engine": "auto (native where the game has it), native or python",
         "threads": "a whole number from 1: root-parallel trees of the native search; default 1",
+        "policy": "learned: the game's shipped network as the prior of the bot's moves (PUCT: at "
+                  "the root in the native search, at each of its own nodes in the Python search)",
+        "value": "a number from 0 to 1: the network's share of a leaf's judgement, the rest the "
+                 "roll-out's; 1: no roll-outs (with policy=learned)",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",
@@ -113,6 +128,12 @@ AGENTS: dict[str, AgentKind] = {
     "restricted": AgentKind(_restricted, {
         "card": "a card's key (10C): the heuristic never plays it while another action is legal",
         "action": "a card's key (5D): the heuristic never carries out its optional action",
+    }),
+    "learned": AgentKind(_learned, {
+        "weights": "the name of weights shipped with Cardroom; default the game's own",
+        "path": "a weights file of your own (.safetensors, as cardroom train writes it); "
+                "not on the web table",
+        "sample": "true or false: draw each action from the network's policy; default false",
     }),
     "human": AgentKind(_human, {"ask": "the front's function (state, seat) -> action"}, seeded=False),
 }

@@ -20,7 +20,7 @@ class HumanAgent:
 
             raise AgentError(
                 "human is a person at a front (the terminal's seat 0, a web seat), not a bot: the bots are "
-                "random, heuristic and ismcts; a front gives it ask=(state, seat) -> action"
+                "random, heuristic, learned and ismcts; a front gives it ask=(state, seat) -> action"
             )
         self.ask = ask
 

@@ -51,12 +51,15 @@ MAX_THREADS = 256
 
 
 class _Node:
-    """Statistics of the edges out of one observed history."""
+    """Statistics of the edges out of one observed history (and, with a network, the network's
+    prior over the searcher's moves there: the same in every world, since the node is what the
+    searcher observed)."""
 
-    __slots__ = ("children",)
+    __slots__ = ("children", "prior")
 
     def __init__(self) -> None:
         self.children: dict[int, _Edge] = {}
+        self.prior: dict[int, float] | None = None
 
 
 class _Edge:
@@ -78,7 +81,12 @@ class ISMCTSAgent:
     move in heuristic rollouts, default 0.1), ``max_depth`` (tree depth, default 200),
     ``engine`` (``auto``, the default: the native search when the state offers one; ``native``:
     that or an error; ``python``: this module's), ``threads`` (root-parallel trees of the native
-    search, sharing the iterations; default 1).
+    search, sharing the iterations; default 1), ``policy`` (``learned``: the game's shipped
+    network, :mod:`cardroom.agents.learned`, as a prior over the searcher's moves: PUCT, the mean
+    reward plus ``exploration * prior * sqrt(visits) / (1 + the move's visits)``, at the root in
+    the native search and at each of the searcher's nodes here) and ``value`` (from 0 to 1, with
+    ``policy``: the network's value's share of a leaf's judgement, the roll-out's the rest; 1
+    plays no roll-outs; it runs the search here).
     """
 
     name = "ismcts"
@@ -94,6 +102,8 @@ class ISMCTSAgent:
         max_depth: object = 200,
         engine: object = "auto",
         threads: object = 1,
+        policy: object = None,
+        value: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -121,7 +131,26 @@ class ISMCTSAgent:
             raise AgentError(
                 f"ismcts: threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}"
             )
-        self.engine = str(engine)
+        if policy not in (None, "learned"):
+            raise AgentError(f"ismcts: policy must be learned (the game's shipped network), "
+                             f"not {policy!r}")
+        if value is not None and (not isinstance(value, int | float) or not 0 <= value <= 1):
+            raise AgentError(f"ismcts: value must be a number from 0 to 1, not {value!r}")
+        if value is not None and policy is None:
+            raise AgentError("ismcts: value weighs the network's judgement of a position: "
+                             "give policy=learned")
+        if value is not None and engine == "native":
+            raise AgentError("ismcts: value (the network judging leaves) runs in the Python search; "
+                             "use engine=auto or engine=python")
+        if value is not None and threads != 1:
+            raise AgentError("ismcts: value (the network judging leaves) runs in the Python search, on one "
+                             "thread; use threads=1")
+        self.policy = None if policy is None else str(policy)
+        """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
+        self.value = 0.0 if not isinstance(value, int | float) else float(value)
+        """The network's share of a leaf's judgement (the rest the roll-out's); 1: no roll-out."""
+        self._network: Any = None
+        self.engine = "python" if value is not None else str(engine)
         self.threads = threads
         self.rng = random.Random(seed)
         self.iterations = iterations
@@ -146,12 +175,18 @@ class ISMCTSAgent:
         root = _Node()
         c = self.exploration
         self.c = games.get(state.rules.game).exploration if c is None else c
+        if self.policy is not None:
+            self._network = self._learned().network_for(state)
         native = self._native(state)
         if native is not None:
+            prior = None
+            if self._network is not None:
+                prior = self._root_prior(state, seat, legal)
             action, self.last_iterations = native.native_ismcts(
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads,
+                **({} if prior is None else {"root_prior": prior}),
             )
             return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -231,6 +266,25 @@ class ISMCTSAgent:
             legal = world.legal_actions()
             keys = _keys(world, legal, actor, seat)
             children = node.children
+            if self._network is not None and actor == seat:
+                key = self._puct(node, world, seat, keys)
+                edge = children.get(key)
+                for k in keys:
+                    if k in children:
+                        children[k].available += 1
+                if edge is None:
+                    if expanded:
+                        break
+                    edge = children[key] = _Edge()
+                    edge.available = 1
+                    expanded = True
+                world.apply(key)
+                path.append((edge, actor))
+                node = edge.node
+                depth += 1
+                if expanded:
+                    break
+                continue
             untried = []
             for key in keys:
                 edge = children.get(key)
@@ -256,11 +310,76 @@ class ISMCTSAgent:
             depth += 1
             if expanded:
                 break
-        self._rollout(world, deal)
-        returns = world.returns()
+        returns = self._judge(world, deal)
         for edge, actor in path:
             edge.visits += 1
             edge.reward += returns[actor]
+
+    def _judge(self, world: State, deal: int) -> list[float]:
+        """Each seat's return from the leaf: the roll-out's, the network's value or a mix (``value``)."""
+        share = self.value if self._network is not None else 0.0
+        live = not world.is_over and world.deal_number == deal
+        if share <= 0 or not live:
+            self._rollout(world, deal)
+            return list(world.returns())
+        import numpy as np
+
+        from cardroom.agents.learned import observe
+
+        n = len(world.scores)
+        seen = np.stack([observe(world, s) for s in range(n)])
+        _, values = self._network.forward(seen)
+        if share >= 1:
+            return [float(v) for v in values]
+        self._rollout(world, deal)
+        rolled = world.returns()
+        return [share * float(v) + (1 - share) * r for v, r in zip(values, rolled, strict=True)]
+
+    def _puct(self, node: _Node, world: State, seat: int, keys: dict[int, None]) -> int:
+        """The searcher's move at ``node`` by PUCT over the network's prior: the mean reward
+        plus ``c * prior * sqrt(visits here) / (1 + visits of the move)``, an untried move
+        valued at 0 (the table's mean return)."""
+        prior = node.prior
+        if prior is None:
+            from cardroom.agents.learned import observe
+
+            legal = list(keys)
+            chances = self._network.probabilities(observe(world, seat), legal)
+            prior = node.prior = dict(zip(legal, chances.tolist(), strict=True))
+        children = node.children
+        total = 1 + sum(edge.visits for edge in children.values())
+        root = math.sqrt(total)
+        c = self.c
+        best_key = HIDDEN_ACTION
+        best = -math.inf
+        for key in keys:
+            p = prior.get(key, 0.0)
+            edge = children.get(key)
+            if edge is None or edge.visits == 0:
+                score = c * p * root
+            else:
+                score = edge.reward / edge.visits + c * p * root / (1 + edge.visits)
+            if score > best:
+                best, best_key = score, key
+        return best_key
+
+    def _root_prior(self, state: State, seat: int, legal: list[Action]) -> list[float]:
+        """The network's prior over ``seat``'s legal moves, by action (0 for the others)."""
+        from cardroom.agents.learned import observe
+
+        chances = self._network.probabilities(observe(state, seat), legal)
+        prior = [0.0] * self._network.num_actions
+        for action, p in zip(legal, chances.tolist(), strict=True):
+            prior[action] = p
+        return prior
+
+    def _learned(self) -> Any:
+        from cardroom.agents.learned import LearnedAgent
+
+        agent = self._heuristics.get("learned")
+        if agent is None:
+            agent = self._heuristics["learned"] = LearnedAgent()
+        return agent
 
     def _select(self, children: dict[int, _Edge], keys: dict[int, None]) -> int:
         c = self.c

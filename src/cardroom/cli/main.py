@@ -283,7 +283,7 @@ def play(
     bots: Annotated[
         str,
         typer.Option(help="The computer opponents: a level (" + ", ".join(LEVELS) + "), or random, "
-                          "heuristic, "
+                          "heuristic, learned, "
                           "ismcts or policy:path=FILE (options after colons); one for every bot, or one per "
                           "seat from seat 1, comma-separated. " + _levels_help(),
                      metavar="BOTS"),
@@ -384,6 +384,75 @@ def simulate(
             rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
             json_out=json_out, duplicate=duplicate, tables=tables,
         )
+
+
+@app.command(cls=Command)
+def train(
+    game: GameArg = DEFAULT_GAME,
+    games_count: Annotated[
+        int, typer.Option("--games", help="Games to play with the search for targets (0: train on --data "
+                                          "only).", min=0, max=1_000_000, metavar="N")
+    ] = 200,
+    iterations: Annotated[
+        int, typer.Option(help="ISMCTS iterations a decision for the targets.", min=1, max=100_000,
+                          metavar="N")
+    ] = 1000,
+    epochs: Annotated[
+        int, typer.Option(help="Passes over the decisions.", min=1, max=10_000, metavar="N")
+    ] = 30,
+    hidden: Annotated[
+        str, typer.Option(help="Widths of the hidden layers, comma-separated.", metavar="W,W")
+    ] = "256,256",
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).", min=0,
+                                      metavar="N")] = 10_000_000,
+    train_seed: Annotated[int, typer.Option(help="Seed of the network's start and of the order of the "
+                                                 "decisions.", min=0, metavar="N")] = 0,
+    sharpen: Annotated[
+        float, typer.Option(help="Power the visit shares are raised to before they are normalized again "
+                                 "(1: the visits as they are; above 1: leaning to the most visited move).",
+                            min=0.1, max=20, metavar="P")
+    ] = 3.0,
+    weight_decay: Annotated[
+        float, typer.Option(help="AdamW's weight decay.", min=0, max=1, metavar="W")
+    ] = 0.01,
+    first_game: Annotated[int, typer.Option(help="Index of the first game of this run (a later run "
+                                                 "adds games after an earlier one's).", min=0,
+                                            metavar="N")] = 0,
+    rule: RuleOpt = None,
+    data: Annotated[Path, typer.Option(help="Folder of the decisions kept (added to by each run).",
+                                       metavar="FOLDER")] = Path("train-data"),
+    out: Annotated[Path | None, typer.Option(help="The weights file to write (default GAME.safetensors).",
+                                             metavar="FILE")] = None,
+    minutes: Annotated[
+        float | None, typer.Option(help="Bound on the whole run (wall clock): games then epochs stop early.",
+                                   min=0.01, metavar="MINUTES")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Draw the learning curve into this PNG (matplotlib).",
+                                              metavar="FILE")] = None,
+) -> None:
+    """Distil the native ISMCTS into a small network for the learned agent (the train extra).
+
+    Baha is trained one hand a game (target=1) unless --rule says otherwise. Play the result
+    with --agents learned:path=FILE (docs/strength.md).
+    """
+    from cardroom.agents.training import TRAINED_RULES
+    from cardroom.cli.train import run_train
+
+    with guard():
+        try:
+            widths = tuple(int(w) for w in hidden.split(","))
+        except ValueError:
+            raise UsageError(f"--hidden {shorten(hidden, 40)!r}: give whole numbers separated by commas, "
+                             "e.g. 256,256") from None
+        if not 1 <= len(widths) <= 8 or not all(1 <= w <= 4096 for w in widths):
+            raise UsageError("--hidden: 1 to 8 layers, each 1 to 4096 wide")
+        given = dict(TRAINED_RULES.get(game, {}))
+        rules = parse_rule_options(game, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
+        code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
+                         seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
+                         plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,
+                         weight_decay=weight_decay, train_seed=train_seed)
+    raise typer.Exit(code)
 
 
 @app.command(cls=Command)

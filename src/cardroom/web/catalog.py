@@ -18,10 +18,16 @@ from cardroom.agents import levels
 from cardroom.games import make_rules
 from cardroom.web.pages import has_rules
 
-__all__ = ["BOTS", "catalog", "option_names", "players_range"]
+__all__ = ["BOTS", "WEB_REFUSED", "catalog", "option_names", "players_range"]
 
-BOTS = ["random", "heuristic", "ismcts"]
-"""The bots a web table may seat (``human`` is a seat kind, not a bot)."""
+BOTS = ["random", "heuristic", "learned", "ismcts"]
+"""The bots a web table may seat (``human`` is a seat kind, not a bot). ``learned`` plays only the
+weights shipped with Cardroom here (see ``WEB_REFUSED``)."""
+
+WEB_REFUSED = {
+    "learned": {"path": "the web table plays only the weights shipped with Cardroom (weights=NAME)"},
+}
+"""Bot options the web table refuses, with the reason: no file a request names is ever loaded."""
 
 
 def option_names(game: str) -> list[str]:

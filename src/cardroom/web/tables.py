@@ -26,7 +26,7 @@ from cardroom.games import make_rules
 from cardroom.record import RecordError, make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
-from cardroom.web.catalog import BOTS, option_names
+from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
 from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
 from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
@@ -171,6 +171,9 @@ class TableManager(TablePlay):
             rules = self._rules(game, options, deck, upload)
         except games.input_errors() as err:
             raise TableError(400, str(err)) from None
+        for s in seat_data:
+            if s.bot is not None:
+                self._fits(s.seat, s.bot, rules)
         # The deck is kept apart (a project deck's name, or the upload's digest and text).
         stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
         deck_info = None
@@ -317,6 +320,7 @@ class TableManager(TablePlay):
         if seat.bot is None:
             raise TableError(400, f"Play now's free seats go to bots: a level ({', '.join(LEVELS)}) or a bot "
                                   f"({', '.join(BOTS)}), not {bot!r:.40}")
+        self._fits(1, seat.bot, make_rules(game, {"players": players}))
         return seat.bot
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
@@ -591,6 +595,9 @@ class TableManager(TablePlay):
             name, options = parse_spec(text)
             if name not in BOTS:
                 raise AgentError(f"unknown bot {name!r:.40}")
+            for key, why in WEB_REFUSED.get(name, {}).items():
+                if key in options:
+                    raise AgentError(f"{name}: no {key} option on the web table: {why}")
             for key, most in BOT_LIMITS.items():
                 value = options.get(key)
                 if isinstance(value, int | float) and value > most:
@@ -603,6 +610,17 @@ class TableManager(TablePlay):
             ) from None
         # Kept in its shortest form: every summary repeats it, so padding must not be stored.
         return SeatData(seat, "bot", bot=format_spec(name, options))
+
+    def _fits(self, seat: int, spec: str, rules: Any) -> None:
+        """Refuse a learned bot (or a search with its network) at a table its weights cannot play."""
+        name, options = parse_spec(spec)
+        if name == "learned" or (name == "ismcts" and options.get("policy") == "learned"):
+            from cardroom.agents.learned import check_table
+
+            try:
+                check_table(rules, options.get("weights") if name == "learned" else None)
+            except AgentError as err:
+                raise TableError(400, f"seat {seat}: {err}; choose another bot for this table") from None
 
     def _upload(self, game: str, text: str, filename: str | None) -> str:
         """Validate an uploaded deck file of ``game`` and keep it in the database; its digest. Its

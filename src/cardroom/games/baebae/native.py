@@ -351,16 +351,17 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
 
     def native_ismcts(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are
         :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
         (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
-        C++ (:meth:`native_knowledge`); every world is dealt in C++."""
+        C++ (:meth:`native_knowledge`); every world is dealt in C++. ``root_prior``
+        (by action) makes the root's choice PUCT over it."""
         action, done, _ = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
-            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
+            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
         )
         return action, done
 

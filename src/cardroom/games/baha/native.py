@@ -247,15 +247,16 @@ class NativeBahaState(_Core):  # type: ignore[misc]
 
     def native_ismcts(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
-        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them."""
+        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them;
+        ``root_prior`` (by action) makes the root's choice PUCT over it."""
         self._check_seat(seat)
         action, done, _ = core().baha_ismcts(
             self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads,
+            seed % 2**64, threads, root_prior or [],
         )
         return action, done
 

@@ -184,7 +184,7 @@ export function seatName(table, seat) {
 
 export function botTitle(spec) {
   const kind = String(spec || "bot").split(":")[0];
-  return { random: "Random", heuristic: "Heuristic", ismcts: "ISMCTS" }[kind] || kind;
+  return { random: "Random", heuristic: "Heuristic", learned: "Learned", ismcts: "ISMCTS" }[kind] || kind;
 }
 
 /** Non-blocking notices in the page's toast area (role=alert for errors). */

@@ -100,7 +100,7 @@ function levelShort(level, game) {
 }
 
 function seatOptions() {
-  const bots = (catalog && catalog.bots) || ["random", "heuristic", "ismcts"];
+  const bots = (catalog && catalog.bots) || ["random", "heuristic", "learned", "ismcts"];
   const levels = (catalog && catalog.levels) || [];
   const game = $("game-select").value;
   return [["human", "Human"], ...levels.map((l) => [l.name, `Bot: ${levelShort(l, game)}`]),

@@ -1,0 +1,285 @@
+"""Training the learned agent: a small network distilled from the native ISMCTS (``cardroom train``).
+
+Two steps, each bounded and repeatable from its seed:
+
+1. **Targets** (:func:`generate`, NumPy and the native engine only). Games are played with
+   every seat moved by the native ISMCTS (``iterations`` a move, heuristic roll-outs, the
+   game's UCB constant). At each decision with a choice the acting seat's observation (the
+   game's observation encoder: only what that seat may know), its legal actions, the search's
+   root visit counts (the policy target) and its root value (the mean reward of its most
+   visited move) are kept; when the deal ends, every kept decision of it gets the acting seat's
+   ``returns()`` (the outcome target, the unit the search backs up).
+2. **Distillation** (:func:`train`, torch, CPU, one thread). A multilayer perceptron learns
+   the visit distribution (cross-entropy over the legal actions) and the value (squared error
+   against the mean of the outcome and the search's value). Decisions of a share of the games
+   are held out; after each epoch the held-out loss and the agreement with the search's choice
+   are logged (the learning curve).
+
+The result is written as a safetensors file that :mod:`cardroom.agents.learned` reads with
+NumPy (no torch needed to play). ``examples/league.py`` and ``docs/research.md`` show the
+rest of the research side.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from cardroom import games
+from cardroom.agents.learned import FORMAT, observe
+from cardroom.engine import Rules, State
+
+__all__ = ["Targets", "generate", "train", "save_network", "TRAINED_RULES"]
+
+TRAINED_RULES: dict[str, dict[str, Any]] = {"baha": {"target": 1}, "baebae": {}}
+"""The rules each game's shipped network is trained on (and measured on): Baha one hand a game
+(what ``docs/strength.md`` measures its search on), BAEBAE its defaults (three rounds)."""
+
+
+@dataclass
+class Targets:
+    """Decisions and their targets, row by row."""
+
+    observations: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.bool_]
+    visits: npt.NDArray[np.float32]
+    """The search's root visits over the action space (0 for actions it did not try)."""
+    search_values: npt.NDArray[np.float32]
+    outcomes: npt.NDArray[np.float32]
+    games: npt.NDArray[np.int32]
+    """Which game (0..) each row came from: held-out rows are whole games."""
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(path, **self.__dict__)
+
+    @classmethod
+    def load(cls, paths: list[Path]) -> Targets:
+        parts = [np.load(p) for p in paths]
+        fields: dict[str, Any] = {}
+        offset = 0
+        for name in ("observations", "masks", "visits", "search_values", "outcomes"):
+            fields[name] = np.concatenate([p[name] for p in parts])
+        numbered = []
+        for p in parts:
+            numbered.append(p["games"] + offset)
+            offset += int(p["games"].max()) + 1 if len(p["games"]) else 0
+        fields["games"] = np.concatenate(numbered)
+        return cls(**fields)
+
+
+def search(state: State, seat: int, iterations: int, seed: int) -> tuple[int, list[tuple[int, int, float]]]:
+    """The native ISMCTS from ``state`` for ``seat``: its move and its root's (action, visits, reward)."""
+    from cardroom.native import core
+
+    game = state.rules.game
+    c = games.get(game).exploration
+    if game == "baha":
+        action, _, root = core().baha_ismcts(state, seat, iterations, 0.0, c, True, 0.1, 200, seed, 1)
+    elif game == "baebae":
+        knowledge = state.native_knowledge(seat)  # type: ignore[attr-defined]
+        action, _, root = core().baebae_ismcts(state, knowledge, iterations, 0.0, c, True, 0.1, 200, seed, 1)
+    else:
+        raise ValueError(f"no native search for {game}")
+    return int(action), [(int(k), int(v), float(r)) for k, v, r in root]
+
+
+def generate(
+    game: str, rules: Rules, games_count: int, iterations: int, seed: int, *,
+    first_game: int = 0, deadline: float | None = None, log: Callable[[str], None] = print,
+) -> Targets:
+    """Play ``games_count`` games of seeds ``seed + first_game ..`` with the search at every
+    seat and keep each decision's targets (see the module); stops early at ``deadline``
+    (``time.monotonic()``), keeping whole games."""
+    from cardroom import native
+
+    native.use_engine("native")
+    spec = games.get(game)
+    num_actions = spec.info.num_actions(rules)
+    rng = random.Random(seed)
+    obs: list[npt.NDArray[np.float32]] = []
+    masks: list[npt.NDArray[np.bool_]] = []
+    visits: list[npt.NDArray[np.float32]] = []
+    values: list[float] = []
+    outcomes: list[float] = []
+    game_of: list[int] = []
+    started = time.monotonic()
+    for g in range(first_game, first_game + games_count):
+        if deadline is not None and time.monotonic() >= deadline:
+            break
+        state = rules.new_game(seed + g)
+        pending: list[tuple[int, int]] = []  # (row, seat) awaiting the deal's returns
+        rows_before = len(obs)
+        while not state.is_over:
+            seat = state.current_player
+            assert seat is not None
+            legal = state.legal_actions()
+            deal = state.deal_number
+            if len(legal) == 1:
+                action = legal[0]
+            else:
+                action, root = search(state, seat, iterations, rng.getrandbits(63))
+                counts = np.zeros(num_actions, np.float32)
+                best_visits, best_reward = -1, 0.0
+                for key, n, reward in root:
+                    if 0 <= key < num_actions:
+                        counts[key] = n
+                    if n > best_visits:
+                        best_visits, best_reward = n, reward / max(n, 1)
+                mask = np.zeros(num_actions, bool)
+                mask[legal] = True
+                counts[~mask] = 0
+                if counts.sum() <= 0:
+                    counts[legal] = 1
+                pending.append((len(obs), seat))
+                obs.append(observe(state, seat))
+                masks.append(mask)
+                visits.append(counts / counts.sum())
+                values.append(best_reward)
+                outcomes.append(0.0)
+                game_of.append(g)
+            state.apply(action)
+            if state.is_over or state.deal_number != deal:
+                returns = state.returns()
+                for row, s in pending:
+                    outcomes[row] = returns[s]
+                pending.clear()
+        done = g - first_game + 1
+        if done % 5 == 0 or done == games_count:
+            log(f"{game}: {done} games, {len(obs)} decisions ({len(obs) - rows_before} in the last), "
+                f"{time.monotonic() - started:.0f} s")
+    return Targets(
+        observations=np.array(obs, np.float32).reshape(len(obs), -1),
+        masks=np.array(masks, bool).reshape(len(masks), num_actions),
+        visits=np.array(visits, np.float32).reshape(len(visits), num_actions),
+        search_values=np.array(values, np.float32),
+        outcomes=np.array(outcomes, np.float32),
+        games=np.array(game_of, np.int32),
+    )
+
+
+@dataclass
+class Curve:
+    """The learning curve: per epoch, the samples seen and the held-out figures."""
+
+    epochs: list[dict[str, float]]
+
+
+def train(
+    data: Targets, *, hidden: tuple[int, ...] = (256, 256), epochs: int = 30, batch: int = 256,
+    lr: float = 1e-3, weight_decay: float = 0.01, held_out: float = 0.1, seed: int = 0,
+    value_weight: float = 0.5, sharpen: float = 3.0, deadline: float | None = None,
+    log: Callable[[str], None] = print,
+) -> tuple[dict[str, npt.NDArray[np.float32]], Curve]:
+    """Fit the network to ``data`` (see the module); its tensors (by the names
+    :mod:`cardroom.agents.learned` reads) and the learning curve. ``sharpen`` raises the visit
+    shares to that power before they are normalized again (above 1: the target leans to the
+    search's most visited moves, which is what the agent plays)."""
+    import torch
+    from torch import nn
+
+    torch.set_num_threads(1)
+    torch.manual_seed(seed)
+    game_ids = np.unique(data.games)
+    rng = np.random.default_rng(seed)
+    # whole games held out (none of one game: then the curve is measured on what it fits)
+    count = max(1, int(len(game_ids) * held_out)) if len(game_ids) > 1 else 0
+    held = set(rng.choice(game_ids, size=count, replace=False).tolist())
+    test = np.isin(data.games, list(held))
+    fit = ~test
+    if not test.any():
+        test = fit
+    x = torch.from_numpy(data.observations)
+    mask = torch.from_numpy(data.masks)
+    sharp = np.power(data.visits, sharpen, dtype=np.float32)
+    target_p = torch.from_numpy(sharp / sharp.sum(axis=1, keepdims=True))
+    target_v = torch.from_numpy(0.5 * (data.outcomes + data.search_values))
+
+    layers: list[nn.Module] = []
+    width = x.shape[1]
+    for h in hidden:
+        layers += [nn.Linear(width, h), nn.ReLU()]
+        width = h
+    body = nn.Sequential(*layers)
+    policy = nn.Linear(width, mask.shape[1])
+    value = nn.Linear(width, 1)
+    params = [*body.parameters(), *policy.parameters(), *value.parameters()]
+    optimizer = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay)
+    fit_rows = np.flatnonzero(fit)
+    test_rows = torch.from_numpy(np.flatnonzero(test))
+    schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=max(1, epochs))
+
+    def losses(rows: Any) -> tuple[Any, Any, Any]:
+        h = body(x[rows])
+        logits = policy(h).masked_fill(~mask[rows], -1e9)
+        logp = torch.log_softmax(logits, dim=1)
+        p_loss = -(target_p[rows] * logp).sum(dim=1).mean()
+        v_loss = ((value(h)[:, 0] - target_v[rows]) ** 2).mean()
+        agree = (logits.argmax(dim=1) == target_p[rows].argmax(dim=1)).float().mean()
+        return p_loss, v_loss, agree
+
+    curve = Curve(epochs=[])
+    seen = 0
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(fit_rows)
+        for start in range(0, len(order), batch):
+            rows = torch.from_numpy(order[start:start + batch])
+            p_loss, v_loss, _ = losses(rows)
+            optimizer.zero_grad()
+            (p_loss + value_weight * v_loss).backward()
+            optimizer.step()
+            seen += len(rows)
+        schedule.step()
+        with torch.no_grad():
+            p_test, v_test, agree = losses(test_rows)
+        point = {"epoch": epoch, "samples": seen, "policy_loss": float(p_test), "value_loss": float(v_test),
+                 "agreement": float(agree)}
+        curve.epochs.append(point)
+        log(f"epoch {epoch}: held-out policy loss {float(p_test):.4f}, value loss {float(v_test):.4f}, "
+            f"agreement with the search {float(agree):.3f}")
+        if deadline is not None and time.monotonic() >= deadline:
+            log("the time for training is up: stopping after this epoch")
+            break
+    tensors: dict[str, npt.NDArray[np.float32]] = {}
+    linear = [m for m in body if isinstance(m, nn.Linear)]
+    for i, m in enumerate(linear):
+        tensors[f"layers.{i}.weight"] = m.weight.detach().numpy().astype(np.float32)
+        tensors[f"layers.{i}.bias"] = m.bias.detach().numpy().astype(np.float32)
+    for name, m in (("policy", policy), ("value", value)):
+        tensors[f"{name}.weight"] = m.weight.detach().numpy().astype(np.float32)
+        tensors[f"{name}.bias"] = m.bias.detach().numpy().astype(np.float32)
+    return tensors, curve
+
+
+def save_network(
+    path: Path, tensors: dict[str, npt.NDArray[np.float32]], game: str, rules: Rules, trained: dict[str, Any]
+) -> None:
+    """Write ``tensors`` as a weights file the learned agent reads (safetensors, with metadata)."""
+    from safetensors.numpy import save_file
+
+    spec = games.get(game)
+    metadata = {
+        "format": FORMAT,
+        "game": game,
+        "players": str(len(rules.new_game(0).scores)),
+        "observation_size": str(tensors["layers.0.weight"].shape[1]),
+        "num_actions": str(spec.info.num_actions(rules)),
+        "rules": json.dumps(rules.to_dict(), sort_keys=True),
+        "trained": json.dumps(trained, sort_keys=True),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    save_file({k: np.ascontiguousarray(v) for k, v in tensors.items()}, str(path), metadata=metadata)
+
+
+def entropy_bits(p: npt.NDArray[np.float32]) -> float:
+    """Mean entropy of rows of distributions, in bits (a figure for the log)."""
+    q = np.clip(p, 1e-12, 1)
+    return float(-(p * np.log2(q)).sum(axis=1).mean()) if len(p) else math.nan

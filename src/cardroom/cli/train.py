@@ -1,0 +1,108 @@
+"""``cardroom train GAME``: distil the native ISMCTS into a network the ``learned`` agent plays.
+
+The steps and targets are :mod:`cardroom.agents.training`'s. The decisions are kept in ``--data``
+(one ``.npz`` file per run of games; a later run with more games adds to them and trains on
+all), the weights written to ``--out``, the learning curve beside them (``.json``, and
+``--plot`` draws it with matplotlib).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from cardroom import games
+from cardroom.engine import Rules
+
+__all__ = ["run_train"]
+
+
+def run_train(
+    rules: Rules, *, games_count: int, iterations: int, epochs: int, hidden: tuple[int, ...], seed: int,
+    data: Path, out: Path, minutes: float | None, plot: Path | None, console: Console,
+    first_game: int = 0, sharpen: float = 3.0, weight_decay: float = 0.01, train_seed: int = 0,
+) -> int:
+    from cardroom.agents import training as learn
+
+    game = rules.game
+    spec = games.get(game)
+    if spec.native is None or spec.observation is None:
+        console.print(f"[red]{spec.title} cannot be trained: the training needs its native search and "
+                      "its observation encoder[/red]")
+        return 2
+    started = time.monotonic()
+    cpu = time.process_time()
+    deadline = None if minutes is None else started + minutes * 60
+    data.mkdir(parents=True, exist_ok=True)
+    part = data / f"{game}-seed{seed}-from{first_game}-n{games_count}-it{iterations}.npz"
+    if games_count > 0 and not part.exists():
+        # the search's share: four fifths of the time when the run is bounded
+        search_deadline = None if deadline is None else started + 0.8 * minutes * 60  # type: ignore[operator]
+        found = learn.generate(game, rules, games_count, iterations, seed, first_game=first_game,
+                               deadline=search_deadline, log=console.print)
+        found.save(part)
+        count = len(set(found.games.tolist()))
+        console.print(f"kept {len(found.outcomes)} decisions of {count} games in {part}")
+    generated_cpu = time.process_time() - cpu
+    parts = sorted(data.glob(f"{game}-*.npz"))
+    if not parts:
+        console.print(f"[red]no decisions in {data}: play some games first (--games N)[/red]")
+        return 2
+    targets = learn.Targets.load(parts)
+    count = len(set(targets.games.tolist()))
+    console.print(f"training on {len(targets.outcomes)} decisions of {count} games ({len(parts)} files)")
+    tensors, curve = learn.train(targets, hidden=hidden, epochs=epochs, seed=train_seed, deadline=deadline,
+                                 sharpen=sharpen, weight_decay=weight_decay, log=console.print)
+    trained: dict[str, Any] = {
+        "decisions": int(len(targets.outcomes)),
+        "games": int(len(set(targets.games.tolist()))),
+        "iterations": iterations,
+        "epochs": len(curve.epochs),
+        "seed": seed,
+        "train_seed": train_seed,
+        "sharpen": sharpen,
+        "weight_decay": weight_decay,
+        "parts": [p.name for p in parts],
+        "hidden": list(hidden),
+        "cpu_seconds_this_run": round(time.process_time() - cpu, 1),
+        "search_cpu_seconds_this_run": round(generated_cpu, 1),
+    }
+    learn.save_network(out, tensors, game, rules, trained)
+    curve_path = out.with_suffix(".curve.json")
+    curve_path.write_text(json.dumps({"trained": trained, "epochs": curve.epochs}, indent=1) + "\n")
+    console.print(f"wrote {out} ({out.stat().st_size} bytes) and {curve_path}; "
+                  f"{trained['cpu_seconds_this_run']} s of CPU")
+    if plot is not None:
+        draw_curve([curve_path], plot)
+        console.print(f"drew {plot}")
+    return 0
+
+
+def draw_curve(curves: list[Path], plot: Path) -> None:
+    """The held-out figures of each curve file by epoch: agreement with the search and policy loss."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    for path in curves:
+        found = json.loads(path.read_text())
+        epochs = found["epochs"]
+        label = path.name.split(".")[0]
+        x = [e["samples"] / 1000 for e in epochs]
+        left.plot(x, [e["agreement"] for e in epochs], marker=".", label=label)
+        right.plot(x, [e["policy_loss"] for e in epochs], marker=".", label=label)
+    left.set_xlabel("training samples seen (thousands)")
+    left.set_ylabel("held-out agreement with ISMCTS's move")
+    right.set_xlabel("training samples seen (thousands)")
+    right.set_ylabel("held-out policy cross-entropy")
+    left.legend()
+    fig.tight_layout()
+    plot.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(plot, dpi=110)
+    plt.close(fig)
