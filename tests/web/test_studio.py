@@ -281,8 +281,22 @@ def test_simulate_and_compare_run_and_their_reports_are_kept(server: LiveServer)
     assert "v2 Cardroom Sample Deck minus v1 Cardroom Sample Deck" in compared["report_text"]
 
 
+def test_restricted_play_and_skill_run_as_studio_jobs(server: LiveServer) -> None:
+    deck = opened(server)
+    deck = saved(server, deck, four_cards(deck["form"]))
+    restricted = finished(server, start(server, deck, kind="restrict", versions=[2], games=6).json()["id"])
+    assert restricted["status"] == "done", restricted["error"]
+    cards = len(deck["form"]["cards"])
+    assert restricted["games"] >= (1 + cards) * 6 and restricted["played"] == restricted["games"]
+    assert "restricted play" in restricted["report_text"] and "<table" in restricted["report_html"]
+    skill = finished(server, start(server, deck, kind="skill", versions=[1, 2], games=2).json()["id"])
+    assert skill["status"] == "done", skill["error"]
+    assert skill["played"] == skill["games"] > 0
+    assert "How much skill matters" in skill["report_text"] and "ismcts:iterations=100" in skill["report_text"]
+
+
 @pytest.mark.parametrize(("kind", "versions", "settings", "words", "status"), [
-    ("tune", [1], {}, "unknown job 'tune'; the jobs are simulate, compare", 400),
+    ("tune", [1], {}, "unknown job 'tune'; the jobs are simulate, compare, restrict, skill", 400),
     ("simulate", [1, 2], {}, "simulate plays 1 versions of the deck, not 2", 400),
     ("compare", [1], {}, "compare plays 2 to 4 versions of the deck, not 1", 400),
     ("compare", [1, 1], {}, "compare: give different versions, not [1, 1]", 400),

@@ -298,6 +298,9 @@ class Job:
     about: str
     versions: tuple[int, int]
     run: Callable[[Work], Report]
+    games: Callable[[Sequence[tuple[str, Rules]], RunSettings], int] | None = None
+    """The games the run plays in all (its progress bar's length); ``None``: the settings' games
+    for each version."""
 
 
 _PLOTTING = threading.Lock()
@@ -348,6 +351,56 @@ def compare_job(work: Work) -> Report:
     return _report(compare_runs(runs, [label for label, _ in work.variants]))
 
 
+def _restrictions(rules: Any) -> int:
+    """The restricted line-ups of ``cardroom restrict`` on these rules: none, each card, each
+    optional action."""
+    cards = list(rules.cards)
+    return 1 + len(cards) + sum(1 for card in cards if card.optional)
+
+
+def restrict_job(work: Work) -> Report:
+    """``restrict``: every card (and optional action) forbidden to one seat, on the same seeds."""
+    from cardroom.analysis.restrict import restricted_report
+
+    _, rules = work.variants[0]
+    games = work.settings.games
+    return _report(restricted_report(rules, games=games, seed=work.settings.seed,
+                                     agents_text=work.settings.agents,
+                                     progress=lambda done: work.progress(done * games)))
+
+
+SKILL_RUNGS = {"base": 25, "doublings": 2}
+"""The studio's skill ladder: random, heuristic, ISMCTS at 25, 50 and 100 iterations (and the
+registered agents of ``cardroom.sim.skill.EXTRA_RUNGS``), bounded for a run of the server."""
+
+
+def _skill_rungs() -> list[str]:
+    from cardroom.sim.skill import skill_rungs
+
+    return skill_rungs(**SKILL_RUNGS)
+
+
+def _skill_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
+    from cardroom.sim.skill import games_of_skill
+
+    return sum(games_of_skill(rules, _skill_rungs(), settings.games) for _, rules in variants)
+
+
+def skill_job(work: Work) -> Report:
+    """``skill``: each rung of the ladder of budgets against the one below, on duplicate deals
+    (the settings' games are deals), for each version."""
+    from cardroom.cli.skill import skill_report
+    from cardroom.sim.skill import run_skill
+
+    reports = []
+    for label, rules in work.variants:
+        report = run_skill(rules, _skill_rungs(), work.settings.games, work.settings.seed,
+                           workers=work.workers, progress=work.progress)
+        report["variant"] = label
+        reports.append(report)
+    return _report(skill_report(reports))
+
+
 JOBS: dict[str, Job] = {
     job.kind: job
     for job in (
@@ -357,6 +410,15 @@ JOBS: dict[str, Job] = {
         Job("compare", "Compare versions",
             "Plays two or more versions on the same seeds and reports each one's differences from "
             "the first, paired by seed (cardroom compare).", (2, 4), compare_job),
+        Job("restrict", "Restricted play",
+            "Plays one version with each card (and each optional action) forbidden to one seat, "
+            "on the same seeds as free games, and ranks the cards by what they are worth "
+            "(cardroom restrict).", (1, 1), restrict_job,
+            lambda variants, settings: _restrictions(variants[0][1]) * settings.games),
+        Job("skill", "Skill depth",
+            "Plays random, heuristic and ISMCTS at 25, 50 and 100 iterations, each rung against "
+            "the one below on duplicate deals (the games are deals), and fits the trend: how much "
+            "skill matters with each version (cardroom skill).", (1, 4), skill_job, _skill_games),
     )
 }
 """The studio's jobs by kind. A designer's command joins the studio as one entry: its
@@ -601,7 +663,8 @@ class Studio:
             self.started.count(address, now)
             run_id = secrets.token_urlsafe(9)
             token = secrets.token_urlsafe(16)
-            total = body.settings.games * len(variants)
+            total = (job.games(variants, body.settings) if job.games is not None
+                     else body.settings.games * len(variants))
             live = _Live(run_id, address, _hash(token), total)
             self.live[run_id] = live
         try:
