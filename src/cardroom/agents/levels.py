@@ -51,11 +51,12 @@ LEVELS: dict[str, Level] = {
 SHIPPED: tuple[str, ...] = (
     "random",
     "heuristic",
+    "learned",
     "ismcts:iterations=100",
     "ismcts:iterations=300",
     "ismcts:iterations=1000",
 )
-"""Every shipped agent as the ladder rates it, ISMCTS at a few budgets (weakest first)."""
+"""Every shipped agent as the ladder rates it: the learned network, ISMCTS at a few budgets."""
 
 LADDER_FILE = "ladder.json"
 """The ladder shipped in this package (``cardroom ladder GAME --save``, ``make strength``)."""

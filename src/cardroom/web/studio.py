@@ -15,8 +15,8 @@ HTML and text once finished). A run still waiting or running when the server sto
 stopped when it starts again: a shared link to a finished run survives restarts.
 
 Jobs run through :data:`JOBS`, one entry per kind of job: a function of the decks (one
-``Rules`` a version) and the settings that returns a report. ``simulate`` and ``compare`` are
-here; each further designer's command (skill, tune, restricted play) is one more entry.
+``Rules`` a version) and the settings that returns a report: ``simulate``, ``compare``,
+``restrict`` (restricted play) and ``skill``; each further designer's command is one more entry.
 
 The bounds (as table creation's, ``guard.TableQuota``): per address, runs waiting or running
 (:data:`MAX_RUNS_PER_ADDRESS`) and runs, decks opened and versions saved a minute; per server,
