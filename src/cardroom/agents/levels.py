@@ -46,7 +46,8 @@ LEVELS: dict[str, Level] = {
     "strong": Level("ismcts:iterations=300", "searches 300 dealt worlds a move"),
     "expert": Level("ismcts:iterations=1000", "searches 1000 dealt worlds a move"),
 }
-"""The levels, weakest first: name -> agent spec (``learned`` joins here when it ships)."""
+"""The levels, weakest first: name -> agent spec. The learned agent is on the ladder but is no
+level: its weights play four-player tables of the project deck only, and a level seats any table."""
 
 SHIPPED: tuple[str, ...] = (
     "random",
