@@ -20,13 +20,16 @@ runner = CliRunner()
 def test_the_rungs_double_the_search_and_take_the_learned_agent_when_it_is_registered(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert skill_rungs(5, 2) == [
+    assert skill_rungs(5, 2)[:5] == [
         "random",
         "heuristic",
         "ismcts:iterations=5",
         "ismcts:iterations=10",
         "ismcts:iterations=20",
     ]
+    assert skill_rungs(5, 2)[5:] == ["learned"]  # it ships with Cardroom
+    monkeypatch.delitem(agents.AGENTS, "learned")
+    assert skill_rungs(5, 0)[-1] == "ismcts:iterations=5"
     monkeypatch.setitem(agents.AGENTS, "learned", agents.AGENTS["random"])
     assert skill_rungs(5, 0)[-1] == "learned"
     with pytest.raises(ValueError, match="base"):
@@ -85,7 +88,7 @@ def test_the_command_compares_variants_in_text_json_and_html(tmp_path: Path) -> 
     assert "Each rung against the one below" in result.output and "Variants side by side" in result.output
     data = json.loads(out.read_text())
     assert [v["rules"]["moon"] for v in data["variants"]] == [True, False]
-    assert all(len(v["steps"]) == 3 for v in data["variants"])
+    assert all(len(v["steps"]) == len(skill_rungs(4, 1)) - 1 == 4 for v in data["variants"])  # learned on top
     html = page.read_text()
     assert 'data-plot="score"' in html and "moon=False" in html
 
