@@ -102,6 +102,19 @@ def test_edit_validate_save_run_read_and_share(server: ServeProcess, context: Br
     expect(other.get_by_test_id("version-chip")).to_have_text("Version 2 of 2")
     expect(other.get_by_test_id("run-cancel")).to_be_hidden()
 
+    # tune: its number and target appear with it, and the report gives the change to make.
+    expect(page.get_by_test_id("run-param")).to_be_hidden()
+    page.get_by_test_id("run-kind").select_option("tune")
+    expect(page.get_by_test_id("run-param")).to_be_visible()
+    page.get_by_test_id("run-version-1").check()
+    page.get_by_test_id("run-games").fill("5")
+    page.get_by_test_id("run-param").fill("10C.count=1..3")
+    page.get_by_test_id("run-trials").fill("2")
+    page.get_by_test_id("run-start").click()
+    expect(page.get_by_test_id("run-status")).to_have_text("Done", timeout=90_000)
+    expect(page.get_by_test_id("report-text")).to_contain_text("10C.count", use_inner_text=False)
+    no_serious(page, "the studio with a tune report")
+
 
 def test_an_upload_is_checked_and_a_run_is_cancelled_from_the_page(server: ServeProcess,
                                                                    context: BrowserContext) -> None:

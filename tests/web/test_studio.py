@@ -295,8 +295,23 @@ def test_restricted_play_and_skill_run_as_studio_jobs(server: LiveServer) -> Non
     assert "How much skill matters" in skill["report_text"] and "ismcts:iterations=100" in skill["report_text"]
 
 
+def test_tune_runs_as_a_studio_job_and_says_the_change_to_make(server: LiveServer) -> None:
+    deck = opened(server)
+    run = start(server, deck, kind="tune", versions=[1], games=10, param="10C.count=1..3",
+                target="decisions=125", trials=3)
+    tuned = finished(server, run.json()["id"])
+    assert tuned["status"] == "done", tuned["error"]
+    assert tuned["games"] == (3 + 3) * 10 and tuned["played"] == tuned["games"]
+    assert "10C.count" in tuned["report_text"] and "<table" in tuned["report_html"]
+    for settings, words in [({}, "tune needs settings.param"),
+                            ({"param": "rounds=1..3", "target": "decisions=125"}, "not the rules option"),
+                            ({"param": "10C.count=1..x", "target": "decisions=125"}, "10C.count")]:
+        failed = finished(server, start(server, deck, kind="tune", versions=[1], games=2, **settings).json()["id"])
+        assert failed["status"] == "failed" and words in failed["error"], failed["error"]
+
+
 @pytest.mark.parametrize(("kind", "versions", "settings", "words", "status"), [
-    ("tune", [1], {}, "unknown job 'tune'; the jobs are simulate, compare, restrict, skill", 400),
+    ("drama", [1], {}, "unknown job 'drama'; the jobs are simulate, compare, restrict, skill, tune", 400),
     ("simulate", [1, 2], {}, "simulate plays 1 versions of the deck, not 2", 400),
     ("compare", [1], {}, "compare plays 2 to 4 versions of the deck, not 1", 400),
     ("compare", [1, 1], {}, "compare: give different versions, not [1, 1]", 400),

@@ -16,7 +16,8 @@ stopped when it starts again: a shared link to a finished run survives restarts.
 
 Jobs run through :data:`JOBS`, one entry per kind of job: a function of the decks (one
 ``Rules`` a version) and the settings that returns a report: ``simulate``, ``compare``,
-``restrict`` (restricted play) and ``skill``; each further designer's command is one more entry.
+``restrict`` (restricted play), ``skill`` and ``tune``; each further designer's command is one
+more entry.
 
 The bounds (as table creation's, ``guard.TableQuota``): per address, runs waiting or running
 (:data:`MAX_RUNS_PER_ADDRESS`) and runs, decks opened and versions saved a minute; per server,
@@ -231,6 +232,13 @@ class SaveBody(BaseModel):
     base: int = Field(ge=1, le=MAX_VERSIONS)
 
 
+MAX_TUNE_TRIALS = 12
+"""The most values a studio ``tune`` run tries."""
+
+TUNE_TOP = 2
+"""The best values of a studio ``tune`` run played again on fresh seeds (with the deck's own)."""
+
+
 class RunSettings(BaseModel):
     """How a run plays: games of each version, players, who plays every seat, the first seed."""
 
@@ -239,6 +247,12 @@ class RunSettings(BaseModel):
     players: int = Field(default=4, ge=2, le=10)
     agents: Literal["heuristic", "random"] = "heuristic"
     seed: int = Field(default=1, ge=0, le=2**31 - 1)
+    param: str | None = Field(default=None, max_length=100)
+    """``tune`` only: the number searched, as ``cardroom tune --param`` takes it (``10C.count=1..6``)."""
+    target: str | None = Field(default=None, max_length=100)
+    """``tune`` only: the goal, as ``cardroom tune --target`` takes it (``decisions=125``)."""
+    trials: int = Field(default=6, ge=1, le=MAX_TUNE_TRIALS)
+    """``tune`` only: the values tried (each on ``games`` games), before the best are played again."""
 
 
 class RunBody(BaseModel):
@@ -401,6 +415,52 @@ def skill_job(work: Work) -> Report:
     return _report(skill_report(reports))
 
 
+def _tune_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
+    """A tune run's games: each trial's (no more trials than the range has values), then the
+    re-test of the best and of the deck's own value (counted when the run ends)."""
+    from cardroom.analysis.tune import TuneError, parse_param
+
+    trials = settings.trials
+    if settings.param:
+        try:
+            param = parse_param(variants[0][1].game, settings.param)
+            trials = min(trials, param.high - param.low + 1)
+        except TuneError:
+            pass  # the job refuses it in words
+    return (trials + TUNE_TOP + 1) * settings.games
+
+
+def tune_job(work: Work) -> Report:
+    """``tune``: one number of the version searched toward one target (``settings.param`` and
+    ``settings.target``, as ``cardroom tune`` reads them), the best re-tested on fresh seeds."""
+    from cardroom.analysis.tune import TuneError, parse_goal, parse_param, tune, tune_report
+
+    settings = work.settings
+    if not settings.param or not settings.target:
+        raise TuneError("tune needs settings.param (a number of the deck, 10C.count=1..6) and "
+                        "settings.target (decisions=125, length=3, seats=0.05, spread=2)")
+    _, rules = work.variants[0]
+    game = rules.game
+    param, goal = parse_param(game, settings.param), parse_goal(game, settings.target)
+    if not param.deck:
+        raise TuneError(f"the studio tunes a number of the deck (CARD.FIELD=LO..HI), not the rules "
+                        f"option {param.name!r}; rules options are tuned by cardroom tune")
+    made: Any = rules  # a studio version's rules: its deck by digest, its text in deck_files
+    text = made.deck_files[0]
+    base = {"deck": made.deck, "deck_files": [text], "players": settings.players}
+    done = [0]
+
+    def trial_played(trials: int) -> None:
+        done[0] += trials * settings.games
+        work.progress(trials * settings.games)
+
+    tuned = tune(game, [param], [goal], base=base, deck_text=text, agents=settings.agents,
+                 trials=settings.trials, games=settings.games, retest_games=settings.games, top=TUNE_TOP,
+                 seed=settings.seed, workers=work.workers, progress=trial_played)
+    work.progress(_tune_games(work.variants, settings) - done[0])  # the re-tests
+    return _report(tune_report(tuned))
+
+
 JOBS: dict[str, Job] = {
     job.kind: job
     for job in (
@@ -419,6 +479,10 @@ JOBS: dict[str, Job] = {
             "Plays random, heuristic and ISMCTS at 25, 50 and 100 iterations, each rung against "
             "the one below on duplicate deals (the games are deals), and fits the trend: how much "
             "skill matters with each version (cardroom skill).", (1, 4), skill_job, _skill_games),
+        Job("tune", "Tune a number",
+            "Searches one number of a version (its param, e.g. 10C.count=1..6) toward a target "
+            "(e.g. decisions=125), plays the best values again on fresh seeds and gives the change "
+            "to make (cardroom tune).", (1, 1), tune_job, _tune_games),
     )
 }
 """The studio's jobs by kind. A designer's command joins the studio as one entry: its

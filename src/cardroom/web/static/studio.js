@@ -297,6 +297,7 @@ function drawRunVersions() {
       checked: single ? v.number === newest : v.number === newest || v.number === newest - 1,
       dataset: { testid: `run-version-${v.number}` } }), `Version ${v.number}`)));
   $("run-about").textContent = job.about;
+  for (const el of document.querySelectorAll("[data-tune]")) el.hidden = job.kind !== "tune";
 }
 
 $("run-kind").addEventListener("change", drawRunVersions);
@@ -308,8 +309,12 @@ $("run-start").addEventListener("click", async () => {
     games: $("run-games").valueAsNumber, players: $("run-players").valueAsNumber,
     agents: $("run-agents").value, seed: $("run-seed").valueAsNumber,
   };
+  if ($("run-kind").value === "tune") {
+    Object.assign(settings, { param: $("run-param").value.trim(), target: $("run-target").value.trim(),
+      trials: $("run-trials").valueAsNumber });
+  }
   for (const [k, v] of Object.entries(settings)) {
-    if (k !== "agents" && !Number.isInteger(v)) {
+    if (!["agents", "param", "target"].includes(k) && !Number.isInteger(v)) {
       $("run-error").textContent = `${k}: give a whole number`;
       return;
     }
