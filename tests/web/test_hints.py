@@ -21,7 +21,7 @@ def next_of(client: Client, kind: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("game", ["baha", "baebae"])
 def test_a_game_played_on_hints_is_the_heuristic_s_and_tells_no_one_else(server: LiveServer, game: str) -> None:
-    rules = {"target": 1} if game == "baha" else {"rounds": 1}
+    rules = {"target": 1} if game == "baha" else {"rounds": 3}  # three rounds: never as few as 3 decisions
     table = server.create(game=game, players=3, rules=rules, name="Ada", seats=["human", "heuristic", "random"],
                           **({"deck": "sample"} if game == "baebae" else {}))
     ada = server.client(table["id"], table["token"])
