@@ -36,13 +36,9 @@ import numpy.typing as npt
 
 from cardroom import games
 from cardroom.agents.learned import FORMAT, observe
-from cardroom.engine import Rules, State
+from cardroom.engine import NativeSearchRoot, Rules, State
 
-__all__ = ["Targets", "generate", "train", "save_network", "TRAINED_RULES"]
-
-TRAINED_RULES: dict[str, dict[str, Any]] = {"baha": {"target": 1}, "baebae": {}}
-"""The rules each game's shipped network is trained on (and measured on): Baha one hand a game
-(what ``docs/strength.md`` measures its search on), BAEBAE its defaults (three rounds)."""
+__all__ = ["Targets", "generate", "train", "save_network"]
 
 
 @dataclass
@@ -78,18 +74,14 @@ class Targets:
 
 def search(state: State, seat: int, iterations: int, seed: int) -> tuple[int, list[tuple[int, int, float]]]:
     """The native ISMCTS from ``state`` for ``seat``: its move and its root's (action, visits, reward)."""
-    from cardroom.native import core
-
-    game = state.rules.game
-    c = games.get(game).exploration
-    if game == "baha":
-        action, _, root = core().baha_ismcts(state, seat, iterations, 0.0, c, True, 0.1, 200, seed, 1)
-    elif game == "baebae":
-        knowledge = state.native_knowledge(seat)  # type: ignore[attr-defined]
-        action, _, root = core().baebae_ismcts(state, knowledge, iterations, 0.0, c, True, 0.1, 200, seed, 1)
-    else:
-        raise ValueError(f"no native search for {game}")
-    return int(action), [(int(k), int(v), float(r)) for k, v, r in root]
+    if not isinstance(state, NativeSearchRoot):
+        raise ValueError(f"no native search for {state.rules.game}: training needs the native engine")
+    c = games.get(state.rules.game).exploration
+    action, _, root = state.native_ismcts_root(
+        seat, iterations=iterations, seconds=None, exploration=c, rollout="heuristic", epsilon=0.1,
+        max_depth=200, seed=seed, threads=1,
+    )
+    return int(action), root
 
 
 def generate(

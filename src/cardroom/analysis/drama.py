@@ -265,9 +265,7 @@ def drama_report(
         xlabel="range",
         ylabel="count",
     )
-    unit = {"baebae": "tens of penalty points", "baha": "moons (one hand's points)"}.get(
-        rules.game, "returns"
-    )
+    unit = game_registry.get(rules.game).returns_unit
     about = [
         f"At each real decision the oracle ({oracle_spec}) searched from the acting seat's view and valued "
         f"each action by its mean return to the end of the deal, in {unit}. Range: best minus worst; gap: "

@@ -131,8 +131,9 @@ class Target:
     measure: Callable[[Trial], tuple[float, float, float]]
     miss: Callable[[float, float], float]
     example: str
-    games: tuple[str, ...] = ()
-    """The games it applies to (empty: every game)."""
+    needs_decks: bool = False
+    """Whether it applies only to games played with decks of designed cards (their per-card
+    figures), else to every game."""
     bound: bool = False
     """Whether the goal is a bound (met at or below it), else a point (met when the figure's
     95% interval holds it)."""
@@ -234,7 +235,7 @@ register_target(
         _card_spread,
         lambda value, goal: math.inf if math.isnan(value) else max(0.0, value - goal) / max(goal, 0.01),
         "spread=0.02",
-        games=("baebae",),
+        needs_decks=True,
         bound=True,
     )
 )
@@ -250,12 +251,13 @@ def parse_goal(game: str, text: str) -> Goal:
     """``NAME=GOAL``, a target of :data:`TARGETS` and its goal (a number)."""
     name, eq, value = text.partition("=")
     target = TARGETS.get(name.strip())
-    known = ", ".join(f"{t.example} ({t.words})" for t in TARGETS.values() if not t.games or game in t.games)
+    decks = game_registry.get(game).decks is not None
+    known = ", ".join(f"{t.example} ({t.words})" for t in TARGETS.values() if decks or not t.needs_decks)
     if not eq or target is None:
         raise TuneError(f"--target {text!r}: give NAME=GOAL; the targets are {known}")
-    if target.games and game not in target.games:
+    if target.needs_decks and not decks:
         raise TuneError(
-            f"--target {target.name} is for {', '.join(target.games)}; the targets of {game} are {known}"
+            f"--target {target.name} is for games played with decks; the targets of {game} are {known}"
         )
     try:
         goal = float(value)

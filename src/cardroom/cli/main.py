@@ -435,7 +435,6 @@ def train(
     Baha is trained one hand a game (target=1) unless --rule says otherwise. Play the result
     with --agents learned:path=FILE (docs/strength.md).
     """
-    from cardroom.agents.training import TRAINED_RULES
     from cardroom.cli.train import run_train
 
     with guard():
@@ -446,7 +445,7 @@ def train(
                              "e.g. 256,256") from None
         if not 1 <= len(widths) <= 8 or not all(1 <= w <= 4096 for w in widths):
             raise UsageError("--hidden: 1 to 8 layers, each 1 to 4096 wide")
-        given = dict(TRAINED_RULES.get(game, {}))
+        given = dict(games.get(game).trained_options) if game in games.names() else {}
         rules = parse_rule_options(game, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
         code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
                          seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,

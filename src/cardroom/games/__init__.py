@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Literal, overload
 
@@ -143,6 +143,11 @@ class GameSpec:
     that ends it, its capabilities (checked against the game by the conformance suite)."""
     exploration: float = 0.7
     """A search hint: the UCB constant, scaled to the spread of ``returns()``."""
+    returns_unit: str = "returns"
+    """What one unit of ``returns()`` is, in words (``cardroom drama`` values actions in it)."""
+    trained_options: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    """The options the learned agent's shipped weights were trained and measured on, beside the
+    defaults (``cardroom train`` starts from them)."""
     heuristic: str | None = None
     """The game's rule-of-thumb bot, as ``"module:attribute"``: a
     :class:`~cardroom.games.contracts.HeuristicFactory` (loaded when first asked for)."""

@@ -98,6 +98,7 @@ SPEC = GameSpec(
     # after 3 to 8 visits); at 4.0 it beat the heuristic by 1.82 penalty points a round against
     # 0.58 (docs/strength.md).
     exploration=4.0,
+    returns_unit="tens of penalty points",
     heuristic="cardroom.agents.baebae_heuristic:BaebaeHeuristic",
     terminal="cardroom.cli.play.baebae:run_play",
     web_renderer="games/baebae.js",

@@ -86,6 +86,8 @@ SPEC = GameSpec(
     # explore alike: about 0.15 moons here (the standard deviation of returns() over heuristic
     # rollouts from positions of play).
     exploration=0.7,
+    returns_unit="moons (one hand's points)",
+    trained_options={"target": 1},  # one hand a game, as docs/strength.md measures the search
     heuristic="cardroom.agents.baha_heuristic:BahaHeuristic",
     terminal="cardroom.cli.play.baha:run_play",
     web_renderer="games/baha.js",
