@@ -42,7 +42,7 @@ from torch import nn
 from cardroom import games, rl
 from cardroom.agents import make
 from cardroom.agents.learned import load_network, shipped_path
-from cardroom.agents.training import TRAINED_RULES, save_network
+from cardroom.agents.training import save_network
 
 
 class Learner(nn.Module):
@@ -113,7 +113,7 @@ def run(game: str, episodes: int, out: Path, *, seed: int = 0, snapshot_every: i
     torch.set_num_threads(1)
     torch.manual_seed(seed)
     rng = random.Random(seed)
-    rules_options = dict(TRAINED_RULES.get(game, {}))
+    rules_options = dict(games.get(game).trained_options)
     players = 4
     model = PlackettLuce()
     probe = rl.gym_env(game, opponents="random", players=players, seed=seed, **rules_options)
