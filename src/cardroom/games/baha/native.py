@@ -276,7 +276,9 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 
-    def native_infer_chances(self, seat: int, world: NativeBahaState, epsilon: float) -> list[tuple[int, int, float]]:
+    def native_infer_chances(
+        self, seat: int, world: NativeBahaState, epsilon: float,
+    ) -> list[tuple[int, int, float]]:
         """The opponent model of the search's ``infer`` option (``native/cardroom/ismcts_infer.hpp``):
         per play of another seat this hand, as ``seat`` saw it, that the model judges, ``(player,
         card, chance)``: the chance of that card under the heuristic with noise ``epsilon`` on the
