@@ -33,6 +33,7 @@ struct SearchRoot {
     // seats' observed plays under the heuristic with noise ``infer_epsilon``; 0: none.
     int infer = 0;
     double infer_epsilon = 0.25;
+    bool infer_fresh = false;  // a new pool every iteration (else one per tree)
     infer::Observed observed;
 };
 
@@ -49,8 +50,9 @@ struct SearchTraits {
     static void world(const Root& root, Rng& rng, World& world) { determinize(root.game, root.knowledge, rng, world); }
     // With inference, the world is drawn from the tree's weighted pool (dealt on first use).
     static void world(const Root& root, Rng& rng, World& world, Player& player) {
-        if (root.infer <= 0) return SearchTraits::world(root, rng, world);
-        if (!player.pool.built) {
+        // nothing observed to weigh (the pass, a hand's first lead): the plain search's worlds
+        if (root.infer <= 0 || root.observed.decisions.empty()) return SearchTraits::world(root, rng, world);
+        if (!player.pool.built || root.infer_fresh) {
             Heuristic judge{PyRandom::splitmix(0)};  // the model draws nothing (see heuristic_chance)
             player.pool.build(root.infer, root.infer_epsilon, root.observed, rng, judge,
                               [&root](Rng& r, Game& w) { determinize(root.game, root.knowledge, r, w); });
@@ -236,7 +238,7 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
         "baha_ismcts",
         [core_of](py::handle state, int seat, int64_t iterations, double seconds, double exploration, bool heuristic,
                   double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, int infer, double infer_epsilon) {
+           std::vector<double> root_prior, int infer, double infer_epsilon, bool infer_fresh) {
             auto& core = core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -246,6 +248,7 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
             SearchRoot root{core.g, read_knowledge(core, seat)};
             root.infer = infer;
             root.infer_epsilon = infer_epsilon;
+            root.infer_fresh = infer_fresh;
             if (infer > 0) root.observed = search_py::read_observed(core, seat);
             root.game.seed.clear();
             ismcts::Options options;
@@ -271,7 +274,8 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
         },
         py::arg("state"), py::arg("seat"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>(), py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25);
+        py::arg("root_prior") = std::vector<double>(), py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25,
+        py::arg("infer_fresh") = false);
     m.def(
         "baha_infer_chances",
         [core_of](py::handle state, int seat, py::handle world, double epsilon) {

@@ -21,6 +21,8 @@
 // from then on each iteration's world is drawn from the pool in proportion to the weights
 // (importance resampling, with replacement). So a search pays ``pool`` likelihoods once, not
 // one per iteration per candidate, and the iterations follow the posterior the pool holds.
+// Or (``fresh``) each iteration deals a new pool and draws its one world from it: more distinct
+// worlds, at ``pool`` likelihoods an iteration.
 #pragma once
 
 #include <algorithm>
@@ -179,8 +181,8 @@ struct Pool {
 
     template <class Deal>
     void build(int size, double epsilon, const Observed& observed, Rng& rng, Heuristic& heuristic, Deal deal) {
+        if (!built) decisions = observed.decisions;
         built = true;
-        decisions = observed.decisions;
         worlds.resize(static_cast<size_t>(size));
         std::vector<double> logs(static_cast<size_t>(size));
         double top = -std::numeric_limits<double>::infinity();

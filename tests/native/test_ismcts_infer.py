@@ -194,7 +194,8 @@ def test_the_chances_refuse_a_world_of_another_position() -> None:
     {"infer": 0}, {"infer": -3}, {"infer": True}, {"infer": "many"}, {"infer": 2.5}, {"infer": 100_001},
     {"infer": 10, "infer_epsilon": 0}, {"infer": 10, "infer_epsilon": 1.5}, {"infer": 10, "infer_epsilon": True},
     {"infer": 10, "infer_epsilon": "x"}, {"infer_epsilon": 0.2}, {"infer": 10, "engine": "python"},
-    {"infer": 10, "policy": "learned", "value": 0.5},
+    {"infer": 10, "policy": "learned", "value": 0.5}, {"infer_pool": "iteration"}, {"infer": 10, "infer_pool": "move"},
+    {"infer": 10, "infer_pool": True},
 ])
 def test_bad_infer_options_are_refused_in_words(bad: dict[str, Any]) -> None:
     with pytest.raises(AgentError, match="infer"):
@@ -232,3 +233,6 @@ def test_the_search_with_inference_is_repeatable_and_steered_by_it() -> None:
     assert first != root()
     assert root(infer=300, threads=2) == root(infer=300, threads=2)
     assert root(infer=300, infer_epsilon=0.05) != first
+    fresh = root(infer=8, infer_pool="iteration")
+    assert fresh == root(infer=8, infer_pool="iteration")
+    assert fresh != root(infer=8)

@@ -220,7 +220,7 @@ def look_alike(state: Any, seat: int) -> Any:
 
 @pytest.mark.parametrize("spec", [
     {"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2},
-    {"infer": 300}, {"infer": 300, "threads": 2, "infer_epsilon": 0.05},
+    {"infer": 300}, {"infer": 300, "threads": 2, "infer_epsilon": 0.05}, {"infer": 4, "infer_pool": "iteration"},
 ])
 @pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 14), (4, 30), (5, 45), (6, 58)])
 def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any], seed: int, moves: int) -> None:

@@ -124,6 +124,8 @@ AGENTS: dict[str, AgentKind] = {
                  "play, per search (native Baha search only; off by default)",
         "infer_epsilon": "a number above 0, at most 1: the noise of infer's opponent model "
                          "(the heuristic); default 0.25",
+        "infer_pool": "search (one weighed pool of infer worlds a search, the default) or iteration "
+                      "(a new pool every iteration)",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",

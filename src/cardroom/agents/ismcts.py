@@ -50,6 +50,8 @@ ENGINES = ("auto", "native", "python")
 MAX_THREADS = 256
 MAX_INFER = 100_000
 """The most worlds an ``infer`` pool may hold (per tree)."""
+INFER_POOLS = ("search", "iteration")
+"""When ``infer``'s worlds are dealt and weighed: once a search (per tree), or afresh each iteration."""
 
 
 class _Node:
@@ -94,7 +96,10 @@ class ISMCTSAgent:
     the heuristic with noise, and draws each iteration's world from the pool in proportion to
     the weights; ``native/cardroom/ismcts_infer.hpp``; Baha only so far) and ``infer_epsilon``
     (that model's noise, more than 0 and at most 1, default 0.25: a seat plays the heuristic's
-    card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``).
+    card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``) and
+    ``infer_pool`` (``search``, the default: one pool a search tree; ``iteration``: a new pool
+    of ``infer`` candidates every iteration, its one world drawn by weight, at ``infer``
+    likelihoods an iteration).
     This module's search has no inference: ``infer`` with ``engine=python`` is refused.
     """
 
@@ -115,6 +120,7 @@ class ISMCTSAgent:
         value: object = None,
         infer: object = None,
         infer_epsilon: object = None,
+        infer_pool: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -169,12 +175,18 @@ class ISMCTSAgent:
                              f"not {infer_epsilon!r}")
         if infer_epsilon is not None and infer is None:
             raise AgentError("ismcts: infer_epsilon is the noise of infer's opponent model: give infer=N too")
+        if infer_pool is not None and infer_pool not in INFER_POOLS:
+            raise AgentError(f"ismcts: infer_pool must be one of {', '.join(INFER_POOLS)}, not {infer_pool!r}")
+        if infer_pool is not None and infer is None:
+            raise AgentError("ismcts: infer_pool says when infer's worlds are dealt: give infer=N too")
         if infer is not None and (engine == "python" or value is not None):
             raise AgentError("ismcts: infer (worlds weighed by the other seats' play) runs in the native "
                              "search only; use engine=auto or engine=native, without value")
         self.infer = infer if isinstance(infer, int) else 0
         """Worlds per tree in the inference pool; 0: none (every iteration deals a fresh world)."""
         self.infer_epsilon = float(infer_epsilon) if isinstance(infer_epsilon, int | float) else 0.25
+        self.infer_pool = "iteration" if infer_pool == "iteration" else "search"
+        """``search``: one weighed pool a search tree; ``iteration``: a new pool of ``infer`` each iteration."""
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
@@ -294,7 +306,9 @@ class ISMCTSAgent:
 
     def _infer_options(self) -> dict[str, Any]:
         """The native search's inference options, when asked for (else none: every game takes that)."""
-        return {"infer": self.infer, "infer_epsilon": self.infer_epsilon} if self.infer else {}
+        if not self.infer:
+            return {}
+        return {"infer": self.infer, "infer_epsilon": self.infer_epsilon, "infer_pool": self.infer_pool}
 
     # -- one iteration -----------------------------------------------------------------
 
