@@ -176,7 +176,8 @@ class ISMCTSAgent:
         if infer_epsilon is not None and infer is None:
             raise AgentError("ismcts: infer_epsilon is the noise of infer's opponent model: give infer=N too")
         if infer_pool is not None and infer_pool not in INFER_POOLS:
-            raise AgentError(f"ismcts: infer_pool must be one of {', '.join(INFER_POOLS)}, not {infer_pool!r}")
+            raise AgentError(f"ismcts: infer_pool must be one of {', '.join(INFER_POOLS)}, "
+                             f"not {infer_pool!r}")
         if infer_pool is not None and infer is None:
             raise AgentError("ismcts: infer_pool says when infer's worlds are dealt: give infer=N too")
         if infer is not None and (engine == "python" or value is not None):
@@ -186,7 +187,7 @@ class ISMCTSAgent:
         """Worlds per tree in the inference pool; 0: none (every iteration deals a fresh world)."""
         self.infer_epsilon = float(infer_epsilon) if isinstance(infer_epsilon, int | float) else 0.25
         self.infer_pool = "iteration" if infer_pool == "iteration" else "search"
-        """``search``: one weighed pool a search tree; ``iteration``: a new pool of ``infer`` each iteration."""
+        """``search``: one weighed pool a search tree; ``iteration``: a new pool each iteration."""
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
