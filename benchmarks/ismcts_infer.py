@@ -6,8 +6,9 @@ card plays of the first hand. At each, for the seat to act:
 - worlds: ``--worlds`` worlds dealt from the seat's knowledge (``native_determinize``), each
   weighed by the opponent model (``native_infer_chances``, noise ``--epsilon``). Reported: the
   share of the other seats' hidden hand cards a world puts in the right hand, on average over
-  the plain worlds and over the weighted ones (the pool's posterior), and the pool's effective
-  size (sum of weights squared over the sum of squared weights) as a share of the worlds;
+  the plain worlds and over the weighted ones (the pool's posterior), the pool's effective
+  size (sum of weights squared over the sum of squared weights) as a share of the worlds, and
+  the share of the worlds that weigh more than the true deal;
 - cost: CPU seconds of one ``ismcts:iterations=N`` search, plain and with ``infer=N``.
 
 Run: ``python benchmarks/ismcts_infer.py [--games 6] [--worlds 300] [--iterations 1000]``.
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
         print("the native engine is not in use for Baha: build it and leave CARDROOM_ENGINE unset",
               file=sys.stderr)
         return 2
-    rows: list[tuple[int, float, float, float]] = []  # (plays seen, plain, weighted, ess share)
+    rows: list[tuple[int, float, float, float, float]] = []  # (judged, plain, weighted, ess, above truth)
     cpu = {"plain": 0.0, "infer": 0.0}
     searches = 0
     for game in range(args.games):
@@ -61,15 +62,16 @@ def main(argv: list[str] | None = None) -> int:
             plays += state.phase_code == 1
             state.apply(action)
     print(f"{len(rows)} positions from {args.games} games, {args.worlds} worlds each, epsilon {args.epsilon}")
-    print("plays seen | right cards, plain worlds | right cards, weighted | effective pool share")
+    print("plays judged | right cards, plain worlds | right cards, weighted | effective pool share "
+          "| worlds above the truth")
     for low, high in ((1, 13), (13, 26), (26, 52)):
         chosen = [r for r in rows if low <= r[0] < high]
         if chosen:
-            mean = [sum(r[k] for r in chosen) / len(chosen) for k in (1, 2, 3)]
+            mean = [sum(r[k] for r in chosen) / len(chosen) for k in (1, 2, 3, 4)]
             shown = " | ".join(f"{m:.3f}" for m in mean)
             print(f"{low:>2}-{high - 1:<2} ({len(chosen):>2}) | {shown}")
-    mean = [sum(r[k] for r in rows) / len(rows) for k in (1, 2, 3)]
-    print(f"all ({len(rows)}) | {mean[0]:.3f} | {mean[1]:.3f} | {mean[2]:.3f}")
+    mean = [sum(r[k] for r in rows) / len(rows) for k in (1, 2, 3, 4)]
+    print(f"all ({len(rows)}) | " + " | ".join(f"{m:.3f}" for m in mean))
     print(f"CPU seconds a search, {args.iterations} iterations: plain {cpu['plain'] / searches:.4f}, "
           f"infer={args.iterations} {cpu['infer'] / searches:.4f} ({searches} searches)")
     return 0
@@ -77,8 +79,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def judge(
     state: baha.BahaState, seat: int, worlds: int, epsilon: float, seed: int,
-) -> tuple[int, float, float, float]:
-    """(plays of others judged, plain right share, weighted right share, effective size share)."""
+) -> tuple[int, float, float, float, float]:
+    """(plays of others judged, plain right share, weighted right share, effective size share,
+    share of the worlds weighing more than the true deal)."""
     shares, logs = [], []
     judged = 0
     for k in range(worlds):
@@ -98,7 +101,9 @@ def judge(
     total_weight = sum(weights)
     weighted = sum(w * s for w, s in zip(weights, shares, strict=True)) / total_weight
     ess = total_weight**2 / sum(w * w for w in weights)
-    return judged, sum(shares) / len(shares), weighted, ess / worlds
+    truth = sum(math.log(c) for *_, c in state.native_infer_chances(seat, state, epsilon))  # type: ignore[attr-defined]
+    above = sum(x > truth for x in logs) / worlds
+    return judged, sum(shares) / len(shares), weighted, ess / worlds, above
 
 
 if __name__ == "__main__":
