@@ -18,7 +18,8 @@
 //   Player                       a thread's roll-out helpers (its heuristic player)
 //   MAX_ACTIONS                  actions are 0 .. MAX_ACTIONS - 1; HIDDEN is -1
 //   player(rng)                  a thread's Player
-//   world(root, rng, world)      ``world`` becomes one determinization of the root
+//   world(root, rng, world)      ``world`` becomes one determinization of the root (or
+//   world(root, rng, world, player), when a game has it: the thread's Player may keep state)
 //   deal(world), live(world, deal), actor(world)
 //   legal(world, out) -> size    the legal actions, ascending
 //   key(world, action, seat)     the action as ``seat`` observes it (or HIDDEN)
@@ -85,7 +86,7 @@ class Tree {
     }
 
     void iterate() {
-        Traits::world(root_, rng_, world_);
+        deal_world<Traits>(root_, rng_, world_, player_, 0);
         World& world = world_;
         int64_t deal = Traits::deal(world);
         path_.clear();
@@ -187,6 +188,18 @@ class Tree {
     int slot_[Traits::MAX_ACTIONS + 1];   // key + 1 -> edge of the node being visited, or -1
     int stamp_[Traits::MAX_ACTIONS + 1];  // key + 1 -> the last call of keys_of that saw it
     int stamps_ = 0;
+
+    // Traits::world(root, rng, world, player) when the game has it (a world chosen with the
+    // thread's helpers, e.g. from a weighted pool: ismcts_infer.hpp), else world(root, rng, world).
+    template <class T>
+    static auto deal_world(const Root& root, Rng& rng, World& world, Player& player, int)
+        -> decltype(T::world(root, rng, world, player)) {
+        return T::world(root, rng, world, player);
+    }
+    template <class T>
+    static void deal_world(const Root& root, Rng& rng, World& world, Player&, long) {
+        T::world(root, rng, world);
+    }
 
     void clear_slots(int node) {
         for (int e : nodes_[node].edges) slot_[edges_[e].key + 1] = -1;

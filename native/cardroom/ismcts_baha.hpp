@@ -20,6 +20,7 @@
 #include "baha_determinize.hpp"
 #include "baha_heuristic.hpp"
 #include "ismcts.hpp"
+#include "ismcts_infer.hpp"
 #include "rng.hpp"
 
 namespace cardroom {
@@ -28,6 +29,12 @@ namespace baha {
 struct SearchRoot {
     Game game;  // the position, its seed blanked (a world's next deal is never searched)
     Knowledge knowledge;
+    // Inference (ismcts_infer.hpp): a pool of ``infer`` worlds per tree, weighed by the other
+    // seats' observed plays under the heuristic with noise ``infer_epsilon``; 0: none.
+    int infer = 0;
+    double infer_epsilon = 0.25;
+    bool infer_fresh = false;  // a new pool every iteration (else one per tree)
+    infer::Observed observed;
 };
 
 struct SearchTraits {
@@ -35,11 +42,23 @@ struct SearchTraits {
     using Root = SearchRoot;
     struct Player {
         Heuristic heuristic;
+        infer::Pool pool;  // the tree's weighted worlds (with root.infer)
     };
     static constexpr int MAX_ACTIONS = NUM_ACTIONS;
 
-    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}}; }
+    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}, {}}; }
     static void world(const Root& root, Rng& rng, World& world) { determinize(root.game, root.knowledge, rng, world); }
+    // With inference, the world is drawn from the tree's weighted pool (dealt on first use).
+    static void world(const Root& root, Rng& rng, World& world, Player& player) {
+        // nothing observed to weigh (the pass, a hand's first lead): the plain search's worlds
+        if (root.infer <= 0 || root.observed.decisions.empty()) return SearchTraits::world(root, rng, world);
+        if (!player.pool.built || root.infer_fresh) {
+            Heuristic judge{PyRandom::splitmix(0)};  // the model draws nothing (see heuristic_chance)
+            player.pool.build(root.infer, root.infer_epsilon, root.observed, rng, judge,
+                              [&root](Rng& r, Game& w) { determinize(root.game, root.knowledge, r, w); });
+        }
+        world = player.pool.draw(rng);
+    }
     static int64_t deal(const World& w) { return w.hand_no; }
     static bool live(const World& w, int64_t deal) { return w.phase != OVER && w.hand_no == deal && w.turn >= 0; }
     static int actor(const World& w) { return w.turn; }
@@ -142,6 +161,27 @@ Knowledge read_knowledge(const Core& core, int seat) {
     return builder.finish(g.hands[seat] | g.face_down[seat], g.played);
 }
 
+// The other seats' plays of the hand as ``seat`` saw them (ismcts_infer.hpp), from the same log.
+template <class Core>
+infer::Observed read_observed(const Core& core, int seat) {
+    infer::ObservedBuilder builder(core.g, seat);
+    py::list log = core.log;
+    Py_ssize_t size = static_cast<Py_ssize_t>(py::len(log));
+    for (Py_ssize_t i = core.hand_start; i < size; ++i) {
+        py::dict e = log[i];
+        std::string t = py::cast<std::string>(e["t"]);
+        if (t == "play")
+            builder.play(py::cast<int>(e["p"]), card_of(e["card"]));
+        else if (t == "trick")
+            builder.trick(py::cast<int>(e["winner"]));
+        else if (t == "draw")
+            builder.draw(py::cast<int>(e["p"]));
+        else if (t == "hand")
+            builder.hand();
+    }
+    return builder.finish();
+}
+
 inline py::dict knowledge_dict(const Knowledge& k) {
     py::list known, slots, face_down, picks;
     for (int s = 0; s < k.n; ++s) {
@@ -198,12 +238,18 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
         "baha_ismcts",
         [core_of](py::handle state, int seat, int64_t iterations, double seconds, double exploration, bool heuristic,
                   double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior) {
+           std::vector<double> root_prior, int infer, double infer_epsilon, bool infer_fresh) {
             auto& core = core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
                 throw py::value_error("iterations and max_depth must be from 1, threads from 1 to 256");
+            if (infer < 0 || infer > 1000000 || !(infer_epsilon > 0 && infer_epsilon <= 1))
+                throw py::value_error("infer must be from 0 (none) to 1000000 worlds, infer_epsilon more than 0 and at most 1");
             SearchRoot root{core.g, read_knowledge(core, seat)};
+            root.infer = infer;
+            root.infer_epsilon = infer_epsilon;
+            root.infer_fresh = infer_fresh;
+            if (infer > 0) root.observed = search_py::read_observed(core, seat);
             root.game.seed.clear();
             ismcts::Options options;
             options.iterations = iterations;
@@ -228,7 +274,29 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
         },
         py::arg("state"), py::arg("seat"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>());
+        py::arg("root_prior") = std::vector<double>(), py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25,
+        py::arg("infer_fresh") = false);
+    m.def(
+        "baha_infer_chances",
+        [core_of](py::handle state, int seat, py::handle world, double epsilon) {
+            // Per other seat's play of the hand that the model judges, as ``seat`` saw it:
+            // (seat, card, its chance on ``world``, a state with the same view for ``seat``).
+            auto& core = core_of(state);
+            const Game& w = core_of(world).g;
+            if (seat < 0 || seat >= core.g.n) throw py::value_error("seat must be 0 to " + std::to_string(core.g.n - 1));
+            if (!(epsilon > 0 && epsilon <= 1)) throw py::value_error("epsilon must be more than 0 and at most 1");
+            if (w.n != core.g.n || w.played != core.g.played || w.hand_no != core.g.hand_no)
+                throw py::value_error("the world is not of this position: its cards played differ");
+            infer::Observed observed = search_py::read_observed(core, seat);
+            Heuristic judge{PyRandom::splitmix(0)};
+            std::vector<double> chances;
+            infer::log_likelihood(observed.decisions, w.hands, epsilon, judge, &chances);
+            py::list out;
+            for (size_t i = 0; i < chances.size(); ++i)
+                out.append(py::make_tuple(observed.decisions[i].seat, observed.decisions[i].card, chances[i]));
+            return out;
+        },
+        py::arg("state"), py::arg("seat"), py::arg("world"), py::arg("epsilon"));
 }
 
 }  // namespace baha

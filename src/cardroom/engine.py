@@ -226,6 +226,17 @@ class NativeSearchRoot(Protocol):
 
 
 @runtime_checkable
+class NativeInference(Protocol):
+    """A :class:`NativeSearch` whose search can weigh its worlds by the other seats' observed
+    play (the ``ismcts`` agent's ``infer`` option): ``native_ismcts`` and ``native_ismcts_root``
+    take ``infer`` (worlds per tree) and ``infer_epsilon`` (the opponent model's noise), and
+    this gives the model's chance of each observed play on one world."""
+
+    def native_infer_chances(self, seat: int, world: Any, epsilon: float) -> list[tuple[int, int, float]]:
+        """Per other seat's play judged, ``(player, card, chance)`` on ``world``."""
+
+
+@runtime_checkable
 class DeckRules(Protocol):
     """Rules played with a deck of designed cards, which records and reports name."""
 

@@ -218,11 +218,15 @@ def look_alike(state: Any, seat: int) -> Any:
     )
 
 
-@pytest.mark.parametrize("spec", [{"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2}])
+@pytest.mark.parametrize("spec", [
+    {"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2},
+    {"infer": 300}, {"infer": 300, "threads": 2, "infer_epsilon": 0.05}, {"infer": 4, "infer_pool": "iteration"},
+])
 @pytest.mark.parametrize(("seed", "moves"), [(1, 0), (2, 5), (3, 14), (4, 30), (5, 45), (6, 58)])
 def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any], seed: int, moves: int) -> None:
     """The blind-bot test on the native search: the same decision on two states that differ
-    only in cards the seat cannot see."""
+    only in cards the seat cannot see (with ``infer`` too: the worlds are weighed on what the
+    seat saw, never on the hands of the state searched)."""
     state = midgame(seed, moves)
     seat = state.current_player
     other = look_alike(state, seat)

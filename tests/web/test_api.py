@@ -104,6 +104,7 @@ def test_defaults_and_creator_seat(server: LiveServer) -> None:
         ({"game": "baha", "players": 2, "seats": ["human", "chess-engine"]}, ["seat 1", "heuristic"]),
         ({"game": "baha", "players": 2, "seats": ["human", "human:x=1"]}, ["seat 1"]),
         ({"game": "baha", "players": 2, "seats": ["human", "ismcts:iterations=999999"]}, ["iterations", "5000"]),
+        ({"game": "baha", "players": 2, "seats": ["human", "ismcts:infer=100000"]}, ["infer", "1000"]),
         ({"game": "baha", "players": 2, "seats": ["human", "ismcts:speed=3"]}, ["seat 1", "speed"]),
         ({"game": "baha", "players": 2, "seats": ["random", "random"], "name": "Ada"}, ["bot"]),
         ({"game": "baha", "deck": "sample"}, ["deck"]),

@@ -40,7 +40,7 @@ import time
 from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, NativeSearch, NativeSearchRoot, QuietPlayout, State
+from cardroom.engine import Action, NativeInference, NativeSearch, NativeSearchRoot, QuietPlayout, State
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
@@ -48,6 +48,10 @@ HIDDEN_ACTION = -1
 ENGINES = ("auto", "native", "python")
 """Where the search runs: native when the state offers it (``auto``), native or refused, here."""
 MAX_THREADS = 256
+MAX_INFER = 100_000
+"""The most worlds an ``infer`` pool may hold (per tree)."""
+INFER_POOLS = ("search", "iteration")
+"""When ``infer``'s worlds are dealt and weighed: once a search (per tree), or afresh each iteration."""
 
 
 class _Node:
@@ -86,7 +90,17 @@ class ISMCTSAgent:
     reward plus ``exploration * prior * sqrt(visits) / (1 + the move's visits)``, at the root in
     the native search and at each of the searcher's nodes here) and ``value`` (from 0 to 1, with
     ``policy``: the network's value's share of a leaf's judgement, the roll-out's the rest; 1
-    plays no roll-outs; it runs the search here).
+    plays no roll-outs; it runs the search here), ``infer`` (worlds weighed by the other seats'
+    play, native search only: each tree deals a pool of ``infer`` worlds from the seat's
+    knowledge, weighs each by the chance of the other seats' observed card plays this hand under
+    the heuristic with noise, and draws each iteration's world from the pool in proportion to
+    the weights; ``native/cardroom/ismcts_infer.hpp``; Baha only so far) and ``infer_epsilon``
+    (that model's noise, more than 0 and at most 1, default 0.25: a seat plays the heuristic's
+    card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``) and
+    ``infer_pool`` (``search``, the default: one pool a search tree; ``iteration``: a new pool
+    of ``infer`` candidates every iteration, its one world drawn by weight, at ``infer``
+    likelihoods an iteration).
+    This module's search has no inference: ``infer`` with ``engine=python`` is refused.
     """
 
     name = "ismcts"
@@ -104,6 +118,9 @@ class ISMCTSAgent:
         threads: object = 1,
         policy: object = None,
         value: object = None,
+        infer: object = None,
+        infer_epsilon: object = None,
+        infer_pool: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -145,6 +162,32 @@ class ISMCTSAgent:
         if value is not None and threads != 1:
             raise AgentError("ismcts: value (the network judging leaves) runs in the Python search, on one "
                              "thread; use threads=1")
+        if infer is not None and (
+            isinstance(infer, bool) or not isinstance(infer, int) or not 1 <= infer <= MAX_INFER
+        ):
+            raise AgentError(f"ismcts: infer (the worlds weighed per search) must be a whole number "
+                             f"from 1 to {MAX_INFER}, not {infer!r}")
+        if infer_epsilon is not None and (
+            isinstance(infer_epsilon, bool) or not isinstance(infer_epsilon, int | float)
+            or not 0 < infer_epsilon <= 1
+        ):
+            raise AgentError(f"ismcts: infer_epsilon must be a number more than 0 and at most 1, "
+                             f"not {infer_epsilon!r}")
+        if infer_epsilon is not None and infer is None:
+            raise AgentError("ismcts: infer_epsilon is the noise of infer's opponent model: give infer=N too")
+        if infer_pool is not None and infer_pool not in INFER_POOLS:
+            raise AgentError(f"ismcts: infer_pool must be one of {', '.join(INFER_POOLS)}, "
+                             f"not {infer_pool!r}")
+        if infer_pool is not None and infer is None:
+            raise AgentError("ismcts: infer_pool says when infer's worlds are dealt: give infer=N too")
+        if infer is not None and (engine == "python" or value is not None):
+            raise AgentError("ismcts: infer (worlds weighed by the other seats' play) runs in the native "
+                             "search only; use engine=auto or engine=native, without value")
+        self.infer = infer if isinstance(infer, int) else 0
+        """Worlds per tree in the inference pool; 0: none (every iteration deals a fresh world)."""
+        self.infer_epsilon = float(infer_epsilon) if isinstance(infer_epsilon, int | float) else 0.25
+        self.infer_pool = "iteration" if infer_pool == "iteration" else "search"
+        """``search``: one weighed pool a search tree; ``iteration``: a new pool each iteration."""
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
@@ -186,7 +229,7 @@ class ISMCTSAgent:
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads,
-                **({} if prior is None else {"root_prior": prior}),
+                **({} if prior is None else {"root_prior": prior}), **self._infer_options(),
             )
             return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -220,7 +263,7 @@ class ISMCTSAgent:
             _, self.last_iterations, found = native.native_ismcts_root(
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
-                seed=self.rng.getrandbits(64), threads=self.threads,
+                seed=self.rng.getrandbits(64), threads=self.threads, **self._infer_options(),
             )
             stats = {key: (visits, reward) for key, visits, reward in found}
         else:
@@ -237,8 +280,18 @@ class ISMCTSAgent:
         from cardroom.agents.base import AgentError
 
         offered = self.engine != "python" and _native_search(state)
+        if offered and self.infer and not isinstance(state, NativeInference):
+            raise AgentError(
+                f"ismcts: infer (worlds weighed by the other seats' play) is not built for "
+                f"{state.rules.game}'s native search yet; leave infer out"
+            )
         if offered:
             return cast(NativeSearch, state)
+        if self.infer:
+            raise AgentError(
+                f"ismcts: infer runs in the native search, which this {state.rules.game} state lacks "
+                "(its game does not run natively, or CARDROOM_ENGINE=python); leave infer out"
+            )
         if self.engine == "native":
             raise AgentError(
                 f"ismcts: engine=native, but this {state.rules.game} state has no native search "
@@ -251,6 +304,12 @@ class ISMCTSAgent:
                 f"{state.rules.game} state lacks; use threads=1"
             )
         return None
+
+    def _infer_options(self) -> dict[str, Any]:
+        """The native search's inference options, when asked for (else none: every game takes that)."""
+        if not self.infer:
+            return {}
+        return {"infer": self.infer, "infer_epsilon": self.infer_epsilon, "infer_pool": self.infer_pool}
 
     # -- one iteration -----------------------------------------------------------------
 

@@ -54,8 +54,9 @@ MAX_REPLAYS_PER_ADDRESS = 2
 """Replays one client address may have worked out at once; more answer 429."""
 MAX_REPLAYS = 16
 """Replays worked out or waiting for a thread at once, in all; more answer 503."""
-BOT_LIMITS = {"iterations": 5000, "seconds": 5.0}
-"""The largest search budgets a web table grants a bot per move."""
+BOT_LIMITS = {"iterations": 5000, "seconds": 5.0, "infer": 1000}
+"""The largest search budgets a web table grants a bot per move (``infer``: the worlds a search
+weighs, each kept in memory per search tree)."""
 
 
 

@@ -248,30 +248,47 @@ class NativeBahaState(_Core):  # type: ignore[misc]
     def native_ismcts(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
         ``threads`` trees search side by side (root parallel), ``iterations`` shared among them;
-        ``root_prior`` (by action) makes the root's choice PUCT over it."""
+        ``root_prior`` (by action) makes the root's choice PUCT over it; ``infer`` (worlds per
+        tree, 0: none) draws each iteration's world from a pool weighed by the other seats' plays
+        (``native/cardroom/ismcts_infer.hpp``, :meth:`native_infer_chances`), one pool a search
+        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
         self._check_seat(seat)
         action, done, _ = core().baha_ismcts(
             self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, root_prior or [],
+            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
         )
         return action, done
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, infer: int = 0, infer_epsilon: float = 0.25,
+        infer_pool: str = "search",
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
         returns backed up through it (the seat's own), for an oracle of each action's value."""
         self._check_seat(seat)
         action, done, root = core().baha_ismcts(
             self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads,
+            seed % 2**64, threads, [], infer, infer_epsilon, infer_pool == "iteration",
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
+
+    def native_infer_chances(
+        self, seat: int, world: NativeBahaState, epsilon: float,
+    ) -> list[tuple[int, int, float]]:
+        """The opponent model of the search's ``infer`` option (``native/cardroom/ismcts_infer.hpp``):
+        per play of another seat this hand, as ``seat`` saw it, that the model judges, ``(player,
+        card, chance)``: the chance of that card under the heuristic with noise ``epsilon`` on the
+        position then, the player's hand being its hand in ``world`` (a state with ``seat``'s view
+        of this one) plus the cards it has played since."""
+        self._check_seat(seat)
+        found = core().baha_infer_chances(self, seat, world, epsilon)
+        return [(int(p), int(c), float(x)) for p, c, x in found]
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
