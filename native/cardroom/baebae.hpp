@@ -6,6 +6,7 @@
 // leaves quiet.
 #pragma once
 
+#include <charconv>
 #include <memory>
 #include <string>
 #include <utility>
@@ -77,6 +78,52 @@ struct Frame {
     }
 };
 
+// The interpreter's stack of frames. A popped frame keeps its room: the next frame pushed in
+// its place reuses its targets' vector, so a step allocates nothing once the stack has grown.
+// A copy holds the live frames only.
+class Frames {
+  public:
+    Frames() = default;
+    Frames(const Frames& o) : slots_(o.slots_.begin(), o.slots_.begin() + static_cast<std::ptrdiff_t>(o.size_)), size_(o.size_) {}
+    Frames& operator=(const Frames& o) {
+        if (this == &o) return *this;
+        if (slots_.size() < o.size_) slots_.resize(o.size_);
+        for (size_t i = 0; i < o.size_; ++i) slots_[i] = o.slots_[i];
+        size_ = o.size_;
+        return *this;
+    }
+    bool empty() const { return size_ == 0; }
+    size_t size() const { return size_; }
+    Frame& operator[](size_t i) { return slots_[i]; }
+    const Frame& operator[](size_t i) const { return slots_[i]; }
+    Frame& back() { return slots_[size_ - 1]; }
+    const Frame& back() const { return slots_[size_ - 1]; }
+    const Frame* begin() const { return slots_.data(); }
+    const Frame* end() const { return slots_.data() + size_; }
+    void clear() { size_ = 0; }
+    void pop_back() { --size_; }
+    // A new frame on top: list ``list`` from its first step, for ``actor`` and ``card``.
+    Frame& push(int list, int actor, int card) {
+        if (size_ == slots_.size()) slots_.emplace_back();
+        Frame& f = slots_[size_++];
+        f.list = list, f.index = 0, f.actor = actor, f.card = card;
+        f.has_targets = false;
+        f.targets.clear();
+        f.receiver = f.chosen = -1;
+        f.left = 0;
+        f.started = false;
+        return f;
+    }
+    void push_back(const Frame& f) {
+        if (size_ == slots_.size()) slots_.emplace_back();
+        slots_[size_++] = f;  // a copy into the slot: its vector's room kept
+    }
+
+  private:
+    std::vector<Frame> slots_;
+    size_t size_ = 0;  // the live frames: slots_[0, size_)
+};
+
 struct Decision {
     int kind = K_NONE, seat = 0, card = 0;
     std::vector<int> choices;
@@ -107,6 +154,24 @@ struct Space {
     int size() const { return option() + options; }
 };
 
+// Buffers a game reuses action after action (no allocation once they have grown). Never copied
+// with the game: a copy starts with empty ones.
+struct Scratch {
+    std::string key;                  // a chance event's text key
+    std::vector<int> deck, seats;     // a round's deck; seats a step names
+    std::vector<int64_t> penalties;   // a round's penalties
+    Scratch() = default;
+    Scratch(const Scratch&) {}
+    Scratch& operator=(const Scratch&) { return *this; }
+};
+
+// ``text`` with the decimal digits of ``value`` appended (as std::to_string writes them).
+inline void append_number(std::string& text, int64_t value) {
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    text.append(digits, end);
+}
+
 struct Game {
     Rules rules;
     const Program* prog = nullptr;
@@ -127,7 +192,7 @@ struct Game {
     std::vector<uint8_t> idle;  // seats that passed with nothing to draw (E6)
     int idle_count = 0;
     int64_t turns = 0;
-    std::vector<Frame> frames;
+    Frames frames;
     Decision pending;
     bool card_declared = false;
     int chosen = -1;
@@ -136,6 +201,7 @@ struct Game {
     bool over_ranked = false;
     std::vector<int> shame;
     Sink* sink = nullptr;
+    Scratch scratch;
     // Set when a step ended the round (finish_round done): every caller up to run() returns at
     // once, as the RoundOver throw would unwind them; apply and begin_round clear it.
     bool round_ended = false;
@@ -155,8 +221,24 @@ struct Game {
         round_no = 0, dealer = 0, direction = 1, turn = -1, phase = PLAY, suit = 0, declared = false;
         extra_turn = false, drawn = -1, idle_count = 0, turns = 0, card_declared = false, chosen = -1;
         chance = 0, guard_rounds = 0, over_ranked = false, round_ended = false;
-        frames.clear(), pending = Decision{}, shame.clear(), skips.clear(), idle.clear();
+        frames.clear(), pending.reset(), shame.clear(), skips.clear(), idle.clear();
         round_penalties.clear(), totals.clear();
+    }
+
+    // engine.chance_rng's text key of a chance event, "seed:kind:round" and ":count" after it
+    // when ``count`` is not negative, built in the scratch buffer.
+    const std::string& chance_key(const char* kind, int64_t count = -1) {
+        std::string& key = scratch.key;
+        key.assign(seed);
+        key += ':';
+        key += kind;
+        key += ':';
+        append_number(key, round_no);
+        if (count >= 0) {
+            key += ':';
+            append_number(key, count);
+        }
+        return key;
     }
 
     int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
@@ -234,13 +316,13 @@ struct Game {
     // ``first``: a hand-made first round's deck in dealing order, else shuffled from the seed.
     void begin_round(const std::vector<int>* first = nullptr) {
         ++round_no;
-        std::vector<int> deck;
+        std::vector<int>& deck = scratch.deck;  // read only before run() below, which may deal again
         if (first) {
             deck = *first;
         } else {
             deck.resize(prog->cards());
             for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
-            chance_rng(seed + ":round:" + std::to_string(round_no), rules.stream).shuffle(deck.data(), deck.size());
+            chance_rng(chance_key("round"), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
         hands.assign(n, Bits(prog->words));
@@ -270,8 +352,8 @@ struct Game {
         phase = PLAY;
         turn = next_seat(dealer);
         if (card.on_start && card.effects >= 0) {
-            frames.push_back(frame(prog->end_turn, dealer, starter));
-            frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, dealer, starter));
+            frames.push(prog->end_turn, dealer, starter);
+            frames.push(card.optional ? prog->ask_optional : card.effects, dealer, starter);
             sink->on_start(dealer, starter);
             try {
                 run();
@@ -279,12 +361,6 @@ struct Game {
             }
             round_ended = false;
         }
-    }
-
-    static Frame frame(int list, int actor, int card) {
-        Frame f;
-        f.list = list, f.actor = actor, f.card = card;
-        return f;
     }
 
     // The round's end, then the unwinding to apply (RoundOver): nothing after it runs.
@@ -296,7 +372,8 @@ struct Game {
     // The round's end without the unwinding (a throw costs some 30,000 instructions), for a
     // caller that returns straight to apply, where nothing follows it either.
     void finish_round(int out, bool blocked = false, bool guard = false) {
-        std::vector<int64_t> penalties(n);
+        std::vector<int64_t>& penalties = scratch.penalties;  // read before the next round deals
+        penalties.resize(n);
         for (int s = 0; s < n; ++s) {
             int64_t points = 0;
             hands[s].each([&](int pid) { points += prog->design_of(pid).penalty; });
@@ -381,12 +458,10 @@ struct Game {
     int draw_one(int seat, bool forced) {
         if (stock.empty()) {
             if (discard.size() < 2) return -1;
-            std::vector<int> rest(discard.begin(), discard.end() - 1);
+            stock.assign(discard.begin(), discard.end() - 1);  // the stock is empty: it takes them
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
-            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
-                .shuffle(rest.data(), rest.size());
-            stock = std::move(rest);
+            chance_rng(chance_key("reshuffle", chance), rules.stream).shuffle(stock.data(), stock.size());
             sink->reshuffle(*this);
         }
         int pid = stock.back();
@@ -413,8 +488,8 @@ struct Game {
         if (!hands[seat].any()) return finish_round(seat);
         if (card.effects < 0 && !card.has_marks) return advance(seat);
         frames.clear();
-        frames.push_back(frame(card.marks, seat, pid));
-        if (card.effects >= 0) frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, seat, pid));
+        frames.push(card.marks, seat, pid);
+        if (card.effects >= 0) frames.push(card.optional ? prog->ask_optional : card.effects, seat, pid);
         run();
     }
 
@@ -450,29 +525,39 @@ struct Game {
         pending.reset();
     }
 
-    bool ask(Decision&& d) {
-        turn = d.seat;
-        pending = std::move(d);
+    // The pending decision made afresh in place (its vectors' room kept) for ``kind``, ``seat``
+    // and ``card``: the caller fills in the rest, then asks().
+    Decision& decision(int kind, int seat, int card) {
+        pending.reset();
+        pending.kind = kind, pending.seat = seat, pending.card = card;
+        return pending;
+    }
+
+    // The pending decision put to its seat; false (the interpreter stops for it).
+    bool ask() {
+        turn = pending.seat;
         phase = DECIDE;
         return false;
     }
 
-    bool ask_kind(int kind, int seat, int card, std::vector<int> choices = {}) {
-        Decision d;
-        d.kind = kind, d.seat = seat, d.card = card, d.choices = std::move(choices);
-        return ask(std::move(d));
+    bool ask_kind(int kind, int seat, int card) {
+        decision(kind, seat, card);
+        return ask();
     }
 
     void decide(int seat, int action) {
-        Decision d = std::move(pending);
+        int kind = pending.kind, card = pending.card;
+        int pid = -1;  // the card selected (a select decision's action other than done)
+        if (kind != K_OPTIONAL && kind != K_DECLARE && kind != K_TARGET && kind != K_OPTION && action != space.done())
+            pid = prog->lowest_of_design(pending.candidates, action - space.select());
         pending.reset();
         size_t at = frames.size() - 1;
-        switch (d.kind) {
+        switch (kind) {
             case K_OPTIONAL: {
                 bool carry = action == space.yes();
-                sink->optional(seat, d.card, carry);
+                sink->optional(seat, card, carry);
                 frames[at].next_step();
-                if (carry) frames.push_back(frame(prog->design_of(d.card).effects, seat, d.card));
+                if (carry) frames.push(prog->design_of(card).effects, seat, card);
                 break;
             }
             case K_DECLARE:
@@ -482,7 +567,7 @@ struct Game {
             case K_TARGET: {
                 int who = action - space.target();
                 if (rules.chosen_once) chosen = who; else frames[at].chosen = who;
-                sink->target(seat, d.card, who);
+                sink->target(seat, card, who);
                 break;
             }
             case K_OPTION: {
@@ -491,15 +576,13 @@ struct Game {
                 const Option& option = prog->options[step.first_option + number];
                 sink->choose(seat, number, option.label);
                 frames[at].next_step();
-                Frame f = frame(option.list, frames[at].actor, frames[at].card);
-                frames.push_back(std::move(f));
+                frames.push(option.list, frames[at].actor, frames[at].card);
                 break;
             }
             default: {
                 if (action == space.done()) {
                     frames[at].left = 0;
                 } else {
-                    int pid = prog->lowest_of_design(d.candidates, action - space.select());
                     move_selected(at, prog->step(frames[at].list, frames[at].index), seat, pid);
                     if (round_ended) return;  // the round is over: nothing after it runs
                 }
@@ -517,11 +600,9 @@ struct Game {
 
     Bits matching(int seat, int filter) const {
         if (filter < 0) return hands[seat];
-        const std::vector<uint8_t>& f = prog->filters[filter];
+        const Bits& f = prog->filter_mask[filter];
         Bits out(prog->words);
-        hands[seat].each([&](int pid) {
-            if (f[prog->card_of[pid]]) out.set(pid);
-        });
+        for (int i = 0; i < prog->words; ++i) out.w[i] = hands[seat].w[i] & f.w[i];
         return out;
     }
 

@@ -149,6 +149,7 @@ struct Program {
     int words = 1;
     // Masks of physical cards, built once: "what may be played" is bit arithmetic.
     Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
+    std::vector<Bits> filter_mask;  // per filter: the physical cards of the designs it lets through
 
     int cards() const { return static_cast<int>(card_of.size()); }
     const Design& design_of(int pid) const { return designs[card_of[pid]]; }
@@ -212,6 +213,10 @@ struct Program {
             if (c.wild || c.declares) wild_mask.set(pid);
             if (!c.can_win && !c.optional) no_win_mask.set(pid);
         }
+        filter_mask.assign(filters.size(), Bits(words));
+        for (size_t f = 0; f < filters.size(); ++f)
+            for (int pid = 0; pid < n; ++pid)
+                if (filters[f][card_of[pid]]) filter_mask[f].set(pid);
     }
 
     // The designs of the cards in ``mask``, ascending, each once (copies of a design are
