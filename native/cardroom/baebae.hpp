@@ -252,17 +252,28 @@ struct Game {
     }
 
     Bits playable_mask(int seat) const {
-        const Bits& hand = hands[seat];
         Bits out(prog->words);
-        const Bits& s = prog->suit_mask[suit];
-        const Bits& r = prog->rank_mask[top().rank];
-        for (int i = 0; i < prog->words; ++i) {
-            uint64_t allowed = prog->wild_mask.w[i] | s.w[i] | (declared ? 0 : r.w[i]);
-            out.w[i] = hand.w[i] & allowed;
-        }
-        if (hand.at_most_one())
-            for (int i = 0; i < prog->words; ++i) out.w[i] &= ~prog->no_win_mask.w[i];  // E9
+        playable_words(seat, out.w.data());
         return out;
+    }
+
+    // playable_mask's prog->words words, written to ``out``.
+    void playable_words(int seat, uint64_t* out) const {
+        int words = prog->words;
+        const uint64_t* hand = hands[seat].w.data();
+        const uint64_t* s = prog->suit_mask[suit].w.data();
+        const uint64_t* r = prog->rank_mask[top().rank].w.data();
+        const uint64_t* wild = prog->wild_mask.w.data();
+        uint64_t ranks = declared ? 0 : ~0ULL;
+        int held = 0;
+        for (int i = 0; i < words; ++i) {
+            out[i] = hand[i] & (wild[i] | s[i] | (r[i] & ranks));
+            held += hand[i] ? (hand[i] & (hand[i] - 1) ? 2 : 1) : 0;
+        }
+        if (held <= 1) {  // the hand's last card (E9)
+            const uint64_t* no_win = prog->no_win_mask.w.data();
+            for (int i = 0; i < words; ++i) out[i] &= ~no_win[i];
+        }
     }
 
     std::vector<int> legal() const {
@@ -307,6 +318,44 @@ struct Game {
                 for (int& design : out) design += space.select();
                 if (d.may_stop) out.push_back(space.done());
                 return;
+            }
+        }
+    }
+
+    // The action at place ``draw(size)`` of legal_into's list (``size`` its length, the place
+    // from 0 to size - 1), without making the list: a random agent's choice, counted and
+    // picked over the card masks. -1 (nothing drawn) when no seat is to act.
+    template <class Draw>
+    int choose(Draw&& draw) const {
+        if (turn < 0) return -1;
+        if (phase == PLAY) {
+            int words = prog->words;
+            uint64_t local[Words::INLINE];
+            Bits wide;  // for a deck of more words than that
+            uint64_t* mask = local;
+            if (words > static_cast<int>(Words::INLINE)) wide = Bits(words), mask = wide.w.data();
+            playable_words(turn, mask);
+            int designs = prog->count_designs(mask, words);
+            bool more = designs == 0 || (rules.draw_when_able && can_draw());  // draw or pass after them
+            int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+            if (k < designs) return prog->nth_design(mask, words, k);
+            return can_draw() ? space.draw() : space.pass();
+        }
+        if (phase == DRAWN) {
+            bool playable = matches(prog->design_of(drawn));
+            int k = static_cast<int>(draw(playable ? 2 : 1));
+            return playable && k == 0 ? prog->card_of[drawn] : space.pass();
+        }
+        const Decision& d = pending;
+        switch (d.kind) {
+            case K_OPTIONAL: return draw(2) == 0 ? space.yes() : space.no();
+            case K_DECLARE: return space.declare() + static_cast<int>(draw(4));
+            case K_TARGET: return space.target() + d.choices[draw(d.choices.size())];
+            case K_OPTION: return space.option() + d.choices[draw(d.choices.size())];
+            default: {
+                int designs = prog->count_designs(d.candidates);
+                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + d.may_stop)));
+                return k < designs ? space.select() + prog->nth_design(d.candidates, k) : space.done();
             }
         }
     }

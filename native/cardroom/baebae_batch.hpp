@@ -46,11 +46,9 @@ struct Counter : Sink {
 struct Seat {
     bool heuristic;
     Heuristic player;
-    std::vector<int> legal = {};  // the random agent's buffer
     int act(const Game& g) {
         if (heuristic) return player.act(g);
-        g.legal_into(legal);
-        return legal[player.rng.randbelow(legal.size())];
+        return g.choose([this](uint64_t size) { return player.rng.randbelow(size); });  // legal[randbelow(len)]
     }
 };
 
@@ -58,14 +56,14 @@ struct Seat {
 // per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    std::vector<int> legal = {};
     int act(const Game& g) {
-        g.legal_into(legal);
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        return legal[(static_cast<unsigned __int128>(z >> 32) * legal.size()) >> 32];
+        return g.choose([this](uint64_t size) {
+            uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            z ^= z >> 31;
+            return static_cast<uint64_t>((static_cast<unsigned __int128>(z >> 32) * size) >> 32);
+        });
     }
 };
 

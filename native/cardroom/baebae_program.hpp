@@ -91,6 +91,15 @@ class Words {
     std::vector<uint64_t> heap_;  // empty unless size_ > INLINE
 };
 
+// The set bits of ``x`` (SWAR: no call into the compiler's library when the build targets no
+// popcnt instruction).
+inline int popcount64(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
+
 // A set of physical cards.
 struct Bits {
     Words w;
@@ -114,7 +123,7 @@ struct Bits {
     }
     int count() const {
         int k = 0;
-        for (uint64_t x : w) k += __builtin_popcountll(x);
+        for (uint64_t x : w) k += popcount64(x);
         return k;
     }
     int lowest() const {
@@ -147,6 +156,7 @@ struct Program {
     std::vector<int> copies;
     int ask_optional = -1, end_turn = -1;
     int words = 1;
+    bool single_copies = true;  // one card of each design
     // Masks of physical cards, built once: "what may be played" is bit arithmetic.
     Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
     std::vector<Bits> filter_mask;  // per filter: the physical cards of the designs it lets through
@@ -213,6 +223,8 @@ struct Program {
             if (c.wild || c.declares) wild_mask.set(pid);
             if (!c.can_win && !c.optional) no_win_mask.set(pid);
         }
+        single_copies = true;
+        for (int c : copies) single_copies = single_copies && c == 1;
         filter_mask.assign(filters.size(), Bits(words));
         for (size_t f = 0; f < filters.size(); ++f)
             for (int pid = 0; pid < n; ++pid)
@@ -234,12 +246,46 @@ struct Program {
             if (out.size() == start || out.back() != d) out.push_back(d);
         });
     }
-    int count_designs(const Bits& mask) const {
-        int k = 0, last = -1;
-        mask.each([&](int pid) {
-            if (card_of[pid] != last) ++k, last = card_of[pid];
-        });
+    int count_designs(const Bits& mask) const { return count_designs(mask.w.data(), static_cast<int>(mask.w.size())); }
+    // The designs of the cards in the ``size`` words at ``w``: with one copy of each design, the
+    // cards; else each run of a design's cards counted once.
+    int count_designs(const uint64_t* w, int size) const {
+        int k = 0;
+        if (single_copies) {
+            for (int i = 0; i < size; ++i) k += popcount64(w[i]);
+            return k;
+        }
+        int last = -1;
+        for (int i = 0; i < size; ++i)
+            for (uint64_t x = w[i]; x; x &= x - 1) {
+                int d = card_of[i * 64 + __builtin_ctzll(x)];
+                if (d != last) ++k, last = d;
+            }
         return k;
+    }
+    // designs_in(mask)[k], without the list (-1 past its end).
+    int nth_design(const Bits& mask, int k) const { return nth_design(mask.w.data(), static_cast<int>(mask.w.size()), k); }
+    int nth_design(const uint64_t* w, int size, int k) const {
+        int last = -1;
+        for (int i = 0; i < size; ++i) {
+            uint64_t x = w[i];
+            if (single_copies) {  // the k-th card: skip whole words, then the k lowest bits
+                int here = popcount64(x);
+                if (k >= here) {
+                    k -= here;
+                    continue;
+                }
+                for (; k; --k) x &= x - 1;
+                return card_of[i * 64 + __builtin_ctzll(x)];
+            }
+            for (; x; x &= x - 1) {
+                int d = card_of[i * 64 + __builtin_ctzll(x)];
+                if (d == last) continue;
+                if (k-- == 0) return d;
+                last = d;
+            }
+        }
+        return -1;
     }
     // The lowest card of ``design`` in ``mask``, or -1.
     int lowest_of_design(const Bits& mask, int design) const {
