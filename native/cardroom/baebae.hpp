@@ -241,7 +241,10 @@ struct Game {
         return key;
     }
 
-    int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
+    int next_seat(int seat) const {  // ((seat + direction) % n + n) % n, direction being 1 or -1
+        int s = seat + direction;
+        return s >= n ? s - n : s < 0 ? s + n : s;
+    }
     const Design& top() const { return prog->design_of(discard.back()); }
     bool can_draw() const { return !stock.empty() || discard.size() > 1; }
 

@@ -46,7 +46,7 @@ struct Counter : Sink {
 struct Seat {
     bool heuristic;
     Heuristic player;
-    int act(const Game& g) {
+    [[gnu::flatten]] int act(const Game& g) {
         if (heuristic) return player.act(g);
         return g.choose([this](uint64_t size) { return player.rng.randbelow(size); });  // legal[randbelow(len)]
     }
@@ -56,7 +56,7 @@ struct Seat {
 // per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    int act(const Game& g) {
+    [[gnu::flatten]] int act(const Game& g) {
         return g.choose([this](uint64_t size) {
             uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
             z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -95,12 +95,13 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
         g.begin_round();
         int64_t actions = 0;
         if (exact) {
-            for (int s = 0; s < n; ++s) {  // the seats are kept from game to game, with their buffers
-                Heuristic player{seat_rng(rules, seed, s)};
-                if (static_cast<int>(seats.size()) <= s)
-                    seats.push_back(Seat{heuristic[s], std::move(player)});
+            for (int s = 0; s < n; ++s) {  // the seats are kept from game to game
+                if (static_cast<int>(seats.size()) <= s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(rules, seed, s)}});
+                seats[s].heuristic = heuristic[s];
+                if (heuristic[s])
+                    seats[s].player = Heuristic{seat_rng(rules, seed, s)};
                 else
-                    seats[s].heuristic = heuristic[s], seats[s].player = std::move(player);
+                    seats[s].player.rng = seat_rng(rules, seed, s);  // all a random seat reads
             }
             while (g.phase != OVER && actions < max_actions) {
                 g.apply(seats[g.turn].act(g));
