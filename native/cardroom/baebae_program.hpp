@@ -51,22 +51,36 @@ class Words {
     static constexpr size_t INLINE = 4;
     Words() = default;
     Words(size_t count, uint64_t value) { assign(count, value); }
+    // ptr_ points at the words wherever they are held (no branch a read): the copies and moves
+    // point it at their own.
+    Words(const Words& o) { copy_from(o); }
+    Words(Words&& o) noexcept { take_from(o); }
+    Words& operator=(const Words& o) {
+        if (this != &o) copy_from(o);
+        return *this;
+    }
+    Words& operator=(Words&& o) noexcept {
+        if (this != &o) take_from(o);
+        return *this;
+    }
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    uint64_t* data() { return size_ <= INLINE ? local_ : heap_.data(); }
-    const uint64_t* data() const { return size_ <= INLINE ? local_ : heap_.data(); }
-    uint64_t& operator[](size_t i) { return data()[i]; }
-    const uint64_t& operator[](size_t i) const { return data()[i]; }
-    uint64_t* begin() { return data(); }
-    uint64_t* end() { return data() + size_; }
-    const uint64_t* begin() const { return data(); }
-    const uint64_t* end() const { return data() + size_; }
+    uint64_t* data() { return ptr_; }
+    const uint64_t* data() const { return ptr_; }
+    uint64_t& operator[](size_t i) { return ptr_[i]; }
+    const uint64_t& operator[](size_t i) const { return ptr_[i]; }
+    uint64_t* begin() { return ptr_; }
+    uint64_t* end() { return ptr_ + size_; }
+    const uint64_t* begin() const { return ptr_; }
+    const uint64_t* end() const { return ptr_ + size_; }
     void assign(size_t count, uint64_t value) {
         size_ = count;
         if (count > INLINE) {
             heap_.assign(count, value);
+            ptr_ = heap_.data();
         } else {
             heap_.clear();
+            ptr_ = local_;
             for (size_t i = 0; i < count; ++i) local_[i] = value;
         }
     }
@@ -80,7 +94,7 @@ class Words {
     bool operator==(const Words& o) const {
         if (size_ != o.size_) return false;
         for (size_t i = 0; i < size_; ++i)
-            if ((*this)[i] != o[i]) return false;
+            if (ptr_[i] != o.ptr_[i]) return false;
         return true;
     }
     bool operator!=(const Words& o) const { return !(*this == o); }
@@ -88,7 +102,34 @@ class Words {
   private:
     size_t size_ = 0;
     uint64_t local_[INLINE] = {0, 0, 0, 0};
+    uint64_t* ptr_ = local_;
     std::vector<uint64_t> heap_;  // empty unless size_ > INLINE
+
+    void copy_from(const Words& o) {
+        size_ = o.size_;
+        for (size_t i = 0; i < INLINE; ++i) local_[i] = o.local_[i];
+        if (size_ > INLINE) {
+            heap_ = o.heap_;
+            ptr_ = heap_.data();
+        } else {
+            heap_.clear();
+            ptr_ = local_;
+        }
+    }
+    void take_from(Words& o) {
+        size_ = o.size_;
+        for (size_t i = 0; i < INLINE; ++i) local_[i] = o.local_[i];
+        if (size_ > INLINE) {
+            heap_ = std::move(o.heap_);
+            ptr_ = heap_.data();
+            o.heap_.clear();
+            o.size_ = 0;  // the words went with the heap
+            o.ptr_ = o.local_;
+        } else {
+            heap_.clear();
+            ptr_ = local_;
+        }
+    }
 };
 
 // The set bits of ``x`` (SWAR: no call into the compiler's library when the build targets no
