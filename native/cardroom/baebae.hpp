@@ -333,6 +333,16 @@ struct Game {
         if (turn < 0) return -1;
         if (phase == PLAY) {
             int words = prog->words;
+            if (words == 1 && prog->single_copies) {  // a deck of up to 64 cards, each its own design
+                uint64_t mask;
+                playable_words(turn, &mask);
+                int designs = popcount64(mask);
+                bool more = designs == 0 || (rules.draw_when_able && can_draw());
+                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+                if (k >= designs) return can_draw() ? space.draw() : space.pass();
+                for (; k; --k) mask &= mask - 1;
+                return prog->card_of[__builtin_ctzll(mask)];
+            }
             uint64_t local[Words::INLINE];
             Bits wide;  // for a deck of more words than that
             uint64_t* mask = local;
