@@ -6,6 +6,7 @@
 // leaves quiet.
 #pragma once
 
+#include <charconv>
 #include <memory>
 #include <string>
 #include <utility>
@@ -77,6 +78,52 @@ struct Frame {
     }
 };
 
+// The interpreter's stack of frames. A popped frame keeps its room: the next frame pushed in
+// its place reuses its targets' vector, so a step allocates nothing once the stack has grown.
+// A copy holds the live frames only.
+class Frames {
+  public:
+    Frames() = default;
+    Frames(const Frames& o) : slots_(o.slots_.begin(), o.slots_.begin() + static_cast<std::ptrdiff_t>(o.size_)), size_(o.size_) {}
+    Frames& operator=(const Frames& o) {
+        if (this == &o) return *this;
+        if (slots_.size() < o.size_) slots_.resize(o.size_);
+        for (size_t i = 0; i < o.size_; ++i) slots_[i] = o.slots_[i];
+        size_ = o.size_;
+        return *this;
+    }
+    bool empty() const { return size_ == 0; }
+    size_t size() const { return size_; }
+    Frame& operator[](size_t i) { return slots_[i]; }
+    const Frame& operator[](size_t i) const { return slots_[i]; }
+    Frame& back() { return slots_[size_ - 1]; }
+    const Frame& back() const { return slots_[size_ - 1]; }
+    const Frame* begin() const { return slots_.data(); }
+    const Frame* end() const { return slots_.data() + size_; }
+    void clear() { size_ = 0; }
+    void pop_back() { --size_; }
+    // A new frame on top: list ``list`` from its first step, for ``actor`` and ``card``.
+    Frame& push(int list, int actor, int card) {
+        if (size_ == slots_.size()) slots_.emplace_back();
+        Frame& f = slots_[size_++];
+        f.list = list, f.index = 0, f.actor = actor, f.card = card;
+        f.has_targets = false;
+        f.targets.clear();
+        f.receiver = f.chosen = -1;
+        f.left = 0;
+        f.started = false;
+        return f;
+    }
+    void push_back(const Frame& f) {
+        if (size_ == slots_.size()) slots_.emplace_back();
+        slots_[size_++] = f;  // a copy into the slot: its vector's room kept
+    }
+
+  private:
+    std::vector<Frame> slots_;
+    size_t size_ = 0;  // the live frames: slots_[0, size_)
+};
+
 struct Decision {
     int kind = K_NONE, seat = 0, card = 0;
     std::vector<int> choices;
@@ -107,6 +154,24 @@ struct Space {
     int size() const { return option() + options; }
 };
 
+// Buffers a game reuses action after action (no allocation once they have grown). Never copied
+// with the game: a copy starts with empty ones.
+struct Scratch {
+    std::string key;                  // a chance event's text key
+    std::vector<int> deck, seats;     // a round's deck; seats a step names
+    std::vector<int64_t> penalties;   // a round's penalties
+    Scratch() = default;
+    Scratch(const Scratch&) {}
+    Scratch& operator=(const Scratch&) { return *this; }
+};
+
+// ``text`` with the decimal digits of ``value`` appended (as std::to_string writes them).
+inline void append_number(std::string& text, int64_t value) {
+    char digits[24];
+    char* end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    text.append(digits, end);
+}
+
 struct Game {
     Rules rules;
     const Program* prog = nullptr;
@@ -127,7 +192,7 @@ struct Game {
     std::vector<uint8_t> idle;  // seats that passed with nothing to draw (E6)
     int idle_count = 0;
     int64_t turns = 0;
-    std::vector<Frame> frames;
+    Frames frames;
     Decision pending;
     bool card_declared = false;
     int chosen = -1;
@@ -136,6 +201,7 @@ struct Game {
     bool over_ranked = false;
     std::vector<int> shame;
     Sink* sink = nullptr;
+    Scratch scratch;
     // Set when a step ended the round (finish_round done): every caller up to run() returns at
     // once, as the RoundOver throw would unwind them; apply and begin_round clear it.
     bool round_ended = false;
@@ -155,11 +221,30 @@ struct Game {
         round_no = 0, dealer = 0, direction = 1, turn = -1, phase = PLAY, suit = 0, declared = false;
         extra_turn = false, drawn = -1, idle_count = 0, turns = 0, card_declared = false, chosen = -1;
         chance = 0, guard_rounds = 0, over_ranked = false, round_ended = false;
-        frames.clear(), pending = Decision{}, shame.clear(), skips.clear(), idle.clear();
+        frames.clear(), pending.reset(), shame.clear(), skips.clear(), idle.clear();
         round_penalties.clear(), totals.clear();
     }
 
-    int next_seat(int seat) const { return ((seat + direction) % n + n) % n; }
+    // engine.chance_rng's text key of a chance event, "seed:kind:round" and ":count" after it
+    // when ``count`` is not negative, built in the scratch buffer.
+    const std::string& chance_key(const char* kind, int64_t count = -1) {
+        std::string& key = scratch.key;
+        key.assign(seed);
+        key += ':';
+        key += kind;
+        key += ':';
+        append_number(key, round_no);
+        if (count >= 0) {
+            key += ':';
+            append_number(key, count);
+        }
+        return key;
+    }
+
+    int next_seat(int seat) const {  // ((seat + direction) % n + n) % n, direction being 1 or -1
+        int s = seat + direction;
+        return s >= n ? s - n : s < 0 ? s + n : s;
+    }
     const Design& top() const { return prog->design_of(discard.back()); }
     bool can_draw() const { return !stock.empty() || discard.size() > 1; }
 
@@ -170,17 +255,28 @@ struct Game {
     }
 
     Bits playable_mask(int seat) const {
-        const Bits& hand = hands[seat];
         Bits out(prog->words);
-        const Bits& s = prog->suit_mask[suit];
-        const Bits& r = prog->rank_mask[top().rank];
-        for (int i = 0; i < prog->words; ++i) {
-            uint64_t allowed = prog->wild_mask.w[i] | s.w[i] | (declared ? 0 : r.w[i]);
-            out.w[i] = hand.w[i] & allowed;
-        }
-        if (hand.at_most_one())
-            for (int i = 0; i < prog->words; ++i) out.w[i] &= ~prog->no_win_mask.w[i];  // E9
+        playable_words(seat, out.w.data());
         return out;
+    }
+
+    // playable_mask's prog->words words, written to ``out``.
+    void playable_words(int seat, uint64_t* out) const {
+        int words = prog->words;
+        const uint64_t* hand = hands[seat].w.data();
+        const uint64_t* s = prog->suit_mask[suit].w.data();
+        const uint64_t* r = prog->rank_mask[top().rank].w.data();
+        const uint64_t* wild = prog->wild_mask.w.data();
+        uint64_t ranks = declared ? 0 : ~0ULL;
+        int held = 0;
+        for (int i = 0; i < words; ++i) {
+            out[i] = hand[i] & (wild[i] | s[i] | (r[i] & ranks));
+            held += hand[i] ? (hand[i] & (hand[i] - 1) ? 2 : 1) : 0;
+        }
+        if (held <= 1) {  // the hand's last card (E9)
+            const uint64_t* no_win = prog->no_win_mask.w.data();
+            for (int i = 0; i < words; ++i) out[i] &= ~no_win[i];
+        }
     }
 
     std::vector<int> legal() const {
@@ -229,18 +325,66 @@ struct Game {
         }
     }
 
+    // The action at place ``draw(size)`` of legal_into's list (``size`` its length, the place
+    // from 0 to size - 1), without making the list: a random agent's choice, counted and
+    // picked over the card masks. -1 (nothing drawn) when no seat is to act.
+    template <class Draw>
+    int choose(Draw&& draw) const {
+        if (turn < 0) return -1;
+        if (phase == PLAY) {
+            int words = prog->words;
+            if (words == 1 && prog->single_copies) {  // a deck of up to 64 cards, each its own design
+                uint64_t mask;
+                playable_words(turn, &mask);
+                int designs = popcount64(mask);
+                bool more = designs == 0 || (rules.draw_when_able && can_draw());
+                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+                if (k >= designs) return can_draw() ? space.draw() : space.pass();
+                for (; k; --k) mask &= mask - 1;
+                return prog->card_of[__builtin_ctzll(mask)];
+            }
+            uint64_t local[Words::INLINE];
+            Bits wide;  // for a deck of more words than that
+            uint64_t* mask = local;
+            if (words > static_cast<int>(Words::INLINE)) wide = Bits(words), mask = wide.w.data();
+            playable_words(turn, mask);
+            int designs = prog->count_designs(mask, words);
+            bool more = designs == 0 || (rules.draw_when_able && can_draw());  // draw or pass after them
+            int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+            if (k < designs) return prog->nth_design(mask, words, k);
+            return can_draw() ? space.draw() : space.pass();
+        }
+        if (phase == DRAWN) {
+            bool playable = matches(prog->design_of(drawn));
+            int k = static_cast<int>(draw(playable ? 2 : 1));
+            return playable && k == 0 ? prog->card_of[drawn] : space.pass();
+        }
+        const Decision& d = pending;
+        switch (d.kind) {
+            case K_OPTIONAL: return draw(2) == 0 ? space.yes() : space.no();
+            case K_DECLARE: return space.declare() + static_cast<int>(draw(4));
+            case K_TARGET: return space.target() + d.choices[draw(d.choices.size())];
+            case K_OPTION: return space.option() + d.choices[draw(d.choices.size())];
+            default: {
+                int designs = prog->count_designs(d.candidates);
+                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + d.may_stop)));
+                return k < designs ? space.select() + prog->nth_design(d.candidates, k) : space.done();
+            }
+        }
+    }
+
     // -- rounds ---------------------------------------------------------------------------
 
     // ``first``: a hand-made first round's deck in dealing order, else shuffled from the seed.
     void begin_round(const std::vector<int>* first = nullptr) {
         ++round_no;
-        std::vector<int> deck;
+        std::vector<int>& deck = scratch.deck;  // read only before run() below, which may deal again
         if (first) {
             deck = *first;
         } else {
             deck.resize(prog->cards());
             for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
-            chance_rng(seed + ":round:" + std::to_string(round_no), rules.stream).shuffle(deck.data(), deck.size());
+            chance_rng(chance_key("round"), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
         hands.assign(n, Bits(prog->words));
@@ -270,8 +414,8 @@ struct Game {
         phase = PLAY;
         turn = next_seat(dealer);
         if (card.on_start && card.effects >= 0) {
-            frames.push_back(frame(prog->end_turn, dealer, starter));
-            frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, dealer, starter));
+            frames.push(prog->end_turn, dealer, starter);
+            frames.push(card.optional ? prog->ask_optional : card.effects, dealer, starter);
             sink->on_start(dealer, starter);
             try {
                 run();
@@ -279,12 +423,6 @@ struct Game {
             }
             round_ended = false;
         }
-    }
-
-    static Frame frame(int list, int actor, int card) {
-        Frame f;
-        f.list = list, f.actor = actor, f.card = card;
-        return f;
     }
 
     // The round's end, then the unwinding to apply (RoundOver): nothing after it runs.
@@ -296,7 +434,8 @@ struct Game {
     // The round's end without the unwinding (a throw costs some 30,000 instructions), for a
     // caller that returns straight to apply, where nothing follows it either.
     void finish_round(int out, bool blocked = false, bool guard = false) {
-        std::vector<int64_t> penalties(n);
+        std::vector<int64_t>& penalties = scratch.penalties;  // read before the next round deals
+        penalties.resize(n);
         for (int s = 0; s < n; ++s) {
             int64_t points = 0;
             hands[s].each([&](int pid) { points += prog->design_of(pid).penalty; });
@@ -381,12 +520,10 @@ struct Game {
     int draw_one(int seat, bool forced) {
         if (stock.empty()) {
             if (discard.size() < 2) return -1;
-            std::vector<int> rest(discard.begin(), discard.end() - 1);
+            stock.assign(discard.begin(), discard.end() - 1);  // the stock is empty: it takes them
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
-            chance_rng(seed + ":reshuffle:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
-                .shuffle(rest.data(), rest.size());
-            stock = std::move(rest);
+            chance_rng(chance_key("reshuffle", chance), rules.stream).shuffle(stock.data(), stock.size());
             sink->reshuffle(*this);
         }
         int pid = stock.back();
@@ -413,8 +550,8 @@ struct Game {
         if (!hands[seat].any()) return finish_round(seat);
         if (card.effects < 0 && !card.has_marks) return advance(seat);
         frames.clear();
-        frames.push_back(frame(card.marks, seat, pid));
-        if (card.effects >= 0) frames.push_back(frame(card.optional ? prog->ask_optional : card.effects, seat, pid));
+        frames.push(card.marks, seat, pid);
+        if (card.effects >= 0) frames.push(card.optional ? prog->ask_optional : card.effects, seat, pid);
         run();
     }
 
@@ -450,29 +587,39 @@ struct Game {
         pending.reset();
     }
 
-    bool ask(Decision&& d) {
-        turn = d.seat;
-        pending = std::move(d);
+    // The pending decision made afresh in place (its vectors' room kept) for ``kind``, ``seat``
+    // and ``card``: the caller fills in the rest, then asks().
+    Decision& decision(int kind, int seat, int card) {
+        pending.reset();
+        pending.kind = kind, pending.seat = seat, pending.card = card;
+        return pending;
+    }
+
+    // The pending decision put to its seat; false (the interpreter stops for it).
+    bool ask() {
+        turn = pending.seat;
         phase = DECIDE;
         return false;
     }
 
-    bool ask_kind(int kind, int seat, int card, std::vector<int> choices = {}) {
-        Decision d;
-        d.kind = kind, d.seat = seat, d.card = card, d.choices = std::move(choices);
-        return ask(std::move(d));
+    bool ask_kind(int kind, int seat, int card) {
+        decision(kind, seat, card);
+        return ask();
     }
 
     void decide(int seat, int action) {
-        Decision d = std::move(pending);
+        int kind = pending.kind, card = pending.card;
+        int pid = -1;  // the card selected (a select decision's action other than done)
+        if (kind != K_OPTIONAL && kind != K_DECLARE && kind != K_TARGET && kind != K_OPTION && action != space.done())
+            pid = prog->lowest_of_design(pending.candidates, action - space.select());
         pending.reset();
         size_t at = frames.size() - 1;
-        switch (d.kind) {
+        switch (kind) {
             case K_OPTIONAL: {
                 bool carry = action == space.yes();
-                sink->optional(seat, d.card, carry);
+                sink->optional(seat, card, carry);
                 frames[at].next_step();
-                if (carry) frames.push_back(frame(prog->design_of(d.card).effects, seat, d.card));
+                if (carry) frames.push(prog->design_of(card).effects, seat, card);
                 break;
             }
             case K_DECLARE:
@@ -482,7 +629,7 @@ struct Game {
             case K_TARGET: {
                 int who = action - space.target();
                 if (rules.chosen_once) chosen = who; else frames[at].chosen = who;
-                sink->target(seat, d.card, who);
+                sink->target(seat, card, who);
                 break;
             }
             case K_OPTION: {
@@ -491,15 +638,13 @@ struct Game {
                 const Option& option = prog->options[step.first_option + number];
                 sink->choose(seat, number, option.label);
                 frames[at].next_step();
-                Frame f = frame(option.list, frames[at].actor, frames[at].card);
-                frames.push_back(std::move(f));
+                frames.push(option.list, frames[at].actor, frames[at].card);
                 break;
             }
             default: {
                 if (action == space.done()) {
                     frames[at].left = 0;
                 } else {
-                    int pid = prog->lowest_of_design(d.candidates, action - space.select());
                     move_selected(at, prog->step(frames[at].list, frames[at].index), seat, pid);
                     if (round_ended) return;  // the round is over: nothing after it runs
                 }
@@ -517,11 +662,9 @@ struct Game {
 
     Bits matching(int seat, int filter) const {
         if (filter < 0) return hands[seat];
-        const std::vector<uint8_t>& f = prog->filters[filter];
+        const Bits& f = prog->filter_mask[filter];
         Bits out(prog->words);
-        hands[seat].each([&](int pid) {
-            if (f[prog->card_of[pid]]) out.set(pid);
-        });
+        for (int i = 0; i < prog->words; ++i) out.w[i] = hands[seat].w[i] & f.w[i];
         return out;
     }
 

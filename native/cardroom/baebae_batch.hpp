@@ -4,6 +4,7 @@
 // baebae_heuristic.hpp, seeded alike), with what its results read of each game.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,11 +47,11 @@ struct Counter : Sink {
 struct Seat {
     bool heuristic;
     Heuristic player;
-    std::vector<int> legal = {};  // the random agent's buffer
-    int act(const Game& g) {
-        if (heuristic) return player.act(g);
-        g.legal_into(legal);
-        return legal[player.rng.randbelow(legal.size())];
+    int act(const Game& g) { return heuristic ? player.act(g) : pick(g); }
+    // The random agent's legal[randbelow(len(legal))], in one function (the heuristic stays out
+    // of it: flattening that too would cost minutes of compiling).
+    [[gnu::flatten]] int pick(const Game& g) {
+        return g.choose([this](uint64_t size) { return player.rng.randbelow(size); });
     }
 };
 
@@ -58,14 +59,14 @@ struct Seat {
 // per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    std::vector<int> legal = {};
-    int act(const Game& g) {
-        g.legal_into(legal);
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        return legal[(static_cast<unsigned __int128>(z >> 32) * legal.size()) >> 32];
+    [[gnu::flatten]] int act(const Game& g) {
+        return g.choose([this](uint64_t size) {
+            uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+            z ^= z >> 31;
+            return static_cast<uint64_t>((static_cast<unsigned __int128>(z >> 32) * size) >> 32);
+        });
     }
 };
 
@@ -97,12 +98,27 @@ inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, in
         g.begin_round();
         int64_t actions = 0;
         if (exact) {
-            for (int s = 0; s < n; ++s) {  // the seats are kept from game to game, with their buffers
-                Heuristic player{seat_rng(rules, seed, s)};
-                if (static_cast<int>(seats.size()) <= s)
-                    seats.push_back(Seat{heuristic[s], std::move(player)});
-                else
-                    seats[s].heuristic = heuristic[s], seats[s].player = std::move(player);
+            // On the split stream, seat s's generator hashes the text of seed * 1000 + s: for a
+            // seed above 0, the seed's digits then the seat's three, the first part hashed once.
+            bool parts = rules.stream == Stream::SplitMix && seed > 0 && n <= 1000;
+            uint64_t prefix = 0;
+            if (parts) {
+                char digits[24];
+                char* end = std::to_chars(digits, digits + sizeof digits, seed).ptr;
+                prefix = key_hash(digits, static_cast<size_t>(end - digits));
+            }
+            for (int s = 0; s < n; ++s) {  // the seats are kept from game to game
+                if (static_cast<int>(seats.size()) <= s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(rules, seed, s)}});
+                seats[s].heuristic = heuristic[s];
+                if (heuristic[s]) {
+                    seats[s].player = Heuristic{seat_rng(rules, seed, s)};
+                } else if (parts) {  // all a random seat reads
+                    const char three[3] = {static_cast<char>('0' + s / 100), static_cast<char>('0' + s / 10 % 10),
+                                           static_cast<char>('0' + s % 10)};
+                    seats[s].player.rng = PyRandom::splitmix(key_hash(three, 3, prefix));
+                } else {
+                    seats[s].player.rng = seat_rng(rules, seed, s);
+                }
             }
             while (g.phase != OVER && actions < max_actions) {
                 g.apply(seats[g.turn].act(g));

@@ -572,6 +572,24 @@ inline PyObject* core_pending_decision(PyObject* object, PyObject*) {
     });
 }
 
+// The action Game::choose (the batches' random agents) takes at each place of the legal list:
+// the legal actions in legal_actions' order, for the tests to compare.
+inline PyObject* core_random_choices(PyObject* object, PyObject*) {
+    Core* core = started(object);
+    if (core == nullptr) return nullptr;
+    return core_guarded([&]() {
+        const Game& g = core->g;
+        uint64_t size = 0;
+        g.choose([&](uint64_t n) {
+            size = n;
+            return uint64_t{0};
+        });
+        std::vector<int> out;
+        for (uint64_t k = 0; k < size; ++k) out.push_back(g.choose([k](uint64_t) { return k; }));
+        return int_list(out);
+    });
+}
+
 inline PyMethodDef core_methods[] = {
     {"legal_actions", core_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
     {"apply", core_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
@@ -579,6 +597,8 @@ inline PyMethodDef core_methods[] = {
     {"position_fields", core_position_fields, METH_NOARGS, "Every field of the position, as the reference holds it."},
     {"load_position", core_load_position, METH_O, "Every field from a reference position's values."},
     {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
+    {"random_choices", core_random_choices, METH_NOARGS,
+     "The action a native random agent takes at each place of the legal list, in order."},
     {nullptr, nullptr, 0, nullptr},
 };
 

@@ -51,22 +51,36 @@ class Words {
     static constexpr size_t INLINE = 4;
     Words() = default;
     Words(size_t count, uint64_t value) { assign(count, value); }
+    // ptr_ points at the words wherever they are held (no branch a read): the copies and moves
+    // point it at their own.
+    Words(const Words& o) { copy_from(o); }
+    Words(Words&& o) noexcept { take_from(o); }
+    Words& operator=(const Words& o) {
+        if (this != &o) copy_from(o);
+        return *this;
+    }
+    Words& operator=(Words&& o) noexcept {
+        if (this != &o) take_from(o);
+        return *this;
+    }
     size_t size() const { return size_; }
     bool empty() const { return size_ == 0; }
-    uint64_t* data() { return size_ <= INLINE ? local_ : heap_.data(); }
-    const uint64_t* data() const { return size_ <= INLINE ? local_ : heap_.data(); }
-    uint64_t& operator[](size_t i) { return data()[i]; }
-    const uint64_t& operator[](size_t i) const { return data()[i]; }
-    uint64_t* begin() { return data(); }
-    uint64_t* end() { return data() + size_; }
-    const uint64_t* begin() const { return data(); }
-    const uint64_t* end() const { return data() + size_; }
+    uint64_t* data() { return ptr_; }
+    const uint64_t* data() const { return ptr_; }
+    uint64_t& operator[](size_t i) { return ptr_[i]; }
+    const uint64_t& operator[](size_t i) const { return ptr_[i]; }
+    uint64_t* begin() { return ptr_; }
+    uint64_t* end() { return ptr_ + size_; }
+    const uint64_t* begin() const { return ptr_; }
+    const uint64_t* end() const { return ptr_ + size_; }
     void assign(size_t count, uint64_t value) {
         size_ = count;
         if (count > INLINE) {
             heap_.assign(count, value);
+            ptr_ = heap_.data();
         } else {
             heap_.clear();
+            ptr_ = local_;
             for (size_t i = 0; i < count; ++i) local_[i] = value;
         }
     }
@@ -80,7 +94,7 @@ class Words {
     bool operator==(const Words& o) const {
         if (size_ != o.size_) return false;
         for (size_t i = 0; i < size_; ++i)
-            if ((*this)[i] != o[i]) return false;
+            if (ptr_[i] != o.ptr_[i]) return false;
         return true;
     }
     bool operator!=(const Words& o) const { return !(*this == o); }
@@ -88,8 +102,44 @@ class Words {
   private:
     size_t size_ = 0;
     uint64_t local_[INLINE] = {0, 0, 0, 0};
+    uint64_t* ptr_ = local_;
     std::vector<uint64_t> heap_;  // empty unless size_ > INLINE
+
+    void copy_from(const Words& o) {
+        size_ = o.size_;
+        for (size_t i = 0; i < INLINE; ++i) local_[i] = o.local_[i];
+        if (size_ > INLINE) {
+            heap_ = o.heap_;
+            ptr_ = heap_.data();
+        } else {
+            heap_.clear();
+            ptr_ = local_;
+        }
+    }
+    void take_from(Words& o) {
+        size_ = o.size_;
+        for (size_t i = 0; i < INLINE; ++i) local_[i] = o.local_[i];
+        if (size_ > INLINE) {
+            heap_ = std::move(o.heap_);
+            ptr_ = heap_.data();
+            o.heap_.clear();
+            o.size_ = 0;  // the words went with the heap
+            o.ptr_ = o.local_;
+        } else {
+            heap_.clear();
+            ptr_ = local_;
+        }
+    }
 };
+
+// The set bits of ``x`` (SWAR: no call into the compiler's library when the build targets no
+// popcnt instruction).
+inline int popcount64(uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555ULL;
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
+}
 
 // A set of physical cards.
 struct Bits {
@@ -114,7 +164,7 @@ struct Bits {
     }
     int count() const {
         int k = 0;
-        for (uint64_t x : w) k += __builtin_popcountll(x);
+        for (uint64_t x : w) k += popcount64(x);
         return k;
     }
     int lowest() const {
@@ -147,8 +197,10 @@ struct Program {
     std::vector<int> copies;
     int ask_optional = -1, end_turn = -1;
     int words = 1;
+    bool single_copies = true;  // one card of each design
     // Masks of physical cards, built once: "what may be played" is bit arithmetic.
     Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
+    std::vector<Bits> filter_mask;  // per filter: the physical cards of the designs it lets through
 
     int cards() const { return static_cast<int>(card_of.size()); }
     const Design& design_of(int pid) const { return designs[card_of[pid]]; }
@@ -212,6 +264,12 @@ struct Program {
             if (c.wild || c.declares) wild_mask.set(pid);
             if (!c.can_win && !c.optional) no_win_mask.set(pid);
         }
+        single_copies = true;
+        for (int c : copies) single_copies = single_copies && c == 1;
+        filter_mask.assign(filters.size(), Bits(words));
+        for (size_t f = 0; f < filters.size(); ++f)
+            for (int pid = 0; pid < n; ++pid)
+                if (filters[f][card_of[pid]]) filter_mask[f].set(pid);
     }
 
     // The designs of the cards in ``mask``, ascending, each once (copies of a design are
@@ -229,12 +287,46 @@ struct Program {
             if (out.size() == start || out.back() != d) out.push_back(d);
         });
     }
-    int count_designs(const Bits& mask) const {
-        int k = 0, last = -1;
-        mask.each([&](int pid) {
-            if (card_of[pid] != last) ++k, last = card_of[pid];
-        });
+    int count_designs(const Bits& mask) const { return count_designs(mask.w.data(), static_cast<int>(mask.w.size())); }
+    // The designs of the cards in the ``size`` words at ``w``: with one copy of each design, the
+    // cards; else each run of a design's cards counted once.
+    int count_designs(const uint64_t* w, int size) const {
+        int k = 0;
+        if (single_copies) {
+            for (int i = 0; i < size; ++i) k += popcount64(w[i]);
+            return k;
+        }
+        int last = -1;
+        for (int i = 0; i < size; ++i)
+            for (uint64_t x = w[i]; x; x &= x - 1) {
+                int d = card_of[i * 64 + __builtin_ctzll(x)];
+                if (d != last) ++k, last = d;
+            }
         return k;
+    }
+    // designs_in(mask)[k], without the list (-1 past its end).
+    int nth_design(const Bits& mask, int k) const { return nth_design(mask.w.data(), static_cast<int>(mask.w.size()), k); }
+    int nth_design(const uint64_t* w, int size, int k) const {
+        int last = -1;
+        for (int i = 0; i < size; ++i) {
+            uint64_t x = w[i];
+            if (single_copies) {  // the k-th card: skip whole words, then the k lowest bits
+                int here = popcount64(x);
+                if (k >= here) {
+                    k -= here;
+                    continue;
+                }
+                for (; k; --k) x &= x - 1;
+                return card_of[i * 64 + __builtin_ctzll(x)];
+            }
+            for (; x; x &= x - 1) {
+                int d = card_of[i * 64 + __builtin_ctzll(x)];
+                if (d == last) continue;
+                if (k-- == 0) return d;
+                last = d;
+            }
+        }
+        return -1;
     }
     // The lowest card of ``design`` in ``mask``, or -1.
     int lowest_of_design(const Bits& mask, int design) const {

@@ -26,15 +26,14 @@ inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out
                 out.push_back(who);
                 return true;
             }
-            std::vector<int> others;
-            for (int s = 0; s < n; ++s)
-                if (s != actor) others.push_back(s);
-            if (others.size() == 1) {
-                out.push_back(others[0]);
+            if (n == 2) {  // one other seat: no choice to make
+                out.push_back(1 - actor);
                 return true;
             }
-            ask_kind(K_TARGET, actor, f.card, std::move(others));
-            return false;
+            Decision& d = decision(K_TARGET, actor, f.card);
+            for (int s = 0; s < n; ++s)
+                if (s != actor) d.choices.push_back(s);
+            return ask();
         }
         default: break;
     }
@@ -58,10 +57,11 @@ inline bool Game::handle(size_t at, const Step& step) {
     switch (step.op) {
         case DRAW: {
             if (!targets(at, step.who, step.who_filter)) return false;
-            std::vector<int> seats = frames[at].targets;
-            for (int s : seats)
+            for (size_t i = 0; i < frames[at].targets.size(); ++i) {  // drawing changes no frame
+                int s = frames[at].targets[i];
                 for (int k = 0; k < step.count; ++k)
                     if (draw_one(s, true) < 0) break;
+            }
             return true;
         }
         case DISCARD: return selecting(at, step, P_DISCARD);
@@ -112,23 +112,23 @@ inline bool Game::handle(size_t at, const Step& step) {
         }
         case COIN: {
             ++chance;
-            bool heads = chance_rng(seed + ":coin:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream)
+            bool heads = chance_rng(chance_key("coin", chance), rules.stream)
                              .random() < 0.5;
             sink->coin(frames[at].actor, heads);
             int branch = heads ? step.heads : step.tails;
-            if (branch >= 0) frames.push_back(frame(branch, frames[at].actor, frames[at].card));
+            if (branch >= 0) frames.push(branch, frames[at].actor, frames[at].card);
             return true;
         }
         case CHOOSE: {
-            std::vector<int> choices;
-            for (int k = 0; k < step.options; ++k) choices.push_back(k);
-            return ask_kind(K_OPTION, frames[at].actor, frames[at].card, std::move(choices));
+            Decision& d = decision(K_OPTION, frames[at].actor, frames[at].card);
+            for (int k = 0; k < step.options; ++k) d.choices.push_back(k);
+            return ask();
         }
         case ASK_OPTIONAL: return ask_kind(K_OPTIONAL, frames[at].actor, frames[at].card);
         default: {  // END_TURN
             int actor = frames[at].actor;
             frames.clear();
-            pending = Decision{};
+            pending.reset();
             advance(actor);
             return false;  // the program is over; run stops
         }
@@ -138,9 +138,8 @@ inline bool Game::handle(size_t at, const Step& step) {
 // A step in which each target player picks cards (discard, give, discard under).
 inline bool Game::selecting(size_t at, const Step& step, int purpose) {
     if (purpose == P_GIVE && frames[at].receiver < 0) {
-        std::vector<int> receiver;
-        if (!players(at, step.to, -1, receiver)) return false;
-        frames[at].receiver = receiver[0];
+        if (!players(at, step.to, -1, scratch.seats)) return false;
+        frames[at].receiver = scratch.seats[0];
     }
     if (!(purpose == P_DISCARD_UNDER ? targets(at, T_SELF, -1) : targets(at, step.who, step.who_filter)))
         return false;
@@ -159,7 +158,8 @@ inline bool Game::selecting(size_t at, const Step& step, int purpose) {
             continue;
         }
         if (purpose != P_DISCARD_UNDER && candidates.count() <= f.left) {
-            for (int pid : candidates.list()) {  // no choice to make
+            for (int pid = candidates.lowest(); pid >= 0; pid = candidates.lowest()) {  // no choice to make
+                candidates.clear(pid);
                 move_selected(at, step, seat, pid);
                 if (round_ended) return false;  // run stops: the round is over
             }
@@ -170,10 +170,10 @@ inline bool Game::selecting(size_t at, const Step& step, int purpose) {
             if (round_ended) return false;
             continue;
         }
-        Decision d;
-        d.kind = K_SELECT, d.seat = seat, d.card = f.card, d.candidates = std::move(candidates);
+        Decision& d = decision(K_SELECT, seat, f.card);
+        d.candidates = candidates;
         d.may_stop = purpose == P_DISCARD_UNDER, d.purpose = purpose;
-        return ask(std::move(d));
+        return ask();
     }
     return true;
 }
@@ -205,7 +205,7 @@ inline bool Game::take_step(size_t at, const Step& step) {
     std::vector<int> pool = matching(victim, step.filter).list();
     if (pool.empty()) return true;
     ++chance;
-    PyRandom rng = chance_rng(seed + ":take:" + std::to_string(round_no) + ":" + std::to_string(chance), rules.stream);
+    PyRandom rng = chance_rng(chance_key("take", chance), rules.stream);
     size_t k = static_cast<size_t>(step.count) < pool.size() ? static_cast<size_t>(step.count) : pool.size();
     std::vector<int> taken = rng.sample(pool.data(), pool.size(), k);
     for (int pid : taken) {

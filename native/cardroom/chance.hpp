@@ -117,9 +117,9 @@ inline void blake2b(const void* data, size_t length, uint8_t* out, int size) {
 
 enum class Stream : uint8_t { Twister = 0, SplitMix = 1 };
 
-// FNV-1a, 64 bits, of ``size`` bytes: the split stream's first state for a text key.
-inline uint64_t key_hash(const char* data, size_t size) {
-    uint64_t h = 0xcbf29ce484222325ULL;
+// FNV-1a, 64 bits, of ``size`` bytes: the split stream's first state for a text key. ``h``: the
+// hash of the text before these bytes (the offset basis for none), to hash a text in parts.
+inline uint64_t key_hash(const char* data, size_t size, uint64_t h = 0xcbf29ce484222325ULL) {
     for (size_t i = 0; i < size; ++i) h = (h ^ static_cast<uint8_t>(data[i])) * 0x100000001b3ULL;
     return h;
 }

@@ -53,8 +53,8 @@ def compare_positions(python: BaebaeState, fast: Any) -> None:
 def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 0.0,
               max_actions: int = 200_000) -> tuple[BaebaeState, Any]:
     """One random game on the Python engine and on the native one, compared at every action
-    (the seat to act, the legal actions, the events) and, at a share ``check_views`` of the
-    moments, position by position."""
+    (the seat to act, the legal actions and the native random agents' pick at each of their
+    places, the events) and, at a share ``check_views`` of the moments, position by position."""
     from cardroom.games.baebae.native import NativeBaebaeState
 
     python = BaebaeState.start(rules, seed)
@@ -64,6 +64,7 @@ def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 
         assert fast.current_player == python.current_player and fast.is_over == python.is_over
         legal = python.legal_actions()
         assert fast.legal_actions() == legal
+        assert fast.random_choices() == legal  # the batches' random pick, place by place (Game::choose)
         if check_views and rng.random() < check_views:
             compare_positions(python, fast)
         if python.is_over:

@@ -61,6 +61,16 @@ def test_run_games_takes_the_native_batches_with_the_python_engines_results(batc
     assert batches == [7, 7, 6]
 
 
+@pytest.mark.parametrize("stream", ["splitmix", "twister"])
+def test_seeds_from_zero_up_seat_the_python_engines_agents(stream):
+    # Games 0, 1, ...: seed 0 and seeds above it, whose seats' generators the split stream's
+    # batch hashes in two parts (the seed's digits once, then each seat's three).
+    rules = Rules(players=3, rounds=1, stream=stream)
+    assert results(rules, 12, 0, "random", "native") == results(rules, 12, 0, "random", "python")
+    rules = Rules(players=4, rounds=1, stream=stream)
+    assert results(rules, 4, 10**15 + 999, "random", "native") == results(rules, 4, 10**15 + 999, "random", "python")
+
+
 def test_ties_for_first_place_give_every_winner():
     from cardroom.games.baebae.native import random_games
 
