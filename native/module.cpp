@@ -250,12 +250,6 @@ struct BahaCore {
     }
 };
 
-py::list masks(const uint64_t* values, int size) {
-    py::list out(size);
-    for (int i = 0; i < size; ++i) out[i] = py::int_(values[i]);
-    return out;
-}
-
 template <class T, size_t N>
 void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* what) {
     if (static_cast<int>(values.size()) != size) throw py::value_error(std::string(what) + ": wrong length");
