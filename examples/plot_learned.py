@@ -5,8 +5,9 @@ first N games of the decisions kept by ``cardroom train`` (each measured by ``ca
 simulate --duplicate --json`` against three heuristic bots: the paired difference, learned
 minus heuristic, with its 95% interval). Right: the held-out agreement with the search's
 most visited move after each epoch of each game's shipped network (its ``.curve.json``).
-A point named ``GAME/SERIES:GAMES=FILE`` joins its own series (a later round of training,
-drawn with another marker in the game's colour), e.g. ``baha/round 2:2126=FILE``.
+A point named ``GAME/SERIES:GAMES=FILE`` joins its own series (say, networks trained on other
+kinds of games: drawn unjoined, with another marker in the game's colour), e.g.
+``baha/with-DAgger-or-prior-games:2126=FILE``.
 
     python examples/plot_learned.py --strength baha:690=runs/eval-sub-baha-690.json ... \
         --curve baha=runs/baha-final.curve.json --curve baebae=runs/baebae-final.curve.json \
@@ -21,6 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -52,9 +54,11 @@ def main() -> None:
         err = [[r[1] - r[2] for r in rows], [r[3] - r[1] for r in rows]]
         mark = markers[sorted({n for n in series if n.partition("/")[0] == game}).index(name) % len(markers)]
         left.errorbar(x, y, yerr=err, marker=mark, capsize=3, color=COLORS.get(game),
+                      linestyle="none" if label else "-",
                       label=f"{game}{' ' + label if label else ''}: learned minus heuristic")
     left.axhline(0, color="grey", lw=0.8)
     left.set_xscale("log")
+    left.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     left.set_xlabel("games of ISMCTS distilled (log scale)")
     left.set_ylabel("horns a hand (Baha), penalty a round (BAEBAE)\nminus the heuristic's; lower: better",
                     fontsize=8)
