@@ -220,9 +220,10 @@ class NativeSearchRoot(Protocol):
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
-        """Search from this position for ``seat``; the move, the iterations, the root."""
+        """Search from this position for ``seat`` (``root_prior`` as :class:`NativeSearch`'s); the
+        move, the iterations, the root."""
 
 
 @runtime_checkable

@@ -279,6 +279,104 @@ def test_cardroom_train_writes_weights_and_a_curve(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "give whole numbers separated by commas" in bad.output
 
 
+def test_the_targets_keep_the_roots_action_values() -> None:
+    rules = baha.Rules(players=4, target=1)
+    data = generate("baha", rules, 1, 40, seed=7, log=lambda line: None)
+    tried = ~np.isnan(data.action_values)
+    assert (tried == (data.visits > 0)).all()  # a mean for each move the search tried, no other
+    assert (np.abs(data.action_values[tried]) <= np.abs(data.outcomes).max() + 1).all()
+
+
+def test_old_decision_files_load_without_action_values(tmp_path: Path) -> None:
+    data = generate("baha", baha.Rules(players=4, target=1), 1, 10, seed=7, log=lambda line: None)
+    fields = {k: v for k, v in data.__dict__.items() if k != "action_values"}
+    np.savez_compressed(tmp_path / "old.npz", **fields)
+    loaded = Targets.load([tmp_path / "old.npz"])
+    assert loaded.action_values.shape == data.visits.shape and np.isnan(loaded.action_values).all()
+    # such rows keep the visit target when action values are mixed in
+    from cardroom.agents.training import policy_targets
+
+    assert np.allclose(policy_targets(loaded, 1.0, q_mix=0.5), loaded.visits, atol=1e-6)
+
+
+def test_the_policy_target_mixes_visits_and_action_values() -> None:
+    from cardroom.agents.training import policy_targets
+
+    nan = np.nan
+    data = Targets(
+        observations=np.zeros((2, 1), np.float32), masks=np.ones((2, 3), bool),
+        visits=np.array([[0.5, 0.3, 0.2], [0.6, 0.4, 0.0]], np.float32),
+        search_values=np.zeros(2, np.float32), outcomes=np.zeros(2, np.float32),
+        action_values=np.array([[-0.5, -0.1, -0.3], [-0.2, 0.4, nan]], np.float32),
+        games=np.zeros(2, np.int32),
+    )
+    assert np.allclose(policy_targets(data, 1.0), data.visits)
+    cubed = data.visits ** 3 / (data.visits ** 3).sum(axis=1, keepdims=True)
+    assert np.allclose(policy_targets(data, 3.0), cubed)
+    # a cold softmax of the action values is the best tried move; an untried move gets nothing
+    cold = policy_targets(data, 1.0, q_mix=1.0, q_temperature=1e-3)
+    assert np.allclose(cold, [[0, 1, 0], [0, 1, 0]])
+    half = policy_targets(data, 1.0, q_mix=0.5, q_temperature=1e-3)
+    assert np.allclose(half, 0.5 * data.visits + 0.5 * cold) and np.allclose(half.sum(axis=1), 1)
+    with pytest.raises(ValueError, match="q_mix must be 0 to 1"):
+        policy_targets(data, 1.0, q_mix=2.0)
+
+
+def test_the_target_games_can_be_played_by_other_agents() -> None:
+    """With ``play`` the agents choose the moves (DAgger: their states, the search's labels): the
+    decisions kept are those of the game the line-up plays, seat by seat as it turns."""
+    from cardroom.agents.learned import observe
+
+    rules = baha.Rules(players=4, target=1)
+    lineup = Lineup.parse("heuristic,random,heuristic,random", 4)
+    data = generate("baha", rules, 2, 10, seed=11, first_game=3, play=lineup, log=lambda line: None)
+    expected = []
+    for g in (3, 4):
+        state = rules.new_game(11 + g)
+        agents = [lineup.make((s - g) % 4, (11 + g) * 1000 + s) for s in range(4)]
+        while not state.is_over:
+            seat = state.current_player
+            if len(state.legal_actions()) > 1:
+                expected.append(observe(state, seat))
+            state.apply(agents[seat].act(state, seat))
+    assert np.array_equal(data.observations, np.array(expected))
+    searched = generate("baha", rules, 2, 10, seed=11, first_game=3, log=lambda line: None)
+    assert searched.observations.shape != data.observations.shape or (searched.observations != data.observations).any()
+
+
+def test_the_labelling_search_can_take_the_network_as_prior() -> None:
+    """With ``prior`` (expert iteration) the labelling search follows the network at its root:
+    at one iteration a decision its root visits only the move the network likes best."""
+    network = load_network(shipped_path("baha"))
+    rules = baha.Rules(players=4, target=1)
+    data = generate("baha", rules, 1, 1, seed=2, prior=network, log=lambda line: None)
+    for row in range(len(data.outcomes)):
+        legal = np.flatnonzero(data.masks[row])
+        liked = legal[int(np.argmax(network.probabilities(data.observations[row], legal.tolist())))]
+        assert data.visits[row, liked] == 1
+    assert len(data.outcomes) > 20
+
+
+def test_cardroom_train_plays_and_labels_as_asked(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from typer.testing import CliRunner
+
+    from cardroom.cli.main import app
+
+    out = tmp_path / "mine.safetensors"
+    base = ["train", "baha", "--games", "1", "--iterations", "10", "--epochs", "1", "--hidden", "8",
+            "--data", str(tmp_path / "data"), "--out", str(out)]
+    result = CliRunner().invoke(app, [*base, "--play", "learned,heuristic,heuristic,heuristic",
+                                      "--prior", str(shipped_path("baha")), "--q-mix", "0.5"])
+    assert result.exit_code == 0, result.output
+    trained = json.loads(load_network(out).metadata["trained"])
+    assert trained["q_mix"] == 0.5 and "-it10-" in trained["parts"][0]  # its own file: played otherwise
+    bad = CliRunner().invoke(app, [*base, "--play", "learned,nosuch"])
+    assert bad.exit_code == 2 and "--agents needs one agent for every seat" in bad.output
+    other = CliRunner().invoke(app, [*base, "--prior", str(shipped_path("baebae"))])
+    assert other.exit_code == 2 and "its network plays baebae" in other.output
+
+
 # -- the search with the network (ismcts:policy=learned) -----------------------------------------
 
 

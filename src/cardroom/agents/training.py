@@ -35,10 +35,13 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom import games
-from cardroom.agents.learned import FORMAT, observe
+from cardroom.agents.learned import FORMAT, Network, observe
 from cardroom.engine import NativeSearchRoot, Rules, State
+from cardroom.sim.tournament import Lineup
 
-__all__ = ["Targets", "generate", "train", "save_network"]
+__all__ = ["Targets", "generate", "policy_targets", "train", "save_network"]
+
+Floats = npt.NDArray[np.float32]
 
 
 @dataclass
@@ -51,6 +54,9 @@ class Targets:
     """The search's root visits over the action space (0 for actions it did not try)."""
     search_values: npt.NDArray[np.float32]
     outcomes: npt.NDArray[np.float32]
+    action_values: npt.NDArray[np.float32]
+    """The root's mean return of each action for the acting seat (NaN for actions it did not
+    try; all NaN in files written before these were kept)."""
     games: npt.NDArray[np.int32]
     """Which game (0..) each row came from: held-out rows are whole games."""
 
@@ -64,6 +70,10 @@ class Targets:
         offset = 0
         for name in ("observations", "masks", "visits", "search_values", "outcomes"):
             fields[name] = np.concatenate([p[name] for p in parts])
+        fields["action_values"] = np.concatenate([
+            p["action_values"] if "action_values" in p.files
+            else np.full(p["visits"].shape, np.nan, np.float32) for p in parts
+        ])
         numbered = []
         for p in parts:
             numbered.append(p["games"] + offset)
@@ -72,31 +82,50 @@ class Targets:
         return cls(**fields)
 
 
-def search(state: State, seat: int, iterations: int, seed: int) -> tuple[int, list[tuple[int, int, float]]]:
-    """The native ISMCTS from ``state`` for ``seat``: its move and its root's (action, visits, reward)."""
+def search(
+    state: State, seat: int, iterations: int, seed: int, prior: list[float] | None = None,
+) -> tuple[int, list[tuple[int, int, float]]]:
+    """The native ISMCTS from ``state`` for ``seat``: its move and its root's (action, visits,
+    reward); ``prior`` (by action) makes the root's choice PUCT over it (``ismcts:policy=``)."""
     if not isinstance(state, NativeSearchRoot):
         raise ValueError(f"no native search for {state.rules.game}: training needs the native engine")
     c = games.get(state.rules.game).exploration
     action, _, root = state.native_ismcts_root(
         seat, iterations=iterations, seconds=None, exploration=c, rollout="heuristic", epsilon=0.1,
-        max_depth=200, seed=seed, threads=1,
+        max_depth=200, seed=seed, threads=1, **({} if prior is None else {"root_prior": prior}),
     )
     return int(action), root
+
+
+def network_prior(network: Network, state: State, seat: int, legal: list[int]) -> list[float]:
+    """``network``'s policy over ``seat``'s legal moves, by action (0 for the others)."""
+    prior = [0.0] * network.num_actions
+    for action, p in zip(legal, network.probabilities(observe(state, seat), legal).tolist(), strict=True):
+        prior[action] = p
+    return prior
 
 
 def generate(
     game: str, rules: Rules, games_count: int, iterations: int, seed: int, *,
     first_game: int = 0, deadline: float | None = None, log: Callable[[str], None] = print,
+    play: Lineup | None = None, prior: Network | None = None,
 ) -> Targets:
     """Play ``games_count`` games of seeds ``seed + first_game ..`` with the search at every
     seat and keep each decision's targets (see the module); stops early at ``deadline``
-    (``time.monotonic()``), keeping whole games."""
+    (``time.monotonic()``), keeping whole games.
+
+    ``play``: the agents that choose the moves instead of the search (the search still labels
+    every decision with a choice: the states come from their play, DAgger-style); the line-up
+    turns one seat a game (game ``g`` seats spec ``(s - g) mod players`` at seat ``s``), each
+    agent seeded from the game. ``prior``: the labelling search takes this network's policy as
+    its root prior (PUCT, as ``ismcts:policy=`` does): expert iteration."""
     from cardroom import native
 
     native.use_engine("native")
     spec = games.get(game)
     num_actions = spec.info.num_actions(rules)
     rng = random.Random(seed)
+    action_values: list[npt.NDArray[np.float32]] = []
     obs: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.bool_]] = []
     visits: list[npt.NDArray[np.float32]] = []
@@ -108,6 +137,10 @@ def generate(
         if deadline is not None and time.monotonic() >= deadline:
             break
         state = rules.new_game(seed + g)
+        players = len(state.scores)
+        agents = None if play is None else [
+            play.make((s - g) % players, (seed + g) * 1000 + s) for s in range(players)
+        ]
         pending: list[tuple[int, int]] = []  # (row, seat) awaiting the deal's returns
         rows_before = len(obs)
         while not state.is_over:
@@ -116,19 +149,27 @@ def generate(
             legal = state.legal_actions()
             deal = state.deal_number
             if len(legal) == 1:
-                action = legal[0]
+                # the agents are asked even so, as a match asks them (their streams stay the game's)
+                action = legal[0] if agents is None else agents[seat].act(state, seat)
             else:
-                action, root = search(state, seat, iterations, rng.getrandbits(63))
+                chances = None if prior is None else network_prior(prior, state, seat, legal)
+                action, root = search(state, seat, iterations, rng.getrandbits(63), chances)
+                if agents is not None:
+                    action = agents[seat].act(state, seat)
                 counts = np.zeros(num_actions, np.float32)
+                means = np.full(num_actions, np.nan, np.float32)
                 best_visits, best_reward = -1, 0.0
                 for key, n, reward in root:
                     if 0 <= key < num_actions:
                         counts[key] = n
+                        if n > 0:
+                            means[key] = reward / n
                     if n > best_visits:
                         best_visits, best_reward = n, reward / max(n, 1)
                 mask = np.zeros(num_actions, bool)
                 mask[legal] = True
                 counts[~mask] = 0
+                means[~mask] = np.nan
                 if counts.sum() <= 0:
                     counts[legal] = 1
                 pending.append((len(obs), seat))
@@ -136,6 +177,7 @@ def generate(
                 masks.append(mask)
                 visits.append(counts / counts.sum())
                 values.append(best_reward)
+                action_values.append(means)
                 outcomes.append(0.0)
                 game_of.append(g)
             state.apply(action)
@@ -154,6 +196,7 @@ def generate(
         visits=np.array(visits, np.float32).reshape(len(visits), num_actions),
         search_values=np.array(values, np.float32),
         outcomes=np.array(outcomes, np.float32),
+        action_values=np.array(action_values, np.float32).reshape(len(action_values), num_actions),
         games=np.array(game_of, np.int32),
     )
 
@@ -168,13 +211,15 @@ class Curve:
 def train(
     data: Targets, *, hidden: tuple[int, ...] = (256, 256), epochs: int = 30, batch: int = 256,
     lr: float = 1e-3, weight_decay: float = 0.01, held_out: float = 0.1, seed: int = 0,
-    value_weight: float = 0.5, sharpen: float = 3.0, deadline: float | None = None,
-    log: Callable[[str], None] = print,
+    value_weight: float = 0.5, sharpen: float = 3.0, q_mix: float = 0.0, q_temperature: float = 0.05,
+    deadline: float | None = None, log: Callable[[str], None] = print,
 ) -> tuple[dict[str, npt.NDArray[np.float32]], Curve]:
     """Fit the network to ``data`` (see the module); its tensors (by the names
     :mod:`cardroom.agents.learned` reads) and the learning curve. ``sharpen`` raises the visit
     shares to that power before they are normalized again (above 1: the target leans to the
-    search's most visited moves, which is what the agent plays)."""
+    search's most visited moves, which is what the agent plays). ``q_mix`` mixes in, with that
+    weight, a softmax of the root's action values (mean returns) at ``q_temperature`` over the
+    moves the search tried (:func:`policy_targets`)."""
     import torch
     from torch import nn
 
@@ -191,8 +236,7 @@ def train(
         test = fit
     x = torch.from_numpy(data.observations)
     mask = torch.from_numpy(data.masks)
-    sharp = np.power(data.visits, sharpen, dtype=np.float32)
-    target_p = torch.from_numpy(sharp / sharp.sum(axis=1, keepdims=True))
+    target_p = torch.from_numpy(policy_targets(data, sharpen, q_mix, q_temperature))
     target_v = torch.from_numpy(0.5 * (data.outcomes + data.search_values))
 
     layers: list[nn.Module] = []
@@ -249,6 +293,27 @@ def train(
         tensors[f"{name}.weight"] = m.weight.detach().numpy().astype(np.float32)
         tensors[f"{name}.bias"] = m.bias.detach().numpy().astype(np.float32)
     return tensors, curve
+
+
+def policy_targets(data: Targets, sharpen: float, q_mix: float = 0.0, q_temperature: float = 0.05) -> Floats:
+    """The policy target of each row: the visit shares raised to ``sharpen`` and normalized,
+    mixed with weight ``q_mix`` with ``softmax(action value / q_temperature)`` over the actions
+    the search tried (rows without action values, from older files, keep the visits alone)."""
+    if not 0 <= q_mix <= 1 or not q_temperature > 0:
+        raise ValueError(f"q_mix must be 0 to 1 and q_temperature above 0, not {q_mix} and {q_temperature}")
+    sharp = np.power(data.visits, sharpen, dtype=np.float32)
+    target: Floats = sharp / sharp.sum(axis=1, keepdims=True)
+    if q_mix == 0:
+        return target
+    tried = ~np.isnan(data.action_values) & (data.visits > 0)
+    known: npt.NDArray[np.bool_] = np.asarray(tried.any(axis=1))
+    scaled = np.where(tried, np.nan_to_num(data.action_values) / q_temperature, -np.inf)
+    scaled[~known] = 0
+    scaled -= scaled.max(axis=1, keepdims=True)
+    weights = np.where(tried, np.exp(scaled), 0).astype(np.float32)
+    q = weights / np.maximum(weights.sum(axis=1, keepdims=True), 1e-30)
+    mixed: Floats = np.where(known[:, None], (1 - q_mix) * target + q_mix * q, target).astype(np.float32)
+    return mixed
 
 
 def save_network(

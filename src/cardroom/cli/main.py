@@ -412,12 +412,28 @@ def train(
                                  "(1: the visits as they are; above 1: leaning to the most visited move).",
                             min=0.1, max=20, metavar="P")
     ] = 3.0,
+    q_mix: Annotated[
+        float, typer.Option(help="Weight of the root's action values in the policy target: a softmax "
+                                 "of their mean returns over the moves the search tried (0: visits "
+                                 "only).", min=0, max=1, metavar="M")
+    ] = 0.0,
+    q_temperature: Annotated[
+        float, typer.Option(help="Temperature of that softmax, in the game's returns.", min=1e-4, max=100,
+                            metavar="T")
+    ] = 0.05,
     weight_decay: Annotated[
         float, typer.Option(help="AdamW's weight decay.", min=0, max=1, metavar="W")
     ] = 0.01,
     first_game: Annotated[int, typer.Option(help="Index of the first game of this run (a later run "
                                                  "adds games after an earlier one's).", min=0,
                                             metavar="N")] = 0,
+    play: Annotated[str | None, typer.Option(
+        help="Agents that choose the moves of the target games instead of the search, by seat as "
+             "--agents (turned one seat a game); the search still labels every decision (e.g. "
+             "learned:path=FILE,heuristic,heuristic,heuristic).", metavar="AGENTS")] = None,
+    prior: Annotated[Path | None, typer.Option(
+        help="Weights file whose policy the labelling search takes as its root prior (PUCT, as "
+             "ismcts:policy=): expert iteration.", metavar="FILE")] = None,
     rule: RuleOpt = None,
     data: Annotated[Path, typer.Option(help="Folder of the decisions kept (added to by each run).",
                                        metavar="FOLDER")] = Path("train-data"),
@@ -450,7 +466,8 @@ def train(
         code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
                          seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
                          plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,
-                         weight_decay=weight_decay, train_seed=train_seed)
+                         weight_decay=weight_decay, train_seed=train_seed, play=play, prior=prior,
+                         q_mix=q_mix, q_temperature=q_temperature)
     raise typer.Exit(code)
 
 

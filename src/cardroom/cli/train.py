@@ -8,6 +8,7 @@ all), the weights written to ``--out``, the learning curve beside them (``.json`
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from pathlib import Path
@@ -25,8 +26,12 @@ def run_train(
     rules: Rules, *, games_count: int, iterations: int, epochs: int, hidden: tuple[int, ...], seed: int,
     data: Path, out: Path, minutes: float | None, plot: Path | None, console: Console,
     first_game: int = 0, sharpen: float = 3.0, weight_decay: float = 0.01, train_seed: int = 0,
+    play: str | None = None, prior: Path | None = None, q_mix: float = 0.0, q_temperature: float = 0.05,
 ) -> int:
     from cardroom.agents import training as learn
+    from cardroom.agents.base import AgentError
+    from cardroom.agents.learned import load_network
+    from cardroom.sim.tournament import Lineup
 
     game = rules.game
     spec = games.get(game)
@@ -34,16 +39,33 @@ def run_train(
         console.print(f"[red]{spec.title} cannot be trained: the training needs its native search and "
                       "its observation encoder[/red]")
         return 2
+    players = len(rules.new_game(0).scores)
+    lineup = prior_network = None
+    try:
+        if play is not None:
+            lineup = Lineup.parse(play, players)
+        if prior is not None:
+            prior_network = load_network(prior)
+            if prior_network.game != game or prior_network.players != players:
+                raise AgentError(f"--prior {prior}: its network plays {prior_network.game} with "
+                                 f"{prior_network.players} seats, not {game} with {players}")
+    except AgentError as error:
+        console.print(f"[red]{error}[/red]")
+        return 2
+    # what the target games were played and labelled with, in the name of their file
+    how = {"play": play, "prior": None if prior is None else hashlib.sha256(prior.read_bytes()).hexdigest()}
+    tag = "" if play is None and prior is None else "-" + hashlib.sha256(
+        json.dumps(how, sort_keys=True).encode()).hexdigest()[:10]
     started = time.monotonic()
     cpu = time.process_time()
     deadline = None if minutes is None else started + minutes * 60
     data.mkdir(parents=True, exist_ok=True)
-    part = data / f"{game}-seed{seed}-from{first_game}-n{games_count}-it{iterations}.npz"
+    part = data / f"{game}-seed{seed}-from{first_game}-n{games_count}-it{iterations}{tag}.npz"
     if games_count > 0 and not part.exists():
         # the search's share: four fifths of the time when the run is bounded
         search_deadline = None if deadline is None else started + 0.8 * minutes * 60  # type: ignore[operator]
         found = learn.generate(game, rules, games_count, iterations, seed, first_game=first_game,
-                               deadline=search_deadline, log=console.print)
+                               deadline=search_deadline, log=console.print, play=lineup, prior=prior_network)
         found.save(part)
         count = len(set(found.games.tolist()))
         console.print(f"kept {len(found.outcomes)} decisions of {count} games in {part}")
@@ -56,7 +78,8 @@ def run_train(
     count = len(set(targets.games.tolist()))
     console.print(f"training on {len(targets.outcomes)} decisions of {count} games ({len(parts)} files)")
     tensors, curve = learn.train(targets, hidden=hidden, epochs=epochs, seed=train_seed, deadline=deadline,
-                                 sharpen=sharpen, weight_decay=weight_decay, log=console.print)
+                                 sharpen=sharpen, weight_decay=weight_decay, q_mix=q_mix,
+                                 q_temperature=q_temperature, log=console.print)
     trained: dict[str, Any] = {
         "decisions": int(len(targets.outcomes)),
         "games": int(len(set(targets.games.tolist()))),
@@ -65,6 +88,7 @@ def run_train(
         "seed": seed,
         "train_seed": train_seed,
         "sharpen": sharpen,
+        **({} if q_mix == 0 else {"q_mix": q_mix, "q_temperature": q_temperature}),
         "weight_decay": weight_decay,
         "parts": [p.name for p in parts],
         "hidden": list(hidden),

@@ -367,13 +367,13 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
         returns backed up through it (the seat's own), for an oracle of each action's value."""
         action, done, root = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
-            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads,
+            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 

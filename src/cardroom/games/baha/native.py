@@ -266,15 +266,15 @@ class NativeBahaState(_Core):  # type: ignore[misc]
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, infer: int = 0, infer_epsilon: float = 0.25,
-        infer_pool: str = "search",
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
         returns backed up through it (the seat's own), for an oracle of each action's value."""
         self._check_seat(seat)
         action, done, root = core().baha_ismcts(
             self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, [], infer, infer_epsilon, infer_pool == "iteration",
+            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 
