@@ -334,8 +334,11 @@ struct Game {
         if (phase == PLAY) {
             int words = prog->words;
             if (words == 1 && prog->single_copies) {  // a deck of up to 64 cards, each its own design
-                uint64_t mask;
-                playable_words(turn, &mask);
+                // playable_words on the one word, inline
+                uint64_t hand = hands[turn].w.data()[0];
+                uint64_t ranks = declared ? 0 : prog->rank_mask[top().rank].w.data()[0];
+                uint64_t mask = hand & (prog->wild_mask.w.data()[0] | prog->suit_mask[suit].w.data()[0] | ranks);
+                if (!(hand & (hand - 1))) mask &= ~prog->no_win_mask.w.data()[0];  // the hand's last card (E9)
                 int designs = popcount64(mask);
                 bool more = designs == 0 || (rules.draw_when_able && can_draw());
                 int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
@@ -382,8 +385,10 @@ struct Game {
         if (first) {
             deck = *first;
         } else {
-            deck.resize(prog->cards());
-            for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
+            int cards = prog->cards();
+            deck.resize(cards);
+            int* d = deck.data();
+            for (int i = 0; i < cards; ++i) d[i] = i;
             chance_rng(chance_key("round"), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
@@ -581,6 +586,13 @@ struct Game {
                 continue;
             }
             const Step& step = prog->step(f.list, f.index);
+            if (step.op == END_TURN) {  // the commonest step, without handle's call (as handle does it)
+                int actor = f.actor;
+                frames.clear();
+                pending.reset();
+                advance(actor);
+                return;  // the program is over
+            }
             if (!handle(at, step) || round_ended) return;
             frames[at].next_step();
         }
