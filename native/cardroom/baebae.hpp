@@ -33,6 +33,9 @@ struct Game;
 
 // What happened, event by event (the reference's event types; the Python sink writes the dicts).
 struct Sink {
+    // False for a sink that takes only round_end and end (a batch's counters, a quiet env): the
+    // game then skips the other calls, a load and a branch in place of a call through the table.
+    bool events = true;
     virtual ~Sink() = default;
     virtual void round(const Game&) {}
     virtual void on_start(int, int) {}
@@ -415,13 +418,13 @@ struct Game {
         card_declared = false;
         chosen = -1;
         chance = 0;
-        sink->round(*this);
+        if (sink->events) sink->round(*this);
         phase = PLAY;
         turn = next_seat(dealer);
         if (card.on_start && card.effects >= 0) {
             frames.push(prog->end_turn, dealer, starter);
             frames.push(card.optional ? prog->ask_optional : card.effects, dealer, starter);
-            sink->on_start(dealer, starter);
+            if (sink->events) sink->on_start(dealer, starter);
             try {
                 run();
             } catch (const RoundOver&) {
@@ -500,7 +503,7 @@ struct Game {
 
     void pass(int seat) {
         bool nothing = phase == PLAY;  // passing at the start of a turn: nothing to draw
-        sink->pass(seat);
+        if (sink->events) sink->pass(seat);
         if (nothing) {
             if (!idle[seat]) idle[seat] = 1, ++idle_count;
             // E6: every player passed in turn. pass is reached from apply alone (through take):
@@ -529,12 +532,12 @@ struct Game {
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
             chance_rng(chance_key("reshuffle", chance), rules.stream).shuffle(stock.data(), stock.size());
-            sink->reshuffle(*this);
+            if (sink->events) sink->reshuffle(*this);
         }
         int pid = stock.back();
         stock.pop_back();
         hands[seat].set(pid);
-        sink->draw(seat, pid, forced);
+        if (sink->events) sink->draw(seat, pid, forced);
         return pid;
     }
 
@@ -548,7 +551,7 @@ struct Game {
         declared = false;
         card_declared = false;
         chosen = -1;
-        sink->play(seat, pid, false);
+        if (sink->events) sink->play(seat, pid, false);
         // E10: the last card has no effect at all. play is reached from apply alone (through
         // take), so returning ends the action as the throw would, and the commonest end of a
         // round pays no unwinding.
@@ -569,7 +572,7 @@ struct Game {
         for (int k = 0; k < n * 8; ++k) {
             if (!skips[nxt]) break;
             --skips[nxt];
-            sink->skip(nxt);
+            if (sink->events) sink->skip(nxt);
             nxt = next_seat(nxt);
         }
         start_turn(nxt);
@@ -629,7 +632,7 @@ struct Game {
         switch (kind) {
             case K_OPTIONAL: {
                 bool carry = action == space.yes();
-                sink->optional(seat, card, carry);
+                if (sink->events) sink->optional(seat, card, carry);
                 frames[at].next_step();
                 if (carry) frames.push(prog->design_of(card).effects, seat, card);
                 break;
@@ -641,14 +644,14 @@ struct Game {
             case K_TARGET: {
                 int who = action - space.target();
                 if (rules.chosen_once) chosen = who; else frames[at].chosen = who;
-                sink->target(seat, card, who);
+                if (sink->events) sink->target(seat, card, who);
                 break;
             }
             case K_OPTION: {
                 int number = action - space.option();
                 const Step& step = prog->step(frames[at].list, frames[at].index);
                 const Option& option = prog->options[step.first_option + number];
-                sink->choose(seat, number, option.label);
+                if (sink->events) sink->choose(seat, number, option.label);
                 frames[at].next_step();
                 frames.push(option.list, frames[at].actor, frames[at].card);
                 break;
@@ -669,7 +672,7 @@ struct Game {
         suit = s;
         declared = true;
         card_declared = true;
-        sink->declare(seat, s);
+        if (sink->events) sink->declare(seat, s);
     }
 
     Bits matching(int seat, int filter) const {

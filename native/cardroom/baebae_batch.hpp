@@ -33,6 +33,7 @@ struct Played {
 // Counts what simulate's results read of the events: each round's penalties, blocked and
 // guard-stopped rounds.
 struct Counter : Sink {
+    Counter() { events = false; }  // round_end alone
     std::vector<int64_t>* points;
     int deals = 0, blocked = 0, guarded = 0;
     void round_end(const Game&, int, const std::vector<int64_t>& penalties, bool was_blocked, bool guard) override {
