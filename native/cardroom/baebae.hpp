@@ -675,6 +675,21 @@ struct Game {
         if (sink->events) sink->declare(seat, s);
     }
 
+    // matching(seat, filter).any(), without making the set.
+    bool holds_any(int seat, int filter) const {
+        const uint64_t* hand = hands[seat].w.data();
+        int words = prog->words;
+        if (filter < 0) {
+            for (int i = 0; i < words; ++i)
+                if (hand[i]) return true;
+            return false;
+        }
+        const uint64_t* f = prog->filter_mask[filter].w.data();
+        for (int i = 0; i < words; ++i)
+            if (hand[i] & f[i]) return true;
+        return false;
+    }
+
     Bits matching(int seat, int filter) const {
         if (filter < 0) return hands[seat];
         const Bits& f = prog->filter_mask[filter];

@@ -37,10 +37,10 @@ inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out
         }
         default: break;
     }
-    for (int k = kind == T_OTHERS ? 1 : 0; k < n; ++k) {
-        int s = (((actor + direction * k) % n) + n) % n;
-        if (kind != T_HOLDING || matching(s, filter).any()) out.push_back(s);
-    }
+    // (actor + direction * k) mod n for k from 0 (from 1 for the others), a seat at a time
+    int s = kind == T_OTHERS ? next_seat(actor) : actor;
+    for (int k = kind == T_OTHERS ? 1 : 0; k < n; ++k, s = next_seat(s))
+        if (kind != T_HOLDING || holds_any(s, filter)) out.push_back(s);
     return true;
 }
 
