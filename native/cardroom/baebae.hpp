@@ -328,6 +328,23 @@ struct Game {
         }
     }
 
+    // choose's play of a deck of one word whose designs are one card each (``turn`` is a seat,
+    // the phase PLAY): small enough for a caller's fast path.
+    template <class Draw>
+    int choose_one_word(Draw&& draw) const {
+        uint64_t hand = hands[turn].w.data()[0];
+        uint64_t ranks = declared ? 0 : prog->rank_mask[top().rank].w.data()[0];
+        uint64_t mask = hand & (prog->wild_mask.w.data()[0] | prog->suit_mask[suit].w.data()[0] | ranks);
+        if (!(hand & (hand - 1))) mask &= ~prog->no_win_mask.w.data()[0];  // the hand's last card (E9)
+        int designs = popcount64(mask);
+        bool more = designs == 0 || (rules.draw_when_able && can_draw());
+        int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+        if (k >= designs) return can_draw() ? space.draw() : space.pass();
+        for (; k; --k) mask &= mask - 1;
+        return prog->card_of[__builtin_ctzll(mask)];
+    }
+    bool one_word_play() const { return turn >= 0 && phase == PLAY && prog->words == 1 && prog->single_copies; }
+
     // The action at place ``draw(size)`` of legal_into's list (``size`` its length, the place
     // from 0 to size - 1), without making the list: a random agent's choice, counted and
     // picked over the card masks. -1 (nothing drawn) when no seat is to act.
@@ -336,19 +353,7 @@ struct Game {
         if (turn < 0) return -1;
         if (phase == PLAY) {
             int words = prog->words;
-            if (words == 1 && prog->single_copies) {  // a deck of up to 64 cards, each its own design
-                // playable_words on the one word, inline
-                uint64_t hand = hands[turn].w.data()[0];
-                uint64_t ranks = declared ? 0 : prog->rank_mask[top().rank].w.data()[0];
-                uint64_t mask = hand & (prog->wild_mask.w.data()[0] | prog->suit_mask[suit].w.data()[0] | ranks);
-                if (!(hand & (hand - 1))) mask &= ~prog->no_win_mask.w.data()[0];  // the hand's last card (E9)
-                int designs = popcount64(mask);
-                bool more = designs == 0 || (rules.draw_when_able && can_draw());
-                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
-                if (k >= designs) return can_draw() ? space.draw() : space.pass();
-                for (; k; --k) mask &= mask - 1;
-                return prog->card_of[__builtin_ctzll(mask)];
-            }
+            if (words == 1 && prog->single_copies) return choose_one_word(draw);  // a deck of up to 64 cards, each its own design
             uint64_t local[Words::INLINE];
             Bits wide;  // for a deck of more words than that
             uint64_t* mask = local;

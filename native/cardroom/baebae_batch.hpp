@@ -51,7 +51,12 @@ struct Seat {
     int act(const Game& g) { return heuristic ? player.act(g) : pick(g); }
     // The random agent's legal[randbelow(len(legal))], in one function (the heuristic stays out
     // of it: flattening that too would cost minutes of compiling).
-    [[gnu::flatten]] int pick(const Game& g) {
+    // The commonest case (a play from a one-word deck of single cards) on its own small path.
+    int pick(const Game& g) {
+        if (g.one_word_play()) return g.choose_one_word([this](uint64_t size) { return player.rng.randbelow(size); });
+        return pick_any(g);
+    }
+    [[gnu::flatten, gnu::noinline]] int pick_any(const Game& g) {
         return g.choose([this](uint64_t size) { return player.rng.randbelow(size); });
     }
 };
