@@ -343,6 +343,13 @@ struct Game {
         for (; k; --k) mask &= mask - 1;
         return prog->card_of[__builtin_ctzll(mask)];
     }
+    // choose after a draw (the phase DRAWN): play the card drawn or pass.
+    template <class Draw>
+    int choose_drawn(Draw&& draw) const {
+        bool playable = matches(prog->design_of(drawn));
+        int k = static_cast<int>(draw(playable ? 2 : 1));
+        return playable && k == 0 ? prog->card_of[drawn] : space.pass();
+    }
     bool one_word_play() const { return turn >= 0 && phase == PLAY && prog->words == 1 && prog->single_copies; }
 
     // The action at place ``draw(size)`` of legal_into's list (``size`` its length, the place
@@ -365,11 +372,7 @@ struct Game {
             if (k < designs) return prog->nth_design(mask, words, k);
             return can_draw() ? space.draw() : space.pass();
         }
-        if (phase == DRAWN) {
-            bool playable = matches(prog->design_of(drawn));
-            int k = static_cast<int>(draw(playable ? 2 : 1));
-            return playable && k == 0 ? prog->card_of[drawn] : space.pass();
-        }
+        if (phase == DRAWN) return choose_drawn(draw);
         const Decision& d = pending;
         switch (d.kind) {
             case K_OPTIONAL: return draw(2) == 0 ? space.yes() : space.no();
