@@ -33,6 +33,9 @@ struct Game;
 
 // What happened, event by event (the reference's event types; the Python sink writes the dicts).
 struct Sink {
+    // False for a sink that takes only round_end and end (a batch's counters, a quiet env): the
+    // game then skips the other calls, a load and a branch in place of a call through the table.
+    bool events = true;
     virtual ~Sink() = default;
     virtual void round(const Game&) {}
     virtual void on_start(int, int) {}
@@ -325,6 +328,30 @@ struct Game {
         }
     }
 
+    // choose's play of a deck of one word whose designs are one card each (``turn`` is a seat,
+    // the phase PLAY): small enough for a caller's fast path.
+    template <class Draw>
+    int choose_one_word(Draw&& draw) const {
+        uint64_t hand = hands[turn].w.data()[0];
+        uint64_t ranks = declared ? 0 : prog->rank_mask[top().rank].w.data()[0];
+        uint64_t mask = hand & (prog->wild_mask.w.data()[0] | prog->suit_mask[suit].w.data()[0] | ranks);
+        if (!(hand & (hand - 1))) mask &= ~prog->no_win_mask.w.data()[0];  // the hand's last card (E9)
+        int designs = popcount64(mask);
+        bool more = designs == 0 || (rules.draw_when_able && can_draw());
+        int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
+        if (k >= designs) return can_draw() ? space.draw() : space.pass();
+        for (; k; --k) mask &= mask - 1;
+        return prog->card_of[__builtin_ctzll(mask)];
+    }
+    // choose after a draw (the phase DRAWN): play the card drawn or pass.
+    template <class Draw>
+    int choose_drawn(Draw&& draw) const {
+        bool playable = matches(prog->design_of(drawn));
+        int k = static_cast<int>(draw(playable ? 2 : 1));
+        return playable && k == 0 ? prog->card_of[drawn] : space.pass();
+    }
+    bool one_word_play() const { return turn >= 0 && phase == PLAY && prog->words == 1 && prog->single_copies; }
+
     // The action at place ``draw(size)`` of legal_into's list (``size`` its length, the place
     // from 0 to size - 1), without making the list: a random agent's choice, counted and
     // picked over the card masks. -1 (nothing drawn) when no seat is to act.
@@ -333,16 +360,7 @@ struct Game {
         if (turn < 0) return -1;
         if (phase == PLAY) {
             int words = prog->words;
-            if (words == 1 && prog->single_copies) {  // a deck of up to 64 cards, each its own design
-                uint64_t mask;
-                playable_words(turn, &mask);
-                int designs = popcount64(mask);
-                bool more = designs == 0 || (rules.draw_when_able && can_draw());
-                int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
-                if (k >= designs) return can_draw() ? space.draw() : space.pass();
-                for (; k; --k) mask &= mask - 1;
-                return prog->card_of[__builtin_ctzll(mask)];
-            }
+            if (words == 1 && prog->single_copies) return choose_one_word(draw);  // a deck of up to 64 cards, each its own design
             uint64_t local[Words::INLINE];
             Bits wide;  // for a deck of more words than that
             uint64_t* mask = local;
@@ -354,11 +372,7 @@ struct Game {
             if (k < designs) return prog->nth_design(mask, words, k);
             return can_draw() ? space.draw() : space.pass();
         }
-        if (phase == DRAWN) {
-            bool playable = matches(prog->design_of(drawn));
-            int k = static_cast<int>(draw(playable ? 2 : 1));
-            return playable && k == 0 ? prog->card_of[drawn] : space.pass();
-        }
+        if (phase == DRAWN) return choose_drawn(draw);
         const Decision& d = pending;
         switch (d.kind) {
             case K_OPTIONAL: return draw(2) == 0 ? space.yes() : space.no();
@@ -382,8 +396,10 @@ struct Game {
         if (first) {
             deck = *first;
         } else {
-            deck.resize(prog->cards());
-            for (int i = 0; i < prog->cards(); ++i) deck[i] = i;
+            int cards = prog->cards();
+            deck.resize(cards);
+            int* d = deck.data();
+            for (int i = 0; i < cards; ++i) d[i] = i;
             chance_rng(chance_key("round"), rules.stream).shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
@@ -410,13 +426,13 @@ struct Game {
         card_declared = false;
         chosen = -1;
         chance = 0;
-        sink->round(*this);
+        if (sink->events) sink->round(*this);
         phase = PLAY;
         turn = next_seat(dealer);
         if (card.on_start && card.effects >= 0) {
             frames.push(prog->end_turn, dealer, starter);
             frames.push(card.optional ? prog->ask_optional : card.effects, dealer, starter);
-            sink->on_start(dealer, starter);
+            if (sink->events) sink->on_start(dealer, starter);
             try {
                 run();
             } catch (const RoundOver&) {
@@ -495,7 +511,7 @@ struct Game {
 
     void pass(int seat) {
         bool nothing = phase == PLAY;  // passing at the start of a turn: nothing to draw
-        sink->pass(seat);
+        if (sink->events) sink->pass(seat);
         if (nothing) {
             if (!idle[seat]) idle[seat] = 1, ++idle_count;
             // E6: every player passed in turn. pass is reached from apply alone (through take):
@@ -524,12 +540,12 @@ struct Game {
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
             chance_rng(chance_key("reshuffle", chance), rules.stream).shuffle(stock.data(), stock.size());
-            sink->reshuffle(*this);
+            if (sink->events) sink->reshuffle(*this);
         }
         int pid = stock.back();
         stock.pop_back();
         hands[seat].set(pid);
-        sink->draw(seat, pid, forced);
+        if (sink->events) sink->draw(seat, pid, forced);
         return pid;
     }
 
@@ -543,7 +559,7 @@ struct Game {
         declared = false;
         card_declared = false;
         chosen = -1;
-        sink->play(seat, pid, false);
+        if (sink->events) sink->play(seat, pid, false);
         // E10: the last card has no effect at all. play is reached from apply alone (through
         // take), so returning ends the action as the throw would, and the commonest end of a
         // round pays no unwinding.
@@ -564,7 +580,7 @@ struct Game {
         for (int k = 0; k < n * 8; ++k) {
             if (!skips[nxt]) break;
             --skips[nxt];
-            sink->skip(nxt);
+            if (sink->events) sink->skip(nxt);
             nxt = next_seat(nxt);
         }
         start_turn(nxt);
@@ -581,6 +597,13 @@ struct Game {
                 continue;
             }
             const Step& step = prog->step(f.list, f.index);
+            if (step.op == END_TURN) {  // the commonest step, without handle's call (as handle does it)
+                int actor = f.actor;
+                frames.clear();
+                pending.reset();
+                advance(actor);
+                return;  // the program is over
+            }
             if (!handle(at, step) || round_ended) return;
             frames[at].next_step();
         }
@@ -617,7 +640,7 @@ struct Game {
         switch (kind) {
             case K_OPTIONAL: {
                 bool carry = action == space.yes();
-                sink->optional(seat, card, carry);
+                if (sink->events) sink->optional(seat, card, carry);
                 frames[at].next_step();
                 if (carry) frames.push(prog->design_of(card).effects, seat, card);
                 break;
@@ -629,14 +652,14 @@ struct Game {
             case K_TARGET: {
                 int who = action - space.target();
                 if (rules.chosen_once) chosen = who; else frames[at].chosen = who;
-                sink->target(seat, card, who);
+                if (sink->events) sink->target(seat, card, who);
                 break;
             }
             case K_OPTION: {
                 int number = action - space.option();
                 const Step& step = prog->step(frames[at].list, frames[at].index);
                 const Option& option = prog->options[step.first_option + number];
-                sink->choose(seat, number, option.label);
+                if (sink->events) sink->choose(seat, number, option.label);
                 frames[at].next_step();
                 frames.push(option.list, frames[at].actor, frames[at].card);
                 break;
@@ -657,7 +680,22 @@ struct Game {
         suit = s;
         declared = true;
         card_declared = true;
-        sink->declare(seat, s);
+        if (sink->events) sink->declare(seat, s);
+    }
+
+    // matching(seat, filter).any(), without making the set.
+    bool holds_any(int seat, int filter) const {
+        const uint64_t* hand = hands[seat].w.data();
+        int words = prog->words;
+        if (filter < 0) {
+            for (int i = 0; i < words; ++i)
+                if (hand[i]) return true;
+            return false;
+        }
+        const uint64_t* f = prog->filter_mask[filter].w.data();
+        for (int i = 0; i < words; ++i)
+            if (hand[i] & f[i]) return true;
+        return false;
     }
 
     Bits matching(int seat, int filter) const {

@@ -33,6 +33,7 @@ struct Played {
 // Counts what simulate's results read of the events: each round's penalties, blocked and
 // guard-stopped rounds.
 struct Counter : Sink {
+    Counter() { events = false; }  // round_end alone
     std::vector<int64_t>* points;
     int deals = 0, blocked = 0, guarded = 0;
     void round_end(const Game&, int, const std::vector<int64_t>& penalties, bool was_blocked, bool guard) override {
@@ -50,7 +51,14 @@ struct Seat {
     int act(const Game& g) { return heuristic ? player.act(g) : pick(g); }
     // The random agent's legal[randbelow(len(legal))], in one function (the heuristic stays out
     // of it: flattening that too would cost minutes of compiling).
-    [[gnu::flatten]] int pick(const Game& g) {
+    // The commonest case (a play from a one-word deck of single cards) on its own small path.
+    int pick(const Game& g) {
+        auto draw = [this](uint64_t size) { return player.rng.randbelow(size); };
+        if (g.one_word_play()) return g.choose_one_word(draw);
+        if (g.phase == DRAWN && g.turn >= 0) return g.choose_drawn(draw);
+        return pick_any(g);
+    }
+    [[gnu::flatten, gnu::noinline]] int pick_any(const Game& g) {
         return g.choose([this](uint64_t size) { return player.rng.randbelow(size); });
     }
 };
@@ -59,14 +67,19 @@ struct Seat {
 // per game (seeded from the game's seed), a choice by Lemire's multiply-shift.
 struct FastSeat {
     uint64_t state;
-    [[gnu::flatten]] int act(const Game& g) {
-        return g.choose([this](uint64_t size) {
-            uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-            z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-            z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-            z ^= z >> 31;
-            return static_cast<uint64_t>((static_cast<unsigned __int128>(z >> 32) * size) >> 32);
-        });
+    int act(const Game& g) {
+        if (g.one_word_play()) return g.choose_one_word([this](uint64_t size) { return draw(size); });
+        return act_any(g);
+    }
+    [[gnu::flatten, gnu::noinline]] int act_any(const Game& g) {
+        return g.choose([this](uint64_t size) { return draw(size); });
+    }
+    uint64_t draw(uint64_t size) {
+        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        z ^= z >> 31;
+        return static_cast<uint64_t>((static_cast<unsigned __int128>(z >> 32) * size) >> 32);
     }
 };
 

@@ -37,10 +37,10 @@ inline bool Game::players(size_t at, int kind, int filter, std::vector<int>& out
         }
         default: break;
     }
-    for (int k = kind == T_OTHERS ? 1 : 0; k < n; ++k) {
-        int s = (((actor + direction * k) % n) + n) % n;
-        if (kind != T_HOLDING || matching(s, filter).any()) out.push_back(s);
-    }
+    // (actor + direction * k) mod n for k from 0 (from 1 for the others), a seat at a time
+    int s = kind == T_OTHERS ? next_seat(actor) : actor;
+    for (int k = kind == T_OTHERS ? 1 : 0; k < n; ++k, s = next_seat(s))
+        if (kind != T_HOLDING || holds_any(s, filter)) out.push_back(s);
     return true;
 }
 
@@ -73,40 +73,40 @@ inline bool Game::handle(size_t at, const Step& step) {
             int other = frames[at].targets[0], actor = frames[at].actor;
             if (other == actor) return true;
             std::swap(hands[actor], hands[other]);
-            sink->swap(actor, other, hands[other]);
-            sink->swap(other, actor, hands[actor]);
+            if (sink->events) sink->swap(actor, other, hands[other]);
+            if (sink->events) sink->swap(other, actor, hands[actor]);
             return true;
         }
         case SKIP: {
             if (!targets(at, step.who, step.who_filter)) return false;
             for (int s : frames[at].targets) {
                 ++skips[s];
-                sink->effect_skip(frames[at].actor, s);
+                if (sink->events) sink->effect_skip(frames[at].actor, s);
             }
             return true;
         }
         case REVERSE:
             direction = -direction;
-            sink->reverse(direction);
+            if (sink->events) sink->reverse(direction);
             return true;
         case DECLARE_SUIT:
             if (step.mark_declare && card_declared) return true;  // the action already named the suit
             return ask_kind(K_DECLARE, frames[at].actor, frames[at].card);
         case PLAY_AGAIN:
             extra_turn = true;
-            sink->play_again(frames[at].actor);
+            if (sink->events) sink->play_again(frames[at].actor);
             return true;
         case PEEK: {
             if (!targets(at, step.who, step.who_filter)) return false;
             int other = frames[at].targets[0];
-            if (other != frames[at].actor) sink->peek(frames[at].actor, other, hands[other]);
+            if (other != frames[at].actor && sink->events) sink->peek(frames[at].actor, other, hands[other]);
             return true;
         }
         case PENALTY: {
             if (!targets(at, step.who, step.who_filter)) return false;
             for (int s : frames[at].targets) {
                 round_penalties[s] += step.points;
-                sink->penalty(s, step.points);
+                if (sink->events) sink->penalty(s, step.points);
             }
             return true;
         }
@@ -114,7 +114,7 @@ inline bool Game::handle(size_t at, const Step& step) {
             ++chance;
             bool heads = chance_rng(chance_key("coin", chance), rules.stream)
                              .random() < 0.5;
-            sink->coin(frames[at].actor, heads);
+            if (sink->events) sink->coin(frames[at].actor, heads);
             int branch = heads ? step.heads : step.tails;
             if (branch >= 0) frames.push(branch, frames[at].actor, frames[at].card);
             return true;
@@ -184,14 +184,19 @@ inline void Game::move_selected(size_t at, const Step& step, int seat, int pid) 
     --f.left;
     if (step.op == GIVE) {
         hands[f.receiver].set(pid);
-        sink->give(seat, f.receiver, pid);
+        if (sink->events) sink->give(seat, f.receiver, pid);
     } else {
         // E11: cards played through an action go under the action card
         size_t under = 0;
         while (under < discard.size() && discard[under] != f.card) ++under;
         if (under == discard.size()) throw std::logic_error("the action card is not on the discard pile");
         discard.insert(discard.begin() + static_cast<std::ptrdiff_t>(under), pid);
-        if (step.op == DISCARD_UNDER) sink->play(seat, pid, true); else sink->discard(seat, pid);
+        if (!sink->events) {
+        } else if (step.op == DISCARD_UNDER) {
+            sink->play(seat, pid, true);
+        } else {
+            sink->discard(seat, pid);
+        }
     }
     // The round's end without the unwinding (a throw costs some 27,000 instructions): the flag
     // tells every caller up to run() to return at once.
@@ -212,7 +217,7 @@ inline bool Game::take_step(size_t at, const Step& step) {
         hands[victim].clear(pid);
         hands[actor].set(pid);
     }
-    sink->take(victim, actor, taken);
+    if (sink->events) sink->take(victim, actor, taken);
     if (!hands[victim].any()) {
         finish_round(victim);
         round_ended = true;

@@ -235,6 +235,7 @@ class Vector {
         Game& g = row.g;
         g = Game{};
         g.setup(config_.rules, std::to_string(seed));
+        quiet_.events = false;  // nothing read but the state
         g.sink = &quiet_;
         g.begin_round();
         for (int s = 0; s < n(); ++s) {

@@ -218,6 +218,26 @@ class PyRandom {
     // random.shuffle(x).
     template <class T>
     void shuffle(T* x, size_t size) {
+        if (split_) {  // randbelow's split-stream loop, the state in a register
+            uint64_t word = word_;
+            for (size_t i = size; i-- > 1;) {
+                uint64_t n = i + 1;
+                int shift = __builtin_clzll(n);
+                uint64_t r;
+                do {
+                    uint64_t z = (word += 0x9e3779b97f4a7c15ULL);
+                    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+                    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+                    r = (z ^ (z >> 31)) >> shift;
+                } while (r >= n);
+                size_t j = static_cast<size_t>(r);
+                T swap = x[i];
+                x[i] = x[j];
+                x[j] = swap;
+            }
+            word_ = word;
+            return;
+        }
         for (size_t i = size; i-- > 1;) {
             size_t j = static_cast<size_t>(randbelow(i + 1));
             T swap = x[i];

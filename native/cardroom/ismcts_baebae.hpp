@@ -240,7 +240,11 @@ struct Dealer {
 };
 
 inline Sink& quiet_sink() {
-    static Sink quiet;  // every handler is a no-op: shared by every thread
+    static Sink quiet = [] {  // every handler is a no-op: shared by every thread, made once
+        Sink s;
+        s.events = false;
+        return s;
+    }();
     return quiet;
 }
 
