@@ -329,7 +329,7 @@ def test_the_target_games_can_be_played_by_other_agents() -> None:
 
     rules = baha.Rules(players=4, target=1)
     lineup = Lineup.parse("heuristic,random,heuristic,random", 4)
-    data = generate("baha", rules, 2, 10, seed=11, first_game=3, play=lineup, log=lambda line: None)
+    data = generate("baha", rules, 2, 10, seed=11, first_game=3, play=lineup.make, log=lambda line: None)
     expected = []
     for g in (3, 4):
         state = rules.new_game(11 + g)

@@ -35,9 +35,9 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom import games
+from cardroom.agents.base import Agent
 from cardroom.agents.learned import FORMAT, Network, observe
 from cardroom.engine import NativeSearchRoot, Rules, State
-from cardroom.sim.tournament import Lineup
 
 __all__ = ["Targets", "generate", "policy_targets", "train", "save_network"]
 
@@ -108,17 +108,19 @@ def network_prior(network: Network, state: State, seat: int, legal: list[int]) -
 def generate(
     game: str, rules: Rules, games_count: int, iterations: int, seed: int, *,
     first_game: int = 0, deadline: float | None = None, log: Callable[[str], None] = print,
-    play: Lineup | None = None, prior: Network | None = None,
+    play: Callable[[int, int], Agent] | None = None, prior: Network | None = None,
 ) -> Targets:
     """Play ``games_count`` games of seeds ``seed + first_game ..`` with the search at every
     seat and keep each decision's targets (see the module); stops early at ``deadline``
     (``time.monotonic()``), keeping whole games.
 
-    ``play``: the agents that choose the moves instead of the search (the search still labels
-    every decision with a choice: the states come from their play, DAgger-style); the line-up
-    turns one seat a game (game ``g`` seats spec ``(s - g) mod players`` at seat ``s``), each
-    agent seeded from the game. ``prior``: the labelling search takes this network's policy as
-    its root prior (PUCT, as ``ismcts:policy=`` does): expert iteration."""
+    ``play``: makes the agents that choose the moves instead of the search (the search still
+    labels every decision with a choice: the states come from their play, DAgger-style), called
+    as ``play(spec, seed)`` like :meth:`cardroom.sim.tournament.Lineup.make` (a front passes a
+    line-up's ``make``); the line-up turns one seat a game (game ``g`` seats spec ``(s - g) mod
+    players`` at seat ``s``), each agent seeded from the game. ``prior``: the labelling search
+    takes this network's policy as its root prior (PUCT, as ``ismcts:policy=`` does): expert
+    iteration."""
     from cardroom import native
 
     native.use_engine("native")
@@ -139,7 +141,7 @@ def generate(
         state = rules.new_game(seed + g)
         players = len(state.scores)
         agents = None if play is None else [
-            play.make((s - g) % players, (seed + g) * 1000 + s) for s in range(players)
+            play((s - g) % players, (seed + g) * 1000 + s) for s in range(players)
         ]
         pending: list[tuple[int, int]] = []  # (row, seat) awaiting the deal's returns
         rows_before = len(obs)

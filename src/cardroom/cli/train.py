@@ -65,7 +65,8 @@ def run_train(
         # the search's share: four fifths of the time when the run is bounded
         search_deadline = None if deadline is None else started + 0.8 * minutes * 60  # type: ignore[operator]
         found = learn.generate(game, rules, games_count, iterations, seed, first_game=first_game,
-                               deadline=search_deadline, log=console.print, play=lineup, prior=prior_network)
+                               deadline=search_deadline, log=console.print,
+                               play=None if lineup is None else lineup.make, prior=prior_network)
         found.save(part)
         count = len(set(found.games.tolist()))
         console.print(f"kept {len(found.outcomes)} decisions of {count} games in {part}")
