@@ -4,7 +4,7 @@ the account pages and the leaderboard."""
 
 from __future__ import annotations
 
-from browser_support import ServeProcess, axe_violations, open_table, wait_turn_or_over
+from browser_support import ServeProcess, axe_violations, deal_at_first_turn, open_table, wait_turn_or_over
 from playwright.sync_api import BrowserContext, Page, expect
 
 
@@ -47,10 +47,8 @@ def test_a_table_of_each_game_seated_watched_and_finished(server: ServeProcess, 
     page = open_table(context, server, baha["id"], baha["token"])
     assert wait_turn_or_over(page) == "turn"
     check(page, "a Baha table, the seat's turn to pass")
-    baebae = server.create(game="baebae", players=3, rules={"rounds": 1}, deck="sample", name="Bo",
-                           seats=["human", "heuristic", "heuristic"])
-    page = open_table(context, server, baebae["id"], baebae["token"])
-    assert wait_turn_or_over(page) == "turn"
+    baebae, page = deal_at_first_turn(server, context, game="baebae", players=3, rules={"rounds": 1}, deck="sample",
+                                      name="Bo", seats=["human", "heuristic", "heuristic"])
     check(page, "a BAEBAE table, the seat's turn")
     watcher = open_table(context, server, baebae["id"])
     check(watcher, "a BAEBAE table watched")

@@ -12,6 +12,7 @@ from browser_support import (
     GAME_S,
     ServeProcess,
     axe_violations,
+    deal_at_first_turn,
     drawn_update,
     legal_cards,
     open_table,
@@ -91,10 +92,9 @@ IN_VIEW = """(ids) => ids.map((id) => {
 @pytest.mark.parametrize(("game", "width", "height"), [("baha", 375, 812), ("baebae", 1024, 768), ("baebae", 375, 812)])
 def test_your_turn_s_time_left_is_in_view_where_you_play(
         game: str, width: int, height: int, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
-    table = server.create(game=game, players=4, name="Ada", seats=["human"] + ["heuristic"] * 3, timer=90,
-                          **({"deck": "sample"} if game == "baebae" else {}))
-    page = open_table(new_context(viewport={"width": width, "height": height}), server, table["id"], table["token"])
-    assert wait_turn_or_over(page) == "turn"
+    _, page = deal_at_first_turn(server, new_context(viewport={"width": width, "height": height}), game=game,
+                                 players=4, name="Ada", seats=["human"] + ["heuristic"] * 3, timer=90,
+                                 **({"deck": "sample"} if game == "baebae" else {}))
     at_seat, at_hand = page.evaluate(IN_VIEW, ["timer-at-0", "timer-at-hand"])
     assert at_seat or at_hand, f"{game} at {width}x{height}: your turn's timer is out of view at your seat and hand"
     expect(page.get_by_test_id("timer-at-hand")).to_contain_text("your turn")

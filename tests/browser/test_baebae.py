@@ -13,10 +13,10 @@ from typing import Any
 from browser_support import (
     GAME_S,
     ServeProcess,
+    deal_at_first_turn,
     drawn_update,
     hand_cards,
     legal_cards,
-    open_table,
     screenshot_dir,
     seat_update,
     seq,
@@ -126,9 +126,8 @@ def play_round(page: Page, server: ServeProcess, table: dict[str, Any], rng: ran
 
 
 def test_a_whole_round_of_baebae_by_clicking(server: ServeProcess, context: BrowserContext) -> None:
-    table = server.create(game="baebae", players=4, rules={"rounds": 1}, deck="sample", name="Bo",
-                          seats=["human", "heuristic", "heuristic", "heuristic"])
-    page = open_table(context, server, table["id"], table["token"])
+    table, page = deal_at_first_turn(server, context, game="baebae", players=4, rules={"rounds": 1}, deck="sample",
+                                     name="Bo", seats=["human", "heuristic", "heuristic", "heuristic"])
     expect(page.get_by_test_id("who")).to_have_text("Seat 0: Bo")
     expect(page.get_by_test_id("discard-top")).to_be_visible()
     expect(page.get_by_test_id("suit-in-play")).to_have_attribute("data-suit", re.compile("^[CDHS]$"))
@@ -177,9 +176,9 @@ def test_a_whole_round_of_baebae_by_clicking(server: ServeProcess, context: Brow
 def test_every_kind_of_baebae_decision_by_clicking(server: ServeProcess, context: BrowserContext) -> None:
     """A deck of questions and draw_when_able: the player draws, passes, says yes and no, picks
     an option, a player, a card, stops with done and names a suit, all by clicking."""
-    table = server.create(game="baebae", players=3, rules={"rounds": 1, "draw_when_able": True, "hand_size": 10},
-                          deck_toml=every_decision_deck(), name="Cy", seats=["human", "heuristic", "heuristic"])
-    page = open_table(context, server, table["id"], table["token"])
+    table, page = deal_at_first_turn(
+        server, context, game="baebae", players=3, rules={"rounds": 1, "draw_when_able": True, "hand_size": 10},
+        deck_toml=every_decision_deck(), name="Cy", seats=["human", "heuristic", "heuristic"])
     kinds = play_round(page, server, table, random.Random(7))
     print(f"BAEBAE decisions by kind: {kinds}")
     assert set(kinds) >= WANTED, f"decisions never offered: {sorted(WANTED - set(kinds))} (made: {kinds})"
@@ -208,9 +207,6 @@ def test_the_pages_play_and_replay_on_the_moves_fields_alone(server: ServeProces
     """The server's moves carry decode()'s fields beside their text: with the text taken out of
     every move (live) and every replay step, the table page still offers and takes every kind
     of decision, and the replay still says each move in words."""
-    table = server.create(game="baebae", players=3, rules={"rounds": 1, "draw_when_able": True, "hand_size": 10},
-                          deck_toml=every_decision_deck(), name="Di", seats=["human", "heuristic", "heuristic"])
-
     taken = [0]
 
     def route(ws: WebSocketRoute) -> None:
@@ -218,8 +214,9 @@ def test_the_pages_play_and_replay_on_the_moves_fields_alone(server: ServeProces
         upstream.on_message(lambda message: ws.send(without_action_text(message, taken)))
 
     context.route_web_socket(re.compile(r".*/ws/tables/.*"), route)
-    page = open_table(context, server, table["id"], table["token"])
-    assert wait_turn_or_over(page) == "turn"
+    table, page = deal_at_first_turn(
+        server, context, game="baebae", players=3, rules={"rounds": 1, "draw_when_able": True, "hand_size": 10},
+        deck_toml=every_decision_deck(), name="Di", seats=["human", "heuristic", "heuristic"])
     moves = page.evaluate(MOVES_IN_PAGE)
     assert moves and all("text" not in m and m["kind"] for m in moves), moves  # the page got data alone
     kinds = play_round(page, server, table, random.Random(7))

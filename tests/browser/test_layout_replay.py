@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from browser_support import ServeProcess, open_table, overflow_x, wait_turn_or_over
+from browser_support import ServeProcess, deal_at_first_turn, overflow_x
 from playwright.sync_api import BrowserContext, Page, expect
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
@@ -22,19 +22,9 @@ def assert_fits(page: Page, width: int) -> None:
 @pytest.mark.parametrize("game", ["baha", "baebae"])
 def test_phone_layout_has_no_sideways_scroll_and_shows_the_hand(
         game: str, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
-    seats = ["human", "heuristic", "heuristic", "heuristic"]
-    # The server deals from a seed of its own: on a few BAEBAE deals in a thousand the bots end
-    # the round before the person's first turn (skips and a quick shedding), so such a table is
-    # left and another one dealt.
-    for _ in range(5):
-        table = server.create(game=game, seats=seats, name="Pia",
-                              rules={"target": 1} if game == "baha" else {"rounds": 1})
-        page = open_table(new_context(**PHONE), server, table["id"], table["token"])
-        if wait_turn_or_over(page) == "turn":
-            break
-        page.close()
-    else:
-        raise AssertionError("five tables in a row were over before the person's first turn")
+    _, page = deal_at_first_turn(server, new_context(**PHONE), game=game, name="Pia",
+                                 seats=["human", "heuristic", "heuristic", "heuristic"],
+                                 rules={"target": 1} if game == "baha" else {"rounds": 1})
     hand = page.get_by_test_id("hand")
     count = int(hand.get_attribute("data-count") or "0")
     assert count == 13 if game == "baha" else count >= 1

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 
 import pytest
-from browser_support import QUOTA_WAIT_S, ServeProcess, seat_update, wait_first_update, wait_turn_or_over
+from browser_support import QUOTA_WAIT_S, ServeProcess, seat_update, wait_first_turn, wait_first_update
 from playwright.sync_api import BrowserContext, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -65,7 +65,8 @@ def test_play_now_with_nobody_waiting_fills_with_bots_after_the_wait(
     assert [s["kind"] for s in summary["seats"]] == ["human"] + ["bot"] * (players - 1)
     assert {s["bot"] for s in summary["seats"][1:]} == {bots} and summary["seats"][0]["name"] == "Quinn"
     expect(page.get_by_test_id("who")).to_have_text("Seat 0: Quinn")
-    assert wait_turn_or_over(page) == "turn"  # the game is under way: this seat is asked to play
+    # the game is under way: this seat is asked to play (a BAEBAE round the bots end first, read)
+    assert wait_first_turn(page) == "turn"
     token = page.evaluate(f"() => localStorage.getItem('cardroom.token.{table_id}')")
     assert seat_update(server, table_id, token)["moves"]
 

@@ -1,6 +1,7 @@
 """The table fits its window: the score table's columns inside their panel, Baha's pass with
-chosen cards raised but never over the row above, the hand above the fold at 1280x800; and the
-hand's `has-moves` mark follows a decision answered by a button."""
+chosen cards raised but never over the row above, the hand above the fold at 1280x800, Baha's
+line of what was passed and received whole and uncovered at 1280x800, 1024x768 and a phone's
+375x812; and the hand's `has-moves` mark follows a decision answered by a button."""
 
 from __future__ import annotations
 
@@ -12,6 +13,12 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 375, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SIZES = {
+    "1280x800": {"viewport": {"width": 1280, "height": 800}},
+    "1024x768": {"viewport": {"width": 1024, "height": 768}},
+    "375x812": {"viewport": {"width": 375, "height": 812}, "device_scale_factor": 2, "is_mobile": True,
+                "has_touch": True},
+}
 TOLERANCE = 1   # px: rounding of sub-pixel boxes
 
 SCORE_CELLS = """() => {
@@ -80,6 +87,53 @@ def test_six_players_scores_fit_at_1280(server: ServeProcess, new_context: Calla
       ({text: th.textContent, cut: th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1}))""")
     assert [h["text"] for h in heads][1:] == ["Ada with a long name"] + [f"Heuristic {s}" for s in range(1, 6)]
     assert not [h for h in heads if h["cut"]], heads
+
+
+PASS_INFO_SEEN = """(scrolled) => {
+  const e = document.querySelector('[data-testid=pass-info]');
+  if (scrolled) e.scrollIntoView({block: 'center'}); else window.scrollTo(0, 0);
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  const w = innerWidth, h = innerHeight;
+  // Each line of its text, at its two ends and its middle: the topmost element there is the line.
+  const hidden = [];
+  const lines = [...range.getClientRects()].filter((r) => r.width >= 1);
+  for (const r of lines) {
+    const y = (r.top + r.bottom) / 2;
+    for (const x of [r.left + 2, (r.left + r.right) / 2, r.right - 2]) {
+      const top = document.elementFromPoint(x, y);
+      if (!top || !e.contains(top)) hidden.push(`${Math.round(x)},${Math.round(y)} under ${top ? top.getAttribute("class") || top.tagName : 'nothing (out of the window)'}`);
+    }
+  }
+  const b = e.getBoundingClientRect();
+  return {text: e.textContent, overflow: e.scrollWidth - e.clientWidth, lines: lines.length, hidden,
+          box: [b.left, b.top, b.right, b.bottom].map(Math.round), w, h};
+}"""
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_baha_s_line_of_what_was_passed_is_whole_and_uncovered(
+        size: str, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
+    """After the pass, "You passed ... You received ..." wraps inside the table and nothing
+    covers it (the hand and decision stick to the window's bottom): where the middle of the
+    table is in the window unscrolled (1280x800, 1024x768) it is there too, and at every size
+    it is whole once scrolled to."""
+    table = server.create(game="baha", name="Ada", seats=["human", "heuristic", "heuristic", "heuristic"])
+    # No card motion: a card flying past would be over the line for a moment.
+    page = open_table(new_context(**SIZES[size], reduced_motion="reduce"), server, table["id"], table["token"])
+    assert wait_turn_or_over(page) == "turn"
+    choose_last_three(page)
+    page.get_by_test_id("pass-confirm").click()
+    expect(page.get_by_test_id("pass-info")).to_contain_text("received")
+    assert wait_turn_or_over(page) == "turn"
+    for scrolled in ([False, True] if size != "375x812" else [True]):
+        seen = page.evaluate(PASS_INFO_SEEN, scrolled)
+        where = f"at {size}, {'scrolled to' if scrolled else 'unscrolled'}: {seen}"
+        assert "You passed" in seen["text"] and seen["lines"] >= 2, where
+        assert seen["overflow"] <= 0, f"the line is wider than its box {where}"
+        left, top, right, bottom = seen["box"]
+        assert left >= 0 and top >= 0 and right <= seen["w"] and bottom <= seen["h"], f"out of the window {where}"
+        assert not seen["hidden"], f"covered {where}"
 
 
 HAS_MOVES_AFTER_A_BUTTON = """async () => {

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import ServeProcess, open_table, wait_turn_or_over
+from browser_support import ServeProcess, deal_at_first_turn, open_table
 from playwright.sync_api import BrowserContext, Page, expect
 
 SIZES = [(1280, 800), (1024, 768), (375, 812)]
@@ -57,10 +57,9 @@ def check_ring(page: Page, n: int, width: int, height: int) -> None:
 ])
 def test_seats_sit_around_the_table_at_three_sizes(
         game: str, n: int, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
-    table = server.create(game=game, players=n, name="Ada", seats=["human"] + ["heuristic"] * (n - 1),
-                          **({"deck": "sample"} if game == "baebae" else {}))
-    page = open_table(new_context(), server, table["id"], table["token"])
-    assert wait_turn_or_over(page) == "turn"
+    _, page = deal_at_first_turn(server, new_context(), game=game, players=n, name="Ada",
+                                 seats=["human"] + ["heuristic"] * (n - 1),
+                                 **({"deck": "sample"} if game == "baebae" else {}))
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(50)

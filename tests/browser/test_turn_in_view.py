@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 from browser_support import (
     ServeProcess,
+    deal_at_first_turn,
     hand_cards,
-    open_table,
     page_report,
     seq,
     wait_seq_above,
@@ -42,9 +42,8 @@ OUT_OF_VIEW = """() => {
 @pytest.mark.parametrize("game", ["baha", "baebae"])
 def test_the_hand_and_the_turns_controls_are_in_the_window(
         game: str, size: str, server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
-    table = server.create(game=game, name="Ada", seats=["human", "heuristic", "heuristic", "heuristic"])
-    page = open_table(new_context(**SIZES[size]), server, table["id"], table["token"])
-    assert wait_turn_or_over(page) == "turn", page_report(page)
+    _, page = deal_at_first_turn(server, new_context(**SIZES[size]), game=game, name="Ada",
+                                 seats=["human", "heuristic", "heuristic", "heuristic"])
     check_in_view(page, f"{game} at {size}")
     if page.get_by_test_id("pass-confirm").count():
         # Baha: the pass, then a turn in a trick, cards on the table (the middle at its tallest).

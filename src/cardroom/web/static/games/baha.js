@@ -153,6 +153,16 @@ export default {
     if (view.leftover_count) info.push(h("span", { class: "muted", text: `${view.leftover_count} leftover face down` }));
     if (view.draw_pile_count) info.push(h("span", { text: `draw pile: ${view.draw_pile_count}` }));
     out.push(h("div", { class: "center-info", "data-testid": "center-info" }, info));
+    // What this seat passed and received, at the top of the middle: lower down, the hand and the
+    // decision (stuck to the window's bottom, style.css .turn-area) would cover it.
+    if (view.passed || view.received) {
+      const bits = [];
+      const you = state.replay ? tv.names(view.seat) : "You";
+      const words = (cards) => cards.map((x) => this.cardWords(x)).join(", ");
+      if (view.passed) bits.push(h("span", { text: `${you} passed ${words(view.passed.cards)} to ${tv.names(view.passed.to)}.` }));
+      if (view.received) bits.push(h("span", { text: ` ${you} received ${words(view.received.cards)} from ${tv.names(view.received.from)}.` }));
+      out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
+    }
 
     const led = view.led;
     const ledBox = h("div", { class: "led", "data-testid": "led" });
@@ -175,14 +185,6 @@ export default {
     if (!(view.trick || []).length) trick.append(h("div", { class: "trick-empty", text: view.phase === "pass" ? "Choose your cards to pass" : view.phase === "over" ? "" : "No card on the table yet" }));
     out.push(trick);
 
-    if (view.passed || view.received) {
-      const bits = [];
-      const you = state.replay ? tv.names(view.seat) : "You";
-      const words = (cards) => cards.map((x) => this.cardWords(x)).join(", ");
-      if (view.passed) bits.push(h("span", { text: `${you} passed ${words(view.passed.cards)} to ${tv.names(view.passed.to)}.` }));
-      if (view.received) bits.push(h("span", { text: ` ${you} received ${words(view.received.cards)} from ${tv.names(view.received.from)}.` }));
-      out.push(h("div", { class: "pass-info muted", "data-testid": "pass-info" }, bits));
-    }
     return out;
   },
 
