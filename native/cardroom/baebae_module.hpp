@@ -704,7 +704,17 @@ inline PyTypeObject* make_core_type() {
 // random batch's time): per game its totals' row, its winners (the seats in first place), the
 // first winner (-1 for a game the action guard stopped), the actions, its rounds' penalties
 // (one row a round) and its extras' dict ({"blocked_rounds", "guard_rounds"}).
+//
+// The cyclic collector is paused while they are made: lists of ints and dicts of ints make no
+// cycle, and its passes over thousands of new objects (promoting them, then walking the whole
+// heap) cost a tenth of a random batch's time.
 inline py::dict batch_games(const Played& out, int n) {
+    struct Paused {  // the collector as it was, back when the lists are made (or on an error)
+        int was = PyGC_Disable();
+        ~Paused() {
+            if (was) PyGC_Enable();
+        }
+    } paused;
     auto made = [](PyObject* object) {
         if (object == nullptr) throw py::error_already_set();
         return py::reinterpret_steal<py::object>(object);
