@@ -642,8 +642,8 @@ struct Played {
 // else the random agent), seeded as cardroom simulate seeds them (seat s of the game with seed
 // k: k * 1000 + s), each played to its end or to max_actions. With ``exact`` false, every seat
 // plays FastSeat's stream instead: the same deals, other choices, without seeding four
-// Mersenne Twisters a game.
-void play_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
+// Mersenne Twisters a game. Never inlined: the benchmark counts its instructions by its name.
+[[gnu::noinline]] void play_games(const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
                 const std::vector<bool>& heuristic, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);

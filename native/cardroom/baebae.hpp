@@ -7,6 +7,7 @@
 #pragma once
 
 #include <charconv>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -244,6 +245,25 @@ struct Game {
         return key;
     }
 
+    // chance_rng(chance_key(kind, count), rules.stream). On the split stream the key's FNV-1a
+    // hash is taken over its parts as they would be written, without making the text.
+    PyRandom chance_of(const char* kind, int64_t count = -1) {
+        if (rules.stream != Stream::SplitMix) return chance_rng(chance_key(kind, count), rules.stream);
+        char digits[24];
+        uint64_t h = key_hash(seed.data(), seed.size());
+        h = key_hash(":", 1, h);
+        h = key_hash(kind, std::strlen(kind), h);
+        h = key_hash(":", 1, h);
+        char* end = std::to_chars(digits, digits + sizeof digits, round_no).ptr;
+        h = key_hash(digits, static_cast<size_t>(end - digits), h);
+        if (count >= 0) {
+            h = key_hash(":", 1, h);
+            end = std::to_chars(digits, digits + sizeof digits, count).ptr;
+            h = key_hash(digits, static_cast<size_t>(end - digits), h);
+        }
+        return PyRandom::splitmix(h);
+    }
+
     int next_seat(int seat) const {  // ((seat + direction) % n + n) % n, direction being 1 or -1
         int s = seat + direction;
         return s >= n ? s - n : s < 0 ? s + n : s;
@@ -396,11 +416,8 @@ struct Game {
         if (first) {
             deck = *first;
         } else {
-            int cards = prog->cards();
-            deck.resize(cards);
-            int* d = deck.data();
-            for (int i = 0; i < cards; ++i) d[i] = i;
-            chance_rng(chance_key("round"), rules.stream).shuffle(deck.data(), deck.size());
+            deck.assign(prog->identity.begin(), prog->identity.end());  // 0, 1, ..., cards - 1
+            chance_of("round").shuffle(deck.data(), deck.size());
         }
         int size = rules.hand_size;
         hands.assign(n, Bits(prog->words));
@@ -502,7 +519,7 @@ struct Game {
         play(seat, pid);
     }
 
-    void start_turn(int seat) {
+    [[gnu::always_inline]] void start_turn(int seat) {
         turn = seat;
         phase = PLAY;
         drawn = -1;
@@ -539,7 +556,7 @@ struct Game {
             stock.assign(discard.begin(), discard.end() - 1);  // the stock is empty: it takes them
             discard.erase(discard.begin(), discard.end() - 1);
             ++chance;
-            chance_rng(chance_key("reshuffle", chance), rules.stream).shuffle(stock.data(), stock.size());
+            chance_of("reshuffle", chance).shuffle(stock.data(), stock.size());
             if (sink->events) sink->reshuffle(*this);
         }
         int pid = stock.back();
@@ -549,7 +566,7 @@ struct Game {
         return pid;
     }
 
-    void play(int seat, int pid) {
+    [[gnu::always_inline]] void play(int seat, int pid) {
         clear_idle();
         drawn = -1;
         hands[seat].clear(pid);

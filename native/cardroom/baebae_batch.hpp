@@ -86,8 +86,9 @@ struct FastSeat {
 // Games first_seed, first_seed + 1, ... between simulate's agents (``heuristic[s]``: seat s plays
 // the heuristic, else the random agent), each to its end or max_actions. With ``exact`` false,
 // every seat plays FastSeat's stream instead: the same deals and chance, other choices, without
-// seeding a Mersenne Twister a seat and game.
-inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
+// seeding a Mersenne Twister a seat and game. Never inlined: the benchmark counts its instructions
+// by its name.
+[[gnu::noinline]] inline void play_games(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions,
                        const std::vector<bool>& heuristic, bool exact, Played& out) {
     int n = rules.players;
     out.totals.assign(static_cast<size_t>(games) * n, 0);

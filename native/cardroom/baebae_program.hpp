@@ -195,6 +195,7 @@ struct Program {
     std::vector<int> card_of;    // the design of each physical card
     std::vector<int> first_pid;  // the first physical card of each design (its copies follow)
     std::vector<int> copies;
+    std::vector<int> identity;   // 0, 1, ..., cards() - 1: a round's deck before its shuffle
     int ask_optional = -1, end_turn = -1;
     int words = 1;
     bool single_copies = true;  // one card of each design
@@ -241,6 +242,8 @@ struct Program {
                                      d[8], d[9], d[10], d[11] != 0, d[12] != 0});
         }
         card_of = cards_of;
+        identity.resize(card_of.size());
+        for (size_t pid = 0; pid < identity.size(); ++pid) identity[pid] = static_cast<int>(pid);
         ask_optional = ask;
         end_turn = end;
         int n = cards();

@@ -112,7 +112,7 @@ inline bool Game::handle(size_t at, const Step& step) {
         }
         case COIN: {
             ++chance;
-            bool heads = chance_rng(chance_key("coin", chance), rules.stream)
+            bool heads = chance_of("coin", chance)
                              .random() < 0.5;
             if (sink->events) sink->coin(frames[at].actor, heads);
             int branch = heads ? step.heads : step.tails;
@@ -210,7 +210,7 @@ inline bool Game::take_step(size_t at, const Step& step) {
     std::vector<int> pool = matching(victim, step.filter).list();
     if (pool.empty()) return true;
     ++chance;
-    PyRandom rng = chance_rng(chance_key("take", chance), rules.stream);
+    PyRandom rng = chance_of("take", chance);
     size_t k = static_cast<size_t>(step.count) < pool.size() ? static_cast<size_t>(step.count) : pool.size();
     std::vector<int> taken = rng.sample(pool.data(), pool.size(), k);
     for (int pid : taken) {

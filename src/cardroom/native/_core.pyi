@@ -161,7 +161,7 @@ def baebae_games(
     program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
     chosen_once: bool, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
     split: bool = ...,
-) -> dict[str, list[int]]: ...
+) -> dict[str, Any]: ...
 
 def baebae_restricted_games(
     program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,

@@ -482,26 +482,16 @@ class BatchGames:
 
     __slots__ = ("players", "totals", "winner_lists", "winners", "actions", "deal_points", "extras")
 
-    def __init__(self, players: int, found: dict[str, list[int]]) -> None:
+    def __init__(self, players: int, found: dict[str, Any]) -> None:
+        # The core makes every list in one pass (native/cardroom/baebae_module.hpp, batch_games)
         self.players = players
-
-        def rows(flat: list[int]) -> list[list[int]]:
-            return [flat[i:i + players] for i in range(0, len(flat), players)]
-
-        self.totals = rows(found["totals"])
-        self.winner_lists = [[s for s, first in enumerate(row) if first] for row in rows(found["winners"])]
-        self.winners = [-1 if stopped else row[0] for stopped, row in zip(found["stopped"], self.winner_lists,
-                                                                          strict=True)]
+        self.totals: list[list[int]] = found["totals"]
+        self.winner_lists: list[list[int]] = found["winner_lists"]
+        self.winners: list[int] = found["winners"]
         """The first winner of each game, -1 when the action guard stopped it."""
-        self.actions = found["actions"]
-        self.extras = [{"blocked_rounds": b, "guard_rounds": g}
-                       for b, g in zip(found["blocked"], found["guarded"], strict=True)]
-        points = rows(found["points"])
-        self.deal_points: list[list[list[int]]] = []
-        start = 0
-        for deals in found["deals"]:
-            self.deal_points.append(points[start:start + deals])
-            start += deals
+        self.actions: list[int] = found["actions"]
+        self.extras: list[dict[str, int]] = found["extras"]
+        self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
 def agent_games(
