@@ -16,7 +16,8 @@ the native batch. The random batch runs twice: with simulate's random agents (a 
 Twister seeded per seat and game, as Python seeds them) and with the fast uniform stream
 (``exact=False``: the same deals and chance, other choices). ``--instructions`` also counts
 the instructions one action takes with ``valgrind --tool=callgrind`` (the batch's own function
-only, so the figure does not depend on the machine's load).
+only, with everything it calls, so the figure does not depend on the machine's load; the
+function counted is printed).
 
 ``--heuristic-games N`` then times ``run_games`` over ``N`` whole games (three rounds, the
 default rules) of four heuristic agents on the native path, as ``cardroom simulate baebae
@@ -34,9 +35,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -47,6 +45,7 @@ from harness import (
     STREAM,
     Pick,
     Runner,
+    callgrind_count,
     cardroom_runner,
     environment,
     load_average,
@@ -151,26 +150,19 @@ _COUNTED = (
 )
 
 
+COUNTED_FUNCTION = "cardroom::baebae::play_games(*Played&)"
+"""The batch's function, as callgrind's ``--toggle-collect`` names it: the whole demangled name,
+from its start to its last parameter, so that no other function matches (``*play_games*`` also
+matched the template instances named after it that it calls, the deal's and the hand's end, and
+entering them switched collection off)."""
+
+
 def count_instructions(exact: bool, games: int = 300) -> dict[str, Any] | None:
-    """Instructions per action of the native batch, counted by callgrind in the batch's function."""
-    valgrind = shutil.which("valgrind")
-    if valgrind is None:
-        return None
-    with tempfile.TemporaryDirectory() as folder:
-        out = f"{folder}/callgrind.out"
-        done = subprocess.run(
-            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}",
-             "--toggle-collect=*baebae*play_games*", sys.executable, "-c",
-             _COUNTED.format(path=sys.path, games=games, exact=exact, stream=STREAM)],
-            capture_output=True, text=True, timeout=600, check=True,
-        )
-        actions = int(done.stdout.split()[-1])
-        found = re.search(r"Collected : (\d+)", done.stderr)
-        if found is None:
-            return None
-        instructions = int(found.group(1))
-    return {"exact": exact, "games": games, "actions": actions, "instructions": instructions,
-            "instructions_per_action": instructions / actions}
+    """Instructions per action of the native batch, counted by callgrind in the batch's function
+    (the whole of it: everything it calls is counted, nothing else)."""
+    script = _COUNTED.format(path=sys.path, games=games, exact=exact, stream=STREAM)
+    counted = callgrind_count(COUNTED_FUNCTION, script)
+    return None if counted is None else {**counted, "exact": exact, "games": games}
 
 
 def heuristic_run(games: int) -> dict[str, Any]:
@@ -276,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         counted = measured["summary"].get(f"{name}_instructions")
         if counted:
             print(f"{name}: {counted['instructions_per_action']:.0f} instructions an action "
-                  f"(callgrind, {counted['actions']} actions of {counted['games']} games)")
+                  f"(callgrind, {counted['actions']} actions of {counted['games']} games; counted in "
+                  f"{'; '.join(counted['functions'])})")
     found = measured["summary"].get("heuristic_run_games")
     if found:
         print(f"run_games, {found['games']} heuristic games (native, one process): {found['seconds']:.1f} s, "

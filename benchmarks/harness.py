@@ -17,9 +17,12 @@ import json
 import os
 import platform
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -324,3 +327,66 @@ def run_benchmark(
     else:
         print_table(result, [n for n, _ in runners], unit)
     return 0
+
+
+def pattern_regex(pattern: str) -> re.Pattern[str]:
+    """Valgrind's function pattern (``--toggle-collect``: ``*`` any text, ``?`` one character,
+    the whole name) as a regular expression."""
+    parts = (".*" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+    return re.compile("".join(parts) + r"\Z", re.DOTALL)
+
+
+def core_functions(pattern: str) -> list[str]:
+    """The native core's functions (``nm -C`` of its shared object: the demangled names callgrind
+    reads) that ``pattern`` matches; empty without ``nm``."""
+    from cardroom.native import core
+
+    nm = shutil.which("nm")
+    if nm is None:
+        return []
+    listed = subprocess.run([nm, "-C", core().__file__], capture_output=True, text=True, check=True).stdout
+    regex = pattern_regex(pattern)
+    names = set()
+    for line in listed.splitlines():
+        fields = line.split(" ", 2)
+        if len(fields) == 3 and fields[1] in ("t", "T", "w", "W") and regex.match(fields[2]):
+            names.add(fields[2])
+    return sorted(names)
+
+
+def callgrind_count(pattern: str, script: str) -> dict[str, Any] | None:
+    """The instructions ``python -c script`` runs inside the one function named by ``pattern``
+    (valgrind's ``--toggle-collect``, counted whatever the load), and the actions the script
+    prints last; ``None`` without valgrind.
+
+    Entering any function the pattern matches flips collection, so a pattern that also matched a
+    function the counted one calls (a template instance named after it, a local type's method)
+    would switch collection off inside it: the pattern must name one function and only it. It is
+    checked twice: against the core's symbols before the run and against the names callgrind
+    recorded after it (``functions``: those names; a pattern matching none or several is refused)."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    found_before = core_functions(pattern)
+    if shutil.which("nm") is not None and len(found_before) != 1:
+        raise SystemExit(f"--toggle-collect={pattern} must match one function of the core: {found_before}")
+    with tempfile.TemporaryDirectory() as folder:
+        out = f"{folder}/callgrind.out"
+        done = subprocess.run(
+            [valgrind, "--tool=callgrind", f"--callgrind-out-file={out}", f"--toggle-collect={pattern}",
+             sys.executable, "-c", script],
+            capture_output=True, text=True, timeout=600, check=True,
+        )
+        actions = int(done.stdout.split()[-1])
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        with open(out, encoding="utf-8", errors="replace") as dump:
+            named = {m.group(1) for m in re.finditer(r"^c?fn=\(\d+\) (.*)$", dump.read(), re.MULTILINE)}
+    regex = pattern_regex(pattern)
+    functions = sorted(name for name in named if regex.match(name))
+    if found is None:
+        return None
+    if len(functions) != 1:
+        raise SystemExit(f"--toggle-collect={pattern} must match one of callgrind's names: {functions}")
+    instructions = int(found.group(1))
+    return {"games": None, "actions": actions, "instructions": instructions,
+            "instructions_per_action": instructions / actions, "pattern": pattern, "functions": functions}

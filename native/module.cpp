@@ -20,6 +20,7 @@
 #include "cardroom/baebae_knowledge.hpp"
 #include "cardroom/ismcts_baebae.hpp"
 #include "cardroom/baha.hpp"
+#include "cardroom/baha_batch.hpp"
 #include "cardroom/baha_heuristic.hpp"
 #include "cardroom/baha_tables.hpp"
 #include "cardroom/baha_vector.hpp"
@@ -793,7 +794,7 @@ PYBIND11_MODULE(_core, m) {
         "baha_games",
         [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
            int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic,
-           bool split) {
+           bool split, bool flat) {
             baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
@@ -801,19 +802,12 @@ PYBIND11_MODULE(_core, m) {
                 py::gil_scoped_release unlocked;  // no Python object is touched while the games run
                 play_games(rules, first_seed, games, max_actions, exact, heuristic, out);
             }
-            py::dict result;
-            result["totals"] = out.totals;
-            result["winners"] = out.winners;
-            result["hands"] = out.hands;
-            result["actions"] = out.actions;
-            result["moons"] = out.moons;
-            result["deals"] = out.deals;
-            result["points"] = out.points;
-            return result;
+            return baha::batch_lists(out, players, flat);  // BatchGames' lists (baha_batch.hpp)
         },
         py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
         py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"), py::arg("split") = false);
+        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"), py::arg("split") = false,
+        py::arg("flat") = false);
     baha::register_baha_tables(m);
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)

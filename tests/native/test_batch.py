@@ -54,3 +54,83 @@ def test_fast_play_outs_play_whole_uniform_games():
     # uniform choices: each seat wins about a quarter of the hands
     for seat in range(4):
         assert abs(fast.winners.count(seat) / 3000 - 0.25) < 0.05
+
+
+def old_layout(players: int, found: dict[str, list[int]]) -> dict[str, object]:
+    """BatchGames' lists cut from the core's flat lists in Python, as the batch made them before
+    the core built them (native/cardroom/baha_batch.hpp): the layout the new one must equal."""
+    flat = found["totals"]
+    points = found["points"]
+    rows = [points[i:i + players] for i in range(0, len(points), players)]
+    deal_points, start = [], 0
+    for deals in found["deals"]:
+        deal_points.append(rows[start:start + deals])
+        start += deals
+    return {
+        "totals": [flat[i:i + players] for i in range(0, len(flat), players)], "winners": found["winners"],
+        "hands": found["hands"], "actions": found["actions"], "moons": found["moons"],
+        "extras": [{"moons": moons} for moons in found["moons"]], "deal_points": deal_points,
+    }
+
+
+LAYOUT_CASES = [
+    ({"players": 2}, "random", True), ({"players": 3, "draw_pile": True, "random_dealer": True}, "random", True),
+    ({"players": 3}, "heuristic", True), ({}, "random", True), ({}, "random", False),
+    ({"players": 4, "scoring": "face", "moon": False}, "random,heuristic,random,heuristic", True),
+    ({"players": 5, "passing": False, "target": 40}, "heuristic", True), ({"players": 5}, "random", False),
+    ({"players": 6, "target": 30}, "heuristic,random,random,random,random,random", True),
+    ({"players": 2, "target": 200}, "random", False),
+]
+
+
+@pytest.mark.parametrize("stream", ["splitmix", "twister"])
+@pytest.mark.parametrize(("options", "agents", "exact"), LAYOUT_CASES)
+def test_the_cores_lists_are_the_old_layouts(options, agents, exact, stream):
+    # Many batches (several sizes and seeds, one with the action guard): the lists the core makes
+    # hold what the Python cut of its flat lists held, each game's rows their own lists.
+    from cardroom.games.baha.native import BatchGames, agent_games
+    from cardroom.native import core
+
+    rules = Rules(**options, stream=stream)
+    seats = agents.split(",") * (rules.players if "," not in agents else 1)
+    fields = ("totals", "winners", "hands", "actions", "moons", "extras", "deal_points")
+    for games, first, guard in ((0, 3, 200_000), (1, -5, 200_000), (17, 2**40, 200_000), (60, -900, 200_000),
+                                (9, 11, 150)):
+        found = agent_games(rules, games, first, tuple(seats), guard, exact=exact)
+        assert type(found) is BatchGames
+        flat = core().baha_games(
+            rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
+            rules.random_dealer, first, games, guard, exact, [a == "heuristic" for a in seats],
+            stream == "splitmix", True,
+        )
+        expected = old_layout(rules.players, flat)
+        assert {name: getattr(found, name) for name in fields} == expected
+        assert len({id(row) for row in found.totals}) == games
+        assert len({id(row) for rows in found.deal_points for row in rows}) == sum(flat["deals"])
+        assert max(found.actions, default=0) <= guard
+
+
+def test_a_batch_leaves_the_cyclic_collector_as_it_found_it():
+    # The core pauses the collector while it makes the batch's lists, then puts it back as it was
+    import gc
+
+    from cardroom.games.baha.native import random_games
+
+    rules = Rules(players=4)
+    assert gc.isenabled()
+    found = random_games(rules, 30, 5)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert random_games(rules, 30, 5).totals == found.totals
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    with pytest.raises(RulesError):  # a refused batch leaves it as it was too
+        random_games(rules, -1)
+    assert gc.isenabled()
+    # fresh lists and dicts, one a game, that the caller may change freely
+    assert len({id(row) for row in found.totals}) == 30 and len({id(e) for e in found.extras}) == 30
+    found.totals[0].append(1)
+    found.extras[0]["moons"] = 99
+    assert len(found.totals[1]) == 4 and found.extras[1]["moons"] == found.moons[1]

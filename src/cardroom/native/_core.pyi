@@ -72,7 +72,8 @@ class BahaHeuristic:
 def baha_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
     first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool], split: bool = ...,
-) -> dict[str, list[int]]: ...
+    flat: bool = ...,
+) -> dict[str, Any]: ...
 def baha_table_games(
     players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
     seeds: list[int], heuristic: list[bool], max_actions: int, split: bool = ...,

@@ -371,22 +371,16 @@ class BatchGames:
 
     __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points", "extras")
 
-    def __init__(self, players: int, found: dict[str, list[int]]) -> None:
+    def __init__(self, players: int, found: dict[str, Any]) -> None:
+        # the core made the lists (native/cardroom/baha_batch.hpp), fresh ones, one pass
         self.players = players
-        flat = found["totals"]
-        self.totals = [flat[i:i + players] for i in range(0, len(flat), players)]
-        self.winners = found["winners"]
-        self.hands = found["hands"]
-        self.actions = found["actions"]
-        self.moons = found["moons"]
-        self.extras = [{"moons": moons} for moons in self.moons]  # the spec's result_extras
-        points = found["points"]
-        rows = [points[i:i + players] for i in range(0, len(points), players)]
-        self.deal_points: list[list[list[int]]] = []
-        start = 0
-        for deals in found["deals"]:
-            self.deal_points.append(rows[start:start + deals])
-            start += deals
+        self.totals: list[list[int]] = found["totals"]
+        self.winners: list[int] = found["winners"]
+        self.hands: list[int] = found["hands"]
+        self.actions: list[int] = found["actions"]
+        self.moons: list[int] = found["moons"]
+        self.extras: list[dict[str, int]] = found["extras"]  # the spec's result_extras
+        self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
 def agent_games(
