@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play designer research test lint bench install browser postgres redis clean strength
+.PHONY: play designer research test lint bench install browser postgres redis valgrind clean strength
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,13 @@ redis:
 	@command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ] || { $(SUDO) apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends redis-server; }
 
+# The benchmarks count instructions an action with valgrind's callgrind, in the one function
+# the core's symbols (binutils' nm) name as the batch; tests/native/test_callgrind_pattern.py
+# checks that count: Debian's valgrind and binutils packages, installed like the others.
+valgrind:
+	@command -v valgrind >/dev/null 2>&1 && command -v nm >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends valgrind binutils; }
+
 MORE := make designer adds the designer's extras (simulate --out, analyze, compare, sweep, Ray), \
 	make research the researcher's (learning environments, OpenSpiel, training a policy); \
 	or pip install -e '.[designer]' or '.[research]'.
@@ -87,14 +94,14 @@ designer: $(VENV)/.installed-designer
 research: $(VENV)/.installed-research
 	@echo "Installed the researcher's extras: cardroom.rl, cardroom.openspiel, the policy bot and training."
 
-test: lint browser postgres redis
+test: lint browser postgres redis valgrind
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-bench: install
+bench: install valgrind
 	$(BIN)/python benchmarks/baha_vs_openspiel.py
 	$(BIN)/python benchmarks/baebae_vs_openspiel.py
 	$(BIN)/python benchmarks/ismcts_vs_openspiel.py
