@@ -40,7 +40,15 @@ import time
 from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, NativeInference, NativeSearch, NativeSearchRoot, QuietPlayout, State
+from cardroom.engine import (
+    Action,
+    NativeInference,
+    NativeSearch,
+    NativeSearchRoot,
+    QuietPlayout,
+    State,
+    WinReturns,
+)
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
@@ -50,6 +58,11 @@ ENGINES = ("auto", "native", "python")
 MAX_THREADS = 256
 MAX_INFER = 100_000
 """The most worlds an ``infer`` pool may hold (per tree)."""
+REWARDS = ("points", "win")
+"""What the search backs up: the state's ``returns()`` (the default) or its share of the game's win."""
+DEFAULT_WIN_TEMPERATURE = 8.0
+"""The ``win`` reward's smoothing before the last round: penalty points a square root of the rounds
+left (:mod:`cardroom.games.baebae.reward`)."""
 INFER_POOLS = ("search", "iteration")
 """When ``infer``'s worlds are dealt and weighed: once a search (per tree), or afresh each iteration."""
 
@@ -121,6 +134,8 @@ class ISMCTSAgent:
         infer: object = None,
         infer_epsilon: object = None,
         infer_pool: object = None,
+        reward: object = None,
+        win_temperature: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -180,6 +195,20 @@ class ISMCTSAgent:
                              f"not {infer_pool!r}")
         if infer_pool is not None and infer is None:
             raise AgentError("ismcts: infer_pool says when infer's worlds are dealt: give infer=N too")
+        if reward is not None and reward not in REWARDS:
+            raise AgentError(f"ismcts: reward must be one of {', '.join(REWARDS)} (what the search backs up: "
+                             f"the penalty points, or the share of the game's win), not {reward!r}")
+        if win_temperature is not None and (
+            isinstance(win_temperature, bool) or not isinstance(win_temperature, int | float)
+            or not math.isfinite(win_temperature) or win_temperature <= 0
+        ):
+            raise AgentError(f"ismcts: win_temperature must be a finite number more than 0 (penalty points), "
+                             f"not {win_temperature!r}")
+        if win_temperature is not None and reward != "win":
+            raise AgentError("ismcts: win_temperature smooths the win reward's chances: give reward=win too")
+        if reward == "win" and value is not None:
+            raise AgentError("ismcts: value (the network judging leaves) estimates points, not the win: "
+                             "leave value out with reward=win")
         if infer is not None and (engine == "python" or value is not None):
             raise AgentError("ismcts: infer (worlds weighed by the other seats' play) runs in the native "
                              "search only; use engine=auto or engine=native, without value")
@@ -188,6 +217,11 @@ class ISMCTSAgent:
         self.infer_epsilon = float(infer_epsilon) if isinstance(infer_epsilon, int | float) else 0.25
         self.infer_pool = "iteration" if infer_pool == "iteration" else "search"
         """``search``: one weighed pool a search tree; ``iteration``: a new pool each iteration."""
+        self.reward = "win" if reward == "win" else "points"
+        """What the search backs up: ``points`` (the state's ``returns()``) or ``win`` (its
+        ``win_returns()``, the share of the game's win; BAEBAE)."""
+        self.win_temperature = (float(win_temperature) if isinstance(win_temperature, int | float)
+                                else DEFAULT_WIN_TEMPERATURE)
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
@@ -211,6 +245,7 @@ class ISMCTSAgent:
     # -- the agent interface -----------------------------------------------------------
 
     def act(self, state: State, seat: int) -> Action:
+        self._check_reward(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last_iterations = 0
@@ -230,6 +265,7 @@ class ISMCTSAgent:
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads,
                 **({} if prior is None else {"root_prior": prior}), **self._infer_options(),
+                **self._reward_options(),
             )
             return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -255,6 +291,7 @@ class ISMCTSAgent:
         per legal action searched, its visits and its mean return for ``seat`` (the value an
         oracle gives each choice; an action visited once or never is left out, its mean a
         guess). Only ``seat``'s view of the position is searched."""
+        self._check_reward(state)
         legal = state.legal_actions()
         c = self.exploration
         self.c = games.get(state.rules.game).exploration if c is None else c
@@ -264,6 +301,7 @@ class ISMCTSAgent:
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads, **self._infer_options(),
+                **self._reward_options(),
             )
             stats = {key: (visits, reward) for key, visits, reward in found}
         else:
@@ -304,6 +342,20 @@ class ISMCTSAgent:
                 f"{state.rules.game} state lacks; use threads=1"
             )
         return None
+
+    def _reward_options(self) -> dict[str, Any]:
+        """The native search's reward options, when not the default (else none: every game takes that)."""
+        if self.reward == "points":
+            return {}
+        return {"reward": self.reward, "win_temperature": self.win_temperature}
+
+    def _check_reward(self, state: State) -> None:
+        """Refuse ``reward=win`` in words for a game that has no share of the win to back up."""
+        if self.reward == "win" and not isinstance(state, WinReturns):
+            from cardroom.agents.base import AgentError
+
+            raise AgentError(f"ismcts: reward=win is built for baebae (totals over a fixed number of "
+                             f"rounds), not {state.rules.game}; leave reward out")
 
     def _infer_options(self) -> dict[str, Any]:
         """The native search's inference options, when asked for (else none: every game takes that)."""
@@ -380,6 +432,8 @@ class ISMCTSAgent:
         live = not world.is_over and world.deal_number == deal
         if share <= 0 or not live:
             self._rollout(world, deal)
+            if self.reward == "win":
+                return cast(WinReturns, world).win_returns(self.win_temperature)
             return list(world.returns())
         import numpy as np
 
