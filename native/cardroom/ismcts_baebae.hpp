@@ -59,6 +59,8 @@ struct SearchRoot {
     // smoothed over ``win_temperature`` penalty points a square root of the rounds left.
     bool win = false;
     double win_temperature = 8.0;
+    // Roll-outs to the game's end (the totals of every round played out), not the round's.
+    bool whole_game = false;
 };
 
 constexpr int TRIES = 20;
@@ -270,9 +272,10 @@ struct SearchTraits {
         world.dealer.world(rng, world.game);
         world.game.sink = &quiet_sink();
     }
-    static int64_t deal(const World& w) { return w.game.round_no; }
+    // The deal the search plays out: the round, or (``whole_game``, -1) every round left.
+    static int64_t deal(const World& w) { return w.dealer.root->whole_game ? -1 : w.game.round_no; }
     static bool live(const World& w, int64_t deal) {
-        return w.game.phase != OVER && w.game.round_no == deal && w.game.turn >= 0;
+        return w.game.phase != OVER && (deal < 0 || w.game.round_no == deal) && w.game.turn >= 0;
     }
     static int actor(const World& w) { return w.game.turn; }
 
@@ -399,7 +402,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         "baebae_ismcts",
         [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
            bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, bool win, double win_temperature) {
+           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -413,6 +416,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             SearchRoot root = make_root(core.g, read_knowledge(core.g, knowledge));
             root.win = win;
             root.win_temperature = win_temperature;
+            root.whole_game = whole_game;
             int seat = root.knowledge.seat;
             ismcts::Options options;
             options.iterations = iterations;
@@ -439,7 +443,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         },
         py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0);
+        py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0,
+        py::arg("whole_game") = false);
     m.def(
         "baebae_win_returns",
         [](std::vector<int64_t> totals, int64_t rounds_left, double temperature) {

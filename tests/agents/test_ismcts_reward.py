@@ -83,3 +83,20 @@ def test_the_agent_spec_takes_the_reward() -> None:
     assert (bot.reward, bot.win_temperature) == ("win", 4.0)  # type: ignore[attr-defined]
     with pytest.raises(AgentError, match="reward must be one of"):
         Lineup.parse("ismcts:reward=wins,heuristic", 2)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"horizon": "hand"}, "horizon must be one of round, game"),
+    ({"horizon": "game", "engine": "python"}, "horizon=game runs in the native BAEBAE search only"),
+])
+def test_bad_horizons_are_refused_in_words(options: dict[str, Any], words: str) -> None:
+    with pytest.raises(AgentError, match=words):
+        make("ismcts", **options)
+
+
+def test_a_game_horizon_is_refused_where_the_search_is_not_baebaes_native() -> None:
+    from cardroom.games import baha
+
+    state = baha.Rules(players=4).new_game(1)
+    with pytest.raises(AgentError, match="horizon=game is built for baebae's native search"):
+        make("ismcts", horizon="game", iterations=5).act(state, state.current_player)

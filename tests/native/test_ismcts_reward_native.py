@@ -82,3 +82,12 @@ def test_before_the_last_round_the_share_is_smoothed_over_the_rounds_left(engine
     found = values(ahead, seat, engine, reward="win", win_temperature=1e12)
     assert max(abs(v) for v in found) < 1e-6
     assert set(values(ahead, seat, engine, reward="win")) == {0.75}  # at 8 points: a sure win still
+
+
+def test_a_game_horizon_plays_every_round_out() -> None:
+    """``horizon=game``: the roll-outs play to the game's end, so in round one of two the share is
+    exact again, at any temperature (the round's horizon smooths it to about 0 above)."""
+    rules = Rules(players=4, rounds=2)
+    ahead, seat = position(rules, 5, 10_000)
+    found = values(ahead, seat, "native", reward="win", win_temperature=1e12, horizon="game")
+    assert set(found) == {0.75}

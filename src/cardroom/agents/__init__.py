@@ -130,6 +130,8 @@ AGENTS: dict[str, AgentKind] = {
                   "share of the game's win; baebae only)",
         "win_temperature": "a number above 0: the win reward's smoothing before the last round, in "
                            "penalty points a square root of the rounds left; default 8",
+        "horizon": "round (the default) or game: how far a roll-out plays (game: baebae's native "
+                   "search only)",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",

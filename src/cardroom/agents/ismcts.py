@@ -63,6 +63,8 @@ REWARDS = ("points", "win")
 DEFAULT_WIN_TEMPERATURE = 8.0
 """The ``win`` reward's smoothing before the last round: penalty points a square root of the rounds
 left (:mod:`cardroom.games.baebae.reward`)."""
+HORIZONS = ("round", "game")
+"""How far the roll-outs play: to the end of the deal (a BAEBAE round; the default) or of the game."""
 INFER_POOLS = ("search", "iteration")
 """When ``infer``'s worlds are dealt and weighed: once a search (per tree), or afresh each iteration."""
 
@@ -136,6 +138,7 @@ class ISMCTSAgent:
         infer_pool: object = None,
         reward: object = None,
         win_temperature: object = None,
+        horizon: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -206,6 +209,12 @@ class ISMCTSAgent:
                              f"not {win_temperature!r}")
         if win_temperature is not None and reward != "win":
             raise AgentError("ismcts: win_temperature smooths the win reward's chances: give reward=win too")
+        if horizon is not None and horizon not in HORIZONS:
+            raise AgentError(f"ismcts: horizon must be one of {', '.join(HORIZONS)} (how far a roll-out "
+                             f"plays), not {horizon!r}")
+        if horizon == "game" and (engine == "python" or value is not None):
+            raise AgentError("ismcts: horizon=game runs in the native BAEBAE search only; "
+                             "use engine=auto or engine=native, without value")
         if reward == "win" and value is not None:
             raise AgentError("ismcts: value (the network judging leaves) estimates points, not the win: "
                              "leave value out with reward=win")
@@ -222,6 +231,8 @@ class ISMCTSAgent:
         ``win_returns()``, the share of the game's win; BAEBAE)."""
         self.win_temperature = (float(win_temperature) if isinstance(win_temperature, int | float)
                                 else DEFAULT_WIN_TEMPERATURE)
+        self.horizon = "game" if horizon == "game" else "round"
+        """How far a roll-out plays: to the end of the ``round`` (a deal) or of the ``game``."""
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
@@ -344,10 +355,13 @@ class ISMCTSAgent:
         return None
 
     def _reward_options(self) -> dict[str, Any]:
-        """The native search's reward options, when not the default (else none: every game takes that)."""
-        if self.reward == "points":
-            return {}
-        return {"reward": self.reward, "win_temperature": self.win_temperature}
+        """The native search's reward and horizon, when not the default (else none: every game takes that)."""
+        found: dict[str, Any] = {}
+        if self.reward != "points":
+            found.update(reward=self.reward, win_temperature=self.win_temperature)
+        if self.horizon != "round":
+            found["horizon"] = self.horizon
+        return found
 
     def _check_reward(self, state: State) -> None:
         """Refuse ``reward=win`` in words for a game that has no share of the win to back up."""
@@ -356,6 +370,12 @@ class ISMCTSAgent:
 
             raise AgentError(f"ismcts: reward=win is built for baebae (totals over a fixed number of "
                              f"rounds), not {state.rules.game}; leave reward out")
+        if self.horizon == "game" and (state.rules.game != "baebae" or self._native(state) is None):
+            from cardroom.agents.base import AgentError
+
+            raise AgentError(f"ismcts: horizon=game is built for baebae's native search, not "
+                             f"{state.rules.game}'s {'native' if self._native(state) else 'Python'} "
+                             "search; leave horizon out")
 
     def _infer_options(self) -> dict[str, Any]:
         """The native search's inference options, when asked for (else none: every game takes that)."""

@@ -36,8 +36,8 @@ import numpy.typing as npt
 
 from cardroom import games
 from cardroom.agents.base import Agent
-from cardroom.agents.learned import FORMAT, Network, observe
 from cardroom.agents.ismcts import DEFAULT_WIN_TEMPERATURE
+from cardroom.agents.learned import FORMAT, Network, observe
 from cardroom.engine import NativeSearchRoot, Rules, State, WinReturns
 
 __all__ = ["Targets", "generate", "policy_targets", "train", "save_network"]
@@ -100,7 +100,9 @@ def search(
     options = options or {}
     c = options.get("exploration", games.get(state.rules.game).exploration)
     reward = {} if options.get("reward", "points") == "points" else {
-        "reward": options["reward"], "win_temperature": options.get("win_temperature", DEFAULT_WIN_TEMPERATURE)}
+        "reward": options["reward"],
+        "win_temperature": options.get("win_temperature", DEFAULT_WIN_TEMPERATURE),
+    }
     action, _, root = state.native_ismcts_root(
         seat, iterations=iterations, seconds=None, exploration=c, rollout="heuristic", epsilon=0.1,
         max_depth=200, seed=seed, threads=1, **({} if prior is None else {"root_prior": prior}), **reward,
