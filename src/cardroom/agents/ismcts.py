@@ -114,7 +114,12 @@ class ISMCTSAgent:
     card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``) and
     ``infer_pool`` (``search``, the default: one pool a search tree; ``iteration``: a new pool
     of ``infer`` candidates every iteration, its one world drawn by weight, at ``infer``
-    likelihoods an iteration).
+    likelihoods an iteration), ``reward`` (what the search backs up: ``points``, the default,
+    the state's ``returns()``; ``win``, BAEBAE, each seat's share of the game's win, the state's
+    ``win_returns(win_temperature)``, :mod:`cardroom.games.baebae.reward`) and
+    ``win_temperature`` (that share's smoothing before the last round, in penalty points a
+    square root of the rounds left; default 8), ``horizon`` (``round``, the default: roll-outs
+    end with the deal; ``game``: they play every round left, native BAEBAE search only).
     This module's search has no inference: ``infer`` with ``engine=python`` is refused.
     """
 

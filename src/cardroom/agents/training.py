@@ -4,7 +4,8 @@ Two steps, each bounded and repeatable from its seed:
 
 1. **Targets** (:func:`generate`, NumPy and the native engine only). Games are played with
    every seat moved by the native ISMCTS (``iterations`` a move, heuristic roll-outs, the
-   game's UCB constant). At each decision with a choice the acting seat's observation (the
+   game's UCB constant and the points reward unless ``options`` say otherwise: ``cardroom
+   train --search``). At each decision with a choice the acting seat's observation (the
    game's observation encoder: only what that seat may know), its legal actions, the search's
    root visit counts (the policy target) and its root value (the mean reward of its most
    visited move) are kept; when the deal ends, every kept decision of it gets the acting seat's
