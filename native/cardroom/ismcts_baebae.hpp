@@ -28,6 +28,7 @@
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_heuristic.hpp"
 #include "cardroom/baebae_module.hpp"
+#include "cardroom/baebae_reward.hpp"
 #include "cardroom/ismcts.hpp"
 #include "cardroom/rng.hpp"
 
@@ -54,6 +55,12 @@ struct SearchRoot {
     std::vector<int> order;              // the other seats, in dealing order
     int drawn_by = -1, chooser = -1, filter = -1, least = 0;
     bool reselect = false;  // another seat's select decision: its candidates come from its dealt hand
+    // What the search rewards (baebae_reward.hpp): false, the points; true, the share of the win,
+    // smoothed over ``win_temperature`` penalty points a square root of the rounds left.
+    bool win = false;
+    double win_temperature = 8.0;
+    // Roll-outs to the game's end (the totals of every round played out), not the round's.
+    bool whole_game = false;
 };
 
 constexpr int TRIES = 20;
@@ -265,9 +272,10 @@ struct SearchTraits {
         world.dealer.world(rng, world.game);
         world.game.sink = &quiet_sink();
     }
-    static int64_t deal(const World& w) { return w.game.round_no; }
+    // The deal the search plays out: the round, or (``whole_game``, -1) every round left.
+    static int64_t deal(const World& w) { return w.dealer.root->whole_game ? -1 : w.game.round_no; }
     static bool live(const World& w, int64_t deal) {
-        return w.game.phase != OVER && w.game.round_no == deal && w.game.turn >= 0;
+        return w.game.phase != OVER && (deal < 0 || w.game.round_no == deal) && w.game.turn >= 0;
     }
     static int actor(const World& w) { return w.game.turn; }
 
@@ -304,9 +312,17 @@ struct SearchTraits {
         }
     }
 
-    // BaebaeState.returns: how far each total is below the table's mean, in tens.
+    // BaebaeState.returns: how far each total is below the table's mean, in tens; or, with the
+    // ``win`` reward, each seat's share of the win (baebae_reward.hpp).
     static void returns(const World& w, double* out) {
         const Game& g = w.game;
+        const SearchRoot& root = *w.dealer.root;
+        if (root.win) {
+            // the rounds not yet scored: none once over, else this one (cut short or not) and the rest
+            int64_t left = g.phase == OVER ? 0 : g.rules.rounds - g.round_no + 1;
+            win_returns(g.totals.data(), g.n, left, root.win_temperature, out);
+            return;
+        }
         double mean = 0;
         for (int s = 0; s < g.n; ++s) mean += static_cast<double>(g.totals[s]);
         mean /= g.n;
@@ -386,7 +402,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         "baebae_ismcts",
         [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
            bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior) {
+           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -395,7 +411,12 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
                 throw py::value_error("the native search takes decks of up to " +
                                       std::to_string(SearchTraits::MAX_ACTIONS) + " actions, this one has " +
                                       std::to_string(core.g.space.size()));
+            if (!(win_temperature > 0) || !std::isfinite(win_temperature))
+                throw py::value_error("win_temperature must be a finite number more than 0");
             SearchRoot root = make_root(core.g, read_knowledge(core.g, knowledge));
+            root.win = win;
+            root.win_temperature = win_temperature;
+            root.whole_game = whole_game;
             int seat = root.knowledge.seat;
             ismcts::Options options;
             options.iterations = iterations;
@@ -422,7 +443,19 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         },
         py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>());
+        py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0,
+        py::arg("whole_game") = false);
+    m.def(
+        "baebae_win_returns",
+        [](std::vector<int64_t> totals, int64_t rounds_left, double temperature) {
+            if (totals.empty() || totals.size() > 16) throw py::value_error("one total a seat, 1 to 16 seats");
+            if (!(temperature > 0) || !std::isfinite(temperature))
+                throw py::value_error("temperature must be a finite number more than 0");
+            std::vector<double> out(totals.size());
+            win_returns(totals.data(), static_cast<int>(totals.size()), rounds_left, temperature, out.data());
+            return out;
+        },
+        py::arg("totals"), py::arg("rounds_left"), py::arg("temperature"));
 }
 
 }  // namespace baebae

@@ -34,6 +34,7 @@ __all__ = [
     "QuietPlayout",
     "NativeSearch",
     "NativeSearchRoot",
+    "WinReturns",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -224,6 +225,16 @@ class NativeSearchRoot(Protocol):
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """Search from this position for ``seat`` (``root_prior`` as :class:`NativeSearch`'s); the
         move, the iterations, the root."""
+
+
+@runtime_checkable
+class WinReturns(Protocol):
+    """A state that can score a position by each seat's share of the game's win (the ``ismcts``
+    agent's ``reward=win``): zero-sum like ``returns()``, exact once the game is over, a smoothed
+    stand-in for the chance of winning before (``temperature``, in the game's points)."""
+
+    def win_returns(self, temperature: float) -> list[float]:
+        """Each seat's share of the win, less 1/n."""
 
 
 @runtime_checkable

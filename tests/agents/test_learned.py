@@ -434,3 +434,23 @@ def test_the_search_with_the_network_is_blind_and_legal(spec: str, game: str) ->
 def test_the_search_options_of_the_network_are_checked(options: dict[str, Any], words: str) -> None:
     with pytest.raises(AgentError, match=words):
         make("ismcts", **options)
+
+
+def test_the_win_reward_labels_the_targets_and_their_outcomes() -> None:
+    """``cardroom train --search reward=win``: the labelling search backs up the share of the win,
+    and each decision's outcome is that share at its round's end (a quarter below 1 at most, at
+    least minus a quarter with four seats), not the points."""
+    from cardroom.agents.training import search_options
+    options = search_options("reward=win:exploration=2")
+    assert options == {"reward": "win", "exploration": 2}
+    rules = baebae.Rules(players=4, rounds=2)
+    won = generate("baebae", rules, 1, 20, seed=3, options=options, log=lambda line: None)
+    points = generate("baebae", rules, 1, 20, seed=3, log=lambda line: None)
+    assert won.outcomes.min() >= -0.25 - 1e-6 and won.outcomes.max() <= 0.75 + 1e-6
+    assert points.outcomes.min() < -0.25 or points.outcomes.max() > 0.75
+    tried = ~np.isnan(won.action_values)
+    assert (won.action_values[tried] >= -0.25 - 1e-6).all() and (won.action_values[tried] <= 0.75 + 1e-6).all()
+    for bad, words in (("reward=wins", "reward must be one of points, win"),
+                       ("iterations=3", "takes only exploration, reward, win_temperature")):
+        with pytest.raises(AgentError, match=words):
+            search_options(bad)

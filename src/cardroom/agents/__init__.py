@@ -126,6 +126,12 @@ AGENTS: dict[str, AgentKind] = {
                          "(the heuristic); default 0.25",
         "infer_pool": "search (one weighed pool of infer worlds a search, the default) or iteration "
                       "(a new pool every iteration)",
+        "reward": "points (the default: the penalty points below the table's mean) or win (the "
+                  "share of the game's win; baebae only)",
+        "win_temperature": "a number above 0: the win reward's smoothing before the last round, in "
+                           "penalty points a square root of the rounds left; default 8",
+        "horizon": "round (the default) or game: how far a roll-out plays (game: baebae's native "
+                   "search only)",
     }),
     "policy": AgentKind(_policy, {
         "path": "a policy saved by MaskablePPO (.zip), for this game and number of players",

@@ -40,7 +40,15 @@ import time
 from typing import Any, cast
 
 from cardroom import games
-from cardroom.engine import Action, NativeInference, NativeSearch, NativeSearchRoot, QuietPlayout, State
+from cardroom.engine import (
+    Action,
+    NativeInference,
+    NativeSearch,
+    NativeSearchRoot,
+    QuietPlayout,
+    State,
+    WinReturns,
+)
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
 
@@ -50,6 +58,13 @@ ENGINES = ("auto", "native", "python")
 MAX_THREADS = 256
 MAX_INFER = 100_000
 """The most worlds an ``infer`` pool may hold (per tree)."""
+REWARDS = ("points", "win")
+"""What the search backs up: the state's ``returns()`` (the default) or its share of the game's win."""
+DEFAULT_WIN_TEMPERATURE = 8.0
+"""The ``win`` reward's smoothing before the last round: penalty points a square root of the rounds
+left (:mod:`cardroom.games.baebae.reward`)."""
+HORIZONS = ("round", "game")
+"""How far the roll-outs play: to the end of the deal (a BAEBAE round; the default) or of the game."""
 INFER_POOLS = ("search", "iteration")
 """When ``infer``'s worlds are dealt and weighed: once a search (per tree), or afresh each iteration."""
 
@@ -99,7 +114,12 @@ class ISMCTSAgent:
     card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``) and
     ``infer_pool`` (``search``, the default: one pool a search tree; ``iteration``: a new pool
     of ``infer`` candidates every iteration, its one world drawn by weight, at ``infer``
-    likelihoods an iteration).
+    likelihoods an iteration), ``reward`` (what the search backs up: ``points``, the default,
+    the state's ``returns()``; ``win``, BAEBAE, each seat's share of the game's win, the state's
+    ``win_returns(win_temperature)``, :mod:`cardroom.games.baebae.reward`) and
+    ``win_temperature`` (that share's smoothing before the last round, in penalty points a
+    square root of the rounds left; default 8), ``horizon`` (``round``, the default: roll-outs
+    end with the deal; ``game``: they play every round left, native BAEBAE search only).
     This module's search has no inference: ``infer`` with ``engine=python`` is refused.
     """
 
@@ -121,6 +141,9 @@ class ISMCTSAgent:
         infer: object = None,
         infer_epsilon: object = None,
         infer_pool: object = None,
+        reward: object = None,
+        win_temperature: object = None,
+        horizon: object = None,
     ) -> None:
         # Options typed ``object``: they come from people's text (any type), and the checks
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
@@ -180,6 +203,26 @@ class ISMCTSAgent:
                              f"not {infer_pool!r}")
         if infer_pool is not None and infer is None:
             raise AgentError("ismcts: infer_pool says when infer's worlds are dealt: give infer=N too")
+        if reward is not None and reward not in REWARDS:
+            raise AgentError(f"ismcts: reward must be one of {', '.join(REWARDS)} (what the search backs up: "
+                             f"the penalty points, or the share of the game's win), not {reward!r}")
+        if win_temperature is not None and (
+            isinstance(win_temperature, bool) or not isinstance(win_temperature, int | float)
+            or not math.isfinite(win_temperature) or win_temperature <= 0
+        ):
+            raise AgentError(f"ismcts: win_temperature must be a finite number more than 0 (penalty points), "
+                             f"not {win_temperature!r}")
+        if win_temperature is not None and reward != "win":
+            raise AgentError("ismcts: win_temperature smooths the win reward's chances: give reward=win too")
+        if horizon is not None and horizon not in HORIZONS:
+            raise AgentError(f"ismcts: horizon must be one of {', '.join(HORIZONS)} (how far a roll-out "
+                             f"plays), not {horizon!r}")
+        if horizon == "game" and (engine == "python" or value is not None):
+            raise AgentError("ismcts: horizon=game runs in the native BAEBAE search only; "
+                             "use engine=auto or engine=native, without value")
+        if reward == "win" and value is not None:
+            raise AgentError("ismcts: value (the network judging leaves) estimates points, not the win: "
+                             "leave value out with reward=win")
         if infer is not None and (engine == "python" or value is not None):
             raise AgentError("ismcts: infer (worlds weighed by the other seats' play) runs in the native "
                              "search only; use engine=auto or engine=native, without value")
@@ -188,6 +231,13 @@ class ISMCTSAgent:
         self.infer_epsilon = float(infer_epsilon) if isinstance(infer_epsilon, int | float) else 0.25
         self.infer_pool = "iteration" if infer_pool == "iteration" else "search"
         """``search``: one weighed pool a search tree; ``iteration``: a new pool each iteration."""
+        self.reward = "win" if reward == "win" else "points"
+        """What the search backs up: ``points`` (the state's ``returns()``) or ``win`` (its
+        ``win_returns()``, the share of the game's win; BAEBAE)."""
+        self.win_temperature = (float(win_temperature) if isinstance(win_temperature, int | float)
+                                else DEFAULT_WIN_TEMPERATURE)
+        self.horizon = "game" if horizon == "game" else "round"
+        """How far a roll-out plays: to the end of the ``round`` (a deal) or of the ``game``."""
         self.policy = None if policy is None else str(policy)
         """``learned``: the game's shipped network is the prior of the searcher's moves (PUCT)."""
         self.value = 0.0 if not isinstance(value, int | float) else float(value)
@@ -211,6 +261,7 @@ class ISMCTSAgent:
     # -- the agent interface -----------------------------------------------------------
 
     def act(self, state: State, seat: int) -> Action:
+        self._check_reward(state)
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last_iterations = 0
@@ -230,6 +281,7 @@ class ISMCTSAgent:
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads,
                 **({} if prior is None else {"root_prior": prior}), **self._infer_options(),
+                **self._reward_options(),
             )
             return action
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
@@ -255,6 +307,7 @@ class ISMCTSAgent:
         per legal action searched, its visits and its mean return for ``seat`` (the value an
         oracle gives each choice; an action visited once or never is left out, its mean a
         guess). Only ``seat``'s view of the position is searched."""
+        self._check_reward(state)
         legal = state.legal_actions()
         c = self.exploration
         self.c = games.get(state.rules.game).exploration if c is None else c
@@ -264,6 +317,7 @@ class ISMCTSAgent:
                 seat, iterations=self.iterations, seconds=self.seconds, exploration=self.c,
                 rollout=self.rollout, epsilon=self.epsilon, max_depth=self.max_depth,
                 seed=self.rng.getrandbits(64), threads=self.threads, **self._infer_options(),
+                **self._reward_options(),
             )
             stats = {key: (visits, reward) for key, visits, reward in found}
         else:
@@ -304,6 +358,29 @@ class ISMCTSAgent:
                 f"{state.rules.game} state lacks; use threads=1"
             )
         return None
+
+    def _reward_options(self) -> dict[str, Any]:
+        """The native search's reward and horizon, when not the default (else none: every game takes that)."""
+        found: dict[str, Any] = {}
+        if self.reward != "points":
+            found.update(reward=self.reward, win_temperature=self.win_temperature)
+        if self.horizon != "round":
+            found["horizon"] = self.horizon
+        return found
+
+    def _check_reward(self, state: State) -> None:
+        """Refuse ``reward=win`` in words for a game that has no share of the win to back up."""
+        if self.reward == "win" and not isinstance(state, WinReturns):
+            from cardroom.agents.base import AgentError
+
+            raise AgentError(f"ismcts: reward=win is built for baebae (totals over a fixed number of "
+                             f"rounds), not {state.rules.game}; leave reward out")
+        if self.horizon == "game" and (state.rules.game != "baebae" or self._native(state) is None):
+            from cardroom.agents.base import AgentError
+
+            raise AgentError(f"ismcts: horizon=game is built for baebae's native search, not "
+                             f"{state.rules.game}'s {'native' if self._native(state) else 'Python'} "
+                             "search; leave horizon out")
 
     def _infer_options(self) -> dict[str, Any]:
         """The native search's inference options, when asked for (else none: every game takes that)."""
@@ -380,6 +457,8 @@ class ISMCTSAgent:
         live = not world.is_over and world.deal_number == deal
         if share <= 0 or not live:
             self._rollout(world, deal)
+            if self.reward == "win":
+                return cast(WinReturns, world).win_returns(self.win_temperature)
             return list(world.returns())
         import numpy as np
 

@@ -4,7 +4,8 @@ Two steps, each bounded and repeatable from its seed:
 
 1. **Targets** (:func:`generate`, NumPy and the native engine only). Games are played with
    every seat moved by the native ISMCTS (``iterations`` a move, heuristic roll-outs, the
-   game's UCB constant). At each decision with a choice the acting seat's observation (the
+   game's UCB constant and the points reward unless ``options`` say otherwise: ``cardroom
+   train --search``). At each decision with a choice the acting seat's observation (the
    game's observation encoder: only what that seat may know), its legal actions, the search's
    root visit counts (the policy target) and its root value (the mean reward of its most
    visited move) are kept; when the deal ends, every kept decision of it gets the acting seat's
@@ -29,15 +30,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from cardroom import games
 from cardroom.agents.base import Agent
+from cardroom.agents.ismcts import DEFAULT_WIN_TEMPERATURE
 from cardroom.agents.learned import FORMAT, Network, observe
-from cardroom.engine import NativeSearchRoot, Rules, State
+from cardroom.engine import NativeSearchRoot, Rules, State, WinReturns
 
 __all__ = ["Targets", "generate", "policy_targets", "train", "save_network"]
 
@@ -82,19 +84,56 @@ class Targets:
         return cls(**fields)
 
 
+SEARCH_OPTIONS = ("exploration", "reward", "win_temperature")
+"""The ``ismcts`` options the labelling search may be given (``cardroom train --search``)."""
+
+
 def search(
     state: State, seat: int, iterations: int, seed: int, prior: list[float] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> tuple[int, list[tuple[int, int, float]]]:
     """The native ISMCTS from ``state`` for ``seat``: its move and its root's (action, visits,
-    reward); ``prior`` (by action) makes the root's choice PUCT over it (``ismcts:policy=``)."""
+    reward); ``prior`` (by action) makes the root's choice PUCT over it (``ismcts:policy=``);
+    ``options``: any of :data:`SEARCH_OPTIONS`, as the ``ismcts`` agent takes them (by default
+    the game's UCB constant and the points reward)."""
     if not isinstance(state, NativeSearchRoot):
         raise ValueError(f"no native search for {state.rules.game}: training needs the native engine")
-    c = games.get(state.rules.game).exploration
+    options = options or {}
+    c = options.get("exploration", games.get(state.rules.game).exploration)
+    reward = {} if options.get("reward", "points") == "points" else {
+        "reward": options["reward"],
+        "win_temperature": options.get("win_temperature", DEFAULT_WIN_TEMPERATURE),
+    }
     action, _, root = state.native_ismcts_root(
         seat, iterations=iterations, seconds=None, exploration=c, rollout="heuristic", epsilon=0.1,
-        max_depth=200, seed=seed, threads=1, **({} if prior is None else {"root_prior": prior}),
+        max_depth=200, seed=seed, threads=1, **({} if prior is None else {"root_prior": prior}), **reward,
     )
     return int(action), root
+
+
+def search_options(text: str | None) -> dict[str, Any]:
+    """``cardroom train --search``'s text (``reward=win:exploration=2``) as checked options: the
+    ``ismcts`` agent's words for a bad value, and only :data:`SEARCH_OPTIONS`."""
+    from cardroom.agents import parse_spec
+    from cardroom.agents.base import AgentError
+    from cardroom.agents.ismcts import ISMCTSAgent
+
+    if not text:
+        return {}
+    _, options = parse_spec("ismcts:" + text)
+    other = [k for k in options if k not in SEARCH_OPTIONS]
+    if other:
+        raise AgentError(f"--search {text!r}: the labelling search takes only {', '.join(SEARCH_OPTIONS)}, "
+                         f"not {', '.join(other)}")
+    ISMCTSAgent(**options)  # refuses a bad value in words
+    return options
+
+
+def outcome(state: State, options: dict[str, Any]) -> list[float]:
+    """The value target of a deal just ended: the returns the labelling search backs up."""
+    if options.get("reward", "points") == "win":
+        return cast(WinReturns, state).win_returns(options.get("win_temperature", DEFAULT_WIN_TEMPERATURE))
+    return list(state.returns())
 
 
 def network_prior(network: Network, state: State, seat: int, legal: list[int]) -> list[float]:
@@ -109,6 +148,7 @@ def generate(
     game: str, rules: Rules, games_count: int, iterations: int, seed: int, *,
     first_game: int = 0, deadline: float | None = None, log: Callable[[str], None] = print,
     play: Callable[[int, int], Agent] | None = None, prior: Network | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Targets:
     """Play ``games_count`` games of seeds ``seed + first_game ..`` with the search at every
     seat and keep each decision's targets (see the module); stops early at ``deadline``
@@ -120,7 +160,8 @@ def generate(
     line-up's ``make``); the line-up turns one seat a game (game ``g`` seats spec ``(s - g) mod
     players`` at seat ``s``), each agent seeded from the game. ``prior``: the labelling search
     takes this network's policy as its root prior (PUCT, as ``ismcts:policy=`` does): expert
-    iteration."""
+    iteration. ``options``: the labelling search's (:func:`search_options`); with ``reward=win``
+    the outcome target is the share of the win too."""
     from cardroom import native
 
     native.use_engine("native")
@@ -155,7 +196,7 @@ def generate(
                 action = legal[0] if agents is None else agents[seat].act(state, seat)
             else:
                 chances = None if prior is None else network_prior(prior, state, seat, legal)
-                action, root = search(state, seat, iterations, rng.getrandbits(63), chances)
+                action, root = search(state, seat, iterations, rng.getrandbits(63), chances, options)
                 if agents is not None:
                     action = agents[seat].act(state, seat)
                 counts = np.zeros(num_actions, np.float32)
@@ -184,7 +225,7 @@ def generate(
                 game_of.append(g)
             state.apply(action)
             if state.is_over or state.deal_number != deal:
-                returns = state.returns()
+                returns = outcome(state, options or {})
                 for row, s in pending:
                     outcomes[row] = returns[s]
                 pending.clear()

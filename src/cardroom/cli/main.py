@@ -434,6 +434,10 @@ def train(
     prior: Annotated[Path | None, typer.Option(
         help="Weights file whose policy the labelling search takes as its root prior (PUCT, as "
              "ismcts:policy=): expert iteration.", metavar="FILE")] = None,
+    search: Annotated[str | None, typer.Option(
+        help="Options of the labelling search, as ismcts takes them (exploration, reward, "
+             "win_temperature), e.g. reward=win:exploration=2; with reward=win the value target "
+             "is the share of the win too.", metavar="OPTIONS")] = None,
     rule: RuleOpt = None,
     data: Annotated[Path, typer.Option(help="Folder of the decisions kept (added to by each run).",
                                        metavar="FOLDER")] = Path("train-data"),
@@ -467,7 +471,7 @@ def train(
                          seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
                          plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,
                          weight_decay=weight_decay, train_seed=train_seed, play=play, prior=prior,
-                         q_mix=q_mix, q_temperature=q_temperature)
+                         q_mix=q_mix, q_temperature=q_temperature, search=search)
     raise typer.Exit(code)
 
 

@@ -27,6 +27,7 @@ def run_train(
     data: Path, out: Path, minutes: float | None, plot: Path | None, console: Console,
     first_game: int = 0, sharpen: float = 3.0, weight_decay: float = 0.01, train_seed: int = 0,
     play: str | None = None, prior: Path | None = None, q_mix: float = 0.0, q_temperature: float = 0.05,
+    search: str | None = None,
 ) -> int:
     from cardroom.agents import training as learn
     from cardroom.agents.base import AgentError
@@ -42,6 +43,9 @@ def run_train(
     players = len(rules.new_game(0).scores)
     lineup = prior_network = None
     try:
+        options = learn.search_options(search)
+        if options.get("reward") == "win" and game != "baebae":
+            raise AgentError(f"--search {search!r}: reward=win is built for baebae, not {game}")
         if play is not None:
             lineup = Lineup.parse(play, players)
         if prior is not None:
@@ -53,8 +57,11 @@ def run_train(
         console.print(f"[red]{error}[/red]")
         return 2
     # what the target games were played and labelled with, in the name of their file
-    how = {"play": play, "prior": None if prior is None else hashlib.sha256(prior.read_bytes()).hexdigest()}
-    tag = "" if play is None and prior is None else "-" + hashlib.sha256(
+    how: dict[str, Any] = {"play": play,
+                           "prior": None if prior is None else hashlib.sha256(prior.read_bytes()).hexdigest()}
+    if options:
+        how["search"] = options
+    tag = "" if play is None and prior is None and not options else "-" + hashlib.sha256(
         json.dumps(how, sort_keys=True).encode()).hexdigest()[:10]
     started = time.monotonic()
     cpu = time.process_time()
@@ -66,7 +73,8 @@ def run_train(
         search_deadline = None if deadline is None else started + 0.8 * minutes * 60  # type: ignore[operator]
         found = learn.generate(game, rules, games_count, iterations, seed, first_game=first_game,
                                deadline=search_deadline, log=console.print,
-                               play=None if lineup is None else lineup.make, prior=prior_network)
+                               play=None if lineup is None else lineup.make, prior=prior_network,
+                               options=options)
         found.save(part)
         count = len(set(found.games.tolist()))
         console.print(f"kept {len(found.outcomes)} decisions of {count} games in {part}")
@@ -89,6 +97,7 @@ def run_train(
         "seed": seed,
         "train_seed": train_seed,
         "sharpen": sharpen,
+        **({"search": search} if options else {}),
         **({} if q_mix == 0 else {"q_mix": q_mix, "q_temperature": q_temperature}),
         "weight_decay": weight_decay,
         "parts": [p.name for p in parts],

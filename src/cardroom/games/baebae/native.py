@@ -44,6 +44,7 @@ from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.determinize import knowledge
 from cardroom.games.baebae.interpreter import Decision, Frame, Phase
 from cardroom.games.baebae.program import Program, compile_rules, unsupported
+from cardroom.games.baebae.reward import rounds_left, win_returns
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
@@ -249,6 +250,11 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         mean = sum(totals) / self.n
         return [(mean - t) / 10 for t in totals]
 
+    def win_returns(self, temperature: float) -> list[float]:
+        """As :meth:`BaebaeState.win_returns`: each seat's share of the win, less 1/n."""
+        left = rounds_left(self.rules.rounds, self.round_no, self.is_over)
+        return win_returns(self.totals, left, temperature)
+
     # -- the Python reference, for what a seat may know and the words of refusals --------
 
     def reference(self) -> BaebaeState:
@@ -352,28 +358,35 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     def native_ismcts(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are
         :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
         (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
         C++ (:meth:`native_knowledge`); every world is dealt in C++. ``root_prior``
-        (by action) makes the root's choice PUCT over it."""
+        (by action) makes the root's choice PUCT over it. ``reward``: what the search backs up,
+        ``points`` (:meth:`returns`) or ``win`` (:meth:`win_returns` at ``win_temperature``);
+        ``horizon``: how far a roll-out
+        plays, to the end of the ``round`` or of the ``game``."""
         action, done, _ = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
+            reward == "win", win_temperature, horizon == "game",
         )
         return action, done
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
         returns backed up through it (the seat's own), for an oracle of each action's value."""
         action, done, root = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
+            reward == "win", win_temperature, horizon == "game",
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 

@@ -45,6 +45,7 @@ from cardroom.games.baebae.interpreter import (
     RoundOver,
     program_marks,
 )
+from cardroom.games.baebae.reward import rounds_left, win_returns
 from cardroom.games.baebae.rules import Rules, lowest_of_design
 from cardroom.games.baebae.state_base import MAKER, BaebaeFields
 from cardroom.games.baebae.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, visible_event
@@ -157,6 +158,12 @@ class BaebaeState(BaebaeFields):
         """Zero-sum: how far each total is below the table's mean, in tens of points."""
         mean = sum(self.totals) / self.n
         return [(mean - t) / 10 for t in self.totals]
+
+    def win_returns(self, temperature: float) -> list[float]:
+        """Zero-sum: each seat's share of the win, exact once the game is over, else smoothed over
+        ``temperature`` points a square root of the rounds left (:mod:`~cardroom.games.baebae.reward`)."""
+        left = rounds_left(self.rules.rounds, self.round_no, self.phase is Phase.OVER)
+        return win_returns(self.totals, left, temperature)
 
     def legal_actions(self) -> list[Action]:
         # Drivers ask for the legal actions and then apply one, which checks it against the
