@@ -454,3 +454,16 @@ def test_the_win_reward_labels_the_targets_and_their_outcomes() -> None:
                        ("iterations=3", "takes only exploration, reward, win_temperature")):
         with pytest.raises(AgentError, match=words):
             search_options(bad)
+
+
+def test_train_refuses_the_win_reward_for_a_game_without_it() -> None:
+    """``cardroom train baha --search reward=win`` stops in words before any game is played: Baha
+    plays to a target, not over a fixed number of rounds, so it has no share of the win to back up."""
+    from typer.testing import CliRunner
+
+    from cardroom.cli.main import app
+
+    result = CliRunner().invoke(app, ["train", "baha", "--games", "1", "--iterations", "5",
+                                      "--search", "reward=win"])
+    assert result.exit_code == 2
+    assert "reward=win is built for games scored by totals" in " ".join(result.output.split())

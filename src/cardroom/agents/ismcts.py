@@ -375,7 +375,7 @@ class ISMCTSAgent:
 
             raise AgentError(f"ismcts: reward=win is built for baebae (totals over a fixed number of "
                              f"rounds), not {state.rules.game}; leave reward out")
-        if self.horizon == "game" and (state.rules.game != "baebae" or self._native(state) is None):
+        if self.horizon == "game" and (not isinstance(state, WinReturns) or self._native(state) is None):
             from cardroom.agents.base import AgentError
 
             raise AgentError(f"ismcts: horizon=game is built for baebae's native search, not "

@@ -17,7 +17,7 @@ from typing import Any
 from rich.console import Console
 
 from cardroom import games
-from cardroom.engine import Rules
+from cardroom.engine import Rules, WinReturns
 
 __all__ = ["run_train"]
 
@@ -44,8 +44,9 @@ def run_train(
     lineup = prior_network = None
     try:
         options = learn.search_options(search)
-        if options.get("reward") == "win" and game != "baebae":
-            raise AgentError(f"--search {search!r}: reward=win is built for baebae, not {game}")
+        if options.get("reward") == "win" and not isinstance(rules.new_game(0), WinReturns):
+            raise AgentError(f"--search {search!r}: reward=win is built for games scored by totals over "
+                             f"a fixed number of rounds (baebae), not {game}")
         if play is not None:
             lineup = Lineup.parse(play, players)
         if prior is not None:
