@@ -19,6 +19,7 @@
 
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_batch.hpp"
+#include "cardroom/pylists.hpp"
 
 namespace cardroom {
 namespace baebae_py {
@@ -701,67 +702,44 @@ inline PyTypeObject* make_core_type() {
 
 // A batch's games as cardroom.games.baebae.native.BatchGames keeps them, made here in one pass
 // through the C API rather than by Python loops over the flat lists (which cost a quarter of a
-// random batch's time): per game its totals' row, its winners (the seats in first place), the
-// first winner (-1 for a game the action guard stopped), the actions, its rounds' penalties
-// (one row a round) and its extras' dict ({"blocked_rounds", "guard_rounds"}).
-//
-// The cyclic collector is paused while they are made: lists of ints and dicts of ints make no
-// cycle, and its passes over thousands of new objects (promoting them, then walking the whole
-// heap) cost a tenth of a random batch's time.
+// random batch's time), the cyclic collector paused (pylists.hpp): per game its totals' row, its
+// winners (the seats in first place), the first winner (-1 for a game the action guard stopped),
+// the actions, its rounds' penalties (one row a round) and its extras' dict ({"blocked_rounds",
+// "guard_rounds"}).
 inline py::dict batch_games(const Played& out, int n) {
-    struct Paused {  // the collector as it was, back when the lists are made (or on an error)
-        int was = PyGC_Disable();
-        ~Paused() {
-            if (was) PyGC_Enable();
-        }
-    } paused;
-    auto made = [](PyObject* object) {
-        if (object == nullptr) throw py::error_already_set();
-        return py::reinterpret_steal<py::object>(object);
-    };
-    auto number = [&](int64_t value) { return made(PyLong_FromLongLong(value)); };
-    // a new list of ``size`` numbers from ``values``
-    auto row = [&](const int64_t* values, Py_ssize_t size) {
-        py::object list = made(PyList_New(size));
-        for (Py_ssize_t k = 0; k < size; ++k) PyList_SET_ITEM(list.ptr(), k, number(values[k]).release().ptr());
-        return list;
-    };
+    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::new_list,
+        pylists::owned, pylists::put, pylists::set;
+    CollectorPaused paused;
     static const py::str* blocked_key = new py::str("blocked_rounds");  // made once, never freed
     static const py::str* guard_key = new py::str("guard_rounds");
     auto games = static_cast<Py_ssize_t>(out.actions.size());
-    py::object totals = made(PyList_New(games)), winner_lists = made(PyList_New(games));
-    py::object winners = made(PyList_New(games)), actions = made(PyList_New(games));
-    py::object deal_points = made(PyList_New(games)), extras = made(PyList_New(games));
+    py::object totals = new_list(games), winner_lists = new_list(games), winners = new_list(games);
+    py::object deal_points = new_list(games), extras = new_list(games);
     size_t point = 0;  // the next round's penalties in out.points
     for (Py_ssize_t i = 0; i < games; ++i) {
         size_t at = static_cast<size_t>(i) * static_cast<size_t>(n);
-        PyList_SET_ITEM(totals.ptr(), i, row(&out.totals[at], n).release().ptr());
+        put(totals, i, int_list(&out.totals[at], n));
         int first = 0;
         for (int s = 0; s < n; ++s) first += out.winners[at + s] != 0;
-        py::object seats = made(PyList_New(first));
+        py::object seats = new_list(first);
         int winner = -1;
         for (int s = 0, k = 0; s < n; ++s)
             if (out.winners[at + s]) {
                 if (winner < 0) winner = s;
-                PyList_SET_ITEM(seats.ptr(), k++, number(s).release().ptr());
+                put(seats, k++, integer(s));
             }
-        PyList_SET_ITEM(winner_lists.ptr(), i, seats.release().ptr());
-        PyList_SET_ITEM(winners.ptr(), i, number(out.stopped[i] ? -1 : winner).release().ptr());
-        PyList_SET_ITEM(actions.ptr(), i, number(out.actions[i]).release().ptr());
-        int deals = out.deals[i];
-        py::object rounds = made(PyList_New(deals));
-        for (int d = 0; d < deals; ++d, point += static_cast<size_t>(n))
-            PyList_SET_ITEM(rounds.ptr(), d, row(&out.points[point], n).release().ptr());
-        PyList_SET_ITEM(deal_points.ptr(), i, rounds.release().ptr());
-        py::object extra = made(PyDict_New());
-        if (PyDict_SetItem(extra.ptr(), blocked_key->ptr(), number(out.blocked[i]).ptr()) < 0 ||
-            PyDict_SetItem(extra.ptr(), guard_key->ptr(), number(out.guarded[i]).ptr()) < 0)
-            throw py::error_already_set();
-        PyList_SET_ITEM(extras.ptr(), i, extra.release().ptr());
+        put(winner_lists, i, std::move(seats));
+        put(winners, i, integer(out.stopped[i] ? -1 : winner));
+        put(deal_points, i, int_rows(out.points.data(), point, out.deals[i], n));
+        py::object extra = owned(PyDict_New());
+        set(extra, *blocked_key, integer(out.blocked[i]));
+        set(extra, *guard_key, integer(out.guarded[i]));
+        put(extras, i, std::move(extra));
     }
     py::dict result;
     result["totals"] = totals, result["winner_lists"] = winner_lists, result["winners"] = winners;
-    result["actions"] = actions, result["deal_points"] = deal_points, result["extras"] = extras;
+    result["actions"] = int_list(out.actions.data(), games), result["deal_points"] = deal_points;
+    result["extras"] = extras;
     return result;
 }
 

@@ -4,9 +4,7 @@
 // actions, its moons, its extras' dict ({"moons": ...}, the spec's result_extras) and the points
 // of its scored hands (one row a hand).
 //
-// The cyclic collector is paused while they are made (lists of ints and dicts of ints make no
-// cycle, and its passes over a batch's thousands of new lists cost time for nothing), then put
-// back exactly as it was, also when making them fails.
+// The cyclic collector is paused while they are made (pylists.hpp).
 #pragma once
 
 #include <pybind11/pybind11.h>
@@ -14,6 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+
+#include "cardroom/pylists.hpp"
 
 namespace cardroom {
 namespace baha {
@@ -33,43 +34,22 @@ py::dict batch_lists(const Played& out, int n, bool flat = false) {
         result["points"] = out.points;
         return result;
     }
-    struct Paused {  // the collector as it was, back when the lists are made (or on an error)
-        int was = PyGC_Disable();
-        ~Paused() {
-            if (was) PyGC_Enable();
-        }
-    } paused;
-    auto made = [](PyObject* object) {
-        if (object == nullptr) throw py::error_already_set();
-        return py::reinterpret_steal<py::object>(object);
-    };
-    auto number = [&](int64_t value) { return made(PyLong_FromLongLong(value)); };
-    // a new list of ``size`` numbers from ``values``
-    auto row = [&](const auto* values, Py_ssize_t size) {
-        py::object list = made(PyList_New(size));
-        for (Py_ssize_t k = 0; k < size; ++k)
-            PyList_SET_ITEM(list.ptr(), k, number(static_cast<int64_t>(values[k])).release().ptr());
-        return list;
-    };
+    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::new_list,
+        pylists::owned, pylists::put, pylists::set;
+    CollectorPaused paused;
     // a new list of one number a game from ``values``
-    auto column = [&](const auto& values) { return row(values.data(), static_cast<Py_ssize_t>(values.size())); };
+    auto column = [](const auto& values) { return int_list(values.data(), static_cast<Py_ssize_t>(values.size())); };
     static const py::str* moons_key = new py::str("moons");  // made once, never freed
     auto games = static_cast<Py_ssize_t>(out.actions.size());
-    py::object totals = made(PyList_New(games)), extras = made(PyList_New(games));
-    py::object deal_points = made(PyList_New(games));
+    py::object totals = new_list(games), extras = new_list(games), deal_points = new_list(games);
     size_t point = 0;  // the next scored hand's points in out.points
     for (Py_ssize_t i = 0; i < games; ++i) {
         size_t at = static_cast<size_t>(i) * static_cast<size_t>(n);
-        PyList_SET_ITEM(totals.ptr(), i, row(&out.totals[at], n).release().ptr());
-        int deals = out.deals[static_cast<size_t>(i)];
-        py::object hands = made(PyList_New(deals));
-        for (int d = 0; d < deals; ++d, point += static_cast<size_t>(n))
-            PyList_SET_ITEM(hands.ptr(), d, row(&out.points[point], n).release().ptr());
-        PyList_SET_ITEM(deal_points.ptr(), i, hands.release().ptr());
-        py::object extra = made(PyDict_New());
-        if (PyDict_SetItem(extra.ptr(), moons_key->ptr(), number(out.moons[static_cast<size_t>(i)]).ptr()) < 0)
-            throw py::error_already_set();
-        PyList_SET_ITEM(extras.ptr(), i, extra.release().ptr());
+        put(totals, i, int_list(&out.totals[at], n));
+        put(deal_points, i, int_rows(out.points.data(), point, out.deals[static_cast<size_t>(i)], n));
+        py::object extra = owned(PyDict_New());
+        set(extra, *moons_key, integer(out.moons[static_cast<size_t>(i)]));
+        put(extras, i, std::move(extra));
     }
     py::dict result;
     result["totals"] = totals, result["winners"] = column(out.winners), result["hands"] = column(out.hands);

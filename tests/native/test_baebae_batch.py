@@ -109,24 +109,3 @@ def test_fast_play_outs_keep_the_deals_and_play_whole_uniform_games():
     with pytest.raises(RulesError, match="random agents only"):
         agent_games(rules, 1, 0, ("heuristic",), exact=False)
 
-
-def test_a_batch_leaves_the_cyclic_collector_as_it_found_it():
-    # The core pauses the collector while it makes the batch's lists, then puts it back as it was
-    import gc
-
-    from cardroom.games.baebae.native import random_games
-
-    rules = Rules(players=4, rounds=1)
-    assert gc.isenabled()
-    found = random_games(rules, 30, 5)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        assert random_games(rules, 30, 5).totals == found.totals
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    # fresh lists, one a game, that the caller may change freely
-    assert len({id(row) for row in found.totals}) == 30 and len({id(e) for e in found.extras}) == 30
-    found.totals[0].append(1)
-    assert len(found.totals[1]) == 4

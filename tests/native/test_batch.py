@@ -109,28 +109,3 @@ def test_the_cores_lists_are_the_old_layouts(options, agents, exact, stream):
         assert len({id(row) for rows in found.deal_points for row in rows}) == sum(flat["deals"])
         assert max(found.actions, default=0) <= guard
 
-
-def test_a_batch_leaves_the_cyclic_collector_as_it_found_it():
-    # The core pauses the collector while it makes the batch's lists, then puts it back as it was
-    import gc
-
-    from cardroom.games.baha.native import random_games
-
-    rules = Rules(players=4)
-    assert gc.isenabled()
-    found = random_games(rules, 30, 5)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        assert random_games(rules, 30, 5).totals == found.totals
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-    with pytest.raises(RulesError):  # a refused batch leaves it as it was too
-        random_games(rules, -1)
-    assert gc.isenabled()
-    # fresh lists and dicts, one a game, that the caller may change freely
-    assert len({id(row) for row in found.totals}) == 30 and len({id(e) for e in found.extras}) == 30
-    found.totals[0].append(1)
-    found.extras[0]["moons"] = 99
-    assert len(found.totals[1]) == 4 and found.extras[1]["moons"] == found.moons[1]
