@@ -61,6 +61,11 @@ struct SearchRoot {
     double win_temperature = 8.0;
     // Roll-outs to the game's end (the totals of every round played out), not the round's.
     bool whole_game = false;
+    // What the worlds are dealt from: 0, the seat's knowledge (the search every agent runs);
+    // for benchmarks/baebae_sight.py only, never an agent's option (it sees hidden cards):
+    // 1, every hand as it is (the stockpile shuffled again), 2, every hand and the stockpile's
+    // order. A bound on what knowing more is worth, not a player.
+    int sight = 0;
 };
 
 constexpr int TRIES = 20;
@@ -204,6 +209,12 @@ struct Dealer {
     // Returns whether the world met the groups (false: dealt without them after TRIES).
     bool world(Rng& rng, Game& w) {
         const Game& g = root->game;
+        if (root->sight) {
+            w = g;
+            if (root->sight == 1) rng.shuffle(w.stock.data(), static_cast<int>(w.stock.size()));
+            w.seed = std::to_string(rng.next() >> 1);
+            return true;
+        }
         pool = root->knowledge.pool;
         hands.assign(g.n, {});
         rng.shuffle(pool.data(), static_cast<int>(pool.size()));
@@ -402,7 +413,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         "baebae_ismcts",
         [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
            bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game) {
+           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game, int sight) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -417,6 +428,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             root.win = win;
             root.win_temperature = win_temperature;
             root.whole_game = whole_game;
+            if (sight < 0 || sight > 2) throw py::value_error("sight is 0 (the seat's knowledge), 1 or 2");
+            root.sight = sight;
             int seat = root.knowledge.seat;
             ismcts::Options options;
             options.iterations = iterations;
@@ -444,7 +457,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
         py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0,
-        py::arg("whole_game") = false);
+        py::arg("whole_game") = false, py::arg("sight") = 0);
     m.def(
         "baebae_win_returns",
         [](std::vector<int64_t> totals, int64_t rounds_left, double temperature) {

@@ -251,6 +251,23 @@ def wait_seq_above(page: Page, old: int) -> int:
     return seq(page)
 
 
+def play_hand_card(page: Page, card: str) -> None:
+    """Click ``card`` in this seat's hand and wait until an update drawn after the click has it
+    out of the hand. A seq that rose with the card still there (an update that is not this
+    play's) is waited past, not taken for the play; a card that never leaves fails with what the
+    page showed and the frames it sent and got (which action the click sent)."""
+    before = seq(page)
+    page.get_by_test_id(f"card-{card}").click()
+    wait_seq_above(page, before)
+    try:
+        page.wait_for_function(
+            "c => ![...document.querySelectorAll('[data-testid=hand] button.card')].some(b => b.dataset.card === c)",
+            arg=card, timeout=WAIT_MS)
+    except PlaywrightTimeoutError:
+        raise AssertionError(f"{card} was clicked at seq {before} and is still in the hand; "
+                             f"{page_report(page)}") from None
+
+
 def record_frames(page: Page) -> None:
     """Keep the page's WebSocket frames: a short trace for failure reports, and every update
     the page received (``page.ws_updates``)."""

@@ -13,6 +13,7 @@ from browser_support import (
     hand_cards,
     legal_cards,
     open_table,
+    play_hand_card,
     screenshot_dir,
     seq,
     status,
@@ -113,11 +114,7 @@ def test_a_whole_game_of_baha_by_clicking(server: ServeProcess, context: Browser
             page.wait_for_timeout(500)  # the cards just played come to rest
             page.screenshot(path=str(shot / "baha-table.png"))
             shot = None
-        card = legal[len(legal) // 2]
-        before = seq(page)
-        page.get_by_test_id(f"card-{card}").click()
-        wait_seq_above(page, before)
-        assert card not in hand_cards(page)
+        play_hand_card(page, legal[len(legal) // 2])
         plays += 1
     assert tried_illegal, "some turn had a card that could not be played"
 

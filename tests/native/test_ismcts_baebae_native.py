@@ -342,3 +342,26 @@ def test_the_native_knowledge_refuses_a_bad_seat_in_words() -> None:
         core().baebae_knowledge(state, -1)
     with pytest.raises(TypeError, match="a native BAEBAE state is needed"):
         core().baebae_knowledge(object(), 0)
+
+
+def test_sight_is_a_benchmark_bound_no_agent_reaches() -> None:
+    """The binding's ``sight`` (benchmarks/baebae_sight.py: worlds dealt from hidden cards) takes
+    0, 1 or 2 and nothing else, in words; no agent option names it, so no seat's bot sees more
+    than its seat."""
+    from cardroom.agents import make
+    from cardroom.agents.base import AgentError
+    from cardroom.native import core
+
+    state = next(decisions(1))
+    seat = state.current_player
+    legal = state.legal_actions()
+    for sight in (0, 1, 2):
+        action, done, _ = core().baebae_ismcts(state, state.native_knowledge(seat), 40, 0.0, 4.0, True, 0.1,
+                                               200, 1, 1, [], False, 8.0, False, sight)
+        assert action in legal and done == 40
+    for bad in (-1, 3):
+        with pytest.raises(ValueError, match="sight is 0"):
+            core().baebae_ismcts(state, state.native_knowledge(seat), 40, 0.0, 4.0, True, 0.1,
+                                 200, 1, 1, [], False, 8.0, False, bad)
+    with pytest.raises(AgentError, match="no option 'sight'"):
+        make("ismcts", sight=2)
