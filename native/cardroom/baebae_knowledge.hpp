@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "cardroom/baebae.hpp"
+#include "cardroom/baebae_infer.hpp"
 #include "cardroom/baebae_module.hpp"
 #include "cardroom/ismcts_baebae.hpp"
 
@@ -254,8 +255,10 @@ inline int suit_of(PyObject* text) {
 }
 
 // What ``seat`` knows, as determinize.knowledge reads it (the designs of the pool and the
-// known cards in the order of their keys, as native.py's native_knowledge gives them).
-inline SeatKnowledge read(const baebae_py::Core& core, const Tables& t, int seat) {
+// known cards in the order of their keys, as native.py's native_knowledge gives them). With
+// ``rec``, the other seats' plays the search's inference judges are told to it as well
+// (baebae_infer.hpp).
+inline SeatKnowledge read(const baebae_py::Core& core, const Tables& t, int seat, infer::Recorder* rec = nullptr) {
     const Game& g = core.g;
     const Program& prog = *g.prog;
     if (seat < 0 || seat >= g.n) throw py::value_error("seat must be 0 to " + std::to_string(g.n - 1));
@@ -288,9 +291,11 @@ inline SeatKnowledge read(const baebae_py::Core& core, const Tables& t, int seat
             r.top_rank = prog.designs[design(field(e, CARDROOM_KNOW_WORD(starter)))].rank;
             r.suit = suit_of(field(e, CARDROOM_KNOW_WORD(suit)));
             r.declared = false;
+            if (rec) rec->round();
         } else if (is_word(t_, CARDROOM_KNOW_WORD(draw))) {
             int p = int_of(field(e, CARDROOM_KNOW_WORD(p)));
             bool forced = PyObject_IsTrue(field(e, CARDROOM_KNOW_WORD(forced)));
+            if (rec) rec->reset(p);
             if (p != seat) {
                 if (!forced) r.could_not_play(p);  // a draw at the start of a turn: nothing to play (E5)
                 r.add(p, 1);
@@ -306,13 +311,22 @@ inline SeatKnowledge read(const baebae_py::Core& core, const Tables& t, int seat
             if (p != seat) r.lose(p, d);
             PyObject* under = PyDict_GetItemWithError(e, CARDROOM_KNOW_WORD(under));
             if (under == nullptr && PyErr_Occurred()) throw py::error_already_set();
-            if (under == nullptr || !PyObject_IsTrue(under)) {
+            bool on_top = under == nullptr || !PyObject_IsTrue(under);
+            if (rec && p != seat) {
+                if (on_top && !(last_draw && last_p == p)) rec->play(p, d, r.top_rank, r.suit, r.declared);
+                else rec->gone(p, d);  // under another card, or the card just drawn: not a choice judged
+            }
+            if (on_top) {
                 const Design& top = prog.designs[d];
                 r.top_rank = top.rank, r.suit = top.suit, r.declared = false;
             }
         } else if (is_word(t_, CARDROOM_KNOW_WORD(declare))) {
             r.suit = suit_of(field(e, CARDROOM_KNOW_WORD(suit)));
             r.declared = true;
+            if (rec) {
+                int p = int_of(field(e, CARDROOM_KNOW_WORD(p)));
+                if (p != seat) rec->declare(p, r.suit);
+            }
         } else if (is_word(t_, CARDROOM_KNOW_WORD(effect))) {
             PyObject* op = PyDict_GetItemWithError(e, CARDROOM_KNOW_WORD(op));
             if (op == nullptr && PyErr_Occurred()) throw py::error_already_set();
@@ -335,6 +349,10 @@ inline SeatKnowledge read(const baebae_py::Core& core, const Tables& t, int seat
             auto each = [&](auto&& f) {
                 for (Py_ssize_t k = 0; k < count; ++k) f(design(PyList_GET_ITEM(moved, k)));
             };
+            if (rec) {  // a hand that gave or got cards by an action: its earlier plays are not judged
+                rec->reset(src);
+                if (!to_discard) rec->reset(dst);
+            }
             if (is_word(field(e, CARDROOM_KNOW_WORD(why)), CARDROOM_KNOW_WORD(swap))) {  // a's hand to b, then b's to a
                 if (!swap_pair) {
                     std::swap(r.known[src], r.known[dst]);
@@ -434,6 +452,36 @@ inline void register_baebae_knowledge(pybind11::module_& m) {
         py::arg("state"), py::arg("seat"),
         "What ``seat`` knows of the hidden cards, read in C++ from its view of the round's events "
         "(determinize.knowledge's, as native_knowledge gives it).");
+    m.def(
+        "baebae_observed",
+        [](py::handle state, int seat) {
+            const baebae_py::Core& core = baebae_py::core_of(state);
+            infer::Recorder rec(core.g.n);
+            know::read(core, know::tables_for(core.compiled), seat, &rec);
+            return infer::to_python(rec.decisions());
+        },
+        py::arg("state"), py::arg("seat"),
+        "The other seats' plays ``seat`` saw that the search's inference judges (baebae_infer.hpp): "
+        "(kind: 0 a play, 1 a suit declared; player, design, top rank, suit, declared, designs played since) each.");
+    m.def(
+        "baebae_infer_chances",
+        [](py::handle state, int seat, py::handle world, double epsilon) {
+            const baebae_py::Core& core = baebae_py::core_of(state);
+            const baebae_py::Core& w = baebae_py::core_of(world);
+            if (!(epsilon > 0 && epsilon <= 1)) throw py::value_error("epsilon must be more than 0 and at most 1");
+            if (w.g.prog != core.g.prog || w.g.n != core.g.n)
+                throw py::value_error("the world is not a world of this game: another deck or player count");
+            infer::Recorder rec(core.g.n);
+            know::read(core, know::tables_for(core.compiled), seat, &rec);
+            std::vector<infer::Decision> found = rec.decisions();
+            Heuristic judge{PyRandom::splitmix(0)};
+            py::list out;
+            for (const infer::Decision& d : found)
+                out.append(py::make_tuple(d.seat, d.design, infer::chance(d, w.g, epsilon, judge)));  // design -1: a suit declared
+            return out;
+        },
+        py::arg("state"), py::arg("seat"), py::arg("world"), py::arg("epsilon"),
+        "The opponent model's chance of each judged play (baebae_observed) on ``world``.");
 }
 
 }  // namespace baebae

@@ -27,6 +27,7 @@
 
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_heuristic.hpp"
+#include "cardroom/baebae_infer.hpp"
 #include "cardroom/baebae_module.hpp"
 #include "cardroom/baebae_reward.hpp"
 #include "cardroom/ismcts.hpp"
@@ -66,6 +67,12 @@ struct SearchRoot {
     // 1, every hand as it is (the stockpile shuffled again), 2, every hand and the stockpile's
     // order. A bound on what knowing more is worth, not a player.
     int sight = 0;
+    // Inference (baebae_infer.hpp): a pool of ``infer`` worlds per tree, weighed by the other
+    // seats' observed plays under the softened heuristic with noise ``infer_epsilon``; 0: none.
+    int infer = 0;
+    double infer_epsilon = 0.25;
+    bool infer_fresh = false;  // a new pool every iteration (else one per tree)
+    std::vector<infer::Decision> observed;
 };
 
 constexpr int TRIES = 20;
@@ -274,13 +281,29 @@ struct SearchTraits {
     using Root = SearchRoot;
     struct Player {
         Heuristic heuristic;
+        infer::Pool pool;  // the tree's weighted worlds (with root.infer)
     };
     static constexpr int MAX_ACTIONS = 4096;  // some 2,000 designs: decks beyond are refused in words
 
-    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}}; }
+    static Player player(Rng& rng) { return Player{Heuristic{PyRandom::splitmix(rng.next())}, {}}; }
     static void world(const Root& root, Rng& rng, World& world) {
         world.dealer.root = &root;
         world.dealer.world(rng, world.game);
+        world.game.sink = &quiet_sink();
+    }
+    // With inference, the world is drawn from the tree's weighted pool (dealt on first use), its
+    // chance seed drawn afresh.
+    static void world(const Root& root, Rng& rng, World& world, Player& player) {
+        if (root.infer <= 0 || root.observed.empty()) return SearchTraits::world(root, rng, world);
+        if (!player.pool.built || root.infer_fresh) {
+            Heuristic judge{PyRandom::splitmix(0)};  // the model draws nothing
+            world.dealer.root = &root;
+            player.pool.build(root.infer, root.infer_epsilon, root.observed, rng, judge,
+                              [&world](Rng& r, Game& w) { world.dealer.world(r, w); });
+        }
+        world.dealer.root = &root;
+        world.game = player.pool.draw(rng);
+        world.game.seed = std::to_string(rng.next() >> 1);
         world.game.sink = &quiet_sink();
     }
     // The deal the search plays out: the round, or (``whole_game``, -1) every round left.
@@ -413,7 +436,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         "baebae_ismcts",
         [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
            bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game, int sight) {
+           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game, int sight,
+           int infer, double infer_epsilon, bool infer_fresh, const py::list& observed) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
             if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
@@ -430,6 +454,12 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             root.whole_game = whole_game;
             if (sight < 0 || sight > 2) throw py::value_error("sight is 0 (the seat's knowledge), 1 or 2");
             root.sight = sight;
+            if (infer < 0 || infer > 1000000 || !(infer_epsilon > 0 && infer_epsilon <= 1))
+                throw py::value_error("infer must be from 0 (none) to 1000000 worlds, infer_epsilon more than 0 and at most 1");
+            root.infer = infer;
+            root.infer_epsilon = infer_epsilon;
+            root.infer_fresh = infer_fresh;
+            if (infer > 0) root.observed = infer::from_python(observed, core.g);
             int seat = root.knowledge.seat;
             ismcts::Options options;
             options.iterations = iterations;
@@ -457,7 +487,8 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
         py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
         py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0,
-        py::arg("whole_game") = false, py::arg("sight") = 0);
+        py::arg("whole_game") = false, py::arg("sight") = 0, py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25,
+        py::arg("infer_fresh") = false, py::arg("observed") = py::list());
     m.def(
         "baebae_win_returns",
         [](std::vector<int64_t> totals, int64_t rounds_left, double temperature) {

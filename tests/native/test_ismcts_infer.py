@@ -16,7 +16,7 @@ from cardroom.agents import AgentError, make
 from cardroom.agents.baha_heuristic import BahaHeuristic, _moon_threat
 from cardroom.agents.ismcts import ISMCTSAgent
 from cardroom.cards import mask_of
-from cardroom.games import baebae, baha
+from cardroom.games import baha
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.rules import Deal
 from cardroom.games.baha.state import BahaState, Observation, Phase
@@ -207,9 +207,6 @@ def test_infer_is_refused_where_the_search_cannot_weigh_worlds() -> None:
     reference = BahaState.start(rules, 1)
     with pytest.raises(AgentError, match="infer runs in the native search"):
         make("ismcts", iterations=20, infer=10).act(reference, reference.current_player)
-    game = baebae.Rules(players=4).new_game(1)
-    with pytest.raises(AgentError, match="not built for baebae"):
-        make("ismcts", iterations=20, infer=10).act(game, game.current_player)
 
 
 def test_the_search_with_inference_is_repeatable_and_steered_by_it() -> None:

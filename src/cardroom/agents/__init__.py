@@ -121,9 +121,9 @@ AGENTS: dict[str, AgentKind] = {
         "value": "a number from 0 to 1: the network's share of a leaf's judgement, the rest the "
                  "roll-out's; 1: no roll-outs (with policy=learned)",
         "infer": "a whole number from 1 to 100000: worlds dealt and weighed by the other seats' "
-                 "play, per search (native Baha search only; off by default)",
+                 "play, per search (native search only; off by default)",
         "infer_epsilon": "a number above 0, at most 1: the noise of infer's opponent model "
-                         "(the heuristic); default 0.25",
+                         "(the heuristic; softened for baebae); default 0.25",
         "infer_pool": "search (one weighed pool of infer worlds a search, the default) or iteration "
                       "(a new pool every iteration)",
         "reward": "points (the default: the penalty points below the table's mean) or win (the "

@@ -107,11 +107,14 @@ class ISMCTSAgent:
     ``policy``: the network's value's share of a leaf's judgement, the roll-out's the rest; 1
     plays no roll-outs; it runs the search here), ``infer`` (worlds weighed by the other seats'
     play, native search only: each tree deals a pool of ``infer`` worlds from the seat's
-    knowledge, weighs each by the chance of the other seats' observed card plays this hand under
+    knowledge, weighs each by the chance of the other seats' observed card plays this deal under
     the heuristic with noise, and draws each iteration's world from the pool in proportion to
-    the weights; ``native/cardroom/ismcts_infer.hpp``; Baha only so far) and ``infer_epsilon``
-    (that model's noise, more than 0 and at most 1, default 0.25: a seat plays the heuristic's
-    card with chance ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``) and
+    the weights; Baha's ``native/cardroom/ismcts_infer.hpp``, BAEBAE's
+    ``native/cardroom/baebae_infer.hpp``) and ``infer_epsilon`` (that model's noise, more than 0
+    and at most 1, default 0.25: a Baha seat plays the heuristic's card with chance
+    ``1 - e + e/n``, any other of its ``n`` legal cards with ``e/n``; a BAEBAE seat plays among
+    the heuristic's candidates in proportion to ``exp(score)``, with ``1 - e``, any matching card
+    with ``e/n``) and
     ``infer_pool`` (``search``, the default: one pool a search tree; ``iteration``: a new pool
     of ``infer`` candidates every iteration, its one world drawn by weight, at ``infer``
     likelihoods an iteration), ``reward`` (what the search backs up: ``points``, the default,

@@ -359,6 +359,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
         reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
     ) -> tuple[Action, int]:
         """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
         move and the iterations run. The options are
@@ -367,28 +368,51 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         C++ (:meth:`native_knowledge`); every world is dealt in C++. ``root_prior``
         (by action) makes the root's choice PUCT over it. ``reward``: what the search backs up,
         ``points`` (:meth:`returns`) or ``win`` (:meth:`win_returns` at ``win_temperature``);
-        ``horizon``: how far a roll-out
-        plays, to the end of the ``round`` or of the ``game``."""
-        action, done, _ = core().baebae_ismcts(
-            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
-            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
-            reward == "win", win_temperature, horizon == "game",
-        )
-        return action, done
+        ``horizon``: how far a roll-out plays, to the end of the ``round`` or of the ``game``;
+        ``infer`` (worlds per tree weighed by the other seats' observed plays,
+        ``native/cardroom/baebae_infer.hpp``, :meth:`native_infer_chances`), one pool a search
+        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
+        return self._search(seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads,
+                            root_prior, reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)[:2]
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
         reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
         returns backed up through it (the seat's own), for an oracle of each action's value."""
-        action, done, root = core().baebae_ismcts(
+        action, done, root = self._search(
+            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
+            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
+        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
+
+    def _search(
+        self, seat: int, iterations: int, seconds: float | None, exploration: float, rollout: str, epsilon: float,
+        max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
+        win_temperature: float, horizon: str, infer: int, infer_epsilon: float, infer_pool: str,
+    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        observed = core().baebae_observed(self, seat) if infer else []
+        found: tuple[Action, int, list[tuple[int, int, float]]] = core().baebae_ismcts(
             self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
-            reward == "win", win_temperature, horizon == "game",
+            reward == "win", win_temperature, horizon == "game", 0, infer, infer_epsilon,
+            infer_pool == "iteration", observed,
         )
-        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
+        return found
+
+    def native_infer_chances(
+        self, seat: int, world: NativeBaebaeState, epsilon: float,
+    ) -> list[tuple[int, int, float]]:
+        """The opponent model of the search's ``infer`` option (``native/cardroom/baebae_infer.hpp``):
+        per play of another seat this round, as ``seat`` saw it, that the model judges, ``(player,
+        design, chance)``: the chance of that card under the softened heuristic with noise
+        ``epsilon``, the player's hand being its hand in ``world`` (a state with ``seat``'s view
+        of this one) plus the cards it has played since."""
+        self._check_seat(seat)
+        found = core().baebae_infer_chances(self, seat, world, epsilon)
+        return [(int(p), int(c), float(x)) for p, c, x in found]
 
     def _check_seat(self, seat: int) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
