@@ -372,8 +372,10 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         ``infer`` (worlds per tree weighed by the other seats' observed plays,
         ``native/cardroom/baebae_infer.hpp``, :meth:`native_infer_chances`), one pool a search
         (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
-        return self._search(seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads,
-                            root_prior, reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)[:2]
+        action, done, _ = self._search(
+            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
+            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
+        return action, done
 
     def native_ismcts_root(
         self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
@@ -389,8 +391,8 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 
     def _search(
-        self, seat: int, iterations: int, seconds: float | None, exploration: float, rollout: str, epsilon: float,
-        max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
+        self, seat: int, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
         win_temperature: float, horizon: str, infer: int, infer_epsilon: float, infer_pool: str,
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
         observed = core().baebae_observed(self, seat) if infer else []
