@@ -395,9 +395,10 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
         win_temperature: float, horizon: str, infer: int, infer_epsilon: float, infer_pool: str,
     ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        knowledge = self.native_knowledge(seat)  # a seat out of range is refused here, in words
         observed = core().baebae_observed(self, seat) if infer else []
         found: tuple[Action, int, list[tuple[int, int, float]]] = core().baebae_ismcts(
-            self, self.native_knowledge(seat), iterations, seconds or 0.0, exploration,
+            self, knowledge, iterations, seconds or 0.0, exploration,
             rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
             reward == "win", win_temperature, horizon == "game", 0, infer, infer_epsilon,
             infer_pool == "iteration", observed,
