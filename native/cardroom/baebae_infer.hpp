@@ -24,9 +24,9 @@
 // model, not a replay). A card the model finds no match for (an action's exception) says
 // nothing (chance 1).
 //
-// The search's use (a pool per tree, as Baha's): the tree's first iteration deals ``infer``
-// worlds as the plain search does, weighs each by the product of the chances, and each
-// iteration draws its world from that pool in proportion to the weights (importance
+// The search's use (a pool per tree, ismcts_pool.hpp, as Baha's): the tree's first iteration
+// deals ``infer`` worlds as the plain search does, weighs each by the product of the chances,
+// and each iteration draws its world from that pool in proportion to the weights (importance
 // resampling), its chance seed drawn afresh.
 #pragma once
 
@@ -40,6 +40,7 @@
 
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_heuristic.hpp"
+#include "cardroom/ismcts_pool.hpp"
 #include "cardroom/rng.hpp"
 
 namespace cardroom {
@@ -228,37 +229,8 @@ inline std::vector<Decision> from_python(const pybind11::list& found, const Game
     return out;
 }
 
-// A tree's pool of weighted worlds: built on first use.
-struct Pool {
-    bool built = false;
-    std::vector<Game> worlds;
-    std::vector<double> cumulative;
-
-    template <class Deal>
-    void build(int size, double epsilon, const std::vector<Decision>& decisions, Rng& rng, Heuristic& judge, Deal deal) {
-        built = true;
-        worlds.resize(static_cast<size_t>(size));
-        std::vector<double> logs(static_cast<size_t>(size));
-        double top = -std::numeric_limits<double>::infinity();
-        for (size_t i = 0; i < worlds.size(); ++i) {
-            deal(rng, worlds[i]);
-            logs[i] = log_likelihood(decisions, worlds[i], epsilon, judge);
-            top = std::max(top, logs[i]);
-        }
-        cumulative.resize(worlds.size());
-        double sum = 0;
-        for (size_t i = 0; i < worlds.size(); ++i) {
-            sum += std::isfinite(top) ? std::exp(logs[i] - top) : 1.0;
-            cumulative[i] = sum;
-        }
-    }
-
-    const Game& draw(Rng& rng) const {
-        double u = rng.uniform() * cumulative.back();
-        size_t i = static_cast<size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
-        return worlds[std::min(i, worlds.size() - 1)];
-    }
-};
+// A tree's pool of weighted worlds (ismcts_pool.hpp): built on first use.
+using Pool = ismcts::Pool<Game>;
 
 }  // namespace infer
 }  // namespace baebae

@@ -298,8 +298,9 @@ struct SearchTraits {
         if (!player.pool.built || root.infer_fresh) {
             Heuristic judge{PyRandom::splitmix(0)};  // the model draws nothing
             world.dealer.root = &root;
-            player.pool.build(root.infer, root.infer_epsilon, root.observed, rng, judge,
-                              [&world](Rng& r, Game& w) { world.dealer.world(r, w); });
+            player.pool.build(
+                root.infer, rng, [&world](Rng& r, Game& w) { world.dealer.world(r, w); },
+                [&](const Game& w) { return infer::log_likelihood(root.observed, w, root.infer_epsilon, judge); });
         }
         world.dealer.root = &root;
         world.game = player.pool.draw(rng);

@@ -52,7 +52,7 @@ struct SearchTraits {
     static void world(const Root& root, Rng& rng, World& world, Player& player) {
         // nothing observed to weigh (the pass, a hand's first lead): the plain search's worlds
         if (root.infer <= 0 || root.observed.decisions.empty()) return SearchTraits::world(root, rng, world);
-        if (!player.pool.built || root.infer_fresh) {
+        if (!player.pool.built() || root.infer_fresh) {
             Heuristic judge{PyRandom::splitmix(0)};  // the model draws nothing (see heuristic_chance)
             player.pool.build(root.infer, root.infer_epsilon, root.observed, rng, judge,
                               [&root](Rng& r, Game& w) { determinize(root.game, root.knowledge, r, w); });

@@ -34,6 +34,7 @@
 
 #include "baha.hpp"
 #include "baha_heuristic.hpp"
+#include "ismcts_pool.hpp"
 #include "rng.hpp"
 
 namespace cardroom {
@@ -172,40 +173,22 @@ inline double log_likelihood(std::vector<Decision>& decisions, const uint64_t* h
     return total;
 }
 
-// A tree's pool of weighted worlds (see the header): built on first use.
+// A tree's pool of weighted worlds (ismcts_pool.hpp; see the header), with its own copy of the
+// decisions, whose positions the weighing rewrites: built on first use.
 struct Pool {
-    bool built = false;
-    std::vector<Game> worlds;
-    std::vector<double> cumulative;
+    ismcts::Pool<Game> worlds;
     std::vector<Decision> decisions;
+
+    bool built() const { return worlds.built; }
 
     template <class Deal>
     void build(int size, double epsilon, const Observed& observed, Rng& rng, Heuristic& heuristic, Deal deal) {
-        if (!built) decisions = observed.decisions;
-        built = true;
-        worlds.resize(static_cast<size_t>(size));
-        std::vector<double> logs(static_cast<size_t>(size));
-        double top = -std::numeric_limits<double>::infinity();
-        for (int i = 0; i < size; ++i) {
-            deal(rng, worlds[static_cast<size_t>(i)]);
-            logs[static_cast<size_t>(i)] = log_likelihood(decisions, worlds[static_cast<size_t>(i)].hands, epsilon, heuristic);
-            top = std::max(top, logs[static_cast<size_t>(i)]);
-        }
-        cumulative.resize(static_cast<size_t>(size));
-        double sum = 0;
-        for (int i = 0; i < size; ++i) {
-            // every world impossible (cannot happen with epsilon > 0): weigh them alike
-            sum += std::isfinite(top) ? std::exp(logs[static_cast<size_t>(i)] - top) : 1.0;
-            cumulative[static_cast<size_t>(i)] = sum;
-        }
+        if (!worlds.built) decisions = observed.decisions;
+        worlds.build(size, rng, deal,
+                     [&](const Game& w) { return log_likelihood(decisions, w.hands, epsilon, heuristic); });
     }
 
-    // One world drawn in proportion to the weights.
-    const Game& draw(Rng& rng) const {
-        double u = rng.uniform() * cumulative.back();
-        size_t i = static_cast<size_t>(std::upper_bound(cumulative.begin(), cumulative.end(), u) - cumulative.begin());
-        return worlds[std::min(i, worlds.size() - 1)];
-    }
+    const Game& draw(Rng& rng) const { return worlds.draw(rng); }
 };
 
 }  // namespace infer
