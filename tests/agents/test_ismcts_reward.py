@@ -61,8 +61,10 @@ def test_the_python_state_scores_its_position_by_the_win_share() -> None:
     ({"reward": "win", "win_temperature": True}, "win_temperature must be a finite number more than 0"),
     ({"win_temperature": 4}, "give reward=win too"),
     ({"reward": "win", "policy": "learned", "value": 0.5}, "leave value out with reward=win"),
+    ({"horizon": "hand"}, "horizon must be one of round, game"),
+    ({"horizon": "game", "engine": "python"}, "horizon=game runs in the native BAEBAE search only"),
 ])
-def test_bad_reward_options_are_refused_in_words(options: dict[str, Any], words: str) -> None:
+def test_bad_reward_and_horizon_options_are_refused_in_words(options: dict[str, Any], words: str) -> None:
     with pytest.raises(AgentError, match=words):
         make("ismcts", **options)
 
@@ -83,15 +85,6 @@ def test_the_agent_spec_takes_the_reward() -> None:
     assert (bot.reward, bot.win_temperature) == ("win", 4.0)  # type: ignore[attr-defined]
     with pytest.raises(AgentError, match="reward must be one of"):
         Lineup.parse("ismcts:reward=wins,heuristic", 2)
-
-
-@pytest.mark.parametrize(("options", "words"), [
-    ({"horizon": "hand"}, "horizon must be one of round, game"),
-    ({"horizon": "game", "engine": "python"}, "horizon=game runs in the native BAEBAE search only"),
-])
-def test_bad_horizons_are_refused_in_words(options: dict[str, Any], words: str) -> None:
-    with pytest.raises(AgentError, match=words):
-        make("ismcts", **options)
 
 
 def test_a_game_horizon_is_refused_where_the_search_is_not_baebaes_native() -> None:

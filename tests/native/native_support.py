@@ -77,3 +77,25 @@ def compare_positions(python: Any, fast: Any) -> None:
         assert fast.view_log(seat) == python.view_log(seat)
         assert fast.observation(seat) == python.observation(seat)
     assert fast.public_view() == python.public_view()
+
+
+def check_inference_steers_a_repeatable_search(state: Any, seat: int) -> None:
+    """The ``ismcts`` search with ``infer`` at ``state`` for ``seat`` (either game's native
+    search): the same seed gives the same root, on one thread or two; the weighed worlds, their
+    noise and a fresh pool each iteration each change what the root finds."""
+    from cardroom.agents import make
+    from cardroom.agents.ismcts import ISMCTSAgent
+
+    def root(**options: Any) -> dict[int, tuple[int, float]]:
+        agent = make("ismcts", seed=5, iterations=300, **options)
+        assert isinstance(agent, ISMCTSAgent)
+        return agent.action_values(state, seat)
+
+    first = root(infer=300)
+    assert first == root(infer=300)
+    assert first != root()
+    assert root(infer=300, threads=2) == root(infer=300, threads=2)
+    assert root(infer=300, infer_epsilon=0.05) != first
+    fresh = root(infer=8, infer_pool="iteration")
+    assert fresh == root(infer=8, infer_pool="iteration")
+    assert fresh != root(infer=8)

@@ -13,11 +13,10 @@ from typing import Any
 
 import pytest
 from baebae_native_support import DECK_OPTIONS
-from native_support import needs_native
+from native_support import check_inference_steers_a_repeatable_search, needs_native
 
 from cardroom.agents import AgentError, make
 from cardroom.agents.baebae_heuristic import BaebaeHeuristic, _is_wild, _Seen
-from cardroom.agents.ismcts import ISMCTSAgent
 from cardroom.games.baebae import Rules
 from cardroom.native import core
 
@@ -219,20 +218,7 @@ def test_the_search_with_inference_is_repeatable_and_steered_by_it() -> None:
             break
     assert chosen is not None
     seat = chosen.current_player
-
-    def root(**options: Any) -> dict[int, tuple[int, float]]:
-        agent = make("ismcts", seed=5, iterations=300, **options)
-        assert isinstance(agent, ISMCTSAgent)
-        return agent.action_values(chosen, seat)
-
-    first = root(infer=300)
-    assert first == root(infer=300)
-    assert first != root()
-    assert root(infer=300, threads=2) == root(infer=300, threads=2)
-    assert root(infer=300, infer_epsilon=0.05) != first
-    fresh = root(infer=8, infer_pool="iteration")
-    assert fresh == root(infer=8, infer_pool="iteration")
-    assert fresh != root(infer=8)
+    check_inference_steers_a_repeatable_search(chosen, seat)
     move = make("ismcts", seed=2, iterations=200, infer=200, reward="win").act(chosen, seat)
     assert move in chosen.legal_actions()
 

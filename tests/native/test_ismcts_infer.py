@@ -10,11 +10,10 @@ import random
 from typing import Any
 
 import pytest
-from native_support import needs_native
+from native_support import check_inference_steers_a_repeatable_search, needs_native
 
 from cardroom.agents import AgentError, make
 from cardroom.agents.baha_heuristic import BahaHeuristic, _moon_threat
-from cardroom.agents.ismcts import ISMCTSAgent
 from cardroom.cards import mask_of
 from cardroom.games import baha
 from cardroom.games.baha.actions import CARD_TEXT
@@ -218,18 +217,4 @@ def test_the_search_with_inference_is_repeatable_and_steered_by_it() -> None:
     bot = make("heuristic", seed=1)
     for _ in range(34):
         midgame.apply(bot.act(midgame, midgame.current_player))
-    seat = midgame.current_player
-
-    def root(**options: Any) -> dict[int, tuple[int, float]]:
-        agent = make("ismcts", seed=5, iterations=300, **options)
-        assert isinstance(agent, ISMCTSAgent)
-        return agent.action_values(midgame, seat)
-
-    first = root(infer=300)
-    assert first == root(infer=300)
-    assert first != root()
-    assert root(infer=300, threads=2) == root(infer=300, threads=2)
-    assert root(infer=300, infer_epsilon=0.05) != first
-    fresh = root(infer=8, infer_pool="iteration")
-    assert fresh == root(infer=8, infer_pool="iteration")
-    assert fresh != root(infer=8)
+    check_inference_steers_a_repeatable_search(midgame, midgame.current_player)

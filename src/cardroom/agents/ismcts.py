@@ -378,12 +378,14 @@ class ISMCTSAgent:
 
             raise AgentError(f"ismcts: reward=win is built for baebae (totals over a fixed number of "
                              f"rounds), not {state.rules.game}; leave reward out")
-        if self.horizon == "game" and (not isinstance(state, WinReturns) or self._native(state) is None):
-            from cardroom.agents.base import AgentError
+        if self.horizon == "game":
+            native = self._native(state) is not None
+            if not native or not isinstance(state, WinReturns):
+                from cardroom.agents.base import AgentError
 
-            raise AgentError(f"ismcts: horizon=game is built for baebae's native search, not "
-                             f"{state.rules.game}'s {'native' if self._native(state) else 'Python'} "
-                             "search; leave horizon out")
+                raise AgentError(f"ismcts: horizon=game is built for baebae's native search, not "
+                                 f"{state.rules.game}'s {'native' if native else 'Python'} "
+                                 "search; leave horizon out")
 
     def _infer_options(self) -> dict[str, Any]:
         """The native search's inference options, when asked for (else none: every game takes that)."""
