@@ -34,58 +34,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import torch
 from openskill.models import PlackettLuce
-from torch import nn
 
 from cardroom import games, rl
 from cardroom.agents import make
 from cardroom.agents.learned import load_network, shipped_path
+from cardroom.agents.torch_network import PolicyValueNet
 from cardroom.agents.training import save_network
-
-
-class Learner(nn.Module):
-    """The learned agent's network (hidden ReLU layers, a policy head and a value head) in torch."""
-
-    def __init__(self, inputs: int, actions: int, hidden: tuple[int, ...]) -> None:
-        super().__init__()
-        layers: list[nn.Module] = []
-        width = inputs
-        for h in hidden:
-            layers += [nn.Linear(width, h), nn.ReLU()]
-            width = h
-        self.body = nn.Sequential(*layers)
-        self.policy = nn.Linear(width, actions)
-        self.value = nn.Linear(width, 1)
-
-    def forward(self, x: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        h = self.body(x)
-        return self.policy(h).masked_fill(~mask, -1e9), self.value(h)[..., 0]
-
-    def load_shipped(self, game: str) -> None:
-        """Start from the weights shipped for ``game`` (they must have this network's shape)."""
-        network = load_network(shipped_path(game))
-        linear = [m for m in self.body if isinstance(m, nn.Linear)]
-        with torch.no_grad():
-            for m, (w, b) in zip(linear, network.layers, strict=True):
-                m.weight.copy_(torch.from_numpy(w))
-                m.bias.copy_(torch.from_numpy(b))
-            for m, (w, b) in ((self.policy, network.policy), (self.value, network.value)):
-                m.weight.copy_(torch.from_numpy(w))
-                m.bias.copy_(torch.from_numpy(b))
-
-    def tensors(self) -> dict[str, np.ndarray]:
-        """The weights by the names the learned agent reads."""
-        out: dict[str, np.ndarray] = {}
-        linear = [m for m in self.body if isinstance(m, nn.Linear)]
-        for i, m in enumerate(linear):
-            out[f"layers.{i}.weight"] = m.weight.detach().numpy().copy()
-            out[f"layers.{i}.bias"] = m.bias.detach().numpy().copy()
-        for name, m in (("policy", self.policy), ("value", self.value)):
-            out[f"{name}.weight"] = m.weight.detach().numpy().copy()
-            out[f"{name}.bias"] = m.bias.detach().numpy().copy()
-        return out
 
 
 @dataclass
@@ -119,13 +75,10 @@ def run(game: str, episodes: int, out: Path, *, seed: int = 0, snapshot_every: i
     probe = rl.gym_env(game, opponents="random", players=players, seed=seed, **rules_options)
     inputs = int(probe.observation_space["observation"].shape[0])
     actions = int(probe.action_space.n)
-    hidden = (256, 256)
     if start == "shipped":
-        shipped = load_network(shipped_path(game))
-        hidden = tuple(w.shape[0] for w, _ in shipped.layers)
-    learner_net = Learner(inputs, actions, hidden)
-    if start == "shipped":
-        learner_net.load_shipped(game)
+        learner_net = PolicyValueNet.from_network(load_network(shipped_path(game)))
+    else:
+        learner_net = PolicyValueNet(inputs, actions, (256, 256))
     optimizer = torch.optim.Adam(learner_net.parameters(), lr=lr)
     learner = model.rating(name="learner")
     pool = [Member(spec, model.rating(name=spec)) for spec in bots]

@@ -264,7 +264,8 @@ def train(
     weight, a softmax of the root's action values (mean returns) at ``q_temperature`` over the
     moves the search tried (:func:`policy_targets`)."""
     import torch
-    from torch import nn
+
+    from cardroom.agents.torch_network import PolicyValueNet
 
     torch.set_num_threads(1)
     torch.manual_seed(seed)
@@ -282,26 +283,17 @@ def train(
     target_p = torch.from_numpy(policy_targets(data, sharpen, q_mix, q_temperature))
     target_v = torch.from_numpy(0.5 * (data.outcomes + data.search_values))
 
-    layers: list[nn.Module] = []
-    width = x.shape[1]
-    for h in hidden:
-        layers += [nn.Linear(width, h), nn.ReLU()]
-        width = h
-    body = nn.Sequential(*layers)
-    policy = nn.Linear(width, mask.shape[1])
-    value = nn.Linear(width, 1)
-    params = [*body.parameters(), *policy.parameters(), *value.parameters()]
-    optimizer = torch.optim.AdamW(params, lr=lr, weight_decay=weight_decay)
+    net = PolicyValueNet(x.shape[1], mask.shape[1], hidden)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=weight_decay)
     fit_rows = np.flatnonzero(fit)
     test_rows = torch.from_numpy(np.flatnonzero(test))
     schedule = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=max(1, epochs))
 
     def losses(rows: Any) -> tuple[Any, Any, Any]:
-        h = body(x[rows])
-        logits = policy(h).masked_fill(~mask[rows], -1e9)
+        logits, values = net(x[rows], mask[rows])
         logp = torch.log_softmax(logits, dim=1)
         p_loss = -(target_p[rows] * logp).sum(dim=1).mean()
-        v_loss = ((value(h)[:, 0] - target_v[rows]) ** 2).mean()
+        v_loss = ((values - target_v[rows]) ** 2).mean()
         agree = (logits.argmax(dim=1) == target_p[rows].argmax(dim=1)).float().mean()
         return p_loss, v_loss, agree
 
@@ -327,15 +319,7 @@ def train(
         if deadline is not None and time.monotonic() >= deadline:
             log("the time for training is up: stopping after this epoch")
             break
-    tensors: dict[str, npt.NDArray[np.float32]] = {}
-    linear = [m for m in body if isinstance(m, nn.Linear)]
-    for i, m in enumerate(linear):
-        tensors[f"layers.{i}.weight"] = m.weight.detach().numpy().astype(np.float32)
-        tensors[f"layers.{i}.bias"] = m.bias.detach().numpy().astype(np.float32)
-    for name, m in (("policy", policy), ("value", value)):
-        tensors[f"{name}.weight"] = m.weight.detach().numpy().astype(np.float32)
-        tensors[f"{name}.bias"] = m.bias.detach().numpy().astype(np.float32)
-    return tensors, curve
+    return net.tensors(), curve
 
 
 def policy_targets(data: Targets, sharpen: float, q_mix: float = 0.0, q_temperature: float = 0.05) -> Floats:

@@ -1,0 +1,68 @@
+"""examples/ppo_vector.py: PPO on the batched environment, its outcome reward and its weights file."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from cardroom.agents import make  # noqa: E402
+from cardroom.agents.learned import load_network, shipped_path  # noqa: E402
+from cardroom.games import baebae  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ppo_vector.py"
+
+
+def _example() -> object:
+    spec = importlib.util.spec_from_file_location("ppo_vector_example", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_outcome_is_the_share_of_first_place() -> None:
+    example = _example()
+    outcome = example.Outcome("baebae")  # type: ignore[attr-defined]
+    final = np.zeros((4, 300), np.float32)
+    final[:, outcome.totals] = np.array([
+        [0.10, 0.20, 0.30, 0.40],  # the learner alone lowest: first
+        [0.20, 0.20, 0.30, 0.40],  # tied first with one other: half
+        [0.30, 0.20, 0.30, 0.40],  # another seat lower: nothing
+        [0.25, 0.25, 0.25, 0.25],  # all four tied
+    ], np.float32)
+    assert outcome.shares(final).tolist() == [1.0, 0.5, 0.0, 0.25]
+
+
+def test_a_short_run_learns_writes_its_curve_and_plays(tmp_path: Path) -> None:
+    example = _example()
+    lines: list[str] = []
+    summary = example.run("baebae", tmp_path, updates=3, envs=16, steps=8, eval_every=2, eval_games=16,  # type: ignore[attr-defined]
+                          start="shipped", log=lines.append)
+    assert summary["updates"] == 3 and summary["moves"] == 3 * 16 * 8
+    assert [p["update"] for p in summary["curve"]] == [0, 2, 3] and len(lines) == 3
+    with (tmp_path / "curve.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["update"]) for r in rows] == [0, 2, 3]
+    assert all(0.0 <= float(r["won"]) <= 1.0 for r in rows)
+    assert (tmp_path / "curve.png").stat().st_size > 0
+    # the updates moved the network away from the shipped weights it started from
+    learned, shipped = load_network(tmp_path / "player.safetensors"), load_network(shipped_path("baebae"))
+    assert learned.metadata["format"] == shipped.metadata["format"]
+    assert not np.array_equal(learned.policy[0], shipped.policy[0])
+    state = baebae.Rules(players=4).new_game(5)
+    bot = make("learned", path=str(tmp_path / "player.safetensors"))
+    assert bot.act(state, state.current_player) in state.legal_actions()  # type: ignore[arg-type]
+
+
+def test_rows_refuse_a_batch_that_does_not_split_over_the_seats() -> None:
+    example = _example()
+    with pytest.raises(ValueError, match="multiple of 4"):
+        example.Rows("baebae", 10, 1, "heuristic")  # type: ignore[attr-defined]
