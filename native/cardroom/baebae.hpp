@@ -360,8 +360,7 @@ struct Game {
         bool more = designs == 0 || (rules.draw_when_able && can_draw());
         int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));
         if (k >= designs) return can_draw() ? space.draw() : space.pass();
-        for (; k; --k) mask &= mask - 1;
-        return prog->card_of[__builtin_ctzll(mask)];
+        return prog->card_of[nth_bit(mask, k)];
     }
     // choose after a draw (the phase DRAWN): play the card drawn or pass.
     template <class Draw>

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "cardroom/bits.hpp"
+
 namespace cardroom {
 namespace baebae {
 
@@ -131,15 +133,6 @@ class Words {
         }
     }
 };
-
-// The set bits of ``x`` (SWAR: no call into the compiler's library when the build targets no
-// popcnt instruction).
-inline int popcount64(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
-}
 
 // A set of physical cards.
 struct Bits {
@@ -319,8 +312,7 @@ struct Program {
                     k -= here;
                     continue;
                 }
-                for (; k; --k) x &= x - 1;
-                return card_of[i * 64 + __builtin_ctzll(x)];
+                return card_of[i * 64 + nth_bit(x, k)];
             }
             for (; x; x &= x - 1) {
                 int d = card_of[i * 64 + __builtin_ctzll(x)];
