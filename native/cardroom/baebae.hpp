@@ -264,9 +264,12 @@ struct Game {
         return PyRandom::splitmix(h);
     }
 
-    int next_seat(int seat) const {  // ((seat + direction) % n + n) % n, direction being 1 or -1
+    // ((seat + direction) % n + n) % n, direction being 1 or -1: the wrap past either end by
+    // arithmetic (the compiler made the choice two branches, which wrap is as random as the play).
+    int next_seat(int seat) const {
         int s = seat + direction;
-        return s >= n ? s - n : s < 0 ? s + n : s;
+        s += n & -static_cast<int>(s < 0);
+        return s - (n & -static_cast<int>(s >= n));
     }
     const Design& top() const { return prog->design_of(discard.back()); }
     bool can_draw() const { return !stock.empty() || discard.size() > 1; }
