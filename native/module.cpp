@@ -682,7 +682,8 @@ struct Played {
         };
         if (exact) {
             seats.clear();
-            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s, rules.stream)}});
+            AgentRngs rngs(seed, rules.stream);
+            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{rngs(s)}});
             play([&](int seat) -> AgentSeat& { return seats[seat]; });
         } else {
             FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it

@@ -17,6 +17,7 @@
 // baha_deck_order and seeded_rng below choose the stream.
 #pragma once
 
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -194,7 +195,8 @@ class PyRandom {
     }
 
     // random._randbelow(n): getrandbits(n.bit_length()) until below n; n >= 1. The split
-    // stream's loop here, small enough to inline; the Twister's out of line.
+    // stream's loop here, always inlined (a random agent's draw each action: the inliner let it
+    // out of a batch's loop when the loop's function grew); the Twister's out of line.
     //
     // Python rejects up to half of the words (n just above a power of two; n = 1 too), at random:
     // a loop branch no predictor learns, the commonest mispredict of a random agent's draw. So the
@@ -202,7 +204,7 @@ class PyRandom {
     // one below n by arithmetic, not by a branch: the loop goes round again only when both are
     // rejected (a quarter of the time at worst). The same words are read in the same order, the
     // same number is returned, and the state ends just past the word taken, as one at a time.
-    uint64_t randbelow(uint64_t n) {
+    [[gnu::always_inline]] uint64_t randbelow(uint64_t n) {
         if (split_) {
             int shift = __builtin_clzll(n);  // getrandbits(k) of a word: its top k = 64 - shift bits
             for (uint64_t word = word_;; word += 2 * GAMMA) {
@@ -442,5 +444,32 @@ inline PyRandom seeded_rng(__int128 seed, Stream stream) {
 inline PyRandom agent_rng(int64_t seed, int seat, Stream stream) {
     return seeded_rng(static_cast<__int128>(seed) * 1000 + seat, stream);
 }
+
+// agent_rng(seed, seat, stream) for the seats of one game, made one after another (a batch's
+// seats). On the split stream seat s hashes the text of seed * 1000 + s: for a seed above 0, the
+// seed's digits then the seat's three, so the seed's part is hashed once a game, not once a seat
+// (nor written out digit by digit from a 128-bit number).
+class AgentRngs {
+  public:
+    AgentRngs(int64_t seed, Stream stream) : seed_(seed), stream_(stream), parts_(stream == Stream::SplitMix && seed > 0) {
+        if (parts_) {
+            char digits[24];
+            char* end = std::to_chars(digits, digits + sizeof digits, seed).ptr;
+            prefix_ = key_hash(digits, static_cast<size_t>(end - digits));
+        }
+    }
+    PyRandom operator()(int seat) const {
+        if (!parts_ || seat < 0 || seat > 999) return agent_rng(seed_, seat, stream_);
+        const char three[3] = {static_cast<char>('0' + seat / 100), static_cast<char>('0' + seat / 10 % 10),
+                               static_cast<char>('0' + seat % 10)};
+        return PyRandom::splitmix(key_hash(three, 3, prefix_));
+    }
+
+  private:
+    int64_t seed_;
+    Stream stream_;
+    bool parts_;
+    uint64_t prefix_ = 0;
+};
 
 }  // namespace cardroom
