@@ -355,10 +355,11 @@ struct Game {
     // the phase PLAY): small enough for a caller's fast path.
     template <class Draw>
     int choose_one_word(Draw&& draw) const {
+        const Program::FirstWords& m = prog->first_words;
         uint64_t hand = hands[turn].w.data()[0];
-        uint64_t ranks = declared ? 0 : prog->rank_mask[top().rank].w.data()[0];
-        uint64_t mask = hand & (prog->wild_mask.w.data()[0] | prog->suit_mask[suit].w.data()[0] | ranks);
-        if (!(hand & (hand - 1))) mask &= ~prog->no_win_mask.w.data()[0];  // the hand's last card (E9)
+        uint64_t ranks = m.rank[prog->rank_of[discard.back()]] & (0 - static_cast<uint64_t>(!declared));
+        uint64_t mask = hand & (m.wild | m.suit[suit] | ranks);
+        if (!(hand & (hand - 1))) mask &= ~m.no_win;  // the hand's last card (E9)
         int designs = popcount64(mask);
         bool more = designs == 0 || (rules.draw_when_able && can_draw());
         int k = static_cast<int>(draw(static_cast<uint64_t>(designs + more)));

@@ -194,6 +194,13 @@ struct Program {
     bool single_copies = true;  // one card of each design
     // Masks of physical cards, built once: "what may be played" is bit arithmetic.
     Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
+    // The same masks' first words held in place, and each card's rank: what a random agent's
+    // pick on a deck of one word reads every action, without a pointer to follow a mask (nor the
+    // top card's design for its rank).
+    struct FirstWords {
+        uint64_t suit[4], rank[14], wild, no_win;
+    } first_words{};
+    std::vector<uint8_t> rank_of;
     std::vector<Bits> filter_mask;  // per filter: the physical cards of the designs it lets through
 
     int cards() const { return static_cast<int>(card_of.size()); }
@@ -262,6 +269,11 @@ struct Program {
         }
         single_copies = true;
         for (int c : copies) single_copies = single_copies && c == 1;
+        for (int s = 0; s < 4; ++s) first_words.suit[s] = suit_mask[s].w[0];
+        for (int r = 0; r < 14; ++r) first_words.rank[r] = rank_mask[r].w[0];
+        first_words.wild = wild_mask.w[0], first_words.no_win = no_win_mask.w[0];
+        rank_of.resize(card_of.size());
+        for (int pid = 0; pid < n; ++pid) rank_of[pid] = static_cast<uint8_t>(designs[card_of[pid]].rank);
         filter_mask.assign(filters.size(), Bits(words));
         for (size_t f = 0; f < filters.size(); ++f)
             for (int pid = 0; pid < n; ++pid)
