@@ -603,8 +603,7 @@ struct AgentSeat {
         if (heuristic) return player.act(g);
         uint64_t legal = g.legal_mask();
         int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(baha::count(legal))));
-        for (int i = 0; i < k; ++i) legal &= legal - 1;
-        int card = baha::lowest(legal);
+        int card = nth_bit(legal, k);
         return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
     }
 };
@@ -620,8 +619,7 @@ struct FastSeat {
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         z ^= z >> 31;
         int k = static_cast<int>((static_cast<unsigned __int128>(z >> 32) * baha::count(legal)) >> 32);
-        for (int i = 0; i < k; ++i) legal &= legal - 1;
-        int card = baha::lowest(legal);
+        int card = nth_bit(legal, k);
         return g.phase == baha::PASS ? card + baha::PASS_BASE : card;
     }
 };
@@ -684,7 +682,8 @@ struct Played {
         };
         if (exact) {
             seats.clear();
-            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{agent_rng(seed, s, rules.stream)}});
+            AgentRngs rngs(seed, rules.stream);
+            for (int s = 0; s < n; ++s) seats.push_back(AgentSeat{heuristic[s], baha::Heuristic{rngs(s)}});
             play([&](int seat) -> AgentSeat& { return seats[seat]; });
         } else {
             FastSeat one{static_cast<uint64_t>(seed) * 0xd1b54a32d192ed03ULL};  // every seat draws from it

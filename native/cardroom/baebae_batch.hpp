@@ -4,7 +4,6 @@
 // baebae_heuristic.hpp, seeded alike), with what its results read of each game.
 #pragma once
 
-#include <charconv>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -112,26 +111,14 @@ struct FastSeat {
         g.begin_round();
         int64_t actions = 0;
         if (exact) {
-            // On the split stream, seat s's generator hashes the text of seed * 1000 + s: for a
-            // seed above 0, the seed's digits then the seat's three, the first part hashed once.
-            bool parts = rules.stream == Stream::SplitMix && seed > 0 && n <= 1000;
-            uint64_t prefix = 0;
-            if (parts) {
-                char digits[24];
-                char* end = std::to_chars(digits, digits + sizeof digits, seed).ptr;
-                prefix = key_hash(digits, static_cast<size_t>(end - digits));
-            }
+            AgentRngs rngs(seed, rules.stream);
             for (int s = 0; s < n; ++s) {  // the seats are kept from game to game
-                if (static_cast<int>(seats.size()) <= s) seats.push_back(Seat{heuristic[s], Heuristic{seat_rng(rules, seed, s)}});
+                if (static_cast<int>(seats.size()) <= s) seats.push_back(Seat{heuristic[s], Heuristic{rngs(s)}});
                 seats[s].heuristic = heuristic[s];
                 if (heuristic[s]) {
-                    seats[s].player = Heuristic{seat_rng(rules, seed, s)};
-                } else if (parts) {  // all a random seat reads
-                    const char three[3] = {static_cast<char>('0' + s / 100), static_cast<char>('0' + s / 10 % 10),
-                                           static_cast<char>('0' + s % 10)};
-                    seats[s].player.rng = PyRandom::splitmix(key_hash(three, 3, prefix));
+                    seats[s].player = Heuristic{rngs(s)};
                 } else {
-                    seats[s].player.rng = seat_rng(rules, seed, s);
+                    seats[s].player.rng = rngs(s);  // all a random seat reads
                 }
             }
             while (g.phase != OVER && actions < max_actions) {

@@ -707,11 +707,12 @@ inline PyTypeObject* make_core_type() {
 // the actions, its rounds' penalties (one row a round) and its extras' dict ({"blocked_rounds",
 // "guard_rounds"}).
 inline py::dict batch_games(const Played& out, int n) {
-    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::new_list,
-        pylists::owned, pylists::put, pylists::set;
+    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::IntDicts,
+        pylists::new_list, pylists::numbers_only, pylists::put;
     CollectorPaused paused;
     static const py::str* blocked_key = new py::str("blocked_rounds");  // made once, never freed
     static const py::str* guard_key = new py::str("guard_rounds");
+    IntDicts extra_dicts{blocked_key, guard_key};
     auto games = static_cast<Py_ssize_t>(out.actions.size());
     py::object totals = new_list(games), winner_lists = new_list(games), winners = new_list(games);
     py::object deal_points = new_list(games), extras = new_list(games);
@@ -728,13 +729,11 @@ inline py::dict batch_games(const Played& out, int n) {
                 if (winner < 0) winner = s;
                 put(seats, k++, integer(s));
             }
+        numbers_only(seats);
         put(winner_lists, i, std::move(seats));
         put(winners, i, integer(out.stopped[i] ? -1 : winner));
         put(deal_points, i, int_rows(out.points.data(), point, out.deals[i], n));
-        py::object extra = owned(PyDict_New());
-        set(extra, *blocked_key, integer(out.blocked[i]));
-        set(extra, *guard_key, integer(out.guarded[i]));
-        put(extras, i, std::move(extra));
+        put(extras, i, extra_dicts.make({out.blocked[i], out.guarded[i]}));
     }
     py::dict result;
     result["totals"] = totals, result["winner_lists"] = winner_lists, result["winners"] = winners;

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "cardroom/bits.hpp"
+
 namespace cardroom {
 namespace baebae {
 
@@ -132,15 +134,6 @@ class Words {
     }
 };
 
-// The set bits of ``x`` (SWAR: no call into the compiler's library when the build targets no
-// popcnt instruction).
-inline int popcount64(uint64_t x) {
-    x -= (x >> 1) & 0x5555555555555555ULL;
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<int>((x * 0x0101010101010101ULL) >> 56);
-}
-
 // A set of physical cards.
 struct Bits {
     Words w;
@@ -201,6 +194,13 @@ struct Program {
     bool single_copies = true;  // one card of each design
     // Masks of physical cards, built once: "what may be played" is bit arithmetic.
     Bits suit_mask[4], rank_mask[14], wild_mask, no_win_mask;
+    // The same masks' first words held in place, and each card's rank: what a random agent's
+    // pick on a deck of one word reads every action, without a pointer to follow a mask (nor the
+    // top card's design for its rank).
+    struct FirstWords {
+        uint64_t suit[4], rank[14], wild, no_win;
+    } first_words{};
+    std::vector<uint8_t> rank_of;
     std::vector<Bits> filter_mask;  // per filter: the physical cards of the designs it lets through
 
     int cards() const { return static_cast<int>(card_of.size()); }
@@ -269,6 +269,11 @@ struct Program {
         }
         single_copies = true;
         for (int c : copies) single_copies = single_copies && c == 1;
+        for (int s = 0; s < 4; ++s) first_words.suit[s] = suit_mask[s].w[0];
+        for (int r = 0; r < 14; ++r) first_words.rank[r] = rank_mask[r].w[0];
+        first_words.wild = wild_mask.w[0], first_words.no_win = no_win_mask.w[0];
+        rank_of.resize(card_of.size());
+        for (int pid = 0; pid < n; ++pid) rank_of[pid] = static_cast<uint8_t>(designs[card_of[pid]].rank);
         filter_mask.assign(filters.size(), Bits(words));
         for (size_t f = 0; f < filters.size(); ++f)
             for (int pid = 0; pid < n; ++pid)
@@ -319,8 +324,7 @@ struct Program {
                     k -= here;
                     continue;
                 }
-                for (; k; --k) x &= x - 1;
-                return card_of[i * 64 + __builtin_ctzll(x)];
+                return card_of[i * 64 + nth_bit(x, k)];
             }
             for (; x; x &= x - 1) {
                 int d = card_of[i * 64 + __builtin_ctzll(x)];

@@ -186,11 +186,13 @@ inline void Game::move_selected(size_t at, const Step& step, int seat, int pid) 
         hands[f.receiver].set(pid);
         if (sink->events) sink->give(seat, f.receiver, pid);
     } else {
-        // E11: cards played through an action go under the action card
-        size_t under = 0;
-        while (under < discard.size() && discard[under] != f.card) ++under;
-        if (under == discard.size()) throw std::logic_error("the action card is not on the discard pile");
-        discard.insert(discard.begin() + static_cast<std::ptrdiff_t>(under), pid);
+        // E11: cards played through an action go under the action card. A card lies on the pile
+        // once at most, so it is looked for from the top, where the action card was just played,
+        // rather than from the bottom of a pile that grows all round.
+        size_t above = discard.size();  // the action card's place + 1
+        while (above > 0 && discard[above - 1] != f.card) --above;
+        if (above == 0) throw std::logic_error("the action card is not on the discard pile");
+        discard.insert(discard.begin() + static_cast<std::ptrdiff_t>(above - 1), pid);
         if (!sink->events) {
         } else if (step.op == DISCARD_UNDER) {
             sink->play(seat, pid, true);

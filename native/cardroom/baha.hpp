@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 
+#include "bits.hpp"
 #include "chance.hpp"
 
 namespace cardroom {
@@ -30,18 +31,7 @@ enum Phase : int8_t { PASS = 0, PLAY = 1, OVER = 2 };
 inline int colour_of(int card) { return card / VALUES; }
 inline uint64_t colour_mask(int colour) { return SLICE << (VALUES * colour); }
 inline int lowest(uint64_t mask) { return __builtin_ctzll(mask); }
-// The bits set: the CPU's instruction where the build may use it, else a branch-free count in
-// place (the portable build's __builtin_popcountll is a call into libgcc, 12% of a batch).
-inline int count(uint64_t mask) {
-#ifdef __POPCNT__
-    return __builtin_popcountll(mask);
-#else
-    mask -= (mask >> 1) & 0x5555555555555555ULL;
-    mask = (mask & 0x3333333333333333ULL) + ((mask >> 2) & 0x3333333333333333ULL);
-    mask = (mask + (mask >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
-    return static_cast<int>((mask * 0x0101010101010101ULL) >> 56);
-#endif
-}
+inline int count(uint64_t mask) { return popcount64(mask); }
 
 // The mask of every card of one value (1..13) in all four colours.
 inline uint64_t value_mask(int value) {
@@ -388,9 +378,7 @@ struct Game {
         int64_t deal = hand_no;
         while (phase == PASS || (pile_len && phase == PLAY)) {
             uint64_t legal = legal_mask();
-            int k = static_cast<int>(uniform() * count(legal));
-            for (int i = 0; i < k; ++i) legal &= legal - 1;
-            int card = lowest(legal);
+            int card = nth_bit(legal, static_cast<int>(uniform() * count(legal)));
             apply(sink, phase == PASS ? card + PASS_BASE : card);
             if (hand_no != deal || phase == OVER) return;
         }
@@ -406,9 +394,7 @@ struct Game {
                     voids[turn] |= 1 << led;
                 }
             }
-            int k = static_cast<int>(uniform() * count(choices));
-            for (int i = 0; i < k; ++i) choices &= choices - 1;
-            uint64_t bit = choices & (~choices + 1);
+            uint64_t bit = 1ULL << nth_bit(choices, static_cast<int>(uniform() * count(choices)));
             hands[turn] = hand ^ bit;
             played |= bit;
             trick[trick_len++] = static_cast<uint8_t>(lowest(bit));

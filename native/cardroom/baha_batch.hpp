@@ -34,12 +34,13 @@ py::dict batch_lists(const Played& out, int n, bool flat = false) {
         result["points"] = out.points;
         return result;
     }
-    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::new_list,
-        pylists::owned, pylists::put, pylists::set;
+    using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::IntDicts, pylists::new_list,
+        pylists::put;
     CollectorPaused paused;
     // a new list of one number a game from ``values``
     auto column = [](const auto& values) { return int_list(values.data(), static_cast<Py_ssize_t>(values.size())); };
     static const py::str* moons_key = new py::str("moons");  // made once, never freed
+    IntDicts extra_dicts{moons_key};
     auto games = static_cast<Py_ssize_t>(out.actions.size());
     py::object totals = new_list(games), extras = new_list(games), deal_points = new_list(games);
     size_t point = 0;  // the next scored hand's points in out.points
@@ -47,9 +48,7 @@ py::dict batch_lists(const Played& out, int n, bool flat = false) {
         size_t at = static_cast<size_t>(i) * static_cast<size_t>(n);
         put(totals, i, int_list(&out.totals[at], n));
         put(deal_points, i, int_rows(out.points.data(), point, out.deals[static_cast<size_t>(i)], n));
-        py::object extra = owned(PyDict_New());
-        set(extra, *moons_key, integer(out.moons[static_cast<size_t>(i)]));
-        put(extras, i, std::move(extra));
+        put(extras, i, extra_dicts.make({out.moons[static_cast<size_t>(i)]}));
     }
     py::dict result;
     result["totals"] = totals, result["winners"] = column(out.winners), result["hands"] = column(out.hands);

@@ -31,8 +31,7 @@ struct SimulateSeat {
         if (heuristic) return player.act(g);
         uint64_t legal = g.legal_mask();
         int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(count(legal))));
-        for (int i = 0; i < k; ++i) legal &= legal - 1;
-        int card = lowest(legal);
+        int card = nth_bit(legal, k);
         return g.phase == PASS ? card + PASS_BASE : card;
     }
 };

@@ -110,8 +110,7 @@ struct Bot {
         if (heuristic) return player.act(g);
         uint64_t legal = g.legal_mask();
         int k = static_cast<int>(player.rng.randbelow(static_cast<uint64_t>(count(legal))));
-        for (int i = 0; i < k; ++i) legal &= legal - 1;
-        return (g.phase == PASS ? PASS_BASE : 0) + lowest(legal);
+        return (g.phase == PASS ? PASS_BASE : 0) + nth_bit(legal, k);
     }
 };
 

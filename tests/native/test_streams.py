@@ -105,6 +105,27 @@ def test_the_native_stream_draws_what_the_python_one_draws() -> None:
 
 
 @needs_native
+def test_the_native_split_streams_rejections_read_the_same_words() -> None:
+    # The native bounded draw tries two words at once and the shuffle reads a word a round
+    # (chance.hpp): every bound around a power of two (where up to half the words are rejected),
+    # 1, the largest bounds, and every shuffle length, each followed by a raw word to check that
+    # the state ends where Python's does.
+    core = native.core()
+    bounds = [1, 2, 3, 4, 5, 7, 8, 9, 52, 63, 64, 65, 2**31 + 1, 2**32, 2**62 + 1, 2**63, 2**63 + 1, 2**64 - 1]
+    for start in range(40):
+        ours, theirs = chance_rng(start, "bounds", stream=SPLITMIX), core.chance_rng(f"{start}:bounds", True)
+        for n in bounds:
+            assert [ours.randrange(n) for _ in range(12)] == [theirs.randbelow(n) for _ in range(12)]
+            assert ours.getrandbits(64) == theirs.getrandbits(64)
+        for size in range(70):
+            pool = list(range(size))
+            shuffled = list(pool)
+            ours.shuffle(shuffled)
+            assert shuffled == theirs.shuffle(pool)
+            assert ours.getrandbits(64) == theirs.getrandbits(64)
+
+
+@needs_native
 @pytest.mark.parametrize("game", ["baha", "baebae"])
 @pytest.mark.parametrize("stream", engine.STREAMS)
 def test_both_engines_deal_and_play_alike_on_either_stream(game: str, stream: str) -> None:
