@@ -708,7 +708,7 @@ inline PyTypeObject* make_core_type() {
 // "guard_rounds"}).
 inline py::dict batch_games(const Played& out, int n) {
     using pylists::CollectorPaused, pylists::int_list, pylists::int_rows, pylists::integer, pylists::IntDicts,
-        pylists::new_list, pylists::numbers_only, pylists::put;
+        pylists::new_list, pylists::put;
     CollectorPaused paused;
     static const py::str* blocked_key = new py::str("blocked_rounds");  // made once, never freed
     static const py::str* guard_key = new py::str("guard_rounds");
@@ -729,7 +729,6 @@ inline py::dict batch_games(const Played& out, int n) {
                 if (winner < 0) winner = s;
                 put(seats, k++, integer(s));
             }
-        numbers_only(seats);
         put(winner_lists, i, std::move(seats));
         put(winners, i, integer(out.stopped[i] ? -1 : winner));
         put(deal_points, i, int_rows(out.points.data(), point, out.deals[i], n));

@@ -44,19 +44,11 @@ inline void put(const py::object& list, Py_ssize_t at, py::object item) {
     PyList_SET_ITEM(list.ptr(), at, item.release().ptr());
 }
 
-// ``list``, made of numbers only, left out of the cyclic collector's passes, as CPython leaves
-// its own dicts and tuples of atoms: such a list is in no reference cycle (unless its user puts
-// a container in it, a cycle the collector would then not see). The collector's passes over a
-// batch's thousands of new rows, made once the batch has returned, took some 6% of a random
-// BAEBAE batch's time.
-inline void numbers_only(const py::object& list) { PyObject_GC_UnTrack(list.ptr()); }
-
-// A new list of the ``size`` numbers from ``values`` (numbers_only).
+// A new list of the ``size`` numbers from ``values``.
 template <class T>
 py::object int_list(const T* values, Py_ssize_t size) {
     py::object list = new_list(size);
     for (Py_ssize_t k = 0; k < size; ++k) put(list, k, integer(static_cast<int64_t>(values[k])));
-    numbers_only(list);
     return list;
 }
 

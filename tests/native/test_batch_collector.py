@@ -1,7 +1,6 @@
 """Both games' native batches make their result lists in the core with the cyclic collector
 paused (native/cardroom/pylists.hpp), and put it back as they found it: on, off, or after a
-refused batch; the lists they hand out are fresh ones, one a game, the caller may change; and
-those of numbers only are left out of the collector's passes."""
+refused batch; and the lists they hand out are fresh ones, one a game, the caller may change."""
 
 from __future__ import annotations
 
@@ -51,15 +50,3 @@ def test_a_batch_leaves_the_cyclic_collector_as_it_found_it(batch: Callable[[], 
     found.totals[0].append(1)
     found.extras[0][extra] = 99
     assert len(found.totals[1]) == 4 and found.extras[1] == other and extra in other
-
-
-@pytest.mark.parametrize("batch", [baha_batch, baebae_batch], ids=["baha", "baebae"])
-def test_lists_of_numbers_are_left_out_of_the_collectors_passes(batch: Callable[[], Any]) -> None:
-    # A list of numbers is in no reference cycle: the core leaves it untracked (as CPython leaves
-    # its own dicts and tuples of atoms); the lists that hold lists stay tracked.
-    random_games, rules, _ = batch()
-    found = random_games(rules, 5, 5)
-    rows = [*found.totals, *(row for game in found.deal_points for row in game), found.actions]
-    rows += getattr(found, "winner_lists", [])
-    assert rows and not any(gc.is_tracked(row) for row in rows)
-    assert gc.is_tracked(found.totals) and all(gc.is_tracked(game) for game in found.deal_points)
