@@ -20,7 +20,8 @@ legal action, as the ``learned`` agent plays), a quarter at each seat, on deals 
 same at every evaluation and never dealt in training, and the share of them it won is logged
 with a 95% interval. Into ``--out`` it writes ``player.safetensors`` (the learned agent's
 format: play it as ``learned:path=...``) at each evaluation and at the end, and ``curve.csv``
-and ``curve.png`` (the learning curve).
+and ``curve.png`` (the learning curve); ``--plot A/curve.csv B/curve.csv --out FILE.png``
+draws several runs' curves together.
 
     pip install -e '.[research]'
     python examples/ppo_vector.py baebae --minutes 40 --out runs/ppo-baebae
@@ -252,12 +253,13 @@ def run(game: str, out: Path, *, minutes: float | None = None, updates: int | No
             checkpoint()
     if not curve or curve[-1]["update"] != update:
         checkpoint()
-    draw(curve, out / "curve.png", game)
+    draw({start: curve}, out / "curve.png", game)
     return {"game": game, "updates": update, "moves": moves, "games": games_played, "curve": curve}
 
 
-def draw(curve: list[dict[str, float]], path: Path, game: str) -> None:
-    """The share of evaluation games won by the number of training games, with its interval."""
+def draw(curves: dict[str, list[dict[str, float]]], path: Path, game: str) -> None:
+    """The share of evaluation games won by the number of training games, with its interval,
+    one line a run (``curves``: by label)."""
     try:
         import matplotlib
     except ImportError:  # the plot is optional: curve.csv holds the same figures
@@ -266,17 +268,25 @@ def draw(curve: list[dict[str, float]], path: Path, game: str) -> None:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.4))
-    x = [p["games"] / 1000 for p in curve]
-    ax.plot(x, [p["won"] for p in curve], marker=".")
-    ax.fill_between(x, [p["low"] for p in curve], [p["high"] for p in curve], alpha=0.25)
+    for label, curve in curves.items():
+        x = [p["games"] / 1000 for p in curve]
+        ax.plot(x, [p["won"] for p in curve], marker=".", label=label)
+        ax.fill_between(x, [p["low"] for p in curve], [p["high"] for p in curve], alpha=0.2)
     ax.axhline(1 / PLAYERS, color="grey", linestyle=":", label="par (1 in 4)")
     ax.set_xlabel("training games (thousands)")
     ax.set_ylabel("games won, greedy policy")
     ax.set_title(f"PPO on {game} against the bots")
     ax.legend()
     fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def read_curve(path: Path) -> list[dict[str, float]]:
+    """A ``curve.csv`` written by a run."""
+    with path.open(newline="") as f:
+        return [{k: float(v) for k, v in row.items()} for row in csv.DictReader(f)]
 
 
 def main() -> None:
@@ -297,7 +307,12 @@ def main() -> None:
     parser.add_argument("--eval-every", type=int, default=60, help="updates between evaluations")
     parser.add_argument("--eval-games", type=int, default=4000)
     parser.add_argument("--out", type=Path, default=Path("runs/ppo"))
+    parser.add_argument("--plot", type=Path, nargs="+", metavar="CURVE_CSV",
+                        help="train nothing: draw these runs' curve.csv files together into --out (a .png)")
     args = parser.parse_args()
+    if args.plot:
+        draw({p.parent.name: read_curve(p) for p in args.plot}, args.out, args.game)
+        return
     if args.minutes is None and args.updates is None:
         args.minutes = 30.0
     run(args.game, args.out, minutes=args.minutes, updates=args.updates, envs=args.envs, steps=args.steps,

@@ -53,6 +53,10 @@ def test_a_short_run_learns_writes_its_curve_and_plays(tmp_path: Path) -> None:
     assert [int(r["update"]) for r in rows] == [0, 2, 3]
     assert all(0.0 <= float(r["won"]) <= 1.0 for r in rows)
     assert (tmp_path / "curve.png").stat().st_size > 0
+    read = example.read_curve(tmp_path / "curve.csv")  # type: ignore[attr-defined]
+    assert [p["won"] for p in read] == pytest.approx([p["won"] for p in summary["curve"]])
+    example.draw({"a": read, "b": read}, tmp_path / "both.png", "baebae")  # type: ignore[attr-defined]
+    assert (tmp_path / "both.png").stat().st_size > 0
     # the updates moved the network away from the shipped weights it started from
     learned, shipped = load_network(tmp_path / "player.safetensors"), load_network(shipped_path("baebae"))
     assert learned.metadata["format"] == shipped.metadata["format"]
