@@ -1,5 +1,5 @@
-"""Shared test settings: hypothesis profiles, and each test starting on the engine the
-environment chooses.
+"""Shared test settings: hypothesis profiles, each test starting on the engine the
+environment chooses, and this folder on the path (``example_support``: examples/ as modules).
 
 Pick one with ``HYPOTHESIS_PROFILE=<name>`` (default ``dev``):
 
@@ -12,12 +12,16 @@ Tests set their own ``max_examples`` (sized to keep the suite fast); a profile s
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from cardroom import native
+
+sys.path.insert(0, str(Path(__file__).parent))
 
 settings.register_profile("dev", deadline=None)
 settings.register_profile(

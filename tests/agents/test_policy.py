@@ -6,15 +6,14 @@ moves: it proves the pieces fit, not that the policy plays well.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
-import sys
 import types
 from pathlib import Path
 
 import pytest
+from example_support import EXAMPLES, load_example
 from typer.testing import CliRunner
 
 from cardroom import rl
@@ -24,17 +23,11 @@ from cardroom.cli.main import app
 from cardroom.games import baha
 from cardroom.record import load, verify
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_baha_ppo.py"
 runner = CliRunner()
 
 
 def example() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("train_baha_ppo", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("train_baha_ppo.py")
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +71,7 @@ def test_the_example_measures_the_policy_on_duplicate_deals(trained: Path, capsy
 
 def test_the_shipped_policy_plays_its_game() -> None:
     """examples/baha-ppo.zip still fits Baha's observations (retrain it if the encoder changes)."""
-    shipped = EXAMPLE.parent / "baha-ppo.zip"
+    shipped = EXAMPLES / "baha-ppo.zip"
     agent = make("policy", seed=0, path=str(shipped))
     state = baha.Rules(players=4).new_game(2)
     for _ in range(30):

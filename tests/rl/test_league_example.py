@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,20 +10,15 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("openskill")
 
+from example_support import load_example  # noqa: E402
+
 from cardroom.agents import make  # noqa: E402
 from cardroom.agents.learned import load_network  # noqa: E402
 from cardroom.games import baha  # noqa: E402
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "league.py"
-
 
 def _league() -> object:
-    spec = importlib.util.spec_from_file_location("league_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_example("league.py")
 
 
 def test_the_league_runs_rates_and_keeps_a_bounded_pool(tmp_path: Path) -> None:

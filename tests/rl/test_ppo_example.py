@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import csv
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,20 +10,15 @@ import pytest
 
 pytest.importorskip("torch")
 
+from example_support import load_example  # noqa: E402
+
 from cardroom.agents import make  # noqa: E402
 from cardroom.agents.learned import load_network, shipped_path  # noqa: E402
 from cardroom.games import baebae  # noqa: E402
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "ppo_vector.py"
-
 
 def _example() -> object:
-    spec = importlib.util.spec_from_file_location("ppo_vector_example", EXAMPLE)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_example("ppo_vector.py")
 
 
 def test_the_outcome_is_the_share_of_first_place() -> None:
