@@ -76,7 +76,7 @@ def run(game: str, episodes: int, out: Path, *, seed: int = 0, snapshot_every: i
     inputs = int(probe.observation_space["observation"].shape[0])
     actions = int(probe.action_space.n)
     if start == "shipped":
-        learner_net = PolicyValueNet.from_network(load_network(shipped_path(game)))
+        learner_net = PolicyValueNet.from_network(load_network(shipped_path(game)), inputs, actions)
     else:
         learner_net = PolicyValueNet(inputs, actions, (256, 256))
     optimizer = torch.optim.Adam(learner_net.parameters(), lr=lr)

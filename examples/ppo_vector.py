@@ -28,8 +28,9 @@ draws several runs' curves together.
     cardroom simulate baebae --duplicate --games 100 --seed 5000 \\
         --agents learned:path=runs/ppo-baebae/player.safetensors,heuristic,heuristic,heuristic
 
-On a 2-core machine it learns from about 10,000 of the learner's moves a second on one core
-(docs/strength.md, "PPO against the heuristic", has the curves and what the policies reached).
+On a 2-core machine it learns from about 9,000 of the learner's moves a second of CPU on one
+core (docs/strength.md, "Learning by playing: PPO against the heuristic", has the curves and
+what the policies reached).
 """
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ ROWS_APART = 2**20
 ``(s * PLAYERS + k) * ROWS_APART`` on (each row's games follow from its first seed), so no
 two rows of a run, or of two runs, play the same games."""
 EVAL_SEED = 2**50
-"""The evaluations' seed: deals that training (seeds below ``2**50 / PLAYERS / ROWS_APART``)
-never plays."""
+"""The evaluations' seed: deals that training never plays."""
+LAST_SEED = EVAL_SEED // PLAYERS // ROWS_APART
+"""Training seeds stay below it (``2**28``), so their rows' seeds stay below the evaluation's."""
 
 
 class Outcome:
@@ -131,11 +133,12 @@ class Rows:
         return rewards, ended, finals
 
 
-def evaluate(net: PolicyValueNet, game: str, count: int, bots: str, outcome: Outcome) -> tuple[float, float]:
-    """The share of ``count`` games the greedy policy wins (each row plays the same number of
-    games, so short games are not favoured) and its 95% half-interval."""
+def evaluate(net: PolicyValueNet, game: str, count: int, bots: str, outcome: Outcome) -> tuple[float, float, int]:
+    """The share of at least ``count`` games the greedy policy wins (each row plays the same
+    number of games, so short games are not favoured: ``count`` rounded up to a multiple of the
+    rows), its 95% half-interval and the number of games."""
     envs = min(256, max(PLAYERS, count // PLAYERS * PLAYERS))
-    rows = Rows(game, envs, EVAL_SEED // PLAYERS // ROWS_APART, bots)
+    rows = Rows(game, envs, LAST_SEED, bots)
     quota = math.ceil(count / envs)
     played = np.zeros(envs, int)
     shares: list[float] = []
@@ -149,7 +152,7 @@ def evaluate(net: PolicyValueNet, game: str, count: int, bots: str, outcome: Out
                 played[row] += 1
                 shares.append(float(outcome.shares(final[None, :])[0]))
     won = np.array(shares)
-    return float(won.mean()), float(1.96 * won.std() / math.sqrt(len(won)))
+    return float(won.mean()), float(1.96 * won.std() / math.sqrt(len(won))), len(won)
 
 
 def run(game: str, out: Path, *, minutes: float | None = None, updates: int | None = None, envs: int = 512,
@@ -161,6 +164,9 @@ def run(game: str, out: Path, *, minutes: float | None = None, updates: int | No
     the run's figures (also in ``curve.csv``)."""
     if minutes is None and updates is None:
         raise ValueError("give minutes or updates (or both)")
+    if not 0 <= seed < LAST_SEED:
+        raise ValueError(f"--seed must be from 0 to {LAST_SEED - 1} (higher ones would deal the evaluation's "
+                         f"games), not {seed}")
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rules = table_rules(game)
@@ -169,7 +175,7 @@ def run(game: str, out: Path, *, minutes: float | None = None, updates: int | No
     inputs = rows.parts[0].single_observation_space["observation"].shape[0]
     actions = rows.parts[0].single_action_space.n
     if start == "shipped":
-        net = PolicyValueNet.from_network(load_network(shipped_path(game)))
+        net = PolicyValueNet.from_network(load_network(shipped_path(game)), inputs, actions)
     else:
         net = PolicyValueNet(inputs, actions, (256, 256))
     optimizer = torch.optim.Adam(net.parameters(), lr=lr, eps=1e-5)
@@ -180,13 +186,13 @@ def run(game: str, out: Path, *, minutes: float | None = None, updates: int | No
     moves = games_played = update = 0
 
     def checkpoint() -> None:
-        won, half = evaluate(net, game, eval_games, bots, outcome)
+        won, half, played = evaluate(net, game, eval_games, bots, outcome)
         point = {"update": update, "moves": moves, "games": games_played,
                  "seconds": round(time.monotonic() - started, 1), "cpu_seconds": round(time.process_time() - cpu, 1),
                  "won": won, "low": won - half, "high": won + half}
         curve.append(point)
         log(f"update {update}: {moves} moves, {games_played} games, {point['seconds']:.0f} s; "
-            f"greedy policy won {won:.3f} [{won - half:.3f}, {won + half:.3f}] of {eval_games} games")
+            f"greedy policy won {won:.3f} [{won - half:.3f}, {won + half:.3f}] of {played} games")
         save_network(out / "player.safetensors", net.tensors(), game, rules,
                      {"method": "ppo", "start": start, "bots": bots, "moves": moves, "games": games_played,
                       "update": update, "seed": seed, "win": win, "shape": shape, "lr": lr})
@@ -315,6 +321,8 @@ def main() -> None:
         return
     if args.minutes is None and args.updates is None:
         args.minutes = 30.0
+    if not 0 <= args.seed < LAST_SEED:
+        parser.error(f"--seed must be from 0 to {LAST_SEED - 1}, not {args.seed}")
     run(args.game, args.out, minutes=args.minutes, updates=args.updates, envs=args.envs, steps=args.steps,
         lr=args.lr, start=args.start, bots=args.bots, win=args.win, shape=args.shape, entropy=args.entropy,
         seed=args.seed, threads=args.threads, eval_every=args.eval_every, eval_games=args.eval_games)

@@ -31,3 +31,12 @@ def test_a_shipped_network_goes_through_torch_unchanged(game: str) -> None:
     assert np.allclose(values.numpy(), want_values, atol=1e-4)
     assert np.allclose(logits.numpy()[:, 1:], want_logits[:, 1:], atol=1e-4)
     assert (logits.numpy()[:, 0] == -1e9).all()  # the masked action
+
+
+def test_a_network_of_other_sizes_is_refused_in_words() -> None:
+    network = load_network(shipped_path("baebae"))
+    assert PolicyValueNet.from_network(network, network.observation_size, network.num_actions).linear()
+    with pytest.raises(ValueError, match=f"observations of {network.observation_size} numbers, the environment's have 7"):
+        PolicyValueNet.from_network(network, 7, network.num_actions)
+    with pytest.raises(ValueError, match=f"actions of {network.num_actions} numbers, the environment's have 3"):
+        PolicyValueNet.from_network(network, network.observation_size, 3)

@@ -46,6 +46,7 @@ def test_a_short_run_learns_writes_its_curve_and_plays(tmp_path: Path) -> None:
     assert [int(r["update"]) for r in rows] == [0, 2, 3]
     assert all(0.0 <= float(r["won"]) <= 1.0 for r in rows)
     assert (tmp_path / "curve.png").stat().st_size > 0
+    assert lines[0].endswith("of 16 games")  # every row its game: 16 rows, a game each
     read = example.read_curve(tmp_path / "curve.csv")  # type: ignore[attr-defined]
     assert [p["won"] for p in read] == pytest.approx([p["won"] for p in summary["curve"]])
     example.draw({"a": read, "b": read}, tmp_path / "both.png", "baebae")  # type: ignore[attr-defined]
@@ -63,3 +64,12 @@ def test_rows_refuse_a_batch_that_does_not_split_over_the_seats() -> None:
     example = _example()
     with pytest.raises(ValueError, match="multiple of 4"):
         example.Rows("baebae", 10, 1, "heuristic")  # type: ignore[attr-defined]
+
+
+def test_a_run_refuses_a_seed_that_would_deal_the_evaluation_games(tmp_path: Path) -> None:
+    example = _example()
+    last = example.LAST_SEED  # type: ignore[attr-defined]
+    for seed in (-1, last):
+        with pytest.raises(ValueError, match=f"--seed must be from 0 to {last - 1}"):
+            example.run("baebae", tmp_path, updates=1, envs=16, seed=seed)  # type: ignore[attr-defined]
+    assert not (tmp_path / "curve.csv").exists()

@@ -36,8 +36,16 @@ class PolicyValueNet(nn.Module):
         self.value = nn.Linear(width, 1)
 
     @classmethod
-    def from_network(cls, network: Network) -> PolicyValueNet:
-        """A module holding a loaded network's weights (a shipped file or one of your own)."""
+    def from_network(cls, network: Network, inputs: int | None = None,
+                     actions: int | None = None) -> PolicyValueNet:
+        """A module holding a loaded network's weights (a shipped file or one of your own);
+        ``inputs`` and ``actions``, where given, are the sizes the caller's environment has, and
+        a network of other sizes is refused (ValueError) before any weight is read."""
+        for what, wanted, has in (("observation", inputs, network.observation_size),
+                                  ("action", actions, network.num_actions)):
+            if wanted is not None and wanted != has:
+                raise ValueError(f"the network reads {what}s of {has} numbers, the environment's have "
+                                 f"{wanted}: it was trained on other rules or another encoder")
         hidden = tuple(weight.shape[0] for weight, _ in network.layers)
         module = cls(network.observation_size, network.num_actions, hidden)
         pairs = [*network.layers, network.policy, network.value]
