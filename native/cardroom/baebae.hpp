@@ -727,7 +727,8 @@ struct Game {
     }
 
     // The step handlers (baebae_steps.hpp). handle, called by run alone, is inlined into it: a
-    // step pays no call (some 17 instructions, six registers saved and restored).
+    // step pays no call (some 17 instructions, six registers saved and restored; 5 fewer an
+    // action, no time told apart from the call's: benchmarks/README.md, the fifth cut).
     bool players(size_t at, int kind, int filter, std::vector<int>& out);
     bool targets(size_t at, int kind, int filter);
     [[gnu::always_inline]] bool handle(size_t at, const Step& step);

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <stdexcept>
 #include <vector>
 
 namespace cardroom {
@@ -75,8 +76,9 @@ class IntDicts {
     explicit IntDicts(std::initializer_list<const py::str*> keys) : keys_(keys), zeros_(owned(PyDict_New())) {
         for (const py::str* key : keys_) set(zeros_, *key, integer(0));
     }
-    // {keys[0]: values[0], ...}
+    // {keys[0]: values[0], ...}: one value a key.
     py::object make(std::initializer_list<int64_t> values) const {
+        if (values.size() != keys_.size()) throw std::logic_error("IntDicts::make: one value a key");
         py::object dict = owned(PyDict_Copy(zeros_.ptr()));
         const py::str* const* key = keys_.data();
         for (int64_t value : values) {
