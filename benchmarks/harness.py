@@ -259,12 +259,15 @@ def run_benchmark(
     unit: str,
     goals: dict[str, float],
     argv: list[str] | None = None,
+    game: str | None = None,
 ) -> int:
     """The command line shared by the peer benchmarks: Cardroom on the engine its games run on
     by default (this process: the native one where it is built and has the game), the Python
     engine (a subprocess with ``CARDROOM_ENGINE=python``, where this process runs native) and
     each of ``theirs``. ``goals`` maps a peer's name to the ratio Cardroom (default engine) /
-    that peer aimed for."""
+    that peer aimed for. ``game``: the game whose engine ours runs on, where its name is not a
+    game's (``cardroom_ismcts`` plays Baha): its label names that engine, and no Python
+    subprocess runs beside it (such a benchmark has its own Python runner among ``theirs``)."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--rounds", type=int, default=10, help="rounds per engine (default 10)")
     parser.add_argument(
@@ -289,11 +292,11 @@ def run_benchmark(
     from cardroom import native
 
     load_before = load_average()
-    on_native = native.native_for(ours[0])
+    on_native = native.native_for(game or ours[0])
     ours_name = f"{ours[0]}_{'native' if on_native else 'python'}"
     runners: list[tuple[str, Runner]] = [(ours_name, ours[1](make_pick(args.seed)))]
     python = None
-    if not args.no_python and on_native:
+    if not args.no_python and on_native and game is None:
         module = os.path.splitext(os.path.basename(sys.argv[0]))[0]
         python = PythonRunner(module, ours[1].__name__, args.seed)
         runners.append((f"{ours[0]}_python", python))

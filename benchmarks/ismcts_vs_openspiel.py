@@ -191,5 +191,5 @@ if __name__ == "__main__":
         "ismcts_vs_openspiel", __doc__.split("\n\n")[0], ("cardroom_ismcts", cardroom_runner),
         [("openspiel_ismcts", openspiel_runner), ("openspiel_cpp_ismcts", openspiel_cpp_runner),
          ("cardroom_python_ismcts", cardroom_python_runner)],
-        unit="iterations", goals={"openspiel_ismcts": GOAL, "openspiel_cpp_ismcts": CPP_GOAL},
+        unit="iterations", goals={"openspiel_ismcts": GOAL, "openspiel_cpp_ismcts": CPP_GOAL}, game="baha",
     ))

@@ -76,5 +76,5 @@ if __name__ == "__main__":
     sys.exit(run_benchmark(
         "sim_vs_openspiel", __doc__.split("\n\n")[0], ("baha_sim", cardroom_runner),
         [("openspiel_cpp_evaluate_bots", evaluate_bots_runner)], unit="hands",
-        goals={"openspiel_cpp_evaluate_bots": GOAL},
+        goals={"openspiel_cpp_evaluate_bots": GOAL}, game="baha",
     ))
