@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from sqlalchemy import select
-from web_support import LiveServer, play_out
+from web_support import TIMEOUT, LiveServer, play_out
 
 from cardroom.web.store import ActionRow
 
@@ -16,10 +16,15 @@ def test_timer_stand_in_and_coming_back(server: LiveServer) -> None:
     ada = server.client(t["id"], t["token"])
     bo = server.client(t["id"], bo_seat["token"])
     deadlines = []
-    end = time.monotonic() + 20
+    table = server.manager.tables[t["id"]]
+    end = time.monotonic() + 2 * TIMEOUT
     # Bo plays at once; Ada never does: after a second her seat is away and a bot plays it.
     while True:
-        assert time.monotonic() < end, "Ada was never marked away"
+        assert time.monotonic() < end, (
+            f"Ada was never marked away: the table at seq {table.seq}, current player "
+            f"{table.state.current_player if table.state else None}, away {table.away}, deadline "
+            f"{table.deadline} (now {time.time()}), task {table.task}; Bo's last update "
+            f"{bo.last!r:.400}; Bo acted on {sorted(bo.acted)}; Bo's messages {len(bo.messages)}")
         for c in (ada, bo):
             c.drain(0.01)
         u = bo.last

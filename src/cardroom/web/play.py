@@ -378,8 +378,8 @@ class TablePlay:
         if seat in table.agents or seat in table.away:
             table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq, hurry))
         elif table.data.timer is not None:
-            table.deadline = time.time() + table.data.timer
-            table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.deadline))
+            table.deadline = time.time() + table.data.timer  # for the pages' countdowns
+            table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.data.timer))
 
     async def _bot_turn(self, table: LiveTable, seat: int, seq: int, hurry: bool = False) -> None:
         if self.bot_delay > 0 and not hurry:
@@ -434,8 +434,10 @@ class TablePlay:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.quick_pool, choose, agent, state.clone(), seat)
 
-    async def _timer(self, table: LiveTable, seat: int, seq: int, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.time()))
+    async def _timer(self, table: LiveTable, seat: int, seq: int, seconds: float) -> None:
+        # On the loop's monotonic clock: a step of the wall clock (the deadline the pages show)
+        # neither stalls a table nor takes a turn early.
+        await asyncio.sleep(seconds)
         if table.seq != seq:
             return
         table.away.add(seat)
