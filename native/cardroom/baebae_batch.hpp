@@ -15,9 +15,6 @@
 namespace cardroom {
 namespace baebae {
 
-// The agent of seat ``seat`` in the game of seed ``seed``, on the rules' stream.
-inline PyRandom seat_rng(const Rules& rules, int64_t seed, int seat) { return agent_rng(seed, seat, rules.stream); }
-
 // What a batch returns per game; ``points`` holds every round's penalties, game after game
 // (``deals`` rounds for each game, ``players`` each).
 struct Played {

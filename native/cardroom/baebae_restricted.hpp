@@ -44,7 +44,8 @@ inline void play_restricted(const Rules& rules, const std::vector<int64_t>& seed
         g.sink = &sink;
         g.begin_round();
         players.clear();
-        for (int s = 0; s < n; ++s) players.push_back(Heuristic{seat_rng(rules, seed, s)});
+        AgentRngs rngs(seed, rules.stream);
+        for (int s = 0; s < n; ++s) players.push_back(Heuristic{rngs(s)});
         int restricted = seats[i];
         if (restricted >= 0) {
             players[restricted].never_play = never_play;

@@ -192,7 +192,8 @@ inline void play_table_games(const Rules& rules, const std::vector<int64_t>& see
         g.sink = &sink;
         g.begin_round();
         seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{seat_rng(rules, seed, s)}});
+        AgentRngs rngs(seed, rules.stream);
+        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{rngs(s)}});
         int64_t actions = 0;
         while (g.phase != OVER && actions < max_actions) {
             sink.current = actions;

@@ -176,7 +176,8 @@ inline void play_table_games(const Rules& rules, const std::vector<int64_t>& see
         sink.game = static_cast<int32_t>(i);
         g.begin_hand(sink, nullptr);
         seats.clear();
-        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{agent_rng(seed, s, rules.stream)}});
+        AgentRngs rngs(seed, rules.stream);
+        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{rngs(s)}});
         int64_t actions = 0;
         while (g.phase != OVER && actions < max_actions) {
             ++sink.turn;
