@@ -66,3 +66,11 @@ def test_the_research_guide_keeps_no_run_history() -> None:
     guide = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
     assert "UTC" not in guide and "branch `i20" not in guide
     assert guide.count("../benchmarks/README.md#") >= 4
+
+
+def test_the_api_reference_tour_runs() -> None:
+    page = (ROOT / "docs" / "api" / "index.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/api/index.md", "exec"), {})
