@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: play designer research test lint bench install browser postgres redis valgrind clean strength
+.PHONY: play designer research test lint bench install browser postgres redis valgrind clean strength docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -97,6 +97,12 @@ research: $(VENV)/.installed-research
 test: lint browser postgres redis valgrind
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
+# The documentation site (mkdocs.yml): the guides, the references, the API made from the
+# docstrings, the benchmarks, into site/, every warning an error (make test builds it too:
+# tests/test_docs_site.py).
+docs: install
+	$(BIN)/mkdocs build --strict
+
 lint: install
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
@@ -122,5 +128,5 @@ strength: install
 	$(BIN)/cardroom ladder baebae --deals 16 --seed 1 --workers 2 --save $(LADDER_FILE) --doc docs/strength.md
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .hypothesis
+	rm -rf $(VENV) build site src/*.egg-info .pytest_cache .mypy_cache .hypothesis
 	find src -name '*.so' -delete

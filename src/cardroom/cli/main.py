@@ -357,7 +357,9 @@ def simulate(
         typer.Option("--ray", help="With --out: play on a Ray cluster (a local one unless --ray-address)."),
     ] = False,
     ray_address: Annotated[
-        str | None, typer.Option(help="The Ray cluster to join (implies --ray), e.g. 10.0.0.5:6379.",
+        str | None, typer.Option(help="The Ray cluster to join (implies --ray), e.g. 10.0.0.5:6379; a "
+                                 "cluster with Ray's token authentication also needs RAY_AUTH_MODE=token "
+                                 "and its token (docs/results.md).",
                                  metavar="HOST:PORT")
     ] = None,
 ) -> None:

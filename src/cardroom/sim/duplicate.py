@@ -70,7 +70,7 @@ def run_duplicate(
     records: Path | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Lineup], list[list[GameResult]]]:
-    """Play deal ``i`` (seed ``seed + i``) once per rotation; results[deal][rotation]."""
+    """Play deal ``i`` (seed ``seed + i``) once per rotation; ``results[deal][rotation]``."""
     if records is not None:
         make_records_folder(records)
     lineups = rotations(lineup)

@@ -33,7 +33,7 @@ from cardroom.engine import DeckRules, Rules
 from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations
-from cardroom.sim.runner import Backend, chunk_size, run_chunks
+from cardroom.sim.runner import Backend, chunk_size, ray_refusal, run_chunks
 from cardroom.sim.tournament import GameResult, Lineup, native_plays, play_state, worker_count
 
 __all__ = [
@@ -371,8 +371,9 @@ def _native_module(rules: Rules, lineups: Sequence[Lineup], records: Path | None
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
-    """Check that something listens at a Ray ``HOST:PORT`` before Ray is asked to join it (Ray
-    itself would retry for a long time): a :class:`ResultsError` in words if nothing does."""
+    """Check that a Ray cluster at ``HOST:PORT`` answers and would take this process's tasks (its
+    token authentication, :func:`cardroom.sim.runner.ray_refusal`) before Ray is asked to join
+    it (Ray itself would retry for a long time): a :class:`ResultsError` in words if not."""
     host, _, port = address.rpartition(":")
     host = host.removeprefix("ray://")
     if not host or not port.isdigit():
@@ -384,6 +385,9 @@ def ray_address_answers(address: str, timeout: float = 5.0) -> None:
             f"no Ray cluster answers at {address} ({err.strerror or err}): start one there with "
             "`ray start --head`, or give --ray with no address to run a local one"
         ) from None
+    refusal = None if address.startswith("ray://") else ray_refusal(address)  # ray:// is Ray Client's
+    if refusal is not None:
+        raise ResultsError(refusal)
 
 
 def simulate_to(

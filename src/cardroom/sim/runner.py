@@ -10,13 +10,15 @@ depends on where or on how many processes it ran.
 from __future__ import annotations
 
 import logging
+import os
+import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-__all__ = ["Backend", "chunk_size", "run_chunks"]
+__all__ = ["Backend", "chunk_size", "ray_refusal", "run_chunks"]
 
 Job = TypeVar("Job")
 Answer = TypeVar("Answer")
@@ -40,6 +42,59 @@ def chunk_size(jobs: int, workers: int, most: int = 50) -> int:
     (50, 1, 20)
     """
     return max(1, min(most, jobs // (workers * 4)))
+
+
+TOKEN_HELP = ("the cluster's token is the one in the head's ~/.ray/auth_token (`ray get-auth-token` "
+              "there prints it): give it in RAY_AUTH_TOKEN or in this machine's ~/.ray/auth_token")
+"""Where a machine that joins a cluster with Ray's token authentication finds its token."""
+
+
+def ray_refusal(address: str, wait: float = 15.0) -> str | None:
+    """Why the Ray cluster at ``address`` (``HOST:PORT``, its head's ``--port``) would not take
+    this process's tasks, in words, or ``None`` when it would (or when Ray cannot tell).
+
+    One request for the cluster's id, as ``ray.init`` begins, with the authentication
+    ``ray.init`` would use: ``ray.init`` itself retries a refusal for about 20 s and then
+    raises a traceback. At most ``wait`` seconds (a port that answers but is not a Ray head's
+    would hold the request for 40 s).
+    """
+    try:
+        from ray._private.authentication.authentication_token_setup import ensure_token_if_auth_enabled
+        from ray._raylet import GcsClient  # type: ignore[attr-defined]
+        from ray.exceptions import AuthenticationError
+    except ImportError:  # Ray's internals moved: ray.init will tell
+        return None
+    try:  # as ray.init checks first: a request in token mode without a token aborts the process
+        ensure_token_if_auth_enabled(None, create_token_if_missing=False)
+    except AuthenticationError:
+        return f"RAY_AUTH_MODE=token is set but this machine has no Ray token: {TOKEN_HELP}"
+    answers: list[BaseException | None] = []
+
+    def ask() -> None:
+        try:
+            GcsClient(address=address)  # made, it has asked for the cluster's id
+            answers.append(None)
+        except Exception as err:
+            answers.append(err)
+
+    # on a thread of its own (the request lets go of the interpreter lock), so that a port that
+    # never answers as Ray does costs ``wait`` seconds, not Ray's 40
+    asking = threading.Thread(target=ask, name="ray-address-check", daemon=True)
+    asking.start()
+    asking.join(wait)
+    if not answers:
+        return (f"something answers at {address} but not as a Ray cluster's head within {wait:g} s: "
+                "give the port of `ray start --head --port=PORT`")
+    err = answers[0]
+    if err is None:
+        return None
+    if not isinstance(err, AuthenticationError):
+        return f"the Ray cluster at {address} did not answer: {str(err).splitlines()[0]}"
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+        return (f"the Ray cluster at {address} refused this machine's Ray token (not the cluster's): "
+                f"{TOKEN_HELP}")
+    return (f"the Ray cluster at {address} asks for Ray's token authentication: set RAY_AUTH_MODE=token "
+            f"here (Ray sends a token to a given address only then); {TOKEN_HELP}")
 
 
 def run_chunks(
