@@ -440,12 +440,12 @@ def create_app(
 
     @app.post("/api/quick", response_model=None)
     async def quick_play(body: QuickBody, request: Request) -> dict[str, Any] | Response:
-        """Play now: a seat at a waiting table of the game and size when there is one, else a
+        """Play now: a seat at a table Play now made for the game, size and level, in its wait, else a
         new table that waits ``quick_wait`` seconds for people, then bots take its free seats."""
         me = signed_in(request)
         name = me.name if me is not None else body.name
-        manager.quick_check(body.game, body.players, body.bot)
-        found = manager.quick_match(body.game, body.players, frozenset(body.skip))
+        bot = manager.quick_check(body.game, body.players, body.bot)
+        found = manager.quick_match(body.game, body.players, bot, frozenset(body.skip))
         if found is not None:  # nothing awaits from the match to the join: the seat is still free
             seat, token = manager.join(found.id, name, None)
             if me is not None:

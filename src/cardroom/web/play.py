@@ -50,7 +50,7 @@ QUICK_BOT_THREADS = 4
 so nothing else (replays) can keep them waiting."""
 QUICK_WAIT = 5.0
 """Seconds a table made by Play now waits for other people (who press Play now for the same
-game and size) before bots of the chosen level take its free seats."""
+game, size and level) before bots of the chosen level take its free seats."""
 REPLAY_THREADS = 2
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 

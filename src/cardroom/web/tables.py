@@ -293,20 +293,24 @@ class TableManager(TablePlay):
 
     # -- Play now ------------------------------------------------------------------------
 
-    def quick_match(self, game: str, players: int, skip: frozenset[str] = frozenset()) -> LiveTable | None:
-        """A table Play now may seat a person at: waiting, of ``game`` for ``players``, open (not
-        closed), with a free seat for a person, not in ``skip`` (where the person sits already).
-        Tables in Play now's wait come first (they fill with bots soon), then the oldest."""
+    def quick_match(self, game: str, players: int, bot: str,
+                    skip: frozenset[str] = frozenset()) -> LiveTable | None:
+        """A table Play now may seat a person at: one Play now made, still in its wait, of
+        ``game`` for ``players`` with bots ``bot`` (a spec, as :meth:`quick_check` answers),
+        with a free seat for a person, not in ``skip`` (where the person sits already); the
+        oldest. A table made with New table is never one: its free seats are for those its
+        creator sends the link to."""
         open_tables = [
             t for t in self.tables.values()
             if t.status == "waiting" and t.data.game == game and t.data.players == players
+            and self.quick_waits.get(t.id, ("", 0.0))[0] == bot
             and t.id not in skip
             and t.data.closed_after is None
             and any(s.kind == "human" and s.token_hash is None for s in t.data.seats)
         ]
         if not open_tables:
             return None
-        return min(open_tables, key=lambda t: (t.id not in self.quick_waits, t.data.created))
+        return min(open_tables, key=lambda t: t.data.created)
 
     def quick_check(self, game: str, players: int, bot: str) -> str:
         """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made); the
@@ -326,7 +330,7 @@ class TableManager(TablePlay):
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
         """A new table for Play now: ``name`` in the first seat, the others free for people who
-        press Play now for the same game and size in the next ``quick_wait`` seconds; then bots
+        press Play now for the same game, size and level in the next ``quick_wait`` seconds; then bots
         ``bot`` take the seats still free and the game starts."""
         bot = self.quick_check(game, players, bot)
         body = CreateBody(game=game, players=players, seats=["human"] * players, name=name)

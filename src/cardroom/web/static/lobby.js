@@ -280,7 +280,7 @@ $("quick-form").addEventListener("submit", async (ev) => {
   const players = Number($("quick-players").value);
   const bot = $("quick-bots").value;
   const name = myName() || "Guest";
-  // A seat at a waiting table of this game and size when there is one; else a new table that
+  // A seat at a table Play now made for this game, size and level, in its wait; else a new table that
   // waits a few seconds for people who press Play now too, then bots take its free seats.
   // Not a table this browser sits at already: nobody plays against themselves.
   const mine = Object.keys(localStorage).filter((k) => k.startsWith(TOKEN_KEY(""))).map((k) => k.slice(TOKEN_KEY("").length)).slice(-200);
