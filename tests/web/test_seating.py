@@ -1,10 +1,11 @@
 """Who sits where: a signed-in person sits as the account with no name to type, an account
-holds one seat at a table (join, Play now, rematch), and a guest may not sit, play now or chat
-under an account's name."""
+holds one seat at a table (join, Play now, rematch), a guest may not sit, play now or chat
+under an account's name, and a private table is found by its link only."""
 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -179,3 +180,58 @@ def test_no_account_may_be_named_guest(server: LiveServer) -> None:
     for name in ("Guest", "guest"):
         r = server.http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert r.status_code == 400 and "the name of every player without an account" in r.json()["detail"]
+
+
+# -- private tables (item 8) --------------------------------------------------------------------
+
+
+def listed(server: LiveServer, status: str = "") -> list[str]:
+    return [t["id"] for t in server.http.get(f"/api/tables{status}").json()]
+
+
+def wait_over(server: LiveServer, table_id: str) -> None:
+    end = time.monotonic() + 30
+    while server.http.get(f"/api/tables/{table_id}").json()["status"] != "over":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+
+
+def test_a_private_table_is_out_of_the_lobbys_list_and_found_by_its_link(server: LiveServer) -> None:
+    public = server.create(game="baha", players=3, name="Ada", seats=["human", "human", "heuristic"])
+    private = server.create(game="baha", players=3, name="Ada", seats=["human", "human", "heuristic"],
+                            private=True)
+    assert private["private"] is True and public["private"] is False
+    assert listed(server) == [public["id"]]
+    found = server.http.get(f"/api/tables/{private['id']}").json()   # its link
+    assert found["private"] is True and found["status"] == "waiting"
+    assert server.http.get(f"/table/{private['id']}").status_code == 200
+    assert server.join(private["id"], "Bea")["seat"] == 1               # a friend sits by the link
+    assert listed(server) == [public["id"]]                             # running, still unlisted
+    assert server.manager.store.table(private["id"]).private is True    # kept in the database
+    r = server.http.post("/api/tables", json={"game": "baha", "private": "yes"})
+    assert r.status_code == 400 and "private" in r.json()["detail"]
+
+
+def test_a_private_game_stays_unlisted_when_over_and_so_does_its_rematch(server: LiveServer) -> None:
+    made = server.create(game="baha", players=3, rules={"target": 1}, private=True,
+                         seats=["heuristic", "random", "random"])   # bots only: it plays at once
+    wait_over(server, made["id"])
+    assert made["id"] not in listed(server, "?status=over")
+    r = server.http.post(f"/api/tables/{made['id']}/rematch", json={"token": made["creator_token"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["private"] is True and r.json()["id"] not in listed(server) + listed(server, "?status=over")
+
+
+def test_a_players_page_leaves_out_private_games(server: LiveServer) -> None:
+    with signed_up(server, "Ada") as ada:
+        for private in (True, False):
+            made = ada.post("/api/tables", json={"game": "baha", "players": 3, "rules": {"target": 1},
+                                                 "name": "x", "seats": ["human", "heuristic", "heuristic"],
+                                                 "private": private}).json()
+            client = server.client(made["id"], made["token"])
+            try:
+                play_out([client])
+            finally:
+                client.close()
+    page = server.http.get("/api/players/Ada").json()
+    assert [game["table"] for game in page["recent"]] == [made["id"]]   # the public one only

@@ -33,7 +33,7 @@ from sqlalchemy import Float, ForeignKey, Integer, String, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
-from cardroom.web.store import Base, Store, TableRow
+from cardroom.web.store import Base, PrivateRow, Store, TableRow
 
 __all__ = [
     "AccountError", "Accounts", "Attempts", "SESSION_COOKIE", "CSRF_COOKIE", "SESSION_SECONDS",
@@ -419,10 +419,11 @@ class Accounts:
                 select(func.count(func.distinct(AccountSeatRow.table_id)))
                 .join(TableRow, TableRow.id == AccountSeatRow.table_id)
                 .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")) or 0
-            rows = s.execute(
+            rows = s.execute(  # a private table's link stays with those it was sent to
                 select(TableRow.id, TableRow.game, TableRow.players, TableRow.finished, AccountSeatRow.seat)
                 .join(AccountSeatRow, TableRow.id == AccountSeatRow.table_id)
-                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")
+                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over",
+                       TableRow.id.not_in(select(PrivateRow.table_id)))
                 .order_by(TableRow.finished.desc()).limit(recent)).all()
             ratings = s.scalars(select(RatingRow).where(RatingRow.account_id == account.id)
                                 .order_by(RatingRow.game)).all()

@@ -562,6 +562,7 @@ class TablePlay:
             ],
             "status": data.status,
             "closed": data.closed_after is not None,
+            "private": data.private,
             "rematch": data.rematch if data.rematch in self.tables else None,
             "timer": data.timer,
             # Play now's wait: when bots take the free seats (a time, as "deadline"), else null.

@@ -195,6 +195,8 @@ class CreateBody(_Body):
     seats: list[str] | None = Field(default=None, max_length=MAX_PLAYERS)
     timer: float | None = None
     name: str | None = None
+    private: bool = False
+    """Keep the table out of the lobby's list: those its creator sends the link to find it."""
 
     @field_validator("players", mode="before")
     @classmethod

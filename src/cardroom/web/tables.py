@@ -198,7 +198,7 @@ class TableManager(TablePlay):
             id=self._new_id(), game=game, players=players, rules=stored, deck=deck, upload=upload,
             deck_info=deck_info, seed=secrets.randbelow(2**31), timer=body.timer,
             status="waiting" if free else "running", created=time.time(), finished=None, seats=seat_data,
-            creator_hash=hash_token(token),
+            creator_hash=hash_token(token), private=body.private,
         )
         self.store.add_table(data)
         table = self._live(data, rules)
@@ -378,12 +378,14 @@ class TableManager(TablePlay):
         return table
 
     def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        """Summaries, newest first: the unfinished tables, or the finished ones (``over``)."""
+        """Summaries, newest first: the unfinished tables, or the finished ones (``over``);
+        never a private table's (found by its link only)."""
         if status not in (None, "over"):
             raise TableError(
                 400, f"status may be left out (open and running tables) or be over, not {status!r:.40}"
             )
-        chosen = [t for t in self.tables.values() if (t.status == "over") == (status == "over")]
+        chosen = [t for t in self.tables.values()
+                  if (t.status == "over") == (status == "over") and not t.data.private]
         chosen.sort(key=lambda t: t.data.created, reverse=True)
         return [self.summary(t) for t in chosen[:limit]]
 
@@ -454,8 +456,8 @@ class TableManager(TablePlay):
     def rematch(
         self, table_id: str, token: str, admit: Callable[[], None] | None = None
     ) -> tuple[LiveTable, int | None]:
-        """A new table for a finished game's players: the same game, rules, deck, timer and
-        seats, a fresh seed. Bots keep their specs; each person keeps their seat and their
+        """A new table for a finished game's players: the same game, rules, deck, timer,
+        seats and privacy, a fresh seed. Bots keep their specs; each person keeps their seat and their
         token (so they can sit at once); the seat of a player who left is free. Asked again, it
         answers the same new table. Answers it and the seat ``token`` holds there. ``admit``
         is called before a new table is made, and may refuse it (a ``TableError``)."""
@@ -488,7 +490,7 @@ class TableManager(TablePlay):
                 id=self._new_id(), game=old.game, players=old.players, rules=dict(old.rules), deck=old.deck,
                 upload=old.upload, deck_info=old.deck_info, seed=secrets.randbelow(2**31), timer=old.timer,
                 status="waiting" if free else "running", created=time.time(), finished=None, seats=seats,
-                creator_hash=old.creator_hash,
+                creator_hash=old.creator_hash, private=old.private,
             )
             self.store.add_rematch(table.id, data)
             old.rematch = data.id

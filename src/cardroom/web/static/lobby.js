@@ -204,7 +204,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   const name = myName();
   // A table of bots only is watched: the creator takes no seat, whatever name is filled in.
   const sits = seats.includes("human");
-  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null };
+  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null, private: $("private-input").checked };
   if (sits && !name) {
     err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
     nameInput.focus();

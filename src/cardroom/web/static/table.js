@@ -174,7 +174,12 @@ function drawHeader() {
   // While seats wait for people, the link to send them (the page's own address, no token).
   const waiting = t && !gone && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("share-bar").hidden = !waiting;
-  if (waiting) $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+  if (waiting) {
+    $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+    $("share-text").textContent = t.private
+      ? "Invite friends: send them this link (a private table: the lobby does not list it)"
+      : "Invite friends: send them this link";
+  }
   drawTableActions(t);
 }
 
