@@ -43,12 +43,12 @@ def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
     ada = ada_ctx.new_page()
     ada.goto(server.base + "/account")
     # a refusal in words, on the page
-    ada.get_by_test_id("signup-name").fill("Ada")
+    ada.get_by_test_id("signup-name").fill("Ava")
     ada.get_by_test_id("signup-password").fill("short")
     ada.get_by_test_id("signup-submit").click()
     expect(ada.get_by_test_id("signup-error")).to_have_text(
         "a password has at least 10 characters; this one has 5")
-    sign_up(ada, server, "Ada")
+    sign_up(ada, server, "Ava")
     # the session cookie is out of the page's reach
     assert "cardroom_session" not in ada.evaluate("document.cookie")
     session = next(c for c in ada_ctx.cookies() if c["name"] == "cardroom_session")
@@ -57,25 +57,25 @@ def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
     ada.get_by_test_id("sign-out").click()
     expect(ada.get_by_test_id("signin-form")).to_be_visible()
     assert not any(c["name"] == "cardroom_session" for c in ada_ctx.cookies())
-    ada.get_by_test_id("signin-name").fill("ada")
+    ada.get_by_test_id("signin-name").fill("ava")
     ada.get_by_test_id("signin-password").fill("not the password")
     ada.get_by_test_id("signin-submit").click()
     expect(ada.get_by_test_id("signin-error")).to_have_text("that name and password do not match an account")
     ada.get_by_test_id("signin-password").fill(PASSWORD)
     ada.get_by_test_id("signin-submit").click()
     expect(ada.get_by_test_id("signed-in")).to_be_visible()
-    expect(ada.get_by_test_id("me-link")).to_have_text("Ada")
+    expect(ada.get_by_test_id("me-link")).to_have_text("Ava")
     # the lobby knows who plays
     ada.goto(server.base + "/")
-    expect(ada.get_by_test_id("account-line")).to_contain_text("Signed in as Ada")
-    expect(ada.get_by_test_id("name-input")).to_have_value("Ada")
+    expect(ada.get_by_test_id("account-line")).to_contain_text("Signed in as Ava")
+    expect(ada.get_by_test_id("name-input")).to_have_value("Ava")
 
     bea = bea_ctx.new_page()
-    sign_up(bea, server, "Bea")
+    sign_up(bea, server, "Bex")
     table = post(ada_ctx, server, "/api/tables", {
-        "game": "baha", "players": 3, "rules": {"target": 1}, "name": "Ada",
+        "game": "baha", "players": 3, "rules": {"target": 1}, "name": "Ava",
         "seats": ["human", "human", "heuristic"]})
-    joined = post(bea_ctx, server, f"/api/tables/{table['id']}/join", {"name": "Bea"})
+    joined = post(bea_ctx, server, f"/api/tables/{table['id']}/join", {})  # no name: the account
     play_seats_to_the_end(server, table["id"], [table["token"], joined["token"]])
 
     totals = server.get(f"/api/tables/{table['id']}/record")["result"]["totals"]
@@ -84,10 +84,10 @@ def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
     expect(rows).to_have_count(2)
     names = [rows.nth(i).locator("td").nth(1).inner_text() for i in range(2)]
     if totals[0] != totals[1]:
-        assert names == (["Ada", "Bea"] if totals[0] < totals[1] else ["Bea", "Ada"])
+        assert names == (["Ava", "Bex"] if totals[0] < totals[1] else ["Bex", "Ava"])
     # the player page: games played, the rating, a replay link
-    rows.filter(has_text="Bea").locator("a").click()
-    expect(ada.get_by_test_id("player-name")).to_have_text("Bea")
+    rows.filter(has_text="Bex").locator("a").click()
+    expect(ada.get_by_test_id("player-name")).to_have_text("Bex")
     expect(ada.get_by_test_id("games-played")).to_have_text("1 finished game played")
     expect(ada.get_by_test_id("rating")).to_contain_text("over 1 rated game")
     expect(ada.get_by_test_id("recent-game").locator("a", has_text="replay")).to_have_attribute(
@@ -108,3 +108,19 @@ def test_the_table_marks_seats_held_by_accounts_and_by_guests(
     expect(held).to_have_attribute("href", "/player/Cyd")
     expect(page.get_by_test_id("holder-1")).to_have_attribute("data-holder", "guest")
     expect(page.get_by_test_id("holder-2")).to_have_count(0)  # a bot is neither
+
+
+def test_a_signed_in_friend_takes_a_free_seat_without_typing_a_name(
+    server: ServeProcess, new_context: Callable[..., BrowserContext],
+) -> None:
+    table = server.create(game="baha", players=3, name="Hana", seats=["human", "human", "heuristic"])
+    dax_ctx = new_context()
+    sign_up(dax_ctx.new_page(), server, "Dax")
+    page = open_table(dax_ctx, server, table["id"])   # the link a friend was sent
+    expect(page.get_by_test_id("join-bar")).to_be_visible()
+    expect(page.get_by_test_id("join-name")).to_be_hidden()
+    expect(page.get_by_test_id("join-button")).to_have_text("Take a free seat as Dax")
+    page.get_by_test_id("join-button").click()
+    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Dax")
+    seat = server.get(f"/api/tables/{table['id']}")["seats"][1]
+    assert (seat["name"], seat["account"]) == ("Dax", True)

@@ -1,5 +1,6 @@
 """The lobby: a table created through the form, listed, joined from the table page's join bar
-and watched by a spectator who sees no hand; two people at one table in two browsers."""
+and watched by a spectator who sees no hand; a private table left out of the list; two people
+at one table in two browsers."""
 
 from __future__ import annotations
 
@@ -105,6 +106,29 @@ def test_create_a_table_in_the_lobby_join_it_and_watch_it(
     hands = set(hand_cards(ada)) | set(hand_cards(bea))
     assert not all_cards_in_page(cy) & hands, "the spectator's page holds a player's card"
     assert cy.evaluate("() => localStorage.length") == 0, "the spectator holds no token"
+
+
+def test_a_private_table_is_left_out_of_the_lobbys_list_and_joined_by_its_link(
+        server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:
+    ada = lobby(new_context(), server)
+    ada.get_by_test_id("name-input").fill("Ada")
+    ada.get_by_test_id("game-select").select_option("baha")
+    ada.get_by_test_id("players-input").fill("3")
+    ada.get_by_test_id("seat-kind-1").select_option("human")
+    ada.get_by_test_id("private-input").check()
+    click_create(ada)
+    ada.wait_for_url(TABLE_URL)
+    table_id = TABLE_URL.search(ada.url).group(1)  # type: ignore[union-attr]
+    expect(ada.get_by_test_id("share-text")).to_contain_text("a private table: the lobby does not list it")
+    assert server.get(f"/api/tables/{table_id}")["private"] is True
+    listed = server.create(game="baha", players=3, name="Ada", seats=["human", "human", "random"])
+    bea = lobby(new_context(), server)
+    expect(bea.get_by_test_id(f"table-{listed['id']}")).to_be_visible()   # the list is drawn
+    expect(bea.get_by_test_id(f"table-{table_id}")).to_have_count(0)
+    bea.goto(f"{server.base}/table/{table_id}")   # the link Ada sent
+    bea.get_by_test_id("join-name").fill("Bea")
+    bea.get_by_test_id("join-button").click()
+    expect(bea.get_by_test_id("who")).to_have_text("Seat 1: Bea")
 
 
 def test_two_people_at_one_table(server: ServeProcess, new_context: Callable[..., BrowserContext]) -> None:

@@ -1,10 +1,10 @@
-"""Quick play and the live lobby: one button seats a person at a waiting table of the game and
-size they chose when there is one, else at a new table that waits a few seconds for others who
-press it too, then fills with bots of the chosen level; the lobby's list shows tables
-appearing, filling and finishing without a reload.
+"""Quick play and the live lobby: one button seats a person at a table Play now made for the
+game, size and level they chose, in its wait, when there is one, else at a new table that
+waits a few seconds for others who press it too, then fills with bots of the chosen level (a
+created table's free seats are left to its link); the lobby's list shows tables appearing,
+filling and finishing without a reload.
 
-Play now's tests run on a server of their own (``--quick-wait QUICK_WAIT``): the shared one's
-other tests leave waiting tables that Play now would rightly seat a person at."""
+Play now's tests run on a server of their own (``--quick-wait QUICK_WAIT``)."""
 
 from __future__ import annotations
 
@@ -100,20 +100,19 @@ def test_play_now_twice_from_one_browser_does_not_seat_you_against_yourself(
     assert [s["name"] for s in quick_server.get(f"/api/tables/{first}")["seats"]][:2] == ["Ada", None]
 
 
-def test_play_now_seats_a_person_at_a_waiting_table_of_the_game_and_size(
+def test_play_now_leaves_the_free_seats_of_a_created_table_to_its_link(
         quick_server: ServeProcess, context: BrowserContext) -> None:
+    """A New table keeps seat 1 for a friend (seat 2 a beginner bot): Play now for the same game
+    and size seats the person at a table of its own, never in the friend's seat."""
     server = quick_server
-    other = server.create(game="baebae", players=3, name="Ada", seats=["human", "human", "random"])
-    waiting = server.create(game="baebae", players=2, name="Cy", seats=["human", "human"])
+    created = server.create(game="baebae", players=3, name="Ada", seats=["human", "human", "beginner"])
     page = context.new_page()
-    choose_quick(page, server.base, "Dee", "baebae", 2)
-    page.get_by_test_id("quick-button").click()
-    assert table_id_of(page) == waiting["id"]  # joined at once: no wait, no new table
-    summary = server.get(f"/api/tables/{waiting['id']}")
-    assert summary["status"] == "running"
-    assert [(s["kind"], s["name"]) for s in summary["seats"]] == [("human", "Cy"), ("human", "Dee")]
-    assert server.get(f"/api/tables/{other['id']}")["status"] == "waiting"  # another size: left alone
-    expect(page.get_by_test_id("who")).to_have_text("Seat 1: Dee")
+    choose_quick(page, server.base, "Dee", "baebae", 3, "random")
+    press_until_seated(page)
+    assert table_id_of(page) != created["id"]
+    expect(page.get_by_test_id("who")).to_have_text("Seat 0: Dee")
+    summary = server.get(f"/api/tables/{created['id']}")
+    assert summary["status"] == "waiting" and [s["name"] for s in summary["seats"]] == ["Ada", None, None]
 
 
 def test_play_now_refuses_an_unknown_bot_or_size_in_words(quick_server: ServeProcess) -> None:

@@ -256,7 +256,7 @@ def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
         for client, name in ((a, "Ada"), (b, "Bea"), (c, "Cyd")):
             assert sign_up(client, name).status_code == 200
     ids = {row[1]: row[0] for row in db_rows(server, "SELECT id, name FROM accounts")}
-    table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Ada")
+    table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Host")
     for seat, name in enumerate(("Ada", "Bea", "Cyd")):
         accounts.sat(table["id"], seat, ids[name])
     assert accounts.finished(table["id"], "baha", [40, 5, 20], set())  # lower totals place better

@@ -231,6 +231,9 @@ def test_two_servers_any_door_and_a_killed_one_loses_nothing(
     b = Node(tmp_path / "b", database, redis_url)
     clients: list[Client] = []
     try:
+        # made first: once b lists the table below, the shared lobby holds this one too
+        hidden = a.http.post("/api/tables", json={"game": "baha", "players": 3, "name": "Cy", "private": True,
+                                                  "seats": ["human", "human", "heuristic"]}).json()
         table = a.http.post("/api/tables", json={
             "game": "baha", "players": 4, "rules": {"target": 10000}, "name": "Ada",
             "seats": ["human", "human", "heuristic", "heuristic"],
@@ -246,6 +249,8 @@ def test_two_servers_any_door_and_a_killed_one_loses_nothing(
         while not any(t["id"] == table_id for t in b.http.get("/api/tables").json()):
             assert time.monotonic() < end, "b's lobby never listed a's table"
             time.sleep(0.1)
+        assert hidden["id"] not in [t["id"] for t in b.http.get("/api/tables").json()]  # a private one
+        assert b.http.get(f"/api/tables/{hidden['id']}").json()["private"] is True     # found by its link
 
         rng = random.Random(5)
         acked: list[tuple[int, int, int]] = []

@@ -48,13 +48,42 @@ def test_a_second_person_in_the_wait_sits_at_the_first_ones_table(server: LiveSe
     assert first["matched"] is False
     older = server.create(game="baha", players=3, name="Old", seats=["human", "human", "human"])
     server.manager.tables[older["id"]].data.created -= 3600    # a table waiting for an hour
-    second = quick(server, game="baha", players=3, name="Bea")   # Play now's table before the older one
+    second = quick(server, game="baha", players=3, name="Bea")   # Play now's table, never a created one
     assert second["matched"] is True and second["id"] == first["id"] and second["seat"] == 1
     started = wait_status(server, first["id"], "running")
     assert [(s["kind"], s["name"]) for s in started["seats"]] == [("human", "Ada"), ("human", "Bea"), ("bot", None)]
     assert summary(server, older["id"])["status"] == "waiting"
-    third = quick(server, game="baha", players=3, name="Cy")     # now the older waiting table
-    assert third["matched"] is True and third["id"] == older["id"]
+    third = quick(server, game="baha", players=3, name="Cy")     # a table of its own, not Old's
+    assert third["matched"] is False and third["id"] not in (older["id"], first["id"])
+    assert [s["name"] for s in summary(server, older["id"])["seats"]] == ["Old", None, None]
+
+
+def test_play_now_never_takes_a_seat_a_created_table_keeps_for_a_friend(server: LiveServer) -> None:
+    """A New table (3 players: the creator, a seat for a friend, a beginner bot) waits for the
+    friend; Play now for the same game and size makes a table of its own."""
+    server.manager.quick_wait = 30.0
+    created = server.create(game="baebae", players=3, name="Ada", seats=["human", "human", "beginner"])
+    made = quick(server, game="baebae", players=3, name="Bea", bot="expert")
+    assert made["matched"] is False and made["id"] != created["id"]
+    same_level = quick(server, game="baebae", players=3, name="Cy", bot="random")  # the beginner's agent
+    assert same_level["id"] != created["id"]
+    kept = summary(server, created["id"])
+    assert kept["status"] == "waiting" and [s["name"] for s in kept["seats"]] == ["Ada", None, None]
+    friend = server.join(created["id"], "Dee")   # the friend, by the table's link
+    assert friend["seat"] == 1 and summary(server, created["id"])["status"] == "running"
+
+
+def test_play_now_matches_tables_in_the_wait_of_the_same_game_size_and_level(server: LiveServer) -> None:
+    server.manager.quick_wait = 30.0
+    first = quick(server, game="baha", players=3, name="Ada", bot="casual")
+    other_level = quick(server, game="baha", players=3, name="Bea", bot="expert")
+    assert other_level["matched"] is False and other_level["id"] != first["id"]
+    other_size = quick(server, game="baha", players=4, name="Cy", bot="casual")
+    assert other_size["matched"] is False
+    by_spec = quick(server, game="baha", players=3, name="Dee", bot="heuristic")  # casual's agent
+    assert by_spec["matched"] is True and by_spec["id"] == first["id"]
+    expert = quick(server, game="baha", players=3, name="Eve", bot="expert")
+    assert expert["matched"] is True and expert["id"] == other_level["id"]
 
 
 def test_play_now_leaves_out_the_tables_one_sits_at_already(server: LiveServer) -> None:

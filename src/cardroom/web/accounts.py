@@ -21,6 +21,7 @@ import re
 import secrets
 import threading
 import time
+import unicodedata
 from collections import OrderedDict, deque
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +33,11 @@ from sqlalchemy import Float, ForeignKey, Integer, String, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
 
-from cardroom.web.store import Base, Store, TableRow
+from cardroom.web.store import Base, PrivateRow, Store, TableRow
 
 __all__ = [
     "AccountError", "Accounts", "Attempts", "SESSION_COOKIE", "CSRF_COOKIE", "SESSION_SECONDS",
-    "name_problem", "password_problem",
+    "name_problem", "password_problem", "folded_name", "GUEST_NAME",
 ]
 
 log = logging.getLogger("cardroom.web")
@@ -47,6 +48,8 @@ SESSION_SECONDS = 30 * 24 * 3600
 """A session lasts 30 days from signing in (or until signing out)."""
 
 NAME_MIN, NAME_MAX = 3, 20
+GUEST_NAME = "Guest"
+"""The lobby's name for a player who types none: no account may take it."""
 PASSWORD_MIN, PASSWORD_MAX = 10, 200
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -67,7 +70,15 @@ def name_problem(name: str) -> str | None:
     if not _NAME.fullmatch(name):
         return ("a name starts with a letter and has only letters (a-z, A-Z), digits, '-' and '_' "
                 "(no spaces)")
+    if name.lower() == GUEST_NAME.lower():
+        return f"{GUEST_NAME} is the name of every player without an account; choose another"
     return None
+
+
+def folded_name(name: str) -> str:
+    """``name`` as account names are compared: compatibility forms and case folded (so that
+    "BOBBY" and the full-width "Ｂｏｂｂｙ" are the account bobby's name)."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 def password_problem(password: str, name: str) -> str | None:
@@ -296,7 +307,25 @@ class Accounts:
             if row is not None:
                 s.delete(row)
 
+    def named(self, name: str) -> str | None:
+        """The account whose name ``name`` is (any case, see :func:`folded_name`), as the
+        account writes it; ``None`` when no account has it."""
+        folded = folded_name(name)
+        if not NAME_MIN <= len(folded) <= NAME_MAX:
+            return None
+        with self._session() as s:
+            return s.scalar(select(AccountRow.name).where(AccountRow.folded == folded))
+
     # -- seats, games, ratings ----------------------------------------------------------
+
+    def held(self, account_id: int, table_ids: list[str]) -> dict[str, int]:
+        """The seat the account holds at each of ``table_ids`` where it holds one."""
+        if not table_ids:
+            return {}
+        with self._session() as s:
+            rows = s.execute(select(AccountSeatRow.table_id, AccountSeatRow.seat).where(
+                AccountSeatRow.account_id == account_id, AccountSeatRow.table_id.in_(table_ids))).all()
+        return {table_id: seat for table_id, seat in rows}
 
     def account_seats(self, table_id: str) -> frozenset[int]:
         """The seats of ``table_id`` that accounts hold (the others' players are guests), kept
@@ -329,8 +358,12 @@ class Accounts:
         """A rematch keeps each person's seat: the accounts' seats of ``old_id`` (but those
         whose player left) are theirs at ``new_id`` too."""
         with self._session() as s, s.begin():
-            for row in s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == old_id)).all():
-                if row.seat not in left:
+            carried: set[int] = set()  # one seat an account (a table from before that rule: its first)
+            rows = s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == old_id)
+                             .order_by(AccountSeatRow.seat)).all()
+            for row in rows:
+                if row.seat not in left and row.account_id not in carried:
+                    carried.add(row.account_id)
                     s.merge(AccountSeatRow(table_id=new_id, seat=row.seat, account_id=row.account_id))
         self._changed(new_id)
 
@@ -386,10 +419,11 @@ class Accounts:
                 select(func.count(func.distinct(AccountSeatRow.table_id)))
                 .join(TableRow, TableRow.id == AccountSeatRow.table_id)
                 .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")) or 0
-            rows = s.execute(
+            rows = s.execute(  # a private table's link stays with those it was sent to
                 select(TableRow.id, TableRow.game, TableRow.players, TableRow.finished, AccountSeatRow.seat)
                 .join(AccountSeatRow, TableRow.id == AccountSeatRow.table_id)
-                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over")
+                .where(AccountSeatRow.account_id == account.id, TableRow.status == "over",
+                       TableRow.id.not_in(select(PrivateRow.table_id)))
                 .order_by(TableRow.finished.desc()).limit(recent)).all()
             ratings = s.scalars(select(RatingRow).where(RatingRow.account_id == account.id)
                                 .order_by(RatingRow.game)).all()

@@ -169,6 +169,7 @@ def create_app(
 
     manager.on_finish = rate
     manager.account_seats = accounts.account_seats
+    manager.account_named = accounts.named
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -323,6 +324,27 @@ def create_app(
                                         "X-CSRF-Token header with the value of the cardroom_csrf cookie")
         return me
 
+    def sitting_name(me: Me | None, name: str | None) -> str:
+        """The name a person sits under: a signed-in person's account's; a guest's own, which
+        may not be an account's name (any case)."""
+        if me is not None:
+            return me.name
+        if name is None:
+            raise TableError(400, "name: a guest gives the name to sit under (1 to 40 characters); "
+                                  "or sign in, and sit as your account")
+        owner = accounts.named(name)
+        if owner is not None:
+            raise TableError(409, f"the name {name} is the account {owner}'s: sign in as {owner} to sit "
+                                  "under it, or choose another name")
+        return name
+
+    def one_seat(me: Me, table_id: str) -> None:
+        """Refuse a second seat at ``table_id`` to the account ``me``: one account, one seat."""
+        seat = accounts.held(me.id, [table_id]).get(table_id)
+        if seat is not None:
+            raise TableError(409, f"your account {me.name} holds seat {seat} of table {table_id} "
+                                  "already: an account takes one seat at a table")
+
     def open_session(request: Request, me: Me, token: str) -> JSONResponse:
         answer = JSONResponse({"name": me.name, "signed_in": True})
         secure = request.url.scheme == "https"
@@ -418,8 +440,8 @@ def create_app(
     @app.post("/api/tables", response_model=None)
     async def create_table(body: CreateBody, request: Request) -> dict[str, Any] | Response:
         me = signed_in(request)
-        if me is not None and body.name is not None:
-            body = body.model_copy(update={"name": me.name})  # an account sits as itself
+        if body.name is not None:  # an account sits as itself; a guest not under an account's name
+            body = body.model_copy(update={"name": sitting_name(me, body.name)})
         address = client_address(request.client.host if request.client else "")
         now = time.time()
         refused = quota.refusal(address, manager.unfinished, now)
@@ -440,12 +462,15 @@ def create_app(
 
     @app.post("/api/quick", response_model=None)
     async def quick_play(body: QuickBody, request: Request) -> dict[str, Any] | Response:
-        """Play now: a seat at a waiting table of the game and size when there is one, else a
+        """Play now: a seat at a table Play now made for the game, size and level, in its wait, else a
         new table that waits ``quick_wait`` seconds for people, then bots take its free seats."""
         me = signed_in(request)
-        name = me.name if me is not None else body.name
-        manager.quick_check(body.game, body.players, body.bot)
-        found = manager.quick_match(body.game, body.players, frozenset(body.skip))
+        name = sitting_name(me, body.name)
+        bot = manager.quick_check(body.game, body.players, body.bot)
+        skip = frozenset(body.skip)
+        if me is not None:  # one account, one seat: not a table it sits at (from another browser)
+            skip |= set(accounts.held(me.id, list(manager.quick_waits)))
+        found = manager.quick_match(body.game, body.players, bot, skip)
         if found is not None:  # nothing awaits from the match to the join: the seat is still free
             seat, token = manager.join(found.id, name, None)
             if me is not None:
@@ -478,10 +503,12 @@ def create_app(
     @app.post("/api/tables/{table_id}/join")
     async def join_table(table_id: str, body: JoinBody, request: Request) -> dict[str, Any]:
         me = signed_in(request)
+        name = sitting_name(me, body.name)
         if me is None:
-            seat, token = manager.join(table_id, body.name, body.seat)
-        else:  # an account sits as itself; nothing awaits in between, so no game ends unrated
-            seat, token = manager.join(table_id, me.name, body.seat)
+            seat, token = manager.join(table_id, name, body.seat)
+        else:  # an account sits as itself, once; nothing awaits in between, so no game ends unrated
+            one_seat(me, table_id)
+            seat, token = manager.join(table_id, name, body.seat)
             accounts.sat(table_id, seat, me.id)
         return {"seat": seat, "token": token}
 

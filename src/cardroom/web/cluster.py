@@ -622,7 +622,7 @@ class ClusterTables(TableManager):
             return False
 
     def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        """Summaries from the shared lobby (the tables every node holds), newest first."""
+        """Summaries from the shared lobby (the tables every node holds), newest first (no private table)."""
         if status not in (None, "over"):
             return super().listing(status, limit)
         from redis.exceptions import RedisError
@@ -637,7 +637,8 @@ class ClusterTables(TableManager):
                 summaries[table_id] = json.loads(text)
         for table in self.tables.values():
             summaries[table.id] = self.summary(table)
-        chosen = [s for s in summaries.values() if (s.get("status") == "over") == (status == "over")]
+        chosen = [s for s in summaries.values()
+                  if (s.get("status") == "over") == (status == "over") and not s.get("private")]
         chosen.sort(key=lambda s: float(s.get("created", 0)), reverse=True)
         return chosen[:limit]
 

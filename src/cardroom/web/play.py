@@ -50,7 +50,7 @@ QUICK_BOT_THREADS = 4
 so nothing else (replays) can keep them waiting."""
 QUICK_WAIT = 5.0
 """Seconds a table made by Play now waits for other people (who press Play now for the same
-game and size) before bots of the chosen level take its free seats."""
+game, size and level) before bots of the chosen level take its free seats."""
 REPLAY_THREADS = 2
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
@@ -93,6 +93,8 @@ class TablePlay:
         self.account_seats: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
         """The seats of a table that accounts hold (cardroom.web.accounts); the others' people
         are guests."""
+        self.account_named: Callable[[str], str | None] = lambda _name: None
+        """The account whose name a name is, if any: a guest may not chat under it."""
         self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
         """The hint being worked out for each seat (one at a time)."""
         self._delays: dict[Connection, int] = {}
@@ -203,6 +205,11 @@ class TablePlay:
         if seat is None:
             raise ProtocolError("spectator", "you are watching this table: the players chat, spectators read")
         name = table.data.seats[seat].name or f"Seat {seat}"
+        if seat not in self.account_seats(table.id):
+            owner = self.account_named(name)
+            if owner is not None:  # a guest who sat under a name an account took since
+                raise ProtocolError("name_taken", f"{name} is the account {owner}'s name and your seat is a "
+                                                  "guest's: a guest may not chat under it")
         said = self.chat.say(table.id, seat, name, chat.text, time.time())
         for other in table.conns:
             if other.greeted:
@@ -555,6 +562,7 @@ class TablePlay:
             ],
             "status": data.status,
             "closed": data.closed_after is not None,
+            "private": data.private,
             "rematch": data.rematch if data.rematch in self.tables else None,
             "timer": data.timer,
             # Play now's wait: when bots take the free seats (a time, as "deadline"), else null.

@@ -195,6 +195,8 @@ class CreateBody(_Body):
     seats: list[str] | None = Field(default=None, max_length=MAX_PLAYERS)
     timer: float | None = None
     name: str | None = None
+    private: bool = False
+    """Keep the table out of the lobby's list: those its creator sends the link to find it."""
 
     @field_validator("players", mode="before")
     @classmethod
@@ -246,15 +248,16 @@ class CreateBody(_Body):
 
 
 class JoinBody(_Body):
-    """``POST /api/tables/{id}/join``."""
+    """``POST /api/tables/{id}/join``: a guest gives ``name``; a signed-in person sits as the
+    account and gives none."""
 
-    name: str
+    name: str | None = None
     seat: int | None = Field(default=None, ge=0, le=100)
 
     @field_validator("name")
     @classmethod
-    def _name(cls, value: str) -> str:
-        return clean_name(value)
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
 
 
 class QuickBody(_Body):
@@ -264,14 +267,15 @@ class QuickBody(_Body):
     game: str = Field(max_length=MAX_RULE_TEXT)
     players: int = Field(ge=2, le=MAX_PLAYERS)
     bot: str = Field(default="heuristic", max_length=MAX_SEAT_SPEC)
-    name: str
+    name: str | None = None
+    """A guest's name (a signed-in person sits as the account)."""
     skip: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=200)
     """Tables not to be seated at: those this browser holds a seat at already."""
 
     @field_validator("name")
     @classmethod
-    def _name(cls, value: str) -> str:
-        return clean_name(value)
+    def _name(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
 
 
 class TokenBody(_Body):

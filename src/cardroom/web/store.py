@@ -48,7 +48,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, rela
 from sqlalchemy.pool import NullPool
 
 __all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock",
-           "AdvisoryLock", "SeatTaken", "migrate", "HEAD", "MIGRATIONS"]
+           "AdvisoryLock", "SeatTaken", "PrivateRow", "migrate", "HEAD", "MIGRATIONS"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -156,6 +156,14 @@ class RematchRow(Base):
     rematch_id: Mapped[str] = mapped_column(String(32))
 
 
+class PrivateRow(Base):
+    """A table its creator kept out of the lobby's list: found by its link only (revision 0005)."""
+
+    __tablename__ = "private_tables"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+
+
 @dataclass
 class SeatData:
     seat: int
@@ -191,6 +199,8 @@ class TableData:
     """When the creator closed the running game: the number of actions taken by then."""
     rematch: str | None = None
     """The id of this finished table's rematch, once someone asked for it."""
+    private: bool = False
+    """Kept out of the lobby's list: found by its link only."""
 
 
 class DatabaseInUse(Exception):
@@ -293,7 +303,7 @@ MIGRATIONS = Path(__file__).with_name("migrations")
 BASELINE = "0001"
 """The revision of the schema every database made before alembic has at least."""
 
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision (a test keeps it the head of ``migrations/versions``)."""
 
 
@@ -527,10 +537,11 @@ class Store:
         with self._tx() as s:
             row = s.get(TableRow, table_id)
             if row is not None and row.status == "waiting":
-                creator = s.get(CreatorRow, table_id)
-                if creator is not None:
-                    s.delete(creator)
-                    s.flush()
+                for kind in (CreatorRow, PrivateRow):
+                    done = s.get(kind, table_id)
+                    if done is not None:
+                        s.delete(done)
+                s.flush()
                 s.delete(row)
 
     def seat_bots(self, table_id: str, bots: dict[int, str], status: str) -> None:
@@ -693,14 +704,17 @@ def _add_table(session: Session, table: TableData) -> None:
         seats=[SeatRow(seat=x.seat, kind=x.kind, bot=x.bot, name=x.name, token_hash=x.token_hash)
                for x in table.seats],
     ))
+    if table.creator_hash is not None or table.private:
+        session.flush()  # the table row first: the rows below refer to it
     if table.creator_hash is not None:
-        session.flush()  # the table row first: the creator row refers to it
         session.add(CreatorRow(table_id=table.id, token_hash=table.creator_hash))
+    if table.private:
+        session.add(PrivateRow(table_id=table.id))
 
 
 def _add_people(session: Session, tables: dict[str, TableData], only: str | None = None) -> None:
-    """Fill in what people did to each table: its creator, who left, a closure, a rematch
-    (``only``: the rows of that one table are read)."""
+    """Fill in what people did to each table: its creator, who left, a closure, a rematch,
+    whether it is private (``only``: the rows of that one table are read)."""
     def rows(kind: Any) -> Any:
         query = select(kind)
         return session.scalars(query if only is None else query.where(kind.table_id == only))
@@ -717,6 +731,9 @@ def _add_people(session: Session, tables: dict[str, TableData], only: str | None
     for rematch in rows(RematchRow):
         if rematch.table_id in tables:
             tables[rematch.table_id].rematch = rematch.rematch_id
+    for private in rows(PrivateRow):
+        if private.table_id in tables:
+            tables[private.table_id].private = True
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:

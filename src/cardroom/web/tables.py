@@ -198,7 +198,7 @@ class TableManager(TablePlay):
             id=self._new_id(), game=game, players=players, rules=stored, deck=deck, upload=upload,
             deck_info=deck_info, seed=secrets.randbelow(2**31), timer=body.timer,
             status="waiting" if free else "running", created=time.time(), finished=None, seats=seat_data,
-            creator_hash=hash_token(token),
+            creator_hash=hash_token(token), private=body.private,
         )
         self.store.add_table(data)
         table = self._live(data, rules)
@@ -293,20 +293,24 @@ class TableManager(TablePlay):
 
     # -- Play now ------------------------------------------------------------------------
 
-    def quick_match(self, game: str, players: int, skip: frozenset[str] = frozenset()) -> LiveTable | None:
-        """A table Play now may seat a person at: waiting, of ``game`` for ``players``, open (not
-        closed), with a free seat for a person, not in ``skip`` (where the person sits already).
-        Tables in Play now's wait come first (they fill with bots soon), then the oldest."""
+    def quick_match(self, game: str, players: int, bot: str,
+                    skip: frozenset[str] = frozenset()) -> LiveTable | None:
+        """A table Play now may seat a person at: one Play now made, still in its wait, of
+        ``game`` for ``players`` with bots ``bot`` (a spec, as :meth:`quick_check` answers),
+        with a free seat for a person, not in ``skip`` (where the person sits already); the
+        oldest. A table made with New table is never one: its free seats are for those its
+        creator sends the link to."""
         open_tables = [
             t for t in self.tables.values()
             if t.status == "waiting" and t.data.game == game and t.data.players == players
+            and self.quick_waits.get(t.id, ("", 0.0))[0] == bot
             and t.id not in skip
             and t.data.closed_after is None
             and any(s.kind == "human" and s.token_hash is None for s in t.data.seats)
         ]
         if not open_tables:
             return None
-        return min(open_tables, key=lambda t: (t.id not in self.quick_waits, t.data.created))
+        return min(open_tables, key=lambda t: t.data.created)
 
     def quick_check(self, game: str, players: int, bot: str) -> str:
         """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made); the
@@ -326,7 +330,7 @@ class TableManager(TablePlay):
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
         """A new table for Play now: ``name`` in the first seat, the others free for people who
-        press Play now for the same game and size in the next ``quick_wait`` seconds; then bots
+        press Play now for the same game, size and level in the next ``quick_wait`` seconds; then bots
         ``bot`` take the seats still free and the game starts."""
         bot = self.quick_check(game, players, bot)
         body = CreateBody(game=game, players=players, seats=["human"] * players, name=name)
@@ -374,12 +378,14 @@ class TableManager(TablePlay):
         return table
 
     def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
-        """Summaries, newest first: the unfinished tables, or the finished ones (``over``)."""
+        """Summaries, newest first: the unfinished tables, or the finished ones (``over``);
+        never a private table's (found by its link only)."""
         if status not in (None, "over"):
             raise TableError(
                 400, f"status may be left out (open and running tables) or be over, not {status!r:.40}"
             )
-        chosen = [t for t in self.tables.values() if (t.status == "over") == (status == "over")]
+        chosen = [t for t in self.tables.values()
+                  if (t.status == "over") == (status == "over") and not t.data.private]
         chosen.sort(key=lambda t: t.data.created, reverse=True)
         return [self.summary(t) for t in chosen[:limit]]
 
@@ -450,8 +456,8 @@ class TableManager(TablePlay):
     def rematch(
         self, table_id: str, token: str, admit: Callable[[], None] | None = None
     ) -> tuple[LiveTable, int | None]:
-        """A new table for a finished game's players: the same game, rules, deck, timer and
-        seats, a fresh seed. Bots keep their specs; each person keeps their seat and their
+        """A new table for a finished game's players: the same game, rules, deck, timer,
+        seats and privacy, a fresh seed. Bots keep their specs; each person keeps their seat and their
         token (so they can sit at once); the seat of a player who left is free. Asked again, it
         answers the same new table. Answers it and the seat ``token`` holds there. ``admit``
         is called before a new table is made, and may refuse it (a ``TableError``)."""
@@ -484,7 +490,7 @@ class TableManager(TablePlay):
                 id=self._new_id(), game=old.game, players=old.players, rules=dict(old.rules), deck=old.deck,
                 upload=old.upload, deck_info=old.deck_info, seed=secrets.randbelow(2**31), timer=old.timer,
                 status="waiting" if free else "running", created=time.time(), finished=None, seats=seats,
-                creator_hash=old.creator_hash,
+                creator_hash=old.creator_hash, private=old.private,
             )
             self.store.add_rematch(table.id, data)
             old.rematch = data.id

@@ -204,7 +204,7 @@ $("create-form").addEventListener("submit", async (ev) => {
   const name = myName();
   // A table of bots only is watched: the creator takes no seat, whatever name is filled in.
   const sits = seats.includes("human");
-  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null };
+  const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null, private: $("private-input").checked };
   if (sits && !name) {
     err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
     nameInput.focus();
@@ -280,7 +280,7 @@ $("quick-form").addEventListener("submit", async (ev) => {
   const players = Number($("quick-players").value);
   const bot = $("quick-bots").value;
   const name = myName() || "Guest";
-  // A seat at a waiting table of this game and size when there is one; else a new table that
+  // A seat at a table Play now made for this game, size and level, in its wait; else a new table that
   // waits a few seconds for people who press Play now too, then bots take its free seats.
   // Not a table this browser sits at already: nobody plays against themselves.
   const mine = Object.keys(localStorage).filter((k) => k.startsWith(TOKEN_KEY(""))).map((k) => k.slice(TOKEN_KEY("").length)).slice(-200);

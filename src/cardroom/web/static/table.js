@@ -17,11 +17,12 @@
 //   discard, discard-top (data-card), suit-in-play (data-suit, data-declared),
 //   stock, direction, card-detail                                        (BAEBAE)
 //   scores, standings, shame, log, live, toasts / toast-error
-//   join-bar, join-form, join-name, join-button (a spectator taking a free seat)
+//   join-bar, join-form, join-name, join-button (a spectator taking a free seat; signed in,
+//                         no name: the button says "Take a free seat as NAME")
 //   share-bar, share-link, share-copy (while human seats wait: the link to send friends)
 
 import { TableView, handKeys } from "./render.js";
-import { api, h, notify, seatName, gameTitle, gameInfo, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, account, h, notify, seatName, gameTitle, gameInfo, describeEvent, loadGames, renderer, tableIdFromLocation, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const id = tableIdFromLocation();
 const $ = (t) => document.querySelector(`[data-testid="${t}"]`);
@@ -173,7 +174,12 @@ function drawHeader() {
   // While seats wait for people, the link to send them (the page's own address, no token).
   const waiting = t && !gone && t.status === "waiting" && (t.seats || []).some((s) => s.kind === "human" && !s.name);
   $("share-bar").hidden = !waiting;
-  if (waiting) $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+  if (waiting) {
+    $("share-link").value = `${location.origin}/table/${encodeURIComponent(t.id)}`;
+    $("share-text").textContent = t.private
+      ? "Invite friends: send them this link (a private table: the lobby does not list it)"
+      : "Invite friends: send them this link";
+  }
   drawTableActions(t);
 }
 
@@ -503,16 +509,27 @@ $("rematch-link").addEventListener("click", (ev) => {
   if (state.table && state.table.rematch) followRematch(state.table.rematch);
 });
 
+// A signed-in person sits as the account: no name to type (the server seats the account).
+let me = { signed_in: false };
+account().then((found) => {
+  me = found;
+  const named = !!me.signed_in;
+  const input = $("join-name");
+  input.closest("label").hidden = named;
+  input.required = !named;
+  $("join-button").textContent = named ? `Take a free seat as ${me.name}` : "Take a free seat";
+});
+
 $("join-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const name = $("join-name").value.trim();
-  if (!name) return;
+  if (!me.signed_in && !name) return;
   const btn = $("join-button");
   btn.disabled = true;
   try {
-    const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { json: { name } });
+    const res = await api(`/api/tables/${encodeURIComponent(id)}/join`, { json: me.signed_in ? {} : { name } });
     localStorage.setItem(TOKEN_KEY(id), res.token);
-    localStorage.setItem(NAME_KEY, name);
+    if (!me.signed_in) localStorage.setItem(NAME_KEY, name);
     notify(`You sit at seat ${res.seat}.`, "info", 3000);
     retry = 0;
     if (ws) {
