@@ -363,7 +363,7 @@ def create_app(
         sessions = await asyncio.to_thread(accounts.sessions, me)
         return {"signed_in": True, "name": me.name, "sessions": sessions}
 
-    def owner(request: Request) -> tuple[Me, str]:
+    def own_account(request: Request) -> tuple[Me, str]:
         """The signed-in account of a request that changes it (the CSRF guard passed), and the
         session token; ``401`` without one."""
         me = signed_in(request)
@@ -375,7 +375,7 @@ def create_app(
 
     @app.post("/api/account/password")
     async def change_password(body: PasswordBody, request: Request) -> dict[str, Any]:
-        me, token = owner(request)
+        me, token = own_account(request)
         address = client_address(request.client.host if request.client else "")
         ended = await asyncio.to_thread(accounts.change_password, me, token, body.password,
                                         body.new_password, address)
@@ -383,12 +383,12 @@ def create_app(
 
     @app.post("/api/account/signout-others")
     async def sign_out_others(request: Request) -> dict[str, Any]:
-        me, token = owner(request)
+        me, token = own_account(request)
         return {"signed_out": await asyncio.to_thread(accounts.sign_out_others, me, token)}
 
     @app.post("/api/account/delete")
     async def delete_account(body: ConfirmBody, request: Request) -> Response:
-        me, _token = owner(request)
+        me, _token = own_account(request)
         address = client_address(request.client.host if request.client else "")
         renamed = await asyncio.to_thread(accounts.delete, me, body.password, address)
         for table_id, seat, name in renamed:  # the tables this server holds say the new name at once
