@@ -483,6 +483,14 @@ def test_wrong_passwords_at_once_over_two_servers_are_checked_no_more_than_the_l
         statuses = asyncio.run(run())
         assert checked[0] == FAILURES_PER_ACCOUNT_ADDRESS, statuses
         assert statuses.count(401) == FAILURES_PER_ACCOUNT_ADDRESS and statuses.count(429) == 15
+        # A right password gives its count back, on every node.
+        on_a, on_b = a.app.state.accounts.by_pair, b.app.state.accounts.by_pair
+        now, n = time.time(), FAILURES_PER_ACCOUNT_ADDRESS
+        assert [on_a.take("10.1.1.1 bea", now + k) for k in range(n)] == [0.0] * n
+        assert on_b.take("10.1.1.1 bea", now + n) > 0
+        on_a.give_back("10.1.1.1 bea", now + 2)
+        assert on_b.take("10.1.1.1 bea", now + n) == 0.0
+        assert on_a.take("10.1.1.1 bea", now + n + 1) > 0
     finally:
         a.stop()
         b.stop()
