@@ -354,8 +354,12 @@ class Accounts:
         return seen is not None and seen > now - KNOWN_ADDRESS_SECONDS
 
     def _remember(self, account_id: int, address: str, now: float) -> None:
-        """The account signed in from ``address`` (kept as a digest with the time)."""
+        """The account signed in from ``address`` (kept as a digest with the time; the account's
+        addresses not seen for ``KNOWN_ADDRESS_SECONDS`` are forgotten)."""
         with self._session() as s, s.begin():
+            s.execute(sql_delete(AccountAddressRow).where(
+                AccountAddressRow.account_id == account_id,
+                AccountAddressRow.last < now - KNOWN_ADDRESS_SECONDS))
             s.merge(AccountAddressRow(account_id=account_id, address_hash=address_digest(account_id, address),
                                       last=now))
 
