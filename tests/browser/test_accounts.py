@@ -1,12 +1,14 @@
 """Accounts in the browser: sign up (a refusal in words first), sign out and in again, a rated
-game between two accounts, the leaderboard and the player page."""
+game between two accounts, the leaderboard and the player page; change the password, sign out
+every other browser, delete the account."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from browser_support import ServeProcess, open_table, within_quota
+from browser_support import ServeProcess, open_table, screenshot_dir, within_quota
 from playwright.sync_api import BrowserContext, Page, expect
 from test_people import play_seats_to_the_end
 
@@ -124,3 +126,50 @@ def test_a_signed_in_friend_takes_a_free_seat_without_typing_a_name(
     expect(page.get_by_test_id("who")).to_have_text("Seat 1: Dax")
     seat = server.get(f"/api/tables/{table['id']}")["seats"][1]
     assert (seat["name"], seat["account"]) == ("Dax", True)
+
+def test_the_account_page_changes_the_password_signs_out_elsewhere_and_deletes(
+    tmp_path: Path, new_context: Callable[..., BrowserContext],
+) -> None:
+    """A server of its own: the sign-ups of one address are limited, and the others' use them."""
+    own = ServeProcess(tmp_path / "data")
+    try:
+        here, elsewhere = new_context(), new_context()
+        page = here.new_page()
+        sign_up(page, own, "Dee")
+        expect(page.get_by_test_id("sessions")).to_have_text("Signed in on this browser only.")
+        expect(page.get_by_test_id("sign-out-others")).to_be_hidden()
+        r = elsewhere.request.post(own.base + "/api/account/signin", data={"name": "Dee", "password": PASSWORD})
+        assert r.ok, r.text()
+        page.reload()
+        expect(page.get_by_test_id("sessions")).to_have_text("Also signed in on 1 other browser.")
+        shot = screenshot_dir()
+        if shot is not None:
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.screenshot(path=str(shot / "account.png"), full_page=True)
+        page.get_by_test_id("sign-out-others").click()
+        expect(page.get_by_test_id("account-note")).to_have_text("1 other browser was signed out.")
+        expect(page.get_by_test_id("sessions")).to_have_text("Signed in on this browser only.")
+        assert elsewhere.request.get(own.base + "/api/account").json() == {"signed_in": False}
+
+        page.get_by_test_id("password-current").fill("not the password")
+        page.get_by_test_id("password-new").fill("another long secret")
+        page.get_by_test_id("password-submit").click()
+        expect(page.get_by_test_id("password-error")).to_have_text(
+            "that is not this account's password; nothing changed")
+        page.get_by_test_id("password-current").fill(PASSWORD)
+        page.get_by_test_id("password-submit").click()
+        expect(page.get_by_test_id("account-note")).to_have_text(
+            "Password changed. 0 other browsers were signed out.")
+
+        page.get_by_test_id("delete-password").fill("another long secret")
+        page.get_by_test_id("delete-submit").click()  # not ticked: nothing is sent
+        expect(page.get_by_test_id("delete-error")).to_have_text(
+            'tick "I want to delete this account" to delete it')
+        page.get_by_test_id("delete-sure").check()
+        page.get_by_test_id("delete-submit").click()
+        expect(page.get_by_test_id("account-note")).to_contain_text("The account Dee is deleted.")
+        expect(page.get_by_test_id("signin-form")).to_be_visible()
+        assert not any(c["name"] == "cardroom_session" for c in here.cookies())
+        assert here.request.get(own.base + "/api/players/Dee").status == 404
+    finally:
+        own.stop()

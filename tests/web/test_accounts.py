@@ -3,16 +3,25 @@ session cookie's flags, CSRF, rate limits, player pages, ratings and the leaderb
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+from argon2 import PasswordHasher
 from web_support import LiveServer, play_out
 
 from cardroom.web import accounts as accounts_module
-from cardroom.web.accounts import ATTEMPTS_PER_ADDRESS, FAILURES_PER_ACCOUNT, name_problem, password_problem
+from cardroom.web.accounts import (
+    ATTEMPTS_PER_ADDRESS,
+    FAILURES_PER_ACCOUNT,
+    FAILURES_PER_ACCOUNT_ADDRESS,
+    name_problem,
+    password_problem,
+)
 
 PASSWORD = "correct horse battery"
 
@@ -40,7 +49,7 @@ def test_sign_up_stores_an_argon2_hash_never_the_password(server: LiveServer) ->
         r = sign_up(ada, "Ada")
         assert r.status_code == 200, r.text
         assert r.json() == {"name": "Ada", "signed_in": True}
-        assert ada.get("/api/account").json() == {"signed_in": True, "name": "Ada"}
+        assert ada.get("/api/account").json() == {"signed_in": True, "name": "Ada", "sessions": 1}
     rows = db_rows(server, "SELECT name, password_hash FROM accounts")
     assert len(rows) == 1 and rows[0][0] == "Ada"
     digest = rows[0][1]
@@ -136,23 +145,128 @@ def test_sign_in_and_out(server: LiveServer) -> None:
             assert c.get("/api/account").json() == {"signed_in": False}
 
 
-def test_sign_in_rate_limited_per_account(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_sign_in_rate_limited_per_account_and_address(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     with person(server) as a:
         assert sign_up(a, "Ada").status_code == 200
     accounts = server.app.state.accounts
-    for _ in range(FAILURES_PER_ACCOUNT):
+    for _ in range(FAILURES_PER_ACCOUNT_ADDRESS):
         r = server.http.post("/api/account/signin", json={"name": "Ada", "password": "wrong password!"})
         assert r.status_code == 401
-    # Another address is refused for this account too, even with the right password.
+    # From this address, even the right password waits out the window.
     accounts.by_address._times.clear()
     r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
-    assert r.status_code == 429 and "too many sign-in attempts; try again in" in r.json()["detail"]
+    assert r.status_code == 429, r.text
+    assert "too many wrong passwords for this account from this address; try again in" in r.json()["detail"]
     assert int(r.headers["Retry-After"]) > 0
     # Once the window has passed, the right password works again.
     real = accounts_module.time.time
     monkeypatch.setattr(accounts_module.time, "time", lambda: real() + accounts_module.ATTEMPT_WINDOW + 1)
     r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
     assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[LiveServer]:
+    """A server that believes 127.0.0.1's ``X-Forwarded-For``: a test's clients at many addresses."""
+    live = LiveServer(tmp_path / "data", forwarded_allow_ips="127.0.0.1")
+    try:
+        yield live
+    finally:
+        live.stop()
+
+
+def at(address: str) -> dict[str, str]:
+    return {"X-Forwarded-For": address}
+
+
+class CountingHasher:
+    """The accounts' argon2 hasher, counting the password checks it makes."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.checked = 0
+
+    def verify(self, digest: str, password: str) -> Any:
+        self.checked += 1
+        return self.real.verify(digest, password)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def wrong_at_once(server: LiveServer, name: str, addresses: list[str]) -> list[int]:
+    """One wrong password for ``name`` from each of ``addresses``, all sent at once; the statuses."""
+    async def run() -> list[int]:
+        async with httpx.AsyncClient(base_url=server.base, timeout=60.0) as client:
+            answers = await asyncio.gather(*(
+                client.post("/api/account/signin", json={"name": name, "password": "wrong password!"},
+                            headers=at(address)) for address in addresses))
+        return [a.status_code for a in answers]
+
+    return asyncio.run(run())
+
+
+CHEAP = PasswordHasher(time_cost=1, memory_cost=64, parallelism=1)
+"""An argon2 hasher that takes a millisecond, for tests whose hashes are many and not the point."""
+
+
+def test_wrong_passwords_at_once_are_checked_no_more_than_the_limit(
+    proxied: LiveServer, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The attempts are counted before the quarter-second hash check, not after it: forty wrong
+    passwords sent at once get the limit checked, the rest 429."""
+    with person(proxied) as ada:
+        assert ada.post("/api/account/signup", json={"name": "Ada", "password": PASSWORD},
+                        headers=at("10.0.0.1")).status_code == 200
+    accounts = proxied.app.state.accounts
+    counting = CountingHasher(accounts.hasher)
+    monkeypatch.setattr(accounts, "hasher", counting)
+    statuses = wrong_at_once(proxied, "Ada", ["10.9.0.1"] * 40)
+    assert counting.checked == FAILURES_PER_ACCOUNT_ADDRESS, statuses
+    assert sorted(statuses) == [401] * FAILURES_PER_ACCOUNT_ADDRESS + [429] * (40 - FAILURES_PER_ACCOUNT_ADDRESS)
+    # From many addresses at once: the account's shared back-off holds them all (an account
+    # whose hash is quick to check: the count is what is looked at here).
+    counting.real = CHEAP
+    with person(proxied) as bea:
+        assert bea.post("/api/account/signup", json={"name": "Bea", "password": PASSWORD},
+                        headers=at("10.0.0.2")).status_code == 200
+    counting.checked = 0
+    many = [f"10.8.0.{k // FAILURES_PER_ACCOUNT_ADDRESS}" for k in range(2 * FAILURES_PER_ACCOUNT)]
+    statuses = wrong_at_once(proxied, "Bea", many)
+    assert counting.checked == FAILURES_PER_ACCOUNT, statuses
+    assert statuses.count(401) == FAILURES_PER_ACCOUNT
+
+
+def test_a_stranger_cannot_lock_the_owner_out(proxied: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(proxied.app.state.accounts, "hasher", CHEAP)
+    home, stranger = "10.0.0.1", "10.66.0.1"
+    with person(proxied) as ada:
+        assert ada.post("/api/account/signup", json={"name": "Ada", "password": PASSWORD},
+                        headers=at(home)).status_code == 200
+
+    def sign_in(address: str, password: str) -> httpx.Response:
+        return proxied.http.post("/api/account/signin", json={"name": "Ada", "password": password},
+                                 headers=at(address))
+
+    for _ in range(FAILURES_PER_ACCOUNT_ADDRESS):
+        assert sign_in(stranger, "wrong password!").status_code == 401
+    assert sign_in(stranger, "wrong password!").status_code == 429  # the stranger is held back
+    r = sign_in(home, PASSWORD)  # the owner is not
+    assert r.status_code == 200, r.text
+    assert sign_in("10.1.0.1", PASSWORD).status_code == 200  # nor from a new address yet
+    # Strangers on many addresses meet the account's shared back-off: a new address waits too,
+    # but where the owner signed in before, the right password still works.
+    guesses = 0
+    for k in range(FAILURES_PER_ACCOUNT):
+        status = sign_in(f"10.77.0.{k}", "wrong password!").status_code
+        guesses += status == 401
+    assert guesses == FAILURES_PER_ACCOUNT - FAILURES_PER_ACCOUNT_ADDRESS
+    r = sign_in("10.2.0.1", PASSWORD)
+    assert r.status_code == 429 and "from addresses it has not signed in from" in r.json()["detail"], r.text
+    assert sign_in(home, PASSWORD).status_code == 200
+    assert sign_in("10.1.0.1", PASSWORD).status_code == 200
 
 
 def test_sign_in_rate_limited_per_address(server: LiveServer) -> None:
@@ -297,3 +411,109 @@ def test_each_seat_says_whether_an_account_or_a_guest_holds_it(server: LiveServe
     assert [(s["name"], s["account"]) for s in seats] == [("Ada", True), ("Gus", False), (None, False)]
     watcher = server.client(table_id)  # every connection's summary says it too
     assert [s["account"] for s in watcher.last["table"]["seats"]] == [True, False, False]  # type: ignore[index]
+
+
+# -- what a person does with their account --------------------------------------------------
+
+NEW_PASSWORD = "a brand new secret"
+
+
+def test_changing_the_password_ends_the_other_sessions(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server.app.state.accounts, "hasher", CHEAP)
+    with person(server) as here, person(server) as there, person(server) as guest:
+        assert sign_up(here, "Ada").status_code == 200
+        assert there.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD}).status_code == 200
+        assert here.get("/api/account").json()["sessions"] == 2
+        change = {"password": PASSWORD, "new_password": NEW_PASSWORD}
+        # guarded as every change of a signed-in browser is; a guest has no password to change
+        r = here.post("/api/account/password", json=change)
+        assert r.status_code == 403 and "X-CSRF-Token" in r.json()["detail"]
+        r = guest.post("/api/account/password", json=change)
+        assert r.status_code == 401 and r.json()["detail"].startswith("sign in first")
+        # the current password must be right, the new one must keep the rules
+        r = here.post("/api/account/password", headers=csrf(here),
+                      json={"password": "not the password", "new_password": NEW_PASSWORD})
+        assert r.status_code == 403 and r.json()["detail"] == "that is not this account's password; nothing changed"
+        r = here.post("/api/account/password", headers=csrf(here), json={"password": PASSWORD, "new_password": "short"})
+        assert r.status_code == 400
+        assert r.json()["detail"] == "the new password: a password has at least 10 characters; this one has 5"
+        r = here.post("/api/account/password", headers=csrf(here), json={"password": PASSWORD})
+        assert r.status_code == 400 and "new_password" in r.json()["detail"]
+        assert there.get("/api/account").json()["signed_in"] is True  # nothing changed so far
+        r = here.post("/api/account/password", headers=csrf(here), json=change)
+        assert r.status_code == 200, r.text
+        assert r.json() == {"changed": True, "signed_out": 1}
+        assert here.get("/api/account").json() == {"signed_in": True, "name": "Ada", "sessions": 1}
+        assert there.get("/api/account").json() == {"signed_in": False}
+    r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
+    assert r.status_code == 401
+    r = server.http.post("/api/account/signin", json={"name": "Ada", "password": NEW_PASSWORD})
+    assert r.status_code == 200
+
+
+def test_signing_out_every_other_session(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(server.app.state.accounts, "hasher", CHEAP)
+    with person(server) as here, person(server) as phone, person(server) as laptop:
+        assert sign_up(here, "Ada").status_code == 200
+        for other in (phone, laptop):
+            assert other.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD}).status_code == 200
+        assert here.post("/api/account/signout-others").status_code == 403  # no CSRF token
+        r = here.post("/api/account/signout-others", headers=csrf(here))
+        assert r.status_code == 200 and r.json() == {"signed_out": 2}
+        assert here.get("/api/account").json()["signed_in"] is True
+        assert phone.get("/api/account").json() == {"signed_in": False}
+        assert laptop.get("/api/account").json() == {"signed_in": False}
+    assert db_rows(server, "SELECT count(*) FROM account_sessions") == [(1,)]
+
+
+def test_deleting_an_account_keeps_its_games_under_a_neutral_name(server: LiveServer) -> None:
+    with person(server) as ada, person(server) as bea, person(server) as other:
+        assert sign_up(ada, "Ada").status_code == 200
+        assert sign_up(bea, "Bea").status_code == 200
+        assert other.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD}).status_code == 200
+        table = play_rated_game(server, ada, bea)
+        assert len(server.http.get("/api/leaderboard/baha").json()["players"]) == 2
+        server.manager.chat.say(table["id"], 0, "Ada", "good game", 0.0)  # what Ada said at the table
+        # a password to confirm, and the CSRF guard
+        r = ada.post("/api/account/delete", json={"password": PASSWORD})
+        assert r.status_code == 403 and "X-CSRF-Token" in r.json()["detail"]
+        r = ada.post("/api/account/delete", headers=csrf(ada), json={"password": "not the password"})
+        assert r.status_code == 403 and r.json()["detail"] == "that is not this account's password; nothing changed"
+        assert server.http.get("/api/players/Ada").status_code == 200
+        r = ada.post("/api/account/delete", headers=csrf(ada), json={"password": PASSWORD})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"deleted": True, "name": "Ada", "seats_renamed": 1}
+        assert "cardroom_session" not in ada.cookies
+        assert other.get("/api/account").json() == {"signed_in": False}  # every session went
+        assert bea.get("/api/account").json()["signed_in"] is True
+    # its ratings and player page are gone; Bea's stay
+    assert [p["name"] for p in server.http.get("/api/leaderboard/baha").json()["players"]] == ["Bea"]
+    assert server.http.get("/api/players/Ada").status_code == 404
+    assert server.http.get("/api/players/Bea").json()["games_played"] == 1
+    # the game stays replayable, Ada's seat under a neutral name, now and after a restart
+    summary = server.http.get(f"/api/tables/{table['id']}").json()
+    assert [(s["name"], s["account"]) for s in summary["seats"][:2]] == [("Former player 0", False), ("Bea", True)]
+    record = server.http.get(f"/api/tables/{table['id']}/record").json()
+    assert [s["name"] for s in record["seats"][:2]] == ["Former player 0", "Bea"]
+    assert server.http.get(f"/api/tables/{table['id']}/replay").status_code == 200
+    assert [(c["name"], c["text"]) for c in server.manager.chat.recent(table["id"])] == [
+        ("Former player 0", "good game")]
+    assert server.http.get(f"/replay/{table['id']}").status_code == 200
+    assert db_rows(server, "SELECT name FROM seats WHERE seat = 0") == [("Former player 0",)]
+    assert "Ada" not in str(db_rows(server, "SELECT record FROM tables"))
+    for kind in ("account_sessions", "ratings", "account_seats", "account_addresses"):
+        assert db_rows(server, f"SELECT count(*) FROM {kind} WHERE account_id NOT IN "
+                               "(SELECT id FROM accounts)") == [(0,)], kind
+    assert db_rows(server, "SELECT name FROM accounts") == [("Bea",)]
+    # the name may be taken again: a new account, with nothing of the old one
+    with person(server) as newcomer:
+        assert sign_up(newcomer, "ada").status_code == 200
+    fresh = server.http.get("/api/players/ada").json()
+    assert fresh["games_played"] == 0 and fresh["ratings"] == [] and fresh["recent"] == []
+    server.stop()
+    again = LiveServer(server.data_dir)
+    try:
+        seats = again.http.get(f"/api/tables/{table['id']}").json()["seats"]
+        assert [s["name"] for s in seats[:2]] == ["Former player 0", "Bea"]
+    finally:
+        again.stop()

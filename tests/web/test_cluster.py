@@ -445,3 +445,57 @@ def test_the_sign_in_limits_are_shared(tmp_path: Path, postgres: PostgresCluster
     finally:
         a.stop()
         b.stop()
+
+
+def test_wrong_passwords_at_once_over_two_servers_are_checked_no_more_than_the_limit(
+    tmp_path: Path, postgres: PostgresCluster, redis_url: str,
+) -> None:
+    """Each attempt is checked and counted in Redis in one script before its hash is checked:
+    twenty wrong passwords at once, half to each server, get the limit of one checked."""
+    import asyncio
+
+    from cardroom.web.accounts import FAILURES_PER_ACCOUNT_ADDRESS
+
+    database = postgres.database()
+    a = LiveServer(tmp_path / "a", db_url=database, redis_url=redis_url)
+    b = LiveServer(tmp_path / "b", db_url=database, redis_url=redis_url)
+    try:
+        r = a.http.post("/api/account/signup", json={"name": "Ada", "password": "correct horse battery"})
+        assert r.status_code == 200, r.text
+        checked = [0]
+        for node in (a, b):
+            accounts = node.app.state.accounts
+            real = accounts.hasher
+
+            class Counting:
+                def __init__(self, real: object) -> None:
+                    self.real = real
+
+                def verify(self, digest: str, password: str) -> object:
+                    checked[0] += 1
+                    return self.real.verify(digest, password)  # type: ignore[attr-defined]
+
+            accounts.hasher = Counting(real)
+
+        async def run() -> list[int]:
+            async with httpx.AsyncClient(timeout=60.0) as client:
+                answers = await asyncio.gather(*(
+                    client.post(f"{(a, b)[k % 2].base}/api/account/signin",
+                                json={"name": "Ada", "password": "wrong password!"})
+                    for k in range(20)))
+            return [x.status_code for x in answers]
+
+        statuses = asyncio.run(run())
+        assert checked[0] == FAILURES_PER_ACCOUNT_ADDRESS, statuses
+        assert statuses.count(401) == FAILURES_PER_ACCOUNT_ADDRESS and statuses.count(429) == 15
+        # A right password gives its count back, on every node.
+        on_a, on_b = a.app.state.accounts.by_pair, b.app.state.accounts.by_pair
+        now, n = time.time(), FAILURES_PER_ACCOUNT_ADDRESS
+        assert [on_a.take("10.1.1.1 bea", now + k) for k in range(n)] == [0.0] * n
+        assert on_b.take("10.1.1.1 bea", now + n) > 0
+        on_a.give_back("10.1.1.1 bea", now + 2)
+        assert on_b.take("10.1.1.1 bea", now + n) == 0.0
+        assert on_a.take("10.1.1.1 bea", now + n + 1) > 0
+    finally:
+        a.stop()
+        b.stop()

@@ -61,6 +61,21 @@ class SignBody(BaseModel):
     password: str = Field(max_length=1000)
 
 
+class PasswordBody(BaseModel):
+    """``POST /api/account/password``: the current password and the new one."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    password: str = Field(max_length=1000)
+    new_password: str = Field(max_length=1000)
+
+
+class ConfirmBody(BaseModel):
+    """``POST /api/account/delete``: the account's password, to confirm."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    password: str = Field(max_length=1000)
+
+
 class BodyLimit:
     """Refuses HTTP request bodies larger than ``limit`` bytes (413) before they reach the app."""
 
@@ -159,6 +174,7 @@ def create_app(
         from cardroom.web.cluster import SharedAttempts, SharedGate
 
         accounts.by_address = SharedAttempts(cluster.leases, "address", accounts.by_address)
+        accounts.by_pair = SharedAttempts(cluster.leases, "pair", accounts.by_pair)
         accounts.by_account = SharedAttempts(cluster.leases, "account", accounts.by_account)
         accounts.signups = SharedAttempts(cluster.leases, "signup", accounts.signups)
         gate = SharedGate(cluster.leases)
@@ -364,7 +380,45 @@ def create_app(
     @app.get("/api/account")
     async def get_account(request: Request) -> dict[str, Any]:
         me = signed_in(request)
-        return {"signed_in": False} if me is None else {"signed_in": True, "name": me.name}
+        if me is None:
+            return {"signed_in": False}
+        sessions = await asyncio.to_thread(accounts.sessions, me)
+        return {"signed_in": True, "name": me.name, "sessions": sessions}
+
+    def own_account(request: Request) -> tuple[Me, str]:
+        """The signed-in account of a request that changes it (the CSRF guard passed), and the
+        session token; ``401`` without one."""
+        me = signed_in(request)
+        token = request.cookies.get(SESSION_COOKIE)
+        if me is None or not token:
+            raise AccountError(401, "sign in first: this changes an account, and this browser is not "
+                                    "signed in to one")
+        return me, token
+
+    @app.post("/api/account/password")
+    async def change_password(body: PasswordBody, request: Request) -> dict[str, Any]:
+        me, token = own_account(request)
+        address = client_address(request.client.host if request.client else "")
+        ended = await asyncio.to_thread(accounts.change_password, me, token, body.password,
+                                        body.new_password, address)
+        return {"changed": True, "signed_out": ended}
+
+    @app.post("/api/account/signout-others")
+    async def sign_out_others(request: Request) -> dict[str, Any]:
+        me, token = own_account(request)
+        return {"signed_out": await asyncio.to_thread(accounts.sign_out_others, me, token)}
+
+    @app.post("/api/account/delete")
+    async def delete_account(body: ConfirmBody, request: Request) -> Response:
+        me, _token = own_account(request)
+        address = client_address(request.client.host if request.client else "")
+        renamed = await asyncio.to_thread(accounts.delete, me, body.password, address)
+        for table_id, seat, name in renamed:  # the tables this server holds say the new name at once
+            manager.rename_seat(table_id, seat, me.name, name)
+        answer = JSONResponse({"deleted": True, "name": me.name, "seats_renamed": len(renamed)})
+        answer.delete_cookie(SESSION_COOKIE, path="/")
+        answer.delete_cookie(CSRF_COOKIE, path="/")
+        return answer
 
     async def signed(act: Callable[[str, str, str], tuple[Me, str]], body: SignBody,
                      request: Request) -> Response:

@@ -45,5 +45,11 @@ class TableChat:
                 del self._times[key]
         return said
 
+    def rename(self, table_id: str, seat: int, name: str) -> None:
+        """What ``seat`` said at ``table_id`` is kept under ``name`` from now on."""
+        for said in self._said.get(table_id, ()):
+            if said["seat"] == seat:
+                said["name"] = name
+
     def recent(self, table_id: str) -> list[dict[str, Any]]:
         return list(self._said.get(table_id, ()))

@@ -360,6 +360,27 @@ class SharedGate(ConnectionGate):
         self._worker.shutdown(wait=True, cancel_futures=False)
 
 
+# An attempt is checked and counted in one script (:meth:`SharedAttempts.take`): attempts made
+# at the same moment on several nodes cannot all pass the check before any is counted.
+_TAKE_ATTEMPT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local wait = tonumber(oldest[2]) - tonumber(ARGV[1])
+  if wait <= 0 then wait = 0.001 end
+  return tostring(wait)
+end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return '0'
+"""
+_GIVE_BACK_ATTEMPT = """
+local one = redis.call('ZRANGEBYSCORE', KEYS[1], ARGV[1], ARGV[1], 'LIMIT', 0, 1)
+if one[1] then redis.call('ZREM', KEYS[1], one[1]) end
+return 0
+"""
+
+
 class SharedAttempts(Attempts):
     """Sign-in attempts in a sliding window, like :class:`cardroom.web.accounts.Attempts`, kept
     in Redis (a sorted set of times per key) so that every node counts the same; while Redis does
@@ -374,32 +395,28 @@ class SharedAttempts(Attempts):
     def _key(self, key: str) -> str:
         return f"{self.leases.prefix}:attempts:{self.what}:{key}"
 
-    def wait(self, key: str, now: float) -> float:
+    def take(self, key: str, now: float) -> float:
         from redis.exceptions import RedisError
 
         try:
-            pipe = self.leases.redis.pipeline(transaction=False)
-            pipe.zremrangebyscore(self._key(key), "-inf", now - self.window)
-            pipe.zcard(self._key(key))
-            pipe.zrange(self._key(key), 0, 0, withscores=True)
-            _, held, oldest = pipe.execute()
-        except RedisError:
-            return self.fallback.wait(key, now)
-        if int(held) < self.limit or not oldest:
-            return 0.0
-        return max(0.0, float(oldest[0][1]) + self.window - now)
-
-    def count(self, key: str, now: float) -> None:
-        from redis.exceptions import RedisError
-
-        self.fallback.count(key, now)
-        try:
-            pipe = self.leases.redis.pipeline(transaction=False)
-            pipe.zadd(self._key(key), {f"{now:.6f}:{secrets.token_hex(4)}": now})
-            pipe.expire(self._key(key), int(self.window) + 1)
-            pipe.execute()
+            wait = float(self.leases.redis.eval(
+                _TAKE_ATTEMPT, 1, self._key(key), now - self.window, self.limit, now,
+                f"{now:.6f}:{secrets.token_hex(4)}", int(self.window) + 1))
         except RedisError as err:
             log.warning("cluster: counting a sign-in attempt in Redis failed: %s", err)
+            return self.fallback.take(key, now)
+        if not wait:
+            self.fallback.count(key, now)  # kept here too, for while Redis does not answer
+        return wait
+
+    def give_back(self, key: str, now: float) -> None:
+        from redis.exceptions import RedisError
+
+        self.fallback.give_back(key, now)
+        try:
+            self.leases.redis.eval(_GIVE_BACK_ATTEMPT, 1, self._key(key), now)
+        except RedisError as err:
+            log.warning("cluster: giving back a sign-in attempt in Redis failed: %s", err)
 
 
 class ClusterTables(TableManager):

@@ -377,6 +377,17 @@ class TableManager(TablePlay):
             raise TableError(404, f"no table {table_id!r:.40}")
         return table
 
+    def rename_seat(self, table_id: str, seat: int, old: str, new: str) -> None:
+        """The person at ``seat`` of ``table_id`` is called ``new`` from now on, where this server
+        holds the table (in its summary and chat; the database is the caller's): a deleted
+        account's seat. Everyone at the table hears the new summary."""
+        table = self.tables.get(table_id)
+        if table is None or not 0 <= seat < len(table.data.seats) or table.data.seats[seat].name != old:
+            return
+        table.data.seats[seat].name = new
+        self.chat.rename(table_id, seat, new)
+        self._broadcast(table)
+
     def listing(self, status: str | None, limit: int) -> list[dict[str, Any]]:
         """Summaries, newest first: the unfinished tables, or the finished ones (``over``);
         never a private table's (found by its link only)."""
