@@ -31,10 +31,6 @@ from cardroom.engine import Rules
 
 __all__ = ["print_report", "rules_items", "run_analyze", "save_report"]
 
-DESIGNER_AGENTS = "heuristic"
-"""Who plays every seat in ``compare`` and ``sweep`` when ``--agents`` is not given: random play
-says little about a card's or a rule's effect."""
-
 SHOWN_ROWS = 12
 """Rows of a long table shown on the terminal; the files hold them all."""
 LONG_TABLE = 24
@@ -345,7 +341,7 @@ def run_variants(
     """Each variant's games, on the same seeds for all (game i uses seed + i), written as results
     by the writer ``simulate --out`` uses, then read back. Without ``out``, in a temporary folder."""
     from cardroom.sim.results import Backend, simulate_to
-    from cardroom.sim.tournament import Lineup
+    from cardroom.sim.tournament import Lineup, default_agents
 
     keep = out is not None
     if out is not None and out.exists() and any(out.iterdir()):
@@ -358,7 +354,7 @@ def run_variants(
         runs = []
         for i, (label, rules) in enumerate(variants):
             folder = root / f"{i + 1}-{_slug(label)}"
-            lineup = Lineup.parse(agents or DESIGNER_AGENTS, rules.to_dict()["players"])
+            lineup = Lineup.parse(agents or default_agents(rules.game), rules.to_dict()["players"])
             backend = Backend(workers=workers)
             if err.is_terminal:
                 with Progress(

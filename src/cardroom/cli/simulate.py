@@ -20,10 +20,10 @@ from cardroom.engine import Rules
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import deck_words, summarize
-from cardroom.sim.tournament import Lineup, run_games
+from cardroom.sim.tournament import Lineup, default_agents, run_games
 from cardroom.text import plural
 
-__all__ = ["DESIGNER_AGENT", "TableOptions", "run_simulate", "print_summary"]
+__all__ = ["TableOptions", "run_simulate", "print_summary"]
 
 
 @dataclass(frozen=True)
@@ -36,11 +36,6 @@ class TableOptions:
     force: bool = False
     ray: bool = False
     ray_address: str | None = None
-
-
-DESIGNER_AGENT = "heuristic"
-"""Who plays every seat of ``simulate --out`` when ``--agents`` is not given: random play says
-little of a card's strength. Plain ``simulate`` keeps random agents (the quickest check)."""
 
 
 def run_simulate(
@@ -61,9 +56,7 @@ def run_simulate(
     with ``tables``, the results are also written as tables (:mod:`cardroom.sim.results`).
     """
     players = rules.to_dict()["players"]
-    if tables is not None and agents is None:
-        agents = DESIGNER_AGENT
-    lineup = Lineup.parse(agents, players)
+    lineup = Lineup.parse(agents or default_agents(rules.game), players)
     if tables is not None:
         _check_installed("pyarrow", "results")
         if tables.ray:

@@ -12,8 +12,9 @@ from rich.markup import escape
 
 from cardroom import games
 from cardroom.analysis.report import Report, check_output_file, write_atomic
-from cardroom.cli.analyze import DESIGNER_AGENTS, check_outputs, print_report, save_report
+from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.options import UsageError, parse_rule_options
+from cardroom.sim.tournament import default_agents
 
 __all__ = ["run_tune"]
 
@@ -91,7 +92,7 @@ def run_tune(
             goals,
             base=base,
             deck_text=text,
-            agents=agents or DESIGNER_AGENTS,
+            agents=agents or default_agents(game),
             trials=trials,
             games=games_,
             retest_games=retest_games,
