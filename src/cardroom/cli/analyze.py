@@ -40,6 +40,8 @@ LONG_TABLE = 24
 def print_report(console: Console, report: Report, *, skip: Sequence[str] = ()) -> None:
     """The report's facts, warnings and tables (long tables cut to their first rows)."""
     console.print(f"[bold]{escape(report.title)}[/]", highlight=False)
+    for line in report.verdict:
+        console.print(f"[bold]verdict:[/] {escape(line)}", highlight=False)
     for key, value in report.facts:
         console.print(f"{key}: {escape(value)}", highlight=False)
     for warning in report.warnings:
