@@ -71,11 +71,13 @@ def compare_verdict(label: str, base: str, rows: Sequence[Mapping[str, Any]], po
         lines.append(f"{label} against {base}: the surest change is {told(sure[0])}: more than noise "
                      f"(it holds after Holm's adjustment over the {len(rows)} figures{more}).")
     elif maybe:
-        lines.append(f"{label} against {base}: no figure moved beyond noise once Holm's adjustment over the "
+        lines.append(f"{label} against {base}: no result of the games moved beyond noise once Holm's "
+                     "adjustment over the "
                      f"{len(rows)} figures is made; the likeliest change, {told(maybe[0])}, may be chance "
                      "(about 1 figure in 20 excludes 0 by chance alone).")
     else:
-        lines.append(f"{label} against {base}: no figure moved beyond noise (every 95% interval holds 0).")
+        lines.append(f"{label} against {base}: no result of the games moved beyond noise (every 95% interval "
+                     "holds 0).")
     pooled = next((r for r in rows if r["key"] == "points_all"), None)
     seats = [r for r in rows if r["key"].startswith("points_seat")]
     if pooled is not None:
@@ -108,7 +110,8 @@ def with_effects(
         out.append(line)
         for label in labels[1:]:
             if line.startswith(f"{label} against ") and effects.get(label):
-                out.append(f"What the cards' actions did most surely differently: {effects[label][0]}.")
+                out.append(f"What the cards' actions did differently, beyond noise (the surest): "
+                           f"{effects[label][0]}.")
     return out
 
 
@@ -191,6 +194,8 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     what = " and ".join(w for _, _, w in targets)
     how = ("" if params else " (name the number to search: a rules option, or a deck's CARD.FIELD such as "
            "10C.count)")
+    if "DECK.toml" in words:
+        how += " (DECK.toml: the variant's deck file)"
     return [f"To bring {what} back to the first run's, search the numbers that changed: "
             f"{' '.join(shlex.quote(w) for w in words)}{how}."]
 
@@ -230,16 +235,24 @@ def skill_verdict(report: Mapping[str, Any]) -> list[str]:
     variant = f" ({report['variant']})" if report.get("variant") else ""
     unit = report["unit"]
     top, bottom = report["range"]["top"], report["range"]["bottom"]
-    lines = [f"Skill{variant}: {top} minus {bottom}, through the rungs, {_interval(span)} {unit}: "
+    value = span.get("value")
+    lower = game_registry.get(report["game"]).lower_wins
+    better = value is not None and (value < 0) == lower and value != 0
+    gap = f"{number(abs(value))} {unit}" if value is not None else "-"
+    lines = [f"Skill{variant}: {top} does {'better' if better else 'worse'} than {bottom} by {gap} "
+             f"(through the rungs: {_interval(span)}; {'lower' if lower else 'higher'} is better): "
              f"{'more than noise' if beyond else 'within noise'}."]
     steps = report["steps"]
     if steps:
         best = max(steps, key=lambda s: abs((s["score"].get("value") or 0.5) - 0.5))
         score = best["score"]
         sure = score.get("low") is not None and (score["low"] > 0.5 or score["high"] < 0.5)
+        def percent(x: float | None) -> str:
+            return "-" if x is None else f"{100 * x:.0f}%"
+
         lines.append(f"The largest step: {best['rung']} over {best['below']}, better on "
-                     f"{number(score.get('value'))} of the deals [{number(score.get('low'))}, "
-                     f"{number(score.get('high'))}] (0.5: no better): "
+                     f"{percent(score.get('value'))} of the deals [{percent(score.get('low'))}, "
+                     f"{percent(score.get('high'))}] (50%: no better): "
                      f"{'more than noise' if sure else 'within noise'}.")
     trend = report["trend"]
     if trend.get("steps"):

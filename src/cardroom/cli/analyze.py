@@ -183,7 +183,9 @@ def run_compare(
         runs = run_variants(
             variants, games=games, seed=seed, agents=agents, workers=workers, out=out, console=console
         )
-        report = compare_runs(runs, [label for label, _ in variants])
+        given = list(decks or [])
+        deck_args = [given[i if len(given) > 1 else 0] for i in range(len(variants))] if given else None
+        report = compare_runs(runs, [label for label, _ in variants], decks=deck_args)
     else:
         if rules or decks or out is not None or agents is not None or players is not None:
             raise UsageError(
