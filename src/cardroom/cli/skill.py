@@ -187,9 +187,8 @@ def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
 def skill_report(reports: list[dict[str, Any]]) -> Any:
     """The reports as one HTML report (:mod:`cardroom.analysis.html`): a table per variant and
     the plot of every step's score, the variants side by side."""
-    from cardroom.analysis.report import Column, Plot, Report, Section, Table
-
     from cardroom import games
+    from cardroom.analysis.report import Column, Plot, Report, Section, Table
     from cardroom.analysis.verdict import skill_verdict
 
     first = reports[0]
