@@ -30,7 +30,8 @@ table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem}
 th,td{border:1px solid #d8dde8;padding:.22rem .5rem;text-align:right;white-space:nowrap}
 th{background:#eef1f7}td:first-child,th:first-child{text-align:left}
 tr.flag td{background:#fff2cc}caption{text-align:left;font-weight:600;padding:.3rem 0}
-.facts td{text-align:left;white-space:normal;overflow-wrap:break-word}.warn{background:#fde2e1;border-left:4px solid #c0392b;padding:.5rem .8rem}
+.facts td{text-align:left;white-space:normal;overflow-wrap:break-word}
+.warn{background:#fde2e1;border-left:4px solid #c0392b;padding:.5rem .8rem}
 .about{color:#3b4457;font-size:.92rem}.note{font-size:.82rem;color:#5b6477}
 figure{margin:.6rem 0 1.2rem}figcaption{font-size:.85rem;color:#3b4457}
 .scroll{overflow-x:auto}
