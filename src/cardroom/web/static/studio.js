@@ -369,8 +369,8 @@ function drawRun(run) {
 let goToReport = false;
 
 function scrollToRun() {
-  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-  $("report-panel").scrollIntoView({ block: "start", behavior: reduced ? "auto" : "smooth" });
+  // At once, not smoothly: the Cancel button must hold still for whoever reaches for it.
+  $("report-panel").scrollIntoView({ block: "start" });
 }
 
 function showRunPanel() {
