@@ -108,6 +108,66 @@ def test_compare_warns_when_two_variants_decks_share_a_name(tmp_path: Path) -> N
     assert "cardroom deck new" in result.output
 
 
+def test_versions_of_one_deck_share_its_name_without_a_warning(tmp_path: Path) -> None:
+    """The studio compares versions of one deck, which share its name as they should."""
+    from cardroom.analysis.compare import compare_runs
+    from cardroom.analysis.folder import read_results
+    from cardroom.games import make_rules
+    from cardroom.sim.results import simulate_to
+    from cardroom.sim.tournament import Lineup
+
+    runs = []
+    for i, text in enumerate([SAMPLE.replace(GORSE, CRUELLER.replace("four", "4"), 1),
+                              SAMPLE.replace(GORSE, CRUELLER, 1)]):
+        rules = make_rules("baebae", {"deck": parse_deck(text).digest, "deck_files": [text], "rounds": 1})
+        simulate_to(tmp_path / f"v{i + 1}", rules, 4, 0, Lineup.parse("heuristic", 4))
+        runs.append(read_results(tmp_path / f"v{i + 1}"))
+    labels = ["v1 Cardroom Sample Deck", "v2 Cardroom Sample Deck"]
+    assert any("share the name" in w for w in compare_runs(runs, labels).warnings)
+    assert not any("share the name" in w for w in compare_runs(runs, labels, versions=True).warnings)
+
+
+def test_compare_opens_with_a_verdict_and_a_row_pooled_over_the_seats(compared: tuple[dict, str, str]) -> None:
+    report, page, output = compared
+    verdict = report["verdict"]
+    assert verdict[0].startswith("deck=crueller.toml against deck=sample: ")
+    assert verdict[1].startswith("What the cards' actions did differently, beyond noise (the surest): cards "
+                                 "drawn by force +")
+    assert any(line.startswith("Pooled over all seats: penalty a game ") or "read the pooled figure" in line
+               for line in verdict)
+    assert output.splitlines()[1] == f"verdict: {verdict[0]}"
+    assert page.index("data-verdict") < page.index('class="facts"')
+    rows = next(iter(report["sections"]["compare"]["tables"].values()))["rows"]
+    keys = [r["key"] for r in rows]
+    assert keys.index("points_seat3") + 1 == keys.index("points_all") == keys.index("seat_advantage") - 1
+    pooled = rows[keys.index("points_all")]
+    seats = [r for r in rows if r["key"].startswith("points_seat")]
+    # the seats' mean, and narrower than any one seat's interval
+    assert pooled["base"]["value"] == pytest.approx(sum(r["base"]["value"] for r in seats) / 4)
+    width = pooled["difference"]["high"] - pooled["difference"]["low"]
+    assert all(width < r["difference"]["high"] - r["difference"]["low"] for r in seats)
+
+
+def test_compare_suggests_the_tune_command_that_brings_a_moved_target_back(tmp_path: Path) -> None:
+    greedy = tmp_path / "greedy.toml"
+    twelve = 'text = "The next player draws twelve cards."\neffects = [{step = "draw", who = "next", count = 12}]'
+    greedy.write_text(SAMPLE.replace(GORSE, twelve, 1).replace('"Cardroom Sample Deck"', '"Greedy Gorse"', 1))
+    figures = tmp_path / "c.json"
+    result = runner.invoke(app, ["compare", "baebae", "--deck", "sample", "--deck", str(greedy), "--games", "300",
+                                 "--workers", "1", "--json", str(figures)], env={"COLUMNS": "400"})
+    assert result.exit_code == 0, result.output
+    report = json.loads(figures.read_text())
+    hint = report["sections"]["compare"]["figures"]["tune"]["deck=greedy.toml"]
+    assert hint and hint[0].startswith("To bring the decisions a game back to the first run's, search the numbers "
+                                       f"that changed: cardroom tune baebae --deck {greedy} --param "
+                                       "10C.count=2..12 --target decisions=")
+    assert hint[0] in report["verdict"]
+    rules = runner.invoke(app, ["compare", "baha", "--rule", "target=50", "--rule", "target=100", "--games", "40",
+                                "--workers", "1"], env={"COLUMNS": "400"})
+    assert rules.exit_code == 0, rules.output
+    assert "cardroom tune baha --param target=50..100 --target length=" in rules.output
+
+
 def test_deck_new_writes_a_renamed_copy_and_never_overwrites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["deck", "new", "My Deck", "--from", "sample"])
@@ -201,6 +261,10 @@ def test_the_restrict_command_writes_its_ranking_and_refuses_an_unknown_card(tmp
     rows = json.loads(figures.read_text())["sections"]["restricted"]["tables"]["ranking"]["rows"]
     assert sorted(r["card"] for r in rows) == ["10C", "5D", "5D action"]
     assert "Cardroom Sample Deck (sha256:" in result.output
+    verdict = json.loads(figures.read_text())["verdict"]
+    assert verdict[0].startswith(("The card worth most to its player is ", "No card's worth to its player is "))
+    assert verdict[-1].startswith("Every figure is pooled over all 4 seats")
+    assert result.output.splitlines()[1] == f"verdict: {verdict[0]}"
     bad = runner.invoke(app, ["restrict", "baebae", "--games", "4", "--card", "ZZ"])
     assert bad.exit_code == 2 and "no such card in this deck" in bad.output
     assert runner.invoke(app, ["restrict", "baha", "--games", "4"]).exit_code == 2

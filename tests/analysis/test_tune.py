@@ -177,3 +177,40 @@ def test_seat_advantage_is_the_farthest_seat_from_the_fair_share() -> None:
 def test_a_point_goal_is_met_inside_the_interval_and_a_bound_at_or_below() -> None:
     assert TARGETS["length"].met((3.9, 3.7, 4.1), 4) and not TARGETS["length"].met((3.5, 3.4, 3.6), 4)
     assert TARGETS["seats"].met((0.02, 0.0, 0.05), 0.03) and not TARGETS["seats"].met((0.04, 0.0, 0.08), 0.03)
+
+
+def test_a_start_that_meets_the_goal_on_fresh_games_is_kept(tmp_path: Path) -> None:
+    """A seat advantage of at most 1 is met by any deck: the start (10C.count=2, outside the range
+    searched) meets it on the re-test, so tune says so and keeps it rather than move to a value
+    of the range."""
+    written = tmp_path / "tuned.toml"
+    out = tmp_path / "tune.json"
+    result = runner.invoke(
+        app,
+        ["tune", "baebae", "--param", "10C.count=3..6", "--target", "seats=1", "--trials", "4", "--games", "4",
+         "--retest", "4", "--top", "2", "--workers", "1", "--write", str(written), "--json", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    section = report["sections"]["tune"]
+    assert section["figures"]["start_meets"] is True
+    assert section["figures"]["best"] == section["figures"]["start"] == {"10C.count": 2}
+    assert section["tables"]["changes"]["rows"][0]["change"] == "unchanged"
+    assert report["verdict"][0].startswith("Keep the start (10C.count=2): it already meets every goal on 4 fresh "
+                                           "games (each point goal inside the re-test's 95% interval")
+    said = " ".join(result.output.split())
+    assert "verdict: Keep the start (10C.count=2)" in said and "the start's, unchanged" in said
+    assert deck_number(written.read_text(), "10C.count") == 2
+
+
+def test_a_start_that_misses_the_goal_gets_the_change_in_the_verdict(tmp_path: Path) -> None:
+    out = tmp_path / "tune.json"
+    result = runner.invoke(
+        app,
+        ["tune", "baebae", "--param", "rounds=1..8", "--target", "length=5", "--trials", "8", "--games", "4",
+         "--retest", "4", "--workers", "1", "--json", str(out)],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())
+    assert report["sections"]["tune"]["figures"]["start_meets"] is False
+    assert report["verdict"][0].startswith("Change rounds: 3 -> 5: on 4 fresh games it meets every goal")

@@ -142,3 +142,51 @@ def test_the_lobby_offers_the_studio_for_the_games_it_edits(server: ServeProcess
     page.goto(server.base + "/")
     expect(page.get_by_test_id("studio-link")).to_be_visible()
     expect(page.locator("#studio-line")).to_contain_text("edit a BAEBAE deck's cards")
+
+
+def test_a_compare_of_two_versions_shows_its_report_in_its_panel(server: ServeProcess,
+                                                                  context: BrowserContext) -> None:
+    """After Run the page goes to the run's panel (not left on the form), the report opens with
+    its verdict, no warning that two versions of one deck share its name, and every table stays
+    inside the panel (a wide one scrolls in its own box)."""
+    page = context.new_page()
+    page.set_viewport_size({"width": 1024, "height": 768})
+    ready(page, server.base + "/studio")
+    page.get_by_test_id("project-select").select_option("sample")
+    page.get_by_test_id("open-project").click()
+    expect(page.get_by_test_id("deck-panel")).to_be_visible()
+    page.get_by_test_id("card-pick").filter(has_text="10C").click()
+    page.get_by_test_id("step-fields").first.fill('who = "next", count = 4')
+    expect(page.get_by_test_id("deck-check")).to_have_text("The deck checker accepts this deck.")
+    page.get_by_test_id("save-version").click()
+    expect(page.get_by_test_id("version-chip")).to_have_text("Version 2 of 2")
+    page.get_by_test_id("run-kind").select_option("compare")
+    page.get_by_test_id("run-version-1").check()
+    page.get_by_test_id("run-version-2").check()
+    page.get_by_test_id("run-games").fill("40")
+    page.get_by_test_id("run-start").click()
+    panel = page.get_by_test_id("report-panel")
+    expect(page.get_by_test_id("run-status")).to_have_text("Done", timeout=90_000)
+    # the run's panel is where the page is, and where the keyboard is
+    page.wait_for_function("() => { const top = document.getElementById('report-panel').getBoundingClientRect().top;"
+                           " return top > -2 && top < innerHeight / 3; }")
+    assert page.evaluate("document.activeElement && document.activeElement.id") == "report-title"
+    report = page.get_by_test_id("report-body")
+    expect(report.locator("[data-verdict]")).to_contain_text("v2 Cardroom Sample Deck against v1 Cardroom "
+                                                             "Sample Deck")
+    expect(report).not_to_contain_text("share the name")
+    expect(report).not_to_contain_text("cardroom deck new")
+    page.set_viewport_size({"width": 375, "height": 812})
+    edges = panel.evaluate(
+        """panel => {
+          const right = panel.getBoundingClientRect().right;
+          const out = [];
+          for (const box of panel.querySelectorAll('table, .scroll, pre, details, figure, p')) {
+            const inScroll = box.parentElement.closest('.scroll, pre');
+            if (inScroll && panel.contains(inScroll)) continue;
+            const r = box.getBoundingClientRect();
+            if (r.width && r.right > right + 0.5) out.push(`${box.tagName}.${box.className} ${r.right} > ${right}`);
+          }
+          return {out, wide: panel.scrollWidth - panel.clientWidth};
+        }""")
+    assert edges["out"] == [] and edges["wide"] <= 0, edges

@@ -17,7 +17,16 @@ def test_simulate_prints_tables() -> None:
     result = runner.invoke(app, ["simulate", "baha", "--players", "4", "--games", "10", "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert "Per seat" in result.output and "Per agent" in result.output
-    assert "Horns per hand" in result.output and "random" in result.output
+    assert "Horns per hand" in result.output and "heuristic" in result.output
+
+
+@pytest.mark.parametrize("game", ["baha", "baebae"])
+def test_simulate_and_compare_seat_the_same_bots_by_default(game: str) -> None:
+    """Without --agents, simulate seats the heuristic bot, as compare, sweep, tune and drama do."""
+    result = runner.invoke(app, ["simulate", game, "--games", "2", "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert [s["agent"] for s in summary["seats"]] == ["heuristic"] * len(summary["seats"])
 
 
 @pytest.mark.parametrize(

@@ -49,6 +49,13 @@ def test_a_game_without_a_heuristic_is_refused_in_words() -> None:
         agents.make("heuristic").act(state, state.current_player)
 
 
+def test_simulate_without_agents_seats_random_bots_in_a_game_without_a_heuristic() -> None:
+    result = runner.invoke(app, ["simulate", NAME, "--players", "3", "--games", "2", "--rule", "hands=2",
+                                 "--workers", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    assert [s["agent"] for s in json.loads(result.stdout)["seats"]] == ["random"] * 3
+
+
 def test_simulate_writes_records_that_replay(tmp_path: Path) -> None:
     folder = tmp_path / "records"
     result = runner.invoke(app, ["simulate", NAME, "--players", "3", "--games", "4", "--seed", "9",

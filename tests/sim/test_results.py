@@ -161,7 +161,52 @@ def test_a_failed_run_leaves_nothing_that_looks_complete(tmp_path: Path) -> None
     with pytest.raises(Stopped):
         _run(folder, "baha", count=12, batch_games=1, progress=stop_after_two)
     assert len(seen) == 2
-    assert list(folder.iterdir()) == []  # no manifest, no table under its name, no temporary file
+    assert not folder.exists()  # no manifest, no table, no temporary file: not even the empty folder
+    folder.mkdir()  # a folder that was there before the run stays, empty as it was
+    seen.clear()
+    with pytest.raises(Stopped):
+        _run(folder, "baha", count=12, batch_games=1, progress=stop_after_two)
+    assert list(folder.iterdir()) == []
+
+
+def test_ctrl_c_says_what_was_kept_and_leaves_no_empty_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C (KeyboardInterrupt) during simulate --out after the first chunk of games."""
+    import cardroom.sim.results as results
+
+    real = results.run_chunks
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        chunks = real(*args, **kwargs)
+        yield next(chunks)
+        chunks.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(results, "run_chunks", interrupted)
+    folder, records = tmp_path / "runs" / "out", tmp_path / "records"
+    result = runner.invoke(app, ["simulate", "baha", "--games", "120", "--workers", "1", "--out", str(folder),
+                                 "--records", str(records), "--agents", "random"])
+    assert result.exit_code == 130, result.output
+    kept = len(list(records.glob("*.json")))
+    assert 0 < kept < 120
+    said = " ".join(result.output.split())
+    assert f"interrupted after {kept} of 120 games" in said
+    assert "no tables written, and no folder left at" in said
+    assert f"{kept} records of the games played kept in" in said
+    assert not (tmp_path / "runs").exists()
+
+    def at_once(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+        yield  # a generator, as run_chunks is
+
+    monkeypatch.setattr(results, "run_chunks", at_once)
+    empty = tmp_path / "nothing" / "here"
+    result = runner.invoke(app, ["simulate", "baha", "--games", "120", "--workers", "1", "--out", str(folder),
+                                 "--records", str(empty), "--agents", "random"])
+    assert result.exit_code == 130, result.output
+    assert "interrupted after 0 of 120 games" in result.output and "no record written" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["records"]
 
 
 def test_a_folder_with_results_is_refused_unless_forced(tmp_path: Path) -> None:

@@ -93,6 +93,38 @@ def test_the_command_compares_variants_in_text_json_and_html(tmp_path: Path) -> 
     assert 'data-plot="score"' in html and "moon=False" in html
 
 
+def test_at_80_columns_every_rung_is_named_whole_and_the_deck_by_its_name(tmp_path: Path) -> None:
+    """A terminal of 80 columns: the rungs' names are never cut (ismcts 100, not "ismcts:itera..."),
+    the deck file is named by its name (and the start of its digest), and a verdict comes first."""
+    deck = tmp_path / "harbour.toml"
+    made = runner.invoke(app, ["deck", "new", "Harbour Deck", "--from", "sample", "--out", str(deck)])
+    assert made.exit_code == 0, made.output
+    out, page = tmp_path / "skill.json", tmp_path / "skill.html"
+    result = runner.invoke(
+        app,
+        ["skill", "baebae", "--deck", str(deck), "--deals", "2", "--iterations", "25", "--doublings", "2",
+         "--rule", "rounds=1", "--workers", "1", "--json", str(out), "--html", str(page)],
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    table = [line for line in lines if line.startswith("│")]
+    assert table and all(len(line) <= 80 for line in table)
+    assert "…" not in result.output
+    named = [line.split("│")[1].strip() for line in table if line.split("│")[1].strip()]
+    assert named == ["heuristic", "ismcts 25", "ismcts 50", "ismcts 100", "learned"]
+    assert "ismcts N: ismcts:iterations=N" in result.output
+    assert "deck=Harbour Deck (sha256:" in result.output
+    assert "deck=sha256:" not in result.output
+    assert lines[1].startswith("verdict: Skill: learned does ")
+    assert any(line.startswith("verdict: Every figure is pooled over all seats") for line in lines)
+    data = json.loads(out.read_text())["variants"][0]
+    assert data["deck"]["name"] == "Harbour Deck"
+    html = page.read_text()
+    assert "How much skill matters: BAEBAE, Harbour Deck" in html and "data-verdict" in html
+    assert "deck=Harbour Deck (sha256:" in html
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

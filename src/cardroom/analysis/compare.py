@@ -21,7 +21,9 @@ from cardroom import games as game_registry
 from cardroom.analysis.figures import game_frame, metric_names, rules_words, seed_text
 from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
-from cardroom.analysis.stats import Difference, holm, mean_t, paired_difference, welch_difference
+from cardroom.analysis.stats import Difference, holm, mean_t, paired_difference, welch_difference, wilson
+from cardroom.analysis.verdict import compare_verdict, tune_hints
+from cardroom.analysis.verdict import with_effects as _with_effects
 
 __all__ = ["check_same_game", "compare_runs", "sweep_report"]
 
@@ -83,7 +85,7 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
 
 
 def _game_compare(
-    runs: Sequence[Results], labels: Sequence[str]
+    runs: Sequence[Results], labels: Sequence[str], versions: bool = False
 ) -> tuple[list[str], list[Section]]:
     """The game's own comparison: ``compare_sections(runs, labels)`` beside its analysis
     function (the spec's ``analysis`` module), when it has one."""
@@ -94,7 +96,7 @@ def _game_compare(
     own = getattr(module, "compare_sections", None)
     if own is None:
         return [], []
-    warnings, sections = own(runs, labels)
+    warnings, sections = own(runs, labels, versions=versions)
     return list(warnings), list(sections)
 
 
@@ -119,24 +121,78 @@ SEATS_LEFT_OUT = ("The runs seat different numbers of players, so the per-seat f
                   "points of each seat) are left out; each run's own are in cardroom analyze of its folder.")
 
 
+POOLED = "points_all"
+"""The per-game mean of every seat's total: a seat's change, pooled over the seats (each seat
+alone is a noisy figure)."""
+SEATS = "seat_advantage"
+"""The largest distance of a seat's win rate from the fair share (``cardroom tune``'s ``seats``)."""
+
+
+def _pooled(frames: list[pl.DataFrame], names: dict[str, str], shared: list[str],
+            points: str) -> list[pl.DataFrame]:
+    """Each frame with :data:`POOLED`, placed after the seats' totals (when every run has them)."""
+    seats = [m for m in shared if m.startswith("points_seat")]
+    if not seats:
+        return frames
+    names[POOLED] = f"{points} a game, all seats pooled"
+    shared.insert(shared.index(seats[-1]) + 1, POOLED)
+    return [f.with_columns(pl.mean_horizontal(*seats).alias(POOLED)) for f in frames]
+
+
+def _seat_advantage(frame: pl.DataFrame) -> dict[str, Any] | None:
+    """The farthest seat's distance from the fair win share, with its Wilson interval shifted
+    alike (0 at the low end when the seat's interval holds the fair share)."""
+    seats = [c for c in frame.columns if c.startswith("win_seat")]
+    if len(seats) < 2 or frame.height == 0:
+        return None
+    fair = 1 / len(seats)
+    shares = {c: float(frame[c].sum()) for c in seats}
+    farthest = max(seats, key=lambda c: abs(shares[c] / frame.height - fair))
+    rate = wilson(shares[farthest], frame.height)
+    near = 0.0 if rate.low <= fair <= rate.high else min(abs(rate.low - fair), abs(rate.high - fair))
+    far = max(abs(rate.low - fair), abs(rate.high - fair))
+    seat = int(farthest.removeprefix("win_seat"))
+    return {"value": abs(rate.value - fair), "low": near, "high": far, "seat": seat}
+
+
+def _independent(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """``b - a`` of two estimates with 95% intervals, their errors taken as independent."""
+    z = 1.959963984540054
+    se = math.hypot((a["high"] - a["low"]) / (2 * z), (b["high"] - b["low"]) / (2 * z))
+    value = b["value"] - a["value"]
+    p = math.erfc(abs(value) / se / math.sqrt(2)) if se > 0 else (0.0 if value else 1.0)
+    low, high = value - z * se, value + z * se
+    return {"value": value, "low": low, "high": high, "p": p, "paired": False,
+            "significant": low > 0 or high < 0}
+
+
 def compare_runs(
-    runs: Sequence[Results], labels: Sequence[str] | None = None, *, same_players: bool = True
+    runs: Sequence[Results], labels: Sequence[str] | None = None, *, same_players: bool = True,
+    versions: bool = False, decks: Sequence[str | None] | None = None,
 ) -> Report:
-    """The report of ``cardroom compare``: one table per variant against the first. Runs of
-    different numbers of players are refused unless ``same_players`` is false (a sweep of
-    ``players``), which compares the game's own metrics only."""
+    """The report of ``cardroom compare``: a verdict, then one table per variant against the
+    first. Runs of different numbers of players are refused unless ``same_players`` is false (a
+    sweep of ``players``), which compares the game's own metrics only. ``versions``: the runs
+    play versions of one deck (the studio's), which share its name as they should. ``decks``:
+    each run's deck as ``cardroom tune --deck`` would take it, for the commands the verdict
+    suggests (by default the run's project deck, or ``DECK.toml``)."""
     if len(runs) < 2:
         raise ResultsError("compare needs two or more runs")
     check_same_game(runs, players=same_players)
     labels = list(labels or [run.label for run in runs])
+    spec = game_registry.get(runs[0].game)
     frames = [game_frame(run) for run in runs]
     names, shared = _game_metrics(runs, frames)
+    frames = _pooled(frames, names, shared, spec.points)
     constant = {m: value for m in shared if (value := _constant(frames, m)) is not None}
     shared = [m for m in shared if m not in constant]
     tables = []
     plots = []
+    verdict: list[str] = []
+    hints: dict[str, list[str]] = {}
     significant: dict[str, list[str]] = {}
-    for label, frame in zip(labels[1:], frames[1:], strict=True):
+    advantage = [_seat_advantage(f) for f in frames] if same_players else [None] * len(frames)
+    for label, frame, run_advantage in zip(labels[1:], frames[1:], advantage[1:], strict=True):
         rows: list[dict[str, Any]] = []
         for metric in shared:
             difference = _difference(frames[0], frame, metric)
@@ -151,12 +207,21 @@ def compare_runs(
                     "significant": difference.significant,
                 }
             )
+            if metric == POOLED and advantage[0] is not None and run_advantage is not None:
+                moved = _independent(advantage[0], run_advantage)
+                rows.append({"metric": "seat advantage (the farthest seat from a fair win share)",
+                             "key": SEATS, "base": advantage[0], "variant": run_advantage,
+                             "difference": moved, "paired": False, "significant": moved["significant"]})
         adjusted = holm(
             [r["difference"]["p"] if r["difference"]["p"] is not None else math.nan for r in rows]
         )
         for row, p in zip(rows, adjusted, strict=True):
             row["holm"] = not math.isnan(p) and p < 0.05
         significant[label] = [r["key"] for r in rows if r["significant"]]
+        index = labels.index(label)
+        verdict += compare_verdict(label, labels[0], rows, spec.points)
+        hints[label] = tune_hints(runs[0], runs[index], rows, (decks or [None] * len(runs))[index])
+        verdict += hints[label]
         columns = [
             Column("metric", "Metric"),
             Column("base", labels[0], 3, terminal=False),
@@ -166,13 +231,19 @@ def compare_runs(
             Column("significant", "Significant"),
             Column("holm", "Holm"),
         ]
-        paired = all(r["paired"] for r in rows)
+        per_game = [r for r in rows if r["key"] != SEATS]
+        paired = all(r["paired"] for r in per_game)
         how = (
             "paired on the same seeds (per-seed differences)" if paired
-            else "unpaired (Welch)" if not any(r["paired"] for r in rows)
+            else "unpaired (Welch)" if not any(r["paired"] for r in per_game)
             else "paired where the seeds match"
         )
         note = f"Differences {how}, 95% t intervals; significant: the interval excludes 0."
+        if len(per_game) < len(rows):
+            note += (" Seat advantage: the farthest seat's distance from a fair win share, each run's Wilson "
+                     "interval, the two combined as independent.")
+        if POOLED in shared:
+            note += " All seats pooled: the mean of the seats' totals a game, far less noisy than one seat's."
         if constant:
             same = ", ".join(f"{names[m]} ({value:g})" for m, value in constant.items())
             note += f" Left out, the same in every game of every run: {same}."
@@ -212,15 +283,20 @@ def compare_runs(
         about,
         tables,
         plots,
-        {"significant": significant, "variants": variants},
+        {"significant": significant, "variants": variants, "tune": hints},
     )
-    own_warnings, own_sections = _game_compare(runs, labels)
+    own_warnings, own_sections = _game_compare(runs, labels, versions)
+    effects = next((s.figures.get("effects_by_variant") for s in own_sections
+                    if s.figures.get("effects_by_variant")), None)
+    if effects:
+        verdict = _with_effects(verdict, labels, effects)
     # The direct effects (the game's first section) come first, then the per-game metrics.
     return Report(
         f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}",
         facts,
         [*warnings, *own_warnings],
         [*own_sections[:1], section, *own_sections[1:]],
+        verdict,
     )
 
 

@@ -30,10 +30,13 @@ table{border-collapse:collapse;margin:.6rem 0 1rem;font-size:.86rem}
 th,td{border:1px solid #d8dde8;padding:.22rem .5rem;text-align:right;white-space:nowrap}
 th{background:#eef1f7}td:first-child,th:first-child{text-align:left}
 tr.flag td{background:#fff2cc}caption{text-align:left;font-weight:600;padding:.3rem 0}
-.facts td{text-align:left}.warn{background:#fde2e1;border-left:4px solid #c0392b;padding:.5rem .8rem}
+.facts td{text-align:left;white-space:normal;overflow-wrap:break-word}
+.warn{background:#fde2e1;border-left:4px solid #c0392b;padding:.5rem .8rem}
 .about{color:#3b4457;font-size:.92rem}.note{font-size:.82rem;color:#5b6477}
 figure{margin:.6rem 0 1.2rem}figcaption{font-size:.85rem;color:#3b4457}
 .scroll{overflow-x:auto}
+.verdict{background:#e8f1e4;border-left:4px solid #3c7a33;padding:.3rem .9rem;margin:.8rem 0}
+.verdict h2{border:0;margin:.3rem 0;font-size:1.1rem}.verdict p{margin:.35rem 0}
 """
 
 
@@ -121,7 +124,11 @@ def _table(table: Table) -> str:
 
 def render_html(report: Report) -> str:
     """The whole page."""
-    parts = [f"<h1>{html.escape(report.title)}</h1>", '<table class="facts">']
+    parts = [f"<h1>{html.escape(report.title)}</h1>"]
+    if report.verdict:
+        parts.append('<div class="verdict" data-verdict><h2>Verdict</h2>'
+                     + "".join(f"<p>{html.escape(line)}</p>" for line in report.verdict) + "</div>")
+    parts.append('<table class="facts">')
     parts += [f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in report.facts]
     parts.append("</table>")
     parts += [f'<p class="warn">{html.escape(w)}</p>' for w in report.warnings]

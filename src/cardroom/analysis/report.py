@@ -98,10 +98,14 @@ class Report:
     facts: list[tuple[str, str]]
     warnings: list[str]
     sections: list[Section]
+    verdict: list[str] = field(default_factory=list)
+    """The conclusion in plain words, read first: what changed most, for whom, and whether it
+    is more than noise."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "title": self.title,
+            "verdict": self.verdict,
             "facts": dict(self.facts),
             "warnings": self.warnings,
             "sections": {

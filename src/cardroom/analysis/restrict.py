@@ -25,6 +25,7 @@ from cardroom import games as game_registry
 from cardroom import native
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import holm, paired_difference
+from cardroom.analysis.verdict import restrict_verdict
 from cardroom.engine import RulesError
 from cardroom.sim.report import deck_words
 from cardroom.sim.tournament import MAX_ACTIONS
@@ -287,4 +288,5 @@ def restricted_report(
         [plot],
         {"ranking": [f"{r['card']} {r['restriction']}" for r in rows]},
     )
-    return Report(f"{title}: restricted play, {deck.get('name')}", facts, [], [section])
+    verdict = restrict_verdict(rows, "points", players)
+    return Report(f"{title}: restricted play, {deck.get('name')}", facts, [], [section], verdict)

@@ -300,6 +300,21 @@ class Tuned:
     seed: int
     agents: str
 
+    @property
+    def start_meets(self) -> bool:
+        """Whether the start already meets every goal on the re-test's fresh seeds (a point goal
+        inside its figure's 95% interval, a bound kept): then it is kept, unchanged."""
+        return bool(self.start.retest) and all(
+            g.target.met(self.start.retest[g.target.name], g.value) for g in self.goals
+        )
+
+    @property
+    def chosen(self) -> Variant | None:
+        """The variant to play: the start when it meets the goals, else the best re-tested."""
+        if self.start_meets:
+            return self.start
+        return self.best[0] if self.best else None
+
 
 def _variant(
     game: str,
@@ -496,7 +511,7 @@ def tune_report(tuned: Tuned) -> Report:
             Column("to", "To"),
             Column("change", "Change"),
         ],
-        deck_changes(tuned, tuned.best[0]) if tuned.best else [],
+        deck_changes(tuned, tuned.chosen) if tuned.chosen is not None else [],
         note=(
             "A card's text is not rewritten: when a number changes, change its words too."
             if any(p.deck for p in tuned.params)
@@ -510,9 +525,11 @@ def tune_report(tuned: Tuned) -> Report:
         "that re-test, whose figures are the ones shown.",
         *(f"{g.target.name}: {g.target.words}; goal {g.value:g}." for g in goals),
     ]
+    chosen = tuned.chosen
     figures = {
-        "best": tuned.best[0].values if tuned.best else {},
+        "best": chosen.values if chosen is not None else {},
         "start": tuned.start.values,
+        "start_meets": tuned.start_meets,
         "trials": tuned.trials,
     }
     facts = [
@@ -525,10 +542,45 @@ def tune_report(tuned: Tuned) -> Report:
         ("targets", ", ".join(f"{g.target.name}={g.value:g}" for g in goals)),
     ]
     warnings = []
-    if tuned.best and not rows[0]["met"]:
+    verdict = _tune_verdict(tuned)
+    if tuned.best and not tuned.start_meets and not rows[0]["met"]:
         warnings.append("The best variant does not meet every goal on fresh seeds (a point goal outside its "
                         "95% interval, a bound exceeded): widen a range, or add a parameter.")
     if any(a.partition(":")[0] == "random" for a in tuned.agents.split(",")):
         warnings.append("Random agents played: their games say little about a card's strength.")
     section = Section("tune", "Tuned parameters", about, [best, changes], [], figures)
-    return Report(f"{spec.title}: tune, {tuned.trials} trials", facts, warnings, [section])
+    return Report(f"{spec.title}: tune, {tuned.trials} trials", facts, warnings, [section], [verdict])
+
+
+def _values_words(values: Mapping[str, int]) -> str:
+    return ", ".join(f"{name}={value}" for name, value in values.items())
+
+
+def _goal_words(tuned: Tuned, variant: Variant) -> str:
+    """Each goal with the variant's re-tested figure, ``decisions 124.1 [119.8, 128.4] (goal 125)``."""
+    parts = []
+    for goal in tuned.goals:
+        value, low, high = variant.retest[goal.target.name]
+        shown = f"{value:.3g}" if math.isnan(low) else f"{value:.3g} [{low:.3g}, {high:.3g}]"
+        parts.append(f"{goal.target.name} {shown} (goal {'at most ' if goal.target.bound else ''}"
+                     f"{goal.value:g})")
+    return "; ".join(parts)
+
+
+def _tune_verdict(tuned: Tuned) -> str:
+    """The report's first line: keep the start, or the change to make, and how sure."""
+    start = tuned.start
+    if tuned.start_meets:
+        return (f"Keep the start ({_values_words(start.values)}): it already meets every goal on "
+                f"{tuned.retest_games} fresh games (each point goal inside the re-test's 95% interval, each "
+                f"bound kept): "
+                f"{_goal_words(tuned, start)}. No change is needed.")
+    if not tuned.best:
+        return "No variant was re-tested."
+    best = tuned.best[0]
+    met = all(g.target.met(best.retest[g.target.name], g.value) for g in tuned.goals)
+    change = "; ".join(r["change"] for r in deck_changes(tuned, best) if r["from"] != r["to"]) or "no change"
+    return (f"Change {change}: on {tuned.retest_games} fresh games it "
+            f"{'meets every goal' if met else 'comes closest to the goals, but does not meet them all'}: "
+            f"{_goal_words(tuned, best)}; the start ({_values_words(start.values)}) gives "
+            f"{_goal_words(tuned, start)}.")

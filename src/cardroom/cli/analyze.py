@@ -31,10 +31,6 @@ from cardroom.engine import Rules
 
 __all__ = ["print_report", "rules_items", "run_analyze", "save_report"]
 
-DESIGNER_AGENTS = "heuristic"
-"""Who plays every seat in ``compare`` and ``sweep`` when ``--agents`` is not given: random play
-says little about a card's or a rule's effect."""
-
 SHOWN_ROWS = 12
 """Rows of a long table shown on the terminal; the files hold them all."""
 LONG_TABLE = 24
@@ -44,6 +40,8 @@ LONG_TABLE = 24
 def print_report(console: Console, report: Report, *, skip: Sequence[str] = ()) -> None:
     """The report's facts, warnings and tables (long tables cut to their first rows)."""
     console.print(f"[bold]{escape(report.title)}[/]", highlight=False)
+    for line in report.verdict:
+        console.print(f"[bold]verdict:[/] {escape(line)}", highlight=False)
     for key, value in report.facts:
         console.print(f"{key}: {escape(value)}", highlight=False)
     for warning in report.warnings:
@@ -185,7 +183,9 @@ def run_compare(
         runs = run_variants(
             variants, games=games, seed=seed, agents=agents, workers=workers, out=out, console=console
         )
-        report = compare_runs(runs, [label for label, _ in variants])
+        given = list(decks or [])
+        deck_args = [given[i if len(given) > 1 else 0] for i in range(len(variants))] if given else None
+        report = compare_runs(runs, [label for label, _ in variants], decks=deck_args)
     else:
         if rules or decks or out is not None or agents is not None or players is not None:
             raise UsageError(
@@ -345,7 +345,7 @@ def run_variants(
     """Each variant's games, on the same seeds for all (game i uses seed + i), written as results
     by the writer ``simulate --out`` uses, then read back. Without ``out``, in a temporary folder."""
     from cardroom.sim.results import Backend, simulate_to
-    from cardroom.sim.tournament import Lineup
+    from cardroom.sim.tournament import Lineup, default_agents
 
     keep = out is not None
     if out is not None and out.exists() and any(out.iterdir()):
@@ -358,7 +358,7 @@ def run_variants(
         runs = []
         for i, (label, rules) in enumerate(variants):
             folder = root / f"{i + 1}-{_slug(label)}"
-            lineup = Lineup.parse(agents or DESIGNER_AGENTS, rules.to_dict()["players"])
+            lineup = Lineup.parse(agents or default_agents(rules.game), rules.to_dict()["players"])
             backend = Backend(workers=workers)
             if err.is_terminal:
                 with Progress(

@@ -8,7 +8,7 @@ from pathlib import Path
 from rich.console import Console
 
 from cardroom.analysis.report import Report
-from cardroom.cli.analyze import DESIGNER_AGENTS, check_outputs, print_report, save_report
+from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 
 __all__ = ["run_drama"]
@@ -33,13 +33,13 @@ def run_drama(
     from cardroom.agents import make, parse_spec
     from cardroom.agents.ismcts import ISMCTSAgent
     from cardroom.analysis.drama import drama_report, play_drama
-    from cardroom.sim.tournament import Lineup
+    from cardroom.sim.tournament import Lineup, default_agents
 
     check_outputs(html=html, json_path=json_path, csv=csv)
     if not threshold >= 0:
         raise UsageError(f"--threshold must be a number of 0 or more, not {threshold}")
     made = parse_rule_options(game, players, with_deck(game, list(rules), list(decks)))
-    lineup = Lineup.parse(agents or DESIGNER_AGENTS, made.to_dict()["players"])
+    lineup = Lineup.parse(agents or default_agents(made.game), made.to_dict()["players"])
     name, options = parse_spec(oracle)
     if name != "ismcts":
         raise UsageError(

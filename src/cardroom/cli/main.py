@@ -322,8 +322,8 @@ def simulate(
     seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.", metavar="N")] = 0,
     agents: Annotated[
         str | None,
-        typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat).",
-                     metavar="AGENTS"),
+        typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat; "
+                          "default: heuristic in every seat, as compare).", metavar="AGENTS"),
     ] = None,
     rule: RuleOpt = None,
     deck: DeckOpt = None,
@@ -341,8 +341,8 @@ def simulate(
     json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
     out: Annotated[
         Path | None,
-        typer.Option(help="Write the results as tables (Parquet) into this folder (docs/results.md); "
-                          "the agents are then heuristic unless --agents says otherwise.", metavar="FOLDER"),
+        typer.Option(help="Write the results as tables (Parquet) into this folder (docs/results.md).",
+                     metavar="FOLDER"),
     ] = None,
     csv: Annotated[bool, typer.Option("--csv", help="With --out: CSV tables instead of Parquet.")] = False,
     variant: Annotated[

@@ -6,6 +6,7 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,10 @@ from cardroom.engine import Rules
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import deck_words, summarize
-from cardroom.sim.tournament import Lineup, run_games
+from cardroom.sim.tournament import Lineup, default_agents, run_games
 from cardroom.text import plural
 
-__all__ = ["DESIGNER_AGENT", "TableOptions", "run_simulate", "print_summary"]
+__all__ = ["TableOptions", "run_simulate", "print_summary"]
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,6 @@ class TableOptions:
     force: bool = False
     ray: bool = False
     ray_address: str | None = None
-
-
-DESIGNER_AGENT = "heuristic"
-"""Who plays every seat of ``simulate --out`` when ``--agents`` is not given: random play says
-little of a card's strength. Plain ``simulate`` keeps random agents (the quickest check)."""
 
 
 def run_simulate(
@@ -61,9 +57,7 @@ def run_simulate(
     with ``tables``, the results are also written as tables (:mod:`cardroom.sim.results`).
     """
     players = rules.to_dict()["players"]
-    if tables is not None and agents is None:
-        agents = DESIGNER_AGENT
-    lineup = Lineup.parse(agents, players)
+    lineup = Lineup.parse(agents or default_agents(rules.game), players)
     if tables is not None:
         _check_installed("pyarrow", "results")
         if tables.ray:
@@ -93,14 +87,30 @@ def run_simulate(
                             progress=progress)
         return summarize(rules, lineup, results, seed, time.perf_counter() - started)
 
-    if err.is_terminal:
-        columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn())
-        with Progress(*columns, console=err, transient=True) as bar:
-            task = bar.add_task(f"{rules.game}: playing", total=total)
-            summary = play(lambda k: bar.advance(task, k))
-    else:
-        summary = play(None)
+    played = [0]
+    records_before = _records_in(records)
+    records_made = [] if records is None else [p for p in (records, *records.parents) if not p.exists()]
+    try:
+        if err.is_terminal:
+            columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                       TimeRemainingColumn())
+            with Progress(*columns, console=err, transient=True) as bar:
+                task = bar.add_task(f"{rules.game}: playing", total=total)
+
+                def advance(k: int) -> None:
+                    played[0] += k
+                    bar.advance(task, k)
+
+                summary = play(advance)
+        else:
+            summary = play(lambda k: played.__setitem__(0, played[0] + k))
+    except KeyboardInterrupt:
+        for folder in records_made:  # deepest first: the folders this run made and left empty
+            with suppress(OSError):
+                folder.rmdir()
+        err.print(_interrupted(played[0], total, tables, records, _records_in(records) - records_before),
+                  highlight=False)
+        raise SystemExit(130) from None
     if json_out:
         sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
     else:
@@ -108,6 +118,30 @@ def run_simulate(
         if tables is not None:
             make_console().print(f"tables written to {tables.folder}/ (manifest.json last)", highlight=False)
     return summary
+
+
+def _records_in(folder: Path | None) -> int:
+    """How many record files ``folder`` holds (0 if none or no folder)."""
+    if folder is None or not folder.is_dir():
+        return 0
+    return sum(1 for _ in folder.glob("*.json"))
+
+
+def _interrupted(played: int, total: int, tables: TableOptions | None, records: Path | None,
+                 written: int) -> str:
+    """What a run stopped by Ctrl-C leaves: the games played, and what was kept of them."""
+    # Workers may have written records of games not yet counted here: the larger count is the truth.
+    words = [f"interrupted after {max(played, written)} of {plural(total, 'game')}:"]
+    if tables is not None:
+        shown = escape(str(tables.folder))
+        words.append(f"no tables written into {shown}/ (a run's tables are written whole, or not at all);"
+                     if tables.folder.exists() else f"no tables written, and no folder left at {shown};")
+    if records is not None:
+        words.append(f"{plural(written, 'record')} of the games played kept in {escape(str(records))}/"
+                     if written else "no record written")
+    else:
+        words.append("nothing kept (--records DIR keeps each game as it is played)")
+    return " ".join(words).rstrip(";")
 
 
 def _check_installed(module: str, extra: str) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from cardroom.cli.ladder import with_progress
@@ -112,24 +113,51 @@ def _trend_words(report: dict[str, Any]) -> str:
     return words
 
 
+def rules_words(report: dict[str, Any]) -> str:
+    """A skill report's rules in one line, its deck by name (and digest: a file's name is not
+    unique), never by its digest alone."""
+    from cardroom.sim.report import deck_words
+
+    deck = report.get("deck")
+    return ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
+                     for k, v in report["rules"].items() if k != "deck_files")
+
+
+def _rungs_note(report: dict[str, Any]) -> str | None:
+    """What the short names of the ISMCTS rungs stand for (``ismcts 25``: ``ismcts:iterations=25``)."""
+    shortened = [r for r in report["rungs"] if short(r) != r]
+    if not shortened:
+        return None
+    return "ismcts N: ismcts:iterations=N, the search at N iterations a move"
+
+
 def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
+    from cardroom.analysis.verdict import skill_verdict
+
     for report in reports:
-        rules = ", ".join(f"{k}={v}" for k, v in report["rules"].items() if k != "deck_files")
         console.print(
-            f"[bold]{report['game']}[/]{' ' + report['variant'] if report['variant'] else ''}: "
+            f"[bold]{report['game']}[/]{' ' + escape(report['variant']) if report['variant'] else ''}: "
             f"{plural(report['deals'], 'deal')} from seed {report['seed']}, each rung against the one "
-            f"below on the same deals, {report['seconds']:.1f} s\nrules: {rules}",
+            f"below on the same deals, {report['seconds']:.1f} s",
             highlight=False,
         )
+        for line in skill_verdict(report):
+            console.print(f"[bold]verdict:[/] {escape(line)}", highlight=False)
+        console.print(f"rules: {escape(rules_words(report))}", highlight=False)
         table = Table(
-            title=f"Each rung against the one below (95% intervals; {report['unit']})", title_justify="left"
+            title=f"Each rung against the one below (95% intervals; {report['unit']})", title_justify="left",
+            caption=_rungs_note(report), caption_justify="left",
         )
+        # The rungs' names are what the table is about: never cut (the figures wrap instead).
+        width = max(len(short(r)) for r in report["rungs"])
         for column in ("Rung", "Below", "Deals better", "Difference", "Seat-games won"):
-            table.add_column(column, justify="left" if column in ("Rung", "Below") else "right")
+            named = column in ("Rung", "Below")
+            table.add_column(column, justify="left" if named else "right", no_wrap=named,
+                             min_width=width if named else None)
         for step in report["steps"]:
             table.add_row(
-                step["rung"],
-                step["below"],
+                short(step["rung"]),
+                short(step["below"]),
                 interval(step["score"], 3),
                 interval(step["difference"]),
                 interval(step["win_rate"], 3),
@@ -159,18 +187,20 @@ def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
 def skill_report(reports: list[dict[str, Any]]) -> Any:
     """The reports as one HTML report (:mod:`cardroom.analysis.html`): a table per variant and
     the plot of every step's score, the variants side by side."""
+    from cardroom import games
     from cardroom.analysis.report import Column, Plot, Report, Section, Table
+    from cardroom.analysis.verdict import skill_verdict
 
     first = reports[0]
+    title = games.get(first["game"]).title
     facts = [
-        ("game", first["game"]),
+        ("game", title),
         ("deals", str(first["deals"])),
         ("seed", str(first["seed"])),
         ("rungs", ", ".join(first["rungs"])),
     ]
     for report in reports:
-        rules = ", ".join(f"{k}={v}" for k, v in report["rules"].items() if k != "deck_files")
-        facts.append((f"rules{' of ' + report['variant'] if report['variant'] else ''}", rules))
+        facts.append((f"rules{' of ' + report['variant'] if report['variant'] else ''}", rules_words(report)))
     columns = [
         Column("rung", "Rung"),
         Column("below", "Below"),
@@ -223,4 +253,7 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
             ],
         )
     )
-    return Report(f"How much skill matters: {first['game']}", facts, [], sections)
+    decks = {str((r.get("deck") or {}).get("name")) for r in reports if r.get("deck")}
+    named = f", {next(iter(decks))}" if len(decks) == 1 else ""
+    verdict = [line for report in reports for line in skill_verdict(report)]
+    return Report(f"How much skill matters: {title}{named}", facts, [], sections, verdict)

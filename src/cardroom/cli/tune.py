@@ -12,8 +12,9 @@ from rich.markup import escape
 
 from cardroom import games
 from cardroom.analysis.report import Report, check_output_file, write_atomic
-from cardroom.cli.analyze import DESIGNER_AGENTS, check_outputs, print_report, save_report
+from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.options import UsageError, parse_rule_options
+from cardroom.sim.tournament import default_agents
 
 __all__ = ["run_tune"]
 
@@ -91,7 +92,7 @@ def run_tune(
             goals,
             base=base,
             deck_text=text,
-            agents=agents or DESIGNER_AGENTS,
+            agents=agents or default_agents(game),
             trials=trials,
             games=games_,
             retest_games=retest_games,
@@ -104,8 +105,10 @@ def run_tune(
     report = tune_report(tuned)
     print_report(console, report)
     save_report(console, report, html=html, json_path=json_path, csv=csv)
-    if write is not None and tuned.best and tuned.best[0].deck_text is not None:
+    chosen = tuned.chosen
+    if write is not None and chosen is not None and chosen.deck_text is not None:
         with write_atomic(write) as temporary:
-            temporary.write_text(tuned.best[0].deck_text, encoding="utf-8")
-        console.print(f"tuned deck written to {escape(str(write))}", highlight=False)
+            temporary.write_text(chosen.deck_text, encoding="utf-8")
+        kept = " (the start's, unchanged: it meets the goals)" if chosen is tuned.start else ""
+        console.print(f"tuned deck written to {escape(str(write))}{kept}", highlight=False)
     return report

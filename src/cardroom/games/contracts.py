@@ -355,6 +355,9 @@ class DeckNumbers(Protocol):
     def number_card(self, text: str, ref: str) -> str:
         """The card a number belongs to, in words (its key and name)."""
 
+    def numbers(self, text: str) -> dict[str, int]:
+        """Every number of a deck's text that ``tune`` may search, by its ``CARD.FIELD`` name."""
+
 
 # -- the fronts' per-game adapters ------------------------------------------------------------
 

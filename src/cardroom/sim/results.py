@@ -428,9 +428,34 @@ def simulate_to(
     if backend.ray and backend.address is not None:
         ray_address_answers(backend.address)  # before anything is written
     shapes = schemas(rules.game)
+    made = _missing_folders(folder) + ([] if records is None else _missing_folders(records))
     folder.mkdir(parents=True, exist_ok=True)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
+    try:
+        return _simulate_into(folder, rules, games, seed, lineup, lineups, backend, variant, csv, records,
+                              batch_games, progress, duplicate, workers, shapes)
+    except BaseException:
+        _remove_empty(made)  # a run stopped or failed leaves no empty folder of its own making
+        raise
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """The folders ``folder.mkdir(parents=True)`` would make, deepest first."""
+    return [p for p in (folder, *folder.parents) if not p.exists()]
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove each folder (deepest first) that is empty; a folder that holds files stays."""
+    for made in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        with suppress(OSError):
+            made.rmdir()
+
+
+def _simulate_into(folder: Path, rules: Rules, games: int, seed: int, lineup: Lineup,
+                   lineups: tuple[Lineup, ...], backend: Backend, variant: str, csv: bool,
+                   records: Path | None, batch_games: int, progress: Callable[[int], None] | None,
+                   duplicate: bool, workers: int, shapes: dict[str, pa.Schema]) -> Kept:
     native = _native_module(rules, lineups, records, seed, games)
     size = chunk_size(games * len(lineups), workers, most=NATIVE_CHUNK if native else 50)
     jobs = _jobs(rules, lineups, variant, records, games, seed, size, native)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardroom.agents import AGENTS
-from cardroom.engine import Rules
+from cardroom.engine import DeckRules, Rules
 from cardroom.sim.evaluate import BOOTSTRAP, Evaluation, evaluate_pairs, games_of, quantile
 from cardroom.sim.stats import Estimate
 
@@ -117,7 +117,9 @@ def run_skill(
     evaluation = evaluate_pairs(
         rules, pairs, deals, seed, workers=workers, bootstrap=bootstrap, progress=progress
     )
-    return skill_depth(evaluation, bootstrap)
+    report = skill_depth(evaluation, bootstrap)
+    report["deck"] = rules.deck_record() if isinstance(rules, DeckRules) else None
+    return report
 
 
 def bounds(draws: list[float]) -> tuple[float, float]:

@@ -19,8 +19,18 @@ from cardroom.sim.runner import chunk_size, run_chunks
 
 __all__ = [
     "Lineup", "GameResult", "play_game", "play_state", "run_games", "result_from_log", "worker_count",
-    "MAX_ACTIONS", "MAX_WORKERS", "batch_results", "native_plays",
+    "MAX_ACTIONS", "MAX_WORKERS", "batch_results", "native_plays", "DEFAULT_AGENT", "default_agents",
 ]
+
+DEFAULT_AGENT = "heuristic"
+"""Who plays every seat when a command is not told (``simulate``, ``compare``, ``sweep``,
+``tune``, ``drama``): random play says little of a card's or a rule's effect."""
+
+
+def default_agents(game: str) -> str:
+    """:data:`DEFAULT_AGENT`, or ``random`` for a game that has no heuristic bot."""
+    return DEFAULT_AGENT if game_registry.get(game).heuristic is not None else "random"
+
 
 MAX_WORKERS = 1024
 """The most worker processes one may ask for; more is a typing slip, not a machine."""

@@ -362,7 +362,8 @@ def compare_job(work: Work) -> Report:
     from cardroom.analysis.compare import compare_runs
 
     runs = [_played(work, i) for i in range(len(work.variants))]
-    return _report(compare_runs(runs, [label for label, _ in work.variants]))
+    # Versions of one deck share its name: that is no warning here.
+    return _report(compare_runs(runs, [label for label, _ in work.variants], versions=True))
 
 
 def _restrictions(rules: Any) -> int:

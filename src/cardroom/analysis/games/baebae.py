@@ -588,10 +588,11 @@ def _effect_words(
     )
 
 
-def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[str], list[Section]]:
+def compare_sections(runs: Sequence[Results], labels: Sequence[str], *,
+                     versions: bool = False) -> tuple[list[str], list[Section]]:
     """BAEBAE's part of ``cardroom compare``: the deck diff, the direct effects (what the
     actions did a game, overall and per card) first, then per card; and warnings (two variants'
-    decks of one name)."""
+    decks of one name, unless ``versions``: versions of one deck share its name)."""
     warnings = []
     decks = [run.manifest.get("deck") for run in runs]
     by_name: dict[str, set[str]] = {}
@@ -599,7 +600,7 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
         if isinstance(deck, dict):
             by_name.setdefault(str(deck.get("name")), set()).add(str(deck.get("digest")))
     for name, digests in by_name.items():
-        if len(digests) > 1:
+        if len(digests) > 1 and not versions:
             warnings.append(
                 f"{len(digests)} variants' decks share the name {name!r} but not their cards (their digests "
                 "differ): give each its own name (cardroom deck new NAME --from DECK writes a renamed copy)."
@@ -781,7 +782,9 @@ def compare_sections(runs: Sequence[Results], labels: Sequence[str]) -> tuple[li
             ],
             [effects, *([diff] if diff is not None else [])],
             [],
-            {"effects": [r["effect"] for r in effects_rows]},
+            {"effects": [r["effect"] for r in effects_rows],
+             "effects_by_variant": {label: [r["effect"] for r in effects_rows if r["variant"] == label]
+                                    for label in labels[1:]}},
         )
     )
     if card_tables:

@@ -21,7 +21,7 @@ from typing import Any
 from cardroom.games.baebae.deck import DeckError, parse_deck
 from cardroom.games.baebae.effects import RANKS, SUITS
 
-__all__ = ["deck_number", "number_card", "with_deck_number"]
+__all__ = ["deck_number", "deck_numbers", "number_card", "with_deck_number"]
 
 
 def _card_tables(document: Any) -> dict[str, Any]:
@@ -98,6 +98,27 @@ def deck_number(text: str, ref: str) -> int:
 
     table, key = _locate(tomlkit.parse(text), ref)
     return int(table.get(key, 1))
+
+
+def deck_numbers(text: str) -> dict[str, int]:
+    """Every number of the deck ``text`` a ``tune`` may search, by its name: each card's copies
+    and every ``count`` and ``points`` of its action (``CARD.N.FIELD`` where one is not alone).
+
+    >>> from cardroom.games.baebae.deck import project_decks
+    >>> deck_numbers(project_decks()["sample"].read_text(encoding="utf-8"))["10C.count"]
+    2
+    """
+    import tomlkit
+
+    found: dict[str, int] = {}
+    for card, table in _card_tables(tomlkit.parse(text)).items():
+        found[f"{card}.copies"] = int(table.get("copies", 1))
+        for field in ("count", "points"):
+            places: list[tuple[Any, str]] = []
+            _numbers(table.get("action", {}), field, places)
+            for nth, (node, key) in enumerate(places, 1):
+                found[f"{card}.{field}" if len(places) == 1 else f"{card}.{nth}.{field}"] = int(node[key])
+    return found
 
 
 def with_deck_number(text: str, ref: str, value: int) -> str:

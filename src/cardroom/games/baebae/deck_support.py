@@ -21,7 +21,7 @@ from typing import Any
 
 from cardroom.engine import Rules
 from cardroom.games.baebae.deck import CardDef, Deck, DeckError, combine, find_deck, parse_deck, project_decks
-from cardroom.games.baebae.deck_numbers import deck_number, number_card, with_deck_number
+from cardroom.games.baebae.deck_numbers import deck_number, deck_numbers, number_card, with_deck_number
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
 from cardroom.games.baebae.rules import MIN_PLAYERS, hand_size_for, players_for, read_decks
 from cardroom.games.baebae.rules import Rules as BaebaeRules
@@ -117,6 +117,9 @@ class BaebaeDecks:
 
     def number_card(self, text: str, ref: str) -> str:
         return number_card(text, ref)
+
+    def numbers(self, text: str) -> dict[str, int]:
+        return deck_numbers(text)
 
 
 DECKS = BaebaeDecks()

@@ -324,6 +324,7 @@ $("run-start").addEventListener("click", async () => {
     sessionStorage.setItem(TOKEN_KEY(run.id), run.token);
     history.pushState(null, "", run.url);
     followRun(run);
+    showRunPanel();
   } catch (err) {
     $("run-error").textContent = err.message;
   }
@@ -363,6 +364,22 @@ function drawRun(run) {
   $("run-cancel").dataset.run = run.id;
 }
 
+// After Run (or on a run's own address) the page goes to the run: its progress, then (once the
+// page is long enough to bring it to the top) its report.
+let goToReport = false;
+
+function scrollToRun() {
+  // At once, not smoothly: the Cancel button must hold still for whoever reaches for it.
+  $("report-panel").scrollIntoView({ block: "start" });
+}
+
+function showRunPanel() {
+  $("report-panel").hidden = false;
+  goToReport = true;
+  scrollToRun();
+  $("report-title").focus({ preventScroll: true });
+}
+
 async function followRun(run) {
   clearTimeout(polling);
   $("report").replaceChildren();
@@ -391,6 +408,10 @@ async function followRun(run) {
   $("report").replaceChildren(holder);
   $("report-text").textContent = full.report_text || "";
   $("report-text-box").hidden = false;
+  if (goToReport) {
+    goToReport = false;
+    scrollToRun();
+  }
 }
 
 // -- the page ---------------------------------------------------------------------------
@@ -419,6 +440,7 @@ async function start() {
       const run = await api(`/api/studio/runs/${encodeURIComponent(path[2])}`);
       showDeck(await api(`/api/studio/decks/${encodeURIComponent(run.deck)}`));
       followRun(run);
+      showRunPanel();
     }
   } catch (err) {
     $("open-error").textContent = err.message;
