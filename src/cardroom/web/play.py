@@ -52,11 +52,11 @@ QUICK_WAIT = 5.0
 """Seconds a table made by Play now waits for other people (who press Play now for the same
 game and size) before bots of the chosen level take its free seats."""
 REPLAY_THREADS = 2
+"""Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 AWAY_AFTER = 30.0
 """Seconds a person of a running game may be without a connection (a closed tab, a lost
 network) before a stand-in plays their seat, while another person is at the table; coming back
 takes the seat back. With nobody at the table the game waits (see ``ABANDON_AFTER``)."""
-"""Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 
 
 def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
