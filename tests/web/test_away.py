@@ -64,8 +64,7 @@ def test_a_person_gone_mid_game_is_played_by_a_stand_in_and_takes_the_seat_back(
         bo.drain(0.02)
         act(bo)
     assert time.monotonic() - gone_at >= GRACE  # not before her grace period ended
-    assert bo.last is not None and bo.last["table"]["seats"][0]["away"] is True
-    assert bo.last["table"]["status"] == "running"
+    assert bo.wait(lambda u: u["table"]["seats"][0]["away"] is True)["table"]["status"] == "running"
     # Ada comes back (the same token, a new connection): the seat is hers again.
     back = server.client(t["id"], t["token"])
     assert back.welcome is not None and back.welcome["seat"] == 0

@@ -470,15 +470,18 @@ class TablePlay:
         self._next_grace(table)
 
     def _next_grace(self, table: LiveTable) -> None:
-        """Look again when the next grace period of a gone seat ends."""
+        """Look again when the next grace period of a gone seat ends (at once for one ended
+        already while a person is here; with nobody here, the next hello looks)."""
         if table.grace is not None:
             table.grace.cancel()
             table.grace = None
         loop = asyncio.get_running_loop()
+        now = loop.time()
+        here = table.people()
         ends = [since + self.away_after for seat, since in table.gone.items()
-                if seat not in table.away and since + self.away_after > loop.time()]
+                if seat not in table.away and (since + self.away_after > now or here)]
         if ends:
-            table.grace = loop.call_at(min(ends), self._grace_ended, table)
+            table.grace = loop.call_at(max(min(ends), now), self._grace_ended, table)
 
     def _grace_ended(self, table: LiveTable) -> None:
         table.grace = None
