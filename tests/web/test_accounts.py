@@ -259,6 +259,7 @@ def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
     table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Ada")
     for seat, name in enumerate(("Ada", "Bea", "Cyd")):
         accounts.sat(table["id"], seat, ids[name])
+        server.manager.store.add_action(table["id"], seat + 1, seat, 0, "x", "human", 0.0)  # their own move
     assert accounts.finished(table["id"], "baha", [40, 5, 20], set())  # lower totals place better
     assert not accounts.finished(table["id"], "baha", [40, 5, 20], set())  # once only
     board = server.http.get("/api/leaderboard/baha").json()["players"]

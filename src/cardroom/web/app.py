@@ -169,7 +169,8 @@ def create_app(
 
     def rate(table: Any) -> None:
         if table.state is not None:
-            accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left))
+            gone = {s.seat for s in table.data.seats if s.kind == "human" and not table.connected(s.seat)}
+            accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left), gone)
 
     manager.on_finish = rate
     manager.account_seats = accounts.account_seats
