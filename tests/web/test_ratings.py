@@ -162,6 +162,17 @@ def test_a_seat_gone_for_the_rest_of_the_game_is_placed_last(games: Games) -> No
     assert rated["Dee"]["mu"] > 25 > rated["Cyd"]["mu"]
 
 
+def test_away_at_the_table_for_the_rest_is_last_a_slow_last_move_is_not(games: Games) -> None:
+    """At the table (connected) to the end: the stand-in playing the seat's last stretch, over a
+    quarter of its decisions, is being away for the rest; a last move or two is forgiven."""
+    own = ["human"] * 8
+    idle = ["human"] * 5 + [STAND_IN] * 3  # three of eight: over the bound
+    slow = ["human"] * 7 + [STAND_IN]      # one of eight: within it
+    assert games.play(["Ada", "Bea", "Cyd"], {"Ada": own, "Bea": idle, "Cyd": slow}, [30, 0, 10])
+    rated = games.rated()
+    assert [rated[n]["place"] for n in ("Cyd", "Ada", "Bea")] == [1, 2, 3]  # Bea last, despite her total
+
+
 def test_nobody_who_played_their_own_game_no_rating(games: Games) -> None:
     stand_in = [STAND_IN] * 8
     assert not games.play(["Ada", "Bea"], {"Ada": stand_in, "Bea": stand_in}, [30, 0], gone={0, 1})

@@ -12,7 +12,7 @@ tokens work as before; an account only adds a name that comes back, a player pag
 - Ratings: openskill's Plackett-Luce model per game, over finished games of two accounts or
   more; lower totals place better (both games). An account is placed by its total when it made
   its own decisions (the stand-in at most ``STAND_IN_SHARE`` of them), last when it left or was
-  gone for the rest of the game; two accounts count at most ``PAIR_GAMES`` rated games together
+  away for the rest of the game; two accounts count at most ``PAIR_GAMES`` rated games together
   in ``PAIR_WINDOW`` seconds (see :meth:`Accounts.finished`).
 """
 
@@ -26,7 +26,7 @@ import threading
 import time
 from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, takewhile
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -372,8 +372,11 @@ class Accounts:
         - placed by its total (lower is better, ties share a place) when its person made their
           own decisions: the stand-in made at most ``STAND_IN_SHARE`` of the seat's;
         - placed last (below every total, as card sites count abandonment) when its player left
-          the game, or was gone at its end with the stand-in playing since their last decision;
-        - not rated otherwise (back at the end, but the stand-in made too many decisions).
+          the game, or was away for the rest of it: the stand-in played the seat from its
+          person's last decision to the end, and the person was gone at the end or that stretch
+          is over ``STAND_IN_SHARE`` of the seat's decisions (a slow last move or two while at
+          the table is forgiven);
+        - not rated otherwise (back before the end, but the stand-in made too many decisions).
 
         Accounts that have had ``PAIR_GAMES`` rated games of ``game`` together in the last
         ``PAIR_WINDOW`` seconds are left out (the others are rated among themselves). The game
@@ -395,9 +398,12 @@ class Accounts:
                 if seat >= len(totals) or account_id in placed or account_id in last:
                     continue
                 decisions = own.get(seat, [])
-                if seat in left or (seat in (gone or set()) and not (decisions and decisions[-1])):
+                # the stand-in's decisions since the person's last own one
+                tail = sum(1 for _ in takewhile(lambda mine: not mine, reversed(decisions)))
+                bound = STAND_IN_SHARE * len(decisions)
+                if seat in left or (tail and (seat in (gone or set()) or tail > bound)):
                     last[account_id] = seat
-                elif decisions and decisions.count(False) <= STAND_IN_SHARE * len(decisions):
+                elif decisions and decisions.count(False) <= bound:
                     placed[account_id] = seat
             for account_id in self._paired_enough(s, game, set(placed) | set(last), now):
                 placed.pop(account_id, None)
