@@ -576,6 +576,9 @@ class TablePlay:
         assert table.rules is not None
         table.state = start_game(table.rules, table.data.seed)
         table.seq = 0
+        for seat in table.data.seats:
+            if seat.kind == "human" and not table.connected(seat.seat):
+                self._gone(table, seat.seat)  # their grace period starts with the deal
         self._kick(table)
         self._broadcast(table)
 
