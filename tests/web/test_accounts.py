@@ -373,6 +373,7 @@ def test_leaderboard_order_by_ordinal(server: LiveServer) -> None:
     table = server.create(game="baha", players=3, seats=["human", "human", "human"], name="Host")
     for seat, name in enumerate(("Ada", "Bea", "Cyd")):
         accounts.sat(table["id"], seat, ids[name])
+        server.manager.store.add_action(table["id"], seat + 1, seat, 0, "x", "human", 0.0)  # their own move
     assert accounts.finished(table["id"], "baha", [40, 5, 20], set())  # lower totals place better
     assert not accounts.finished(table["id"], "baha", [40, 5, 20], set())  # once only
     board = server.http.get("/api/leaderboard/baha").json()["players"]
@@ -501,7 +502,7 @@ def test_deleting_an_account_keeps_its_games_under_a_neutral_name(server: LiveSe
     assert server.http.get(f"/replay/{table['id']}").status_code == 200
     assert db_rows(server, "SELECT name FROM seats WHERE seat = 0") == [("Former player 0",)]
     assert "Ada" not in str(db_rows(server, "SELECT record FROM tables"))
-    for kind in ("account_sessions", "ratings", "account_seats", "account_addresses"):
+    for kind in ("account_sessions", "ratings", "account_seats", "account_addresses", "rated_players"):
         assert db_rows(server, f"SELECT count(*) FROM {kind} WHERE account_id NOT IN "
                                "(SELECT id FROM accounts)") == [(0,)], kind
     assert db_rows(server, "SELECT name FROM accounts") == [("Bea",)]

@@ -886,6 +886,10 @@ def serve(
         float, typer.Option(help="Seconds a table made by Play now waits for people before bots take its "
                                  "free seats.", min=0, max=120, metavar="SECONDS")
     ] = 5.0,
+    away_after: Annotated[
+        float, typer.Option(help="Seconds a player of a running game may be disconnected before a bot plays "
+                                 "their seat (until they come back).", min=1, max=3600, metavar="SECONDS")
+    ] = 30.0,
     forwarded_allow_ips: Annotated[
         str | None,
         typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
@@ -912,7 +916,7 @@ def serve(
         code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
                          console=make_console(), forwarded_allow_ips=forwarded_allow_ips,
                          log_json=log_json, redis=redis, advertise=advertise,
-                         quick_wait=quick_wait)
+                         quick_wait=quick_wait, away_after=away_after)
     raise typer.Exit(code)
 
 

@@ -20,6 +20,7 @@ def run_serve(
     *, host: str, port: int, db: str | None, data: Path, bot_delay: float, console: Console,
     bot_workers: int = 1, forwarded_allow_ips: str | None = None, log_json: bool = False,
     redis: str | None = None, advertise: str | None = None, quick_wait: float | None = None,
+    away_after: float | None = None,
 ) -> int:
     """Serve until interrupted; 0 on a clean stop. ``forwarded_allow_ips``: the proxies whose
     ``X-Forwarded-For`` is believed (none by default: every bound per address then counts the
@@ -43,7 +44,7 @@ def run_serve(
                          f"http://HOST:PORT, not {advertise!r:.60}")
     try:
         app = create_app(db, data, bot_delay=bot_delay, bot_workers=bot_workers, local_only=is_loopback(host),
-                         redis_url=redis, quick_wait=quick_wait)
+                         redis_url=redis, quick_wait=quick_wait, away_after=away_after)
     except (DatabaseInUse, DatabaseDamaged, ValueError) as err:
         raise UsageError(str(err)) from None
     except ImportError as err:  # a database whose driver is not installed (psycopg)

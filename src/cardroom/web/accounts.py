@@ -1,16 +1,19 @@
 """Optional accounts of the web table: names and argon2 password hashes, sessions, ratings.
 
 Everything here lives in tables of its own (``accounts``, ``account_sessions``,
-``account_seats``, ``account_addresses``, ``ratings``, ``rated_games``) on the store's ``Base``,
-made by the store's migrations. A guest never needs any of it: seat
+``account_seats``, ``account_addresses``, ``ratings``, ``rated_games``, ``rated_players``) on
+the store's ``Base``, made by the store's migrations. A guest never needs any of it: seat
 tokens work as before; an account only adds a name that comes back, a player page and ratings.
 
 - A password is never stored: its argon2id hash is (argon2-cffi's :class:`PasswordHasher`).
 - A session is a random token in an HttpOnly cookie; the database holds its SHA-256 only.
   Each session has a CSRF token too (a second, readable cookie): a state-changing request
   that carries a session must send it back in ``X-CSRF-Token`` (see ``app.py``).
-- Ratings: openskill's Plackett-Luce model per game, over finished games in which two
-  accounts or more played to the end; lower totals place better (both games).
+- Ratings: openskill's Plackett-Luce model per game, over finished games of two accounts or
+  more; lower totals place better (both games). An account is placed by its total when it made
+  its own decisions (the stand-in at most ``STAND_IN_SHARE`` of them), last when it left or was
+  away for the rest of the game; two accounts count at most ``PAIR_GAMES`` rated games together
+  in ``PAIR_WINDOW`` seconds (see :meth:`Accounts.finished`).
 - A person controls their account: the password can be changed (the other sessions end), the
   other sessions ended, the account deleted (its sessions, ratings and seats go; its games stay,
   its seats renamed ``Former player N``; the name is free again).
@@ -26,8 +29,9 @@ import secrets
 import threading
 import time
 import unicodedata
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass
+from itertools import combinations, takewhile
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -38,11 +42,12 @@ from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
-from cardroom.web.store import Base, PrivateRow, SeatRow, Store, TableRow
+from cardroom.web.store import ActionRow, Base, PrivateRow, SeatRow, Store, TableRow
 
 __all__ = [
     "AccountError", "Accounts", "Attempts", "SESSION_COOKIE", "CSRF_COOKIE", "SESSION_SECONDS",
     "former_name", "name_problem", "password_problem", "folded_name", "GUEST_NAME",
+    "STAND_IN_SHARE", "PAIR_GAMES", "PAIR_WINDOW",
 ]
 
 log = logging.getLogger("cardroom.web")
@@ -57,6 +62,14 @@ GUEST_NAME = "Guest"
 """The lobby's name for a player who types none: no account may take it."""
 PASSWORD_MIN, PASSWORD_MAX = 10, 200
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+STAND_IN_SHARE = 0.25
+"""The largest share of a seat's decisions the stand-in (for a person out of time, or gone) may
+have made for the seat's account to be placed by its result in a rated game."""
+PAIR_GAMES = 3
+"""Rated games of one game two accounts may play together in ``PAIR_WINDOW`` seconds; past it,
+neither is rated in a further game of it they both play (so that two accounts cannot farm)."""
+PAIR_WINDOW = 24 * 3600.0
 
 
 class AccountError(Exception):
@@ -165,6 +178,16 @@ class RatedGameRow(Base):
 
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     at: Mapped[float] = mapped_column(Float)
+
+
+class RatedPlayerRow(Base):
+    """An account a rated game rated (revision 0007)."""
+
+    __tablename__ = "rated_players"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                            index=True)
 
 
 def token_digest(token: str) -> str:
@@ -478,7 +501,7 @@ class Accounts:
                 renamed.append((seat_row.table_id, seat_row.seat, neutral))
             # One by one rather than by the foreign keys' cascade, which SQLite keeps only when
             # asked to; the account goes last.
-            for kind in (AccountSeatRow, RatingRow, AccountSessionRow, AccountAddressRow):
+            for kind in (AccountSeatRow, RatingRow, RatedPlayerRow, AccountSessionRow, AccountAddressRow):
                 s.execute(sql_delete(kind).where(kind.account_id == me.id))
             s.execute(sql_delete(AccountRow).where(AccountRow.id == me.id))
         for table_id, _seat, _name in renamed:
@@ -545,20 +568,53 @@ class Accounts:
                 s.delete(row)
         self._changed(table_id)
 
-    def finished(self, table_id: str, game: str, totals: list[int], left: set[int]) -> bool:
-        """Rate a finished game: the accounts that played to the end, placed by their totals
-        (lower is better, ties share a place). Answers whether ratings changed."""
+    def finished(self, table_id: str, game: str, totals: list[int], left: set[int],
+                 gone: set[int] | None = None) -> bool:
+        """Rate a finished game, once. ``left``: the seats whose player left it; ``gone``: the
+        seats whose person was not at the table when it ended. Each account's seat is
+
+        - placed by its total (lower is better, ties share a place) when its person made their
+          own decisions: the stand-in made at most ``STAND_IN_SHARE`` of the seat's;
+        - placed last (below every total, as card sites count abandonment) when its player left
+          the game, or was away for the rest of it: the stand-in played the seat from its
+          person's last decision to the end, and the person was gone at the end or that stretch
+          is over ``STAND_IN_SHARE`` of the seat's decisions (a slow last move or two while at
+          the table is forgiven);
+        - not rated otherwise (back before the end, but the stand-in made too many decisions).
+
+        Accounts that have had ``PAIR_GAMES`` rated games of ``game`` together in the last
+        ``PAIR_WINDOW`` seconds are left out (the others are rated among themselves). The game
+        is rated when an account is placed by its total and two or more are placed. Answers
+        whether ratings changed."""
+        now = time.time()
         with self._session() as s, s.begin():
             if s.get(RatedGameRow, table_id) is not None:
                 return False
-            seats = s.scalars(select(AccountSeatRow).where(AccountSeatRow.table_id == table_id)).all()
-            players: dict[int, int] = {}  # account -> seat (an account seated twice counts once)
-            for row in seats:
-                if row.seat not in left and row.seat < len(totals):
-                    players.setdefault(row.account_id, row.seat)
-            if len(players) < 2:
+            accounts = {row.seat: row.account_id for row in s.scalars(
+                select(AccountSeatRow).where(AccountSeatRow.table_id == table_id))}
+            own: dict[int, list[bool]] = {}  # seat -> whether each of its decisions was its person's
+            for seat, by in s.execute(select(ActionRow.seat, ActionRow.by)
+                                      .where(ActionRow.table_id == table_id).order_by(ActionRow.seq)):
+                own.setdefault(seat, []).append(by == "human")
+            placed: dict[int, int] = {}  # account -> seat (an account seated twice counts once)
+            last: dict[int, int] = {}    # account -> seat, for those who abandoned the game
+            for seat, account_id in sorted(accounts.items()):
+                if seat >= len(totals) or account_id in placed or account_id in last:
+                    continue
+                decisions = own.get(seat, [])
+                # the stand-in's decisions since the person's last own one
+                tail = sum(1 for _ in takewhile(lambda mine: not mine, reversed(decisions)))
+                bound = STAND_IN_SHARE * len(decisions)
+                if seat in left or (tail and (seat in (gone or set()) or tail > bound)):
+                    last[account_id] = seat
+                elif decisions and decisions.count(False) <= bound:
+                    placed[account_id] = seat
+            for account_id in self._paired_enough(s, game, set(placed) | set(last), now):
+                placed.pop(account_id, None)
+                last.pop(account_id, None)
+            if not placed or len(placed) + len(last) < 2:
                 return False
-            ids = list(players)
+            ids = list(placed) + list(last)
             stored = {r.account_id: r for r in s.scalars(
                 select(RatingRow).where(RatingRow.game == game, RatingRow.account_id.in_(ids)))}
             teams = []
@@ -566,7 +622,8 @@ class Accounts:
                 r = stored.get(account_id)
                 rating = self.model.rating() if r is None else self.model.rating(mu=r.mu, sigma=r.sigma)
                 teams.append([rating])
-            ranks = [float(totals[players[a]]) for a in ids]
+            worst = float(max(totals)) + 1
+            ranks = [float(totals[placed[a]]) for a in placed] + [worst] * len(last)
             new = self.model.rate(teams, ranks=ranks)
             for account_id, (after,) in zip(ids, new, strict=True):
                 r = stored.get(account_id)
@@ -575,8 +632,25 @@ class Accounts:
                                     games=1))
                 else:
                     r.mu, r.sigma, r.games = after.mu, after.sigma, r.games + 1
-            s.add(RatedGameRow(table_id=table_id, at=time.time()))
+                s.add(RatedPlayerRow(table_id=table_id, account_id=account_id))
+            s.add(RatedGameRow(table_id=table_id, at=now))
             return True
+
+    @staticmethod
+    def _paired_enough(s: Session, game: str, ids: set[int], now: float) -> set[int]:
+        """The accounts of ``ids`` that have had ``PAIR_GAMES`` rated games of ``game`` with
+        another of them in the last ``PAIR_WINDOW`` seconds."""
+        rows = s.execute(
+            select(RatedPlayerRow.table_id, RatedPlayerRow.account_id)
+            .join(RatedGameRow, RatedGameRow.table_id == RatedPlayerRow.table_id)
+            .join(TableRow, TableRow.id == RatedPlayerRow.table_id)
+            .where(RatedGameRow.at > now - PAIR_WINDOW, TableRow.game == game,
+                   RatedPlayerRow.account_id.in_(ids))).all()
+        together: dict[str, set[int]] = {}
+        for table_id, account_id in rows:
+            together.setdefault(table_id, set()).add(account_id)
+        pairs = Counter(pair for both in together.values() for pair in combinations(sorted(both), 2))
+        return {account_id for pair, n in pairs.items() if n >= PAIR_GAMES for account_id in pair}
 
     def player(self, name: str, recent: int = 20) -> dict[str, Any] | None:
         """A player page's data: games played, recent finished games, ratings per game."""

@@ -134,7 +134,7 @@ class BodyLimit:
 def create_app(
     db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
     local_only: bool = False, redis_url: str | None = None, quick_wait: float | None = None,
-    studio_workers: int = 1,
+    studio_workers: int = 1, away_after: float | None = None,
 ) -> FastAPI:
     """The web table over the database ``db_url`` (default: ``data_dir/cardroom.db``).
 
@@ -145,7 +145,9 @@ def create_app(
     (``cardroom.web.cluster``; its address for the others is set on ``app.state.manager``);
     ``quick_wait`` the seconds a table made by Play now waits for people before bots take its
     free seats (default ``cardroom.web.play.QUICK_WAIT``); ``studio_workers`` the processes each
-    run of the designer's studio plays its games in (1: in the run's own thread).
+    run of the designer's studio plays its games in (1: in the run's own thread); ``away_after``
+    the seconds a person of a running game may be without a connection before a stand-in plays
+    their seat (default ``cardroom.web.play.AWAY_AFTER``).
     """
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -166,6 +168,8 @@ def create_app(
             raise
     if quick_wait is not None:
         manager.quick_wait = quick_wait
+    if away_after is not None:
+        manager.away_after = away_after
     manager.load()
     accounts = Accounts(store)
     studio = Studio(store, workers=studio_workers, shared=cluster is not None)
@@ -181,7 +185,8 @@ def create_app(
 
     def rate(table: Any) -> None:
         if table.state is not None:
-            accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left))
+            gone = {s.seat for s in table.data.seats if s.kind == "human" and not table.connected(s.seat)}
+            accounts.finished(table.id, table.data.game, list(table.state.scores), set(table.data.left), gone)
 
     manager.on_finish = rate
     manager.account_seats = accounts.account_seats

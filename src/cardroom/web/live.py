@@ -223,6 +223,11 @@ class LiveTable:
     cards: list[dict[str, Any]] | None = None
     seen: float = field(default_factory=time.time)
     """When a player was last connected (or the table was made or loaded): see ``ABANDON_AFTER``."""
+    gone: dict[int, float] = field(default_factory=dict)
+    """Seats of the running game whose person has no connection, and since when (the event
+    loop's clock): past the grace period a stand-in plays them (``TablePlay.away_after``)."""
+    grace: asyncio.TimerHandle | None = None
+    """The next look at ``gone`` seats whose grace period ends."""
 
     @property
     def id(self) -> str:

@@ -37,7 +37,7 @@ from cardroom.web.protocol import Act, Chat, Hello, Hint, Ping, ProtocolError, e
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
 
-__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS", "QUICK_WAIT"]
+__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS", "QUICK_WAIT", "AWAY_AFTER"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -53,6 +53,10 @@ QUICK_WAIT = 5.0
 game, size and level) before bots of the chosen level take its free seats."""
 REPLAY_THREADS = 2
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
+AWAY_AFTER = 30.0
+"""Seconds a person of a running game may be without a connection (a closed tab, a lost
+network) before a stand-in plays their seat, while another person is at the table; coming back
+takes the seat back. With nobody at the table the game waits (see ``ABANDON_AFTER``)."""
 
 
 def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
@@ -105,6 +109,8 @@ class TablePlay:
         """Seconds a table made by Play now waits for people before bots take its free seats."""
         self.quick_waits: dict[str, tuple[str, float]] = {}
         """Tables made by Play now still in their wait: the bot that fills them, and when."""
+        self.away_after = AWAY_AFTER
+        """Seconds a person may be without a connection before a stand-in plays their seat."""
 
     # -- connections -------------------------------------------------------------------
 
@@ -130,6 +136,7 @@ class TablePlay:
         if conn in table.conns:
             table.conns.remove(conn)
             if conn.greeted and conn.seat is not None and not table.connected(conn.seat):
+                self._gone(table, conn.seat)
                 self._broadcast(table)
 
     def handle(self, table: LiveTable, conn: Connection, raw: str | bytes) -> None:
@@ -185,10 +192,14 @@ class TablePlay:
         conn.sent = 0
         if hello.delay:
             self._delays[conn] = hello.delay
+        if seat is not None:
+            table.gone.pop(seat, None)
         if seat is not None and seat in table.away:
             table.away.discard(seat)  # a player who comes back takes the seat back from the stand-in
             if table.state is not None and table.state.current_player == seat:
                 self._kick(table)  # stop the stand-in's move; another seat's bot thinks on undisturbed
+        if seat is not None and self._stand_in_for_gone(table):
+            changed = True  # someone is here again: the seats gone past their grace get stand-ins
         if changed:
             self.bot_pool.reconsider()  # a person here now: this table's bot turn goes first
         conn.push({"type": "welcome", "seat": seat, "table": self.summary(table), "cards": table.cards})
@@ -342,6 +353,7 @@ class TablePlay:
             table.data.status = "over"
             table.data.finished = now
             table.away.clear()
+            self._end_grace(table)
             if self.on_finish is not None:
                 try:
                     self.on_finish(table)
@@ -384,7 +396,10 @@ class TablePlay:
             return
         if seat in table.agents or seat in table.away:
             table.task = asyncio.create_task(self._bot_turn(table, seat, table.seq, hurry))
-        elif table.data.timer is not None:
+            return
+        if not table.connected(seat):
+            self._gone(table, seat)  # e.g. a game dealt, or taken up after a restart, without them
+        if table.data.timer is not None:
             table.deadline = time.time() + table.data.timer  # for the pages' countdowns
             table.task = asyncio.create_task(self._timer(table, seat, table.seq, table.data.timer))
 
@@ -396,7 +411,7 @@ class TablePlay:
             return
         agent = table.agents.get(seat)
         by = table.data.seats[seat].bot or "heuristic"
-        if agent is None:  # a stand-in for a person who ran out of time
+        if agent is None:  # a stand-in for a person who ran out of time, is gone or left
             agent = make("heuristic", seed=table.data.seed + seq)
             by = "heuristic (stand-in)"
         try:
@@ -451,6 +466,65 @@ class TablePlay:
         log.info("table %s: seat %d ran out of time; a heuristic bot plays for it", table.id, seat)
         self._kick(table)
         self._broadcast(table)
+
+    # -- people gone from a running game -------------------------------------------------
+
+    def _gone(self, table: LiveTable, seat: int) -> None:
+        """``seat``'s person has no connection now: past ``away_after`` a stand-in plays it."""
+        if table.status != "running" or seat in table.data.left or seat in table.agents:
+            return
+        table.gone.setdefault(seat, asyncio.get_running_loop().time())
+        self._next_grace(table)
+
+    def _next_grace(self, table: LiveTable) -> None:
+        """Look again when the next grace period of a gone seat ends (at once for one ended
+        already while a person is here; with nobody here, the next hello looks)."""
+        if table.grace is not None:
+            table.grace.cancel()
+            table.grace = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        here = table.people()
+        ends = [since + self.away_after for seat, since in table.gone.items()
+                if seat not in table.away and (since + self.away_after > now or here)]
+        if ends:
+            table.grace = loop.call_at(max(min(ends), now), self._grace_ended, table)
+
+    def _grace_ended(self, table: LiveTable) -> None:
+        table.grace = None
+        if self.tables.get(table.id) is not table or table.status != "running":
+            table.gone.clear()  # over, closed, or moved to another server
+            return
+        if self._stand_in_for_gone(table):
+            self._broadcast(table)
+        self._next_grace(table)
+
+    def _stand_in_for_gone(self, table: LiveTable) -> bool:
+        """Mark ``away`` (a stand-in plays them) the seats gone past their grace period, while a
+        person is at the table: with nobody here, the game waits for its people. Answers whether
+        a seat was marked."""
+        for seat in [s for s in table.gone if table.connected(s) or s in table.data.left]:
+            del table.gone[seat]
+        if not table.people() or table.status != "running":
+            return False
+        now = asyncio.get_running_loop().time()
+        due = [seat for seat, since in table.gone.items()
+               if seat not in table.away and now - since >= self.away_after]
+        for seat in due:
+            table.away.add(seat)
+            log.info("table %s: seat %d has been gone %.0f s; a heuristic bot plays for it", table.id,
+                     seat, now - table.gone[seat])
+        state = table.state
+        if state is not None and state.current_player in due:
+            self._kick(table)
+        return bool(due)
+
+    @staticmethod
+    def _end_grace(table: LiveTable) -> None:
+        table.gone.clear()
+        if table.grace is not None:
+            table.grace.cancel()
+            table.grace = None
 
     # -- messages to connections ---------------------------------------------------------
 
@@ -509,6 +583,9 @@ class TablePlay:
         assert table.rules is not None
         table.state = start_game(table.rules, table.data.seed)
         table.seq = 0
+        for seat in table.data.seats:
+            if seat.kind == "human" and not table.connected(seat.seat):
+                self._gone(table, seat.seat)  # their grace period starts with the deal
         self._kick(table)
         self._broadcast(table)
 

@@ -107,6 +107,7 @@ class TableManager(TablePlay):
             with contextlib.suppress(BaseException):
                 await task
         for table in self.tables.values():
+            self._end_grace(table)
             for conn in table.conns:
                 conn.close()
         self.bot_pool.close()
