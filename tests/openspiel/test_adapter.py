@@ -254,10 +254,51 @@ def test_an_all_players_observer_holds_every_seats_private_information(name):
 
 def test_observers_the_adapter_does_not_offer_are_refused_in_words():
     game = openspiel.load("baha")
-    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER):
-        with pytest.raises(openspiel.ObserverError, match=r"offers observers with the public information "
-                           r"\(public_info=True\) and private_info NONE, SINGLE_PLAYER or ALL_PLAYERS.*"
-                           r"not public_info=False"):
-            observer(game, private, public=False)
     with pytest.raises(openspiel.ObserverError, match="takes no parameters"):
         game.make_py_observer(None, {"colour": 1})
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_a_private_observer_holds_what_the_seat_knows_beyond_the_public(name, perfect_recall):
+    """``public_info=False``: the seat's own secrets, which with the public view make its view."""
+    game = openspiel.load(name)
+    players = game.num_players()
+    private = observer(game, pyspiel.PrivateInfoType.SINGLE_PLAYER, perfect_recall, public=False)
+    everyone = observer(game, pyspiel.PrivateInfoType.ALL_PLAYERS, perfect_recall, public=False)
+    nobody = observer(game, pyspiel.PrivateInfoType.NONE, perfect_recall, public=False)
+    assert private.tensor.size == 0 and everyone.tensor.size == 0
+    for moves in (0, 5, 11):
+        state = dealt(game, 60 + moves, moves)
+        engine = state.cardroom
+        public = engine.public_view()
+        parts = []
+        for seat in range(players):
+            (part,) = json.loads(private.string_from(state, seat))["private"]
+            log = part.pop("log", None)
+            assert part["seat"] == seat and part["hand"] == engine.view(seat)["hand"]
+            assert {**public, **part} == engine.view(seat)  # nothing public is repeated, nothing is missing
+            if perfect_recall:
+                spectator = [engine.visible_event(e, -1) for e in engine.log]
+                mine = engine.view_log(seat)
+                assert log and all(mine[i] == event != spectator[i] for i, event in log)
+                assert all(mine[i] == spectator[i] for i in set(range(len(mine))) - {i for i, _ in log})
+            parts.append(json.loads(private.string_from(state, seat))["private"][0])
+            # a world the seat cannot tell from this one shows it the same secrets
+            world = state.clone()
+            world.cardroom = engine.determinize(seat, random.Random(seat))
+            assert private.string_from(world, seat) == private.string_from(state, seat)
+        assert json.loads(everyone.string_from(state, 0))["private"] == parts
+        assert nobody.string_from(state, 1) == ""
+
+
+@pytest.mark.parametrize(("name", "options"), [("baha", "target=1"), ("baebae", "rounds=1")])
+def test_openspiel_generates_a_playthrough(name, options):
+    """OpenSpiel's playthrough asks for every observer: default, information state, public
+    and private."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(f"{openspiel.game_name(name)}({options})", None, seed=3)
+    assert "IsTerminal() = True" in text
+    assert "PublicObservationString() = " in text and "PrivateObservationString(1) = " in text
+    assert '"hand":' in text.split("PrivateObservationString(1) = ")[2]
