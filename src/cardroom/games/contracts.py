@@ -427,7 +427,8 @@ class NativeVector(Protocol):
     """A game's batched environment on the native engine (its spec's ``vector``, a module):
     ``POLICIES``, the bots a batch plays, and ``Batch``, what ``cardroom.rl.vector_env`` steps
     (``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps, zero_sum)`` with ``bind``,
-    ``reset``, ``step`` and ``refusal``; the contract in words is in
+    ``reset``, ``step``, ``refusal``, ``global_state``, ``row_state``, ``set_row_state`` and
+    ``load``; the contract in words is in
     :mod:`cardroom.games.baha.vector`'s docstring)."""
 
     POLICIES: tuple[str, ...]

@@ -52,11 +52,11 @@ from cardroom.rl.single import (  # noqa: E402
     gymnasium_id,
     register_gymnasium,
 )
-from cardroom.rl.table import EnvError, Table, action_mask, observe  # noqa: E402
+from cardroom.rl.table import MAX_ENV_SEED, EnvError, Table, action_mask, observe  # noqa: E402
 from cardroom.rl.vector import CardroomVectorEnv, vector_env  # noqa: E402
 
 __all__ = [
-    "CardroomEnv", "CardroomGymEnv", "CardroomVectorEnv", "EnvError", "GYMNASIUM_NAMESPACE",
+    "CardroomEnv", "CardroomGymEnv", "CardroomVectorEnv", "EnvError", "GYMNASIUM_NAMESPACE", "MAX_ENV_SEED",
     "ILLEGAL_ACTIONS", "Slice", "action_mask", "env", "gym_env", "gymnasium_id", "observe",
     "register_gymnasium", "slice_table", "slices", "vector_env",
 ]
