@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -219,7 +220,8 @@ def observer(game: Any, private: Any, perfect_recall: bool = False, public: bool
 def test_a_public_observer_shows_no_seats_cards_and_the_same_to_every_seat(name, perfect_recall):
     game = openspiel.load(name)
     public = observer(game, pyspiel.PrivateInfoType.NONE, perfect_recall)
-    assert public.tensor.size == 0 and public.dict == {}
+    encoder = games.get(name).load("observation")
+    assert set(public.dict) == {s.name for s in encoder.slices(game.rules)} - encoder.private
     for moves in (2, 7):
         state = dealt(game, 40 + moves, moves)
         engine = state.cardroom
@@ -232,6 +234,40 @@ def test_a_public_observer_shows_no_seats_cards_and_the_same_to_every_seat(name,
         # resampled hidden cards change nothing it shows
         world = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert public.string_from(world, 0) == text
+
+
+@pytest.mark.parametrize(("name", "options"), [("baha", {"players": 3}), ("baebae", {})])
+def test_the_public_tensor_is_the_same_for_every_seat_and_every_deal_of_the_hidden_cards(name, options):
+    """The public slices of the encoder's array: what the public string carries, in numbers. A
+    world any seat cannot tell from this one (its hidden cards dealt again) gives the same
+    tensor; the private slices are left out (three Baha seats: leftovers make taken cards face
+    down)."""
+    game = openspiel.load(name, **options)
+    public = observer(game, pyspiel.PrivateInfoType.NONE)
+    encoder = games.get(name).load("observation")
+    size = encoder.size(game.rules)
+    seen = 0
+    for seed in range(12):
+        state = dealt(game, 70 + seed, 0)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if rng.random() < 0.15:
+                public.set_from(state, 0)
+                tensor = public.tensor.copy()
+                seen += int(tensor.any())
+                whole = np.empty(size, np.float32)
+                encoder.encode(state.cardroom, 0, whole)
+                kept = [s for s in encoder.slices(game.rules) if s.name not in encoder.private]
+                assert tensor.tolist() == [x for s in kept for x in whole[s.start:s.stop].tolist()]
+                for player in range(game.num_players()):
+                    public.set_from(state, player)
+                    assert public.tensor.tolist() == tensor.tolist()
+                    world = state.clone()
+                    world.cardroom = state.cardroom.determinize(player, random.Random(seed * 10 + player))
+                    public.set_from(world, player)
+                    np.testing.assert_array_equal(public.tensor, tensor, err_msg=f"seat {player}'s world")
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen > 20
 
 
 @pytest.mark.parametrize("name", ["baha", "baebae"])

@@ -198,6 +198,11 @@ class ObservationEncoder(Protocol):
     def encode(self, state: Any, seat: int, out: Any) -> None:
         """Fill ``out`` (float32, of ``size(rules)``) with what ``seat`` may know now."""
 
+    private: frozenset[str]
+    """The slices that hold the observing seat's own secrets (its hand, its picks...); the others
+    hold public information only, the same on any deal of the hidden cards (what OpenSpiel's
+    public observer's tensor is made of)."""
+
 
 # -- decks ----------------------------------------------------------------------------------
 

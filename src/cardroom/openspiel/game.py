@@ -416,7 +416,8 @@ class CardroomObserver:
       move in order, so it is not perfect recall even when the string is.
     - ``PUBLIC``: the string is what anyone watching knows (``public_view()``, with
       ``perfect_recall`` the log as a spectator saw it), the same for every seat; the tensor
-      is empty, since the encoders build a seat's array with its own cards in it.
+      holds the public slices of the encoder's array (those not in its ``private``) as seat 0
+      would see them, per-seat entries in seat order from seat 0, the same for every seat.
     - ``ALL``: the string holds every seat's view (with ``perfect_recall``, every seat's log
       too); the tensor is every seat's array in seat order, ``dict`` naming each slice
       ``seat_<s>.<slice>``. Cards in nobody's hand (Baha's leftovers, BAEBAE's stock) stay
@@ -441,8 +442,22 @@ class CardroomObserver:
         size = 0 if encoder is None or private == PUBLIC or not public else encoder.size(setup.rules)
         self.size = size
         seats = setup.rules.players if private == ALL else 1
-        self.tensor = np.zeros(seats * size, np.float32)
         self.dict: dict[str, Any] = {}
+        self._public: list[tuple[int, int, int]] = []
+        """The public observer's slices: (start in the tensor, start and stop in seat 0's array)."""
+        if encoder is not None and private == PUBLIC and public:
+            at = 0
+            for part in encoder.slices(setup.rules):
+                if part.name not in encoder.private:
+                    self._public.append((at, part.start, part.stop))
+                    at += part.stop - part.start
+            self._scratch = np.zeros(encoder.size(setup.rules), np.float32)
+            self.tensor = np.zeros(at, np.float32)
+            parts = [part for part in encoder.slices(setup.rules) if part.name not in encoder.private]
+            for (start, low, high), part in zip(self._public, parts, strict=True):
+                self.dict[part.name] = self.tensor[start:start + high - low]
+            return
+        self.tensor = np.zeros(seats * size, np.float32)
         if size:
             for seat in range(seats):
                 prefix = f"seat_{seat}." if private == ALL else ""
@@ -452,6 +467,13 @@ class CardroomObserver:
 
     def set_from(self, state: CardroomState, player: int) -> None:
         cardroom = state.cardroom
+        if cardroom is not None and self._public:
+            # The public slices of seat 0's array: per-seat entries in seat order from seat 0,
+            # the same for every player.
+            self.setup.encoder.encode(cardroom, 0, self._scratch)
+            for start, low, high in self._public:
+                self.tensor[start:start + high - low] = self._scratch[low:high]
+            return
         if cardroom is None or not self.size:
             self.tensor.fill(0)  # before the deal, nobody knows anything
             return

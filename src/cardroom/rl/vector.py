@@ -213,6 +213,10 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     ``gym_env(...)``'s episodes for that seed. Seeds are whole numbers from 0 to
     :data:`MAX_ENV_SEED`. Bad input (actions of the wrong shape or type, out of the action
     space, or not legal for the seat to act) is refused in words before any row moves.
+
+    :meth:`get_state` / :meth:`set_state` save and restore it mid-episode (it pickles and
+    deep-copies too), :meth:`state` is every row's global state for a centralised critic, and
+    :meth:`load_row` puts a chosen deal (a seed) or position (a State) into one row.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
