@@ -811,7 +811,17 @@ PYBIND11_MODULE(_core, m) {
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
 
-    baha_vector::register_baha_vector(m, [](py::handle state) -> const baha::Game& { return core_of(state).g; });
+    baha_vector::register_baha_vector(
+        m, [](py::handle state) -> const baha::Game& { return core_of(state).g; },
+        [](py::handle state, const baha::Game& g) {
+            BahaCore& core = core_of(state);
+            if (core.g.n != g.n) throw py::value_error("a state of another table size");
+            core.g = g;
+            core.log = py::list();
+            core.history = py::list();
+            core.hand_start = 0;
+            Py_CLEAR(reinterpret_cast<StateObject*>(state.ptr())->ref);  // the position changed
+        });
     baebae_vector::register_baebae_vector(m);  // BAEBAE's vector environment (baebae_vector.hpp)
     baebae::register_baebae_knowledge(m);  // a BAEBAE seat's knowledge read in C++ (baebae_knowledge.hpp)
 }

@@ -218,6 +218,49 @@ class Vector {
 
     const Game& game(int i) const { return rows_[i].g; }
     const std::vector<int>& legal(int i) const { return rows_[i].legal; }
+    Row& row(int i) { return rows_[i]; }
+    const Config& config() const { return config_; }
+
+    // Row i plays the position ``g`` (of the batch's rules and deck: the caller checks) from
+    // now, as CardroomGymEnv.reset(options={"state": ...}) does: its episode starts there, its
+    // bots are game ``seed``'s and its games to come follow from ``seed``; in single-agent mode
+    // the bots play to the learner's first move. False, the row unchanged, if they end the
+    // episode first or nobody is to act.
+    bool load(int i, const Game& g, uint64_t seed) {
+        if (g.turn < 0 || g.phase == OVER) return false;
+        Row saved = rows_[i];
+        Row& row = rows_[i];
+        adopt(row.g, g);
+        row.seeds = PyRandom::from_int(seed);
+        seat_bots(row, seed);
+        for (int s = 0; s < n(); ++s) row.start[s] = g.totals[s];
+        row.deal = row.first = g.round_no;
+        row.deals = row.steps = 0;
+        row.over = false;
+        row.pending = config_.self_play ? 0.0 : play_bots(i);
+        if (row.over) {
+            rows_[i] = saved;
+            return false;
+        }
+        write(i);
+        return true;
+    }
+
+    // Row i as it was: its game, then the rest of it set by the caller; its arrays written.
+    void restore(int i, const Game& g) {
+        Row& row = rows_[i];
+        adopt(row.g, g);
+        for (size_t s = 0; s < row.bots.size(); ++s) row.bots[s].heuristic = config_.heuristic[s];
+    }
+    void rewrite(int i) { write(i); }
+
+    // The global state: every row's every seat's observation, in seat order (num_envs x
+    // players x size), what a centralised critic reads.
+    void global_state(float* out) const {
+        for (int i = 0; i < num_envs(); ++i)
+            for (int s = 0; s < n(); ++s)
+                encode(rows_[i].g, layout_, s, out + (static_cast<size_t>(i) * n() + s) * layout_.size);
+    }
 
   private:
     Config config_;
@@ -238,17 +281,32 @@ class Vector {
         quiet_.events = false;  // nothing read but the state
         g.sink = &quiet_;
         g.begin_round();
-        for (int s = 0; s < n(); ++s) {
-            if (config_.self_play || s == config_.seat) continue;
-            // CardroomGymEnv._make_opponents: make(name, seed=(seed + 1009 * seat) % MAX_SEED)
-            unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
-            row.bots[s].heuristic = config_.heuristic[s];
-            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
-        }
+        seat_bots(row, seed);
         for (int s = 0; s < n(); ++s) row.start[s] = g.totals[s];
         row.deal = row.first = g.round_no;
         row.deals = row.steps = 0;
         row.over = false;
+    }
+
+    // The bots of game ``seed``: CardroomGymEnv._make_opponents, make(name, seed=(seed + 1009 *
+    // seat) % MAX_SEED).
+    void seat_bots(Row& row, uint64_t seed) {
+        if (config_.self_play) return;
+        for (int s = 0; s < n(); ++s) {
+            if (s == config_.seat) continue;
+            unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
+            row.bots[s].heuristic = config_.heuristic[s];
+            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
+        }
+    }
+
+    // The game of a native state as a row's: the batch's rules, program and quiet sink.
+    void adopt(Game& into, const Game& g) {
+        into = g;
+        into.rules = config_.rules;
+        into.prog = config_.rules.program.get();
+        quiet_.events = false;  // nothing read but the state
+        into.sink = &quiet_;
     }
 
     // CardroomGymEnv.reset from game ``seed``: the bots play to the learner's first move; a
@@ -397,6 +455,50 @@ struct Batch {
     }
 };
 
+inline void check_row(const Batch& b, int i) {
+    if (i < 0 || i >= b.vector.num_envs()) throw py::value_error("no such row");
+}
+
+// A row's state beside its game, as plain values (baha_vector.hpp's row_words).
+inline py::tuple row_words(const baebae::vec::Row& row) {
+    py::list bots;
+    for (const baebae::vec::Bot& bot : row.bots) bots.append(bot.player.rng.dump());
+    return py::make_tuple(row.seeds.dump(), bots, row.start, row.deal, row.first, row.deals, row.steps, row.pending,
+                          row.over);
+}
+
+inline void set_row_words(baebae::vec::Row& row, const py::tuple& words) {
+    auto fail = []() { throw py::value_error("not the state of a row of this batch"); };
+    if (words.size() != 9) fail();
+    auto bots = words[1].cast<std::vector<std::vector<uint64_t>>>();
+    auto start = words[2].cast<std::vector<int64_t>>();
+    if (bots.size() != row.bots.size() || start.size() != row.start.size()) fail();
+    baebae::vec::Row next = row;
+    if (!next.seeds.load(words[0].cast<std::vector<uint64_t>>())) fail();
+    for (size_t s = 0; s < bots.size(); ++s)
+        if (!next.bots[s].player.rng.load(bots[s])) fail();
+    next.start = start;
+    next.deal = words[3].cast<int64_t>(), next.first = words[4].cast<int64_t>();
+    next.deals = words[5].cast<int64_t>(), next.steps = words[6].cast<int64_t>();
+    next.pending = words[7].cast<double>(), next.over = words[8].cast<bool>();
+    row = std::move(next);
+}
+
+// A native BAEBAE state holds ``g`` (its own sink kept; its log and history emptied).
+inline void put_game(py::handle state, const baebae::Game& g) {
+    baebae_py::Core& core = baebae_py::core_of(state);
+    if (core.g.n != g.n) throw py::value_error("a state of another table size");
+    baebae::Sink* sink = core.g.sink;
+    const baebae::Program* prog = core.g.prog;
+    auto rules = core.g.rules;
+    core.g = g;
+    core.g.sink = sink, core.g.prog = prog, core.g.rules = rules;
+    core.log = py::list();
+    core.history = py::list();
+    core.round_start = 0;
+    core.has_legal = false;
+}
+
 inline void register_baebae_vector(py::module_& m) {
     m.def(
         "baebae_observe",
@@ -473,6 +575,41 @@ inline void register_baebae_vector(py::module_& m) {
         .def("turn", [](const Batch& b, int i) {
             if (i < 0 || i >= b.vector.num_envs()) throw py::value_error("no such row");
             return b.vector.game(i).turn;
+        })
+        .def("global_state",
+             [](const Batch& b, py::array out) {
+                 const baebae::vec::Vector& v = b.vector;
+                 float* into = buffer_of<float>(out, static_cast<py::ssize_t>(v.num_envs()) * v.config().rules.players * v.size(),
+                                                "global states");
+                 py::gil_scoped_release unlocked;  // only the batch's memory and ``out``
+                 v.global_state(into);
+             })
+        .def("row_seed",
+             [](const Batch& b, int i) {
+                 check_row(b, i);
+                 return b.vector.game(i).seed;
+             })
+        .def("row_state",
+             [](Batch& b, int i, py::handle state) {
+                 check_row(b, i);
+                 const baebae::vec::Row& row = b.vector.row(i);
+                 put_game(state, row.g);
+                 return row_words(row);
+             })
+        .def("set_row_state",
+             [](Batch& b, int i, py::handle state, const py::tuple& words) {
+                 check_row(b, i);
+                 const baebae::Game& g = baebae_py::core_of(state).g;
+                 if (g.n != b.vector.config().rules.players) throw py::value_error("a position of another table size");
+                 set_row_words(b.vector.row(i), words);
+                 b.vector.restore(i, g);
+                 b.vector.rewrite(i);
+             })
+        .def("load", [](Batch& b, int i, py::handle state, uint64_t seed) {
+            check_row(b, i);
+            const baebae::Game& g = baebae_py::core_of(state).g;
+            if (g.n != b.vector.config().rules.players) throw py::value_error("a position of another table size");
+            return b.vector.load(i, g, seed);
         });
 }
 

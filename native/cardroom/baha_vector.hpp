@@ -195,6 +195,51 @@ class Vector {
     }
 
     const Game& game(int i) const { return rows_[i].g; }
+    Row& row(int i) { return rows_[i]; }
+    const Config& config() const { return config_; }
+
+    // Row i plays the position ``g`` (of the batch's rules: the caller checks) from now, as
+    // CardroomGymEnv.reset(options={"state": ...}) does: its episode starts there, its bots
+    // are game ``seed``'s and its games to come follow from ``seed``; in single-agent mode the
+    // bots play to the learner's first move. False, the row unchanged, if they end the
+    // episode first or nobody is to act.
+    bool load(int i, const Game& g, uint64_t seed) {
+        if (g.turn < 0) return false;
+        Row saved = rows_[i];
+        Row& row = rows_[i];
+        row.g = g;
+        row.g.rules = config_.rules;
+        row.seeds = PyRandom::from_int(seed);
+        seat_bots(row, seed);
+        for (int s = 0; s < n(); ++s) row.start[s] = g.totals[s];
+        row.deal = row.first = g.hand_no;
+        row.deals = row.steps = 0;
+        row.over = false;
+        row.pending = config_.self_play ? 0.0 : play_bots(i);
+        if (row.over) {
+            rows_[i] = saved;
+            return false;
+        }
+        write(i);
+        return true;
+    }
+
+    // Row i as it was: its game, then the rest of it set by the caller; its arrays written.
+    void restore(int i, const Game& g) {
+        Row& row = rows_[i];
+        row.g = g;
+        row.g.rules = config_.rules;
+        for (size_t s = 0; s < row.bots.size(); ++s) row.bots[s].heuristic = config_.heuristic[s];
+    }
+    void rewrite(int i) { write(i); }
+
+    // The global state: every row's every seat's observation, in seat order (num_envs x
+    // players x size), what a centralised critic reads.
+    void global_state(float* out) const {
+        for (int i = 0; i < num_envs(); ++i)
+            for (int s = 0; s < n(); ++s)
+                encode(rows_[i].g, layout_, s, out + (static_cast<size_t>(i) * n() + s) * layout_.size);
+    }
 
   private:
     Config config_;
@@ -215,20 +260,26 @@ class Vector {
         g.seed = std::to_string(seed);
         g.choose_first_dealer();
         g.begin_hand(quiet_, nullptr);
-        for (int s = 0; s < n(); ++s) {
-            row.start[s] = 0;
-            if (config_.self_play || s == config_.seat) continue;
-            // CardroomGymEnv._make_opponents: make(name, seed=(seed + 1009 * seat) % MAX_SEED)
-            unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
-            row.bots[s].heuristic = config_.heuristic[s];
-            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
-        }
+        for (int s = 0; s < n(); ++s) row.start[s] = 0;
+        seat_bots(row, seed);
         row.deal = row.first = g.hand_no;
         row.deals = row.steps = 0;
         row.over = false;
         // Every seat acts in every hand of Baha, so the bots never end an episode before the
         // learner's first move (the Python env's skipped games do not arise here).
         row.pending = config_.self_play ? 0.0 : play_bots(i);
+    }
+
+    // The bots of game ``seed``: CardroomGymEnv._make_opponents, make(name, seed=(seed + 1009 *
+    // seat) % MAX_SEED).
+    void seat_bots(Row& row, uint64_t seed) {
+        if (config_.self_play) return;
+        for (int s = 0; s < n(); ++s) {
+            if (s == config_.seat) continue;
+            unsigned __int128 agent_seed = (static_cast<unsigned __int128>(seed) + 1009U * s) % MAX_SEED;
+            row.bots[s].heuristic = config_.heuristic[s];
+            row.bots[s].player = Heuristic{seeded_rng(static_cast<__int128>(agent_seed), config_.rules.stream)};
+        }
     }
 
     // DealRewards.after: each seat's reward into ``change`` if a deal ended since the last
@@ -353,10 +404,42 @@ struct Batch {
     }
 };
 
+inline void check_row(const Batch& b, int i) {
+    if (i < 0 || i >= b.vector.num_envs()) throw py::value_error("no such row");
+}
+
+// A row's state beside its game, as plain values (a pickle holds them): the generator of its
+// games to come, each bot's generator, the totals its last deal's rewards count from, its
+// deal, first deal, deals and steps so far, the learner's pending reward, whether it is over.
+inline py::tuple row_words(const baha::Row& row, int n) {
+    py::list bots;
+    for (const baha::Bot& bot : row.bots) bots.append(bot.player.rng.dump());
+    return py::make_tuple(row.seeds.dump(), bots, std::vector<int64_t>(row.start, row.start + n), row.deal, row.first,
+                          row.deals, row.steps, row.pending, row.over);
+}
+
+inline void set_row_words(baha::Row& row, int n, const py::tuple& words) {
+    auto fail = []() { throw py::value_error("not the state of a row of this batch"); };
+    if (words.size() != 9) fail();
+    auto bots = words[1].cast<std::vector<std::vector<uint64_t>>>();
+    auto start = words[2].cast<std::vector<int64_t>>();
+    if (bots.size() != row.bots.size() || static_cast<int>(start.size()) != n) fail();
+    baha::Row next = row;
+    if (!next.seeds.load(words[0].cast<std::vector<uint64_t>>())) fail();
+    for (size_t s = 0; s < bots.size(); ++s)
+        if (!next.bots[s].player.rng.load(bots[s])) fail();
+    for (int s = 0; s < n; ++s) next.start[s] = start[s];
+    next.deal = words[3].cast<int64_t>(), next.first = words[4].cast<int64_t>();
+    next.deals = words[5].cast<int64_t>(), next.steps = words[6].cast<int64_t>();
+    next.pending = words[7].cast<double>(), next.over = words[8].cast<bool>();
+    row = std::move(next);
+}
+
 // ``game_of`` finds the Game of a native Baha state (module.cpp's core type), for
-// baha_observe: the encoder on any position, which the tests hold to the Python encoder's.
-template <class GameOf>
-void register_baha_vector(py::module_& m, GameOf game_of) {
+// baha_observe: the encoder on any position, which the tests hold to the Python encoder's;
+// ``put_game`` makes a native state hold a row's game (its log and history empty).
+template <class GameOf, class PutGame>
+void register_baha_vector(py::module_& m, GameOf game_of, PutGame put_game) {
     m.def(
         "baha_observe",
         [game_of](py::handle state, int seat, py::array out) {
@@ -417,7 +500,44 @@ void register_baha_vector(py::module_& m, GameOf game_of) {
                  for (uint64_t legal = g.legal_mask(); legal; legal &= legal - 1) out.push_back(base + baha::lowest(legal));
                  return out;
              })
-        .def("turn", [](const Batch& b, int i) { return b.vector.game(i).turn; });
+        .def("turn", [](const Batch& b, int i) { return b.vector.game(i).turn; })
+        .def("global_state",
+             [](const Batch& b, py::array out) {
+                 const baha::Vector& v = b.vector;
+                 float* into = buffer_of<float>(out, static_cast<py::ssize_t>(v.num_envs()) * v.config().rules.players * v.size(),
+                                                "global states");
+                 py::gil_scoped_release unlocked;  // only the batch's memory and ``out``
+                 v.global_state(into);
+             })
+        .def("row_seed",
+             [](const Batch& b, int i) {
+                 check_row(b, i);
+                 return b.vector.game(i).seed;
+             })
+        .def("row_state",
+             [put_game](Batch& b, int i, py::handle state) {
+                 check_row(b, i);
+                 const baha::Row& row = b.vector.row(i);
+                 put_game(state, row.g);
+                 return row_words(row, row.g.n);
+             })
+        .def("set_row_state",
+             [game_of](Batch& b, int i, py::handle state, const py::tuple& words) {
+                 check_row(b, i);
+                 const baha::Game& g = game_of(state);
+                 baha::Row& row = b.vector.row(i);
+                 if (g.n != b.vector.config().rules.players) throw py::value_error("a position of another table size");
+                 set_row_words(row, g.n, words);
+                 b.vector.restore(i, g);
+                 b.vector.rewrite(i);
+             })
+        .def("load",
+             [game_of](Batch& b, int i, py::handle state, uint64_t seed) {
+                 check_row(b, i);
+                 const baha::Game& g = game_of(state);
+                 if (g.n != b.vector.config().rules.players) throw py::value_error("a position of another table size");
+                 return b.vector.load(i, g, seed);
+             });
 }
 
 }  // namespace baha_vector

@@ -300,6 +300,25 @@ class PyRandom {
         return result;
     }
 
+    // The whole state as words (a vector environment's rows pickle with it): the stream, the
+    // split stream's word, the Twister's index and, on the Twister only, its table.
+    std::vector<uint64_t> dump() const {
+        std::vector<uint64_t> out{split_ ? 1ULL : 0ULL, word_, static_cast<uint64_t>(index_)};
+        if (!split_) out.insert(out.end(), mt_, mt_ + N);
+        return out;
+    }
+    // The generator ``dump`` gave these words of; false (nothing changed) if they are not one.
+    bool load(const std::vector<uint64_t>& words) {
+        if (words.size() < 3 || words[0] > 1) return false;
+        bool split = words[0] == 1;
+        if (words.size() != (split ? 3U : 3U + N) || words[2] > static_cast<uint64_t>(N + 1)) return false;
+        for (size_t i = 3; i < words.size(); ++i)
+            if (words[i] > 0xffffffffULL) return false;
+        split_ = split, word_ = words[1], index_ = static_cast<int>(words[2]);
+        for (size_t i = 3; i < words.size(); ++i) mt_[i - 3] = static_cast<uint32_t>(words[i]);
+        return true;
+    }
+
   private:
     bool split_ = false;
     uint64_t word_ = 0;  // the split stream's state

@@ -7,6 +7,7 @@ import json
 import random
 from typing import Any
 
+import numpy as np
 import pyspiel
 import pytest
 
@@ -219,7 +220,8 @@ def observer(game: Any, private: Any, perfect_recall: bool = False, public: bool
 def test_a_public_observer_shows_no_seats_cards_and_the_same_to_every_seat(name, perfect_recall):
     game = openspiel.load(name)
     public = observer(game, pyspiel.PrivateInfoType.NONE, perfect_recall)
-    assert public.tensor.size == 0 and public.dict == {}
+    encoder = games.get(name).load("observation")
+    assert set(public.dict) == {s.name for s in encoder.slices(game.rules)} - encoder.private
     for moves in (2, 7):
         state = dealt(game, 40 + moves, moves)
         engine = state.cardroom
@@ -232,6 +234,40 @@ def test_a_public_observer_shows_no_seats_cards_and_the_same_to_every_seat(name,
         # resampled hidden cards change nothing it shows
         world = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0))
         assert public.string_from(world, 0) == text
+
+
+@pytest.mark.parametrize(("name", "options"), [("baha", {"players": 3}), ("baebae", {})])
+def test_the_public_tensor_is_the_same_for_every_seat_and_every_deal_of_the_hidden_cards(name, options):
+    """The public slices of the encoder's array: what the public string carries, in numbers. A
+    world any seat cannot tell from this one (its hidden cards dealt again) gives the same
+    tensor; the private slices are left out (three Baha seats: leftovers make taken cards face
+    down)."""
+    game = openspiel.load(name, **options)
+    public = observer(game, pyspiel.PrivateInfoType.NONE)
+    encoder = games.get(name).load("observation")
+    size = encoder.size(game.rules)
+    seen = 0
+    for seed in range(12):
+        state = dealt(game, 70 + seed, 0)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if rng.random() < 0.15:
+                public.set_from(state, 0)
+                tensor = public.tensor.copy()
+                seen += int(tensor.any())
+                whole = np.empty(size, np.float32)
+                encoder.encode(state.cardroom, 0, whole)
+                kept = [s for s in encoder.slices(game.rules) if s.name not in encoder.private]
+                assert tensor.tolist() == [x for s in kept for x in whole[s.start:s.stop].tolist()]
+                for player in range(game.num_players()):
+                    public.set_from(state, player)
+                    assert public.tensor.tolist() == tensor.tolist()
+                    world = state.clone()
+                    world.cardroom = state.cardroom.determinize(player, random.Random(seed * 10 + player))
+                    public.set_from(world, player)
+                    np.testing.assert_array_equal(public.tensor, tensor, err_msg=f"seat {player}'s world")
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen > 20
 
 
 @pytest.mark.parametrize("name", ["baha", "baebae"])
@@ -254,10 +290,51 @@ def test_an_all_players_observer_holds_every_seats_private_information(name):
 
 def test_observers_the_adapter_does_not_offer_are_refused_in_words():
     game = openspiel.load("baha")
-    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.SINGLE_PLAYER):
-        with pytest.raises(openspiel.ObserverError, match=r"offers observers with the public information "
-                           r"\(public_info=True\) and private_info NONE, SINGLE_PLAYER or ALL_PLAYERS.*"
-                           r"not public_info=False"):
-            observer(game, private, public=False)
     with pytest.raises(openspiel.ObserverError, match="takes no parameters"):
         game.make_py_observer(None, {"colour": 1})
+
+
+@pytest.mark.parametrize("name", ["baha", "baebae"])
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_a_private_observer_holds_what_the_seat_knows_beyond_the_public(name, perfect_recall):
+    """``public_info=False``: the seat's own secrets, which with the public view make its view."""
+    game = openspiel.load(name)
+    players = game.num_players()
+    private = observer(game, pyspiel.PrivateInfoType.SINGLE_PLAYER, perfect_recall, public=False)
+    everyone = observer(game, pyspiel.PrivateInfoType.ALL_PLAYERS, perfect_recall, public=False)
+    nobody = observer(game, pyspiel.PrivateInfoType.NONE, perfect_recall, public=False)
+    assert private.tensor.size == 0 and everyone.tensor.size == 0
+    for moves in (0, 5, 11):
+        state = dealt(game, 60 + moves, moves)
+        engine = state.cardroom
+        public = engine.public_view()
+        parts = []
+        for seat in range(players):
+            (part,) = json.loads(private.string_from(state, seat))["private"]
+            log = part.pop("log", None)
+            assert part["seat"] == seat and part["hand"] == engine.view(seat)["hand"]
+            assert {**public, **part} == engine.view(seat)  # nothing public is repeated, nothing is missing
+            if perfect_recall:
+                spectator = [engine.visible_event(e, -1) for e in engine.log]
+                mine = engine.view_log(seat)
+                assert log and all(mine[i] == event != spectator[i] for i, event in log)
+                assert all(mine[i] == spectator[i] for i in set(range(len(mine))) - {i for i, _ in log})
+            parts.append(json.loads(private.string_from(state, seat))["private"][0])
+            # a world the seat cannot tell from this one shows it the same secrets
+            world = state.clone()
+            world.cardroom = engine.determinize(seat, random.Random(seat))
+            assert private.string_from(world, seat) == private.string_from(state, seat)
+        assert json.loads(everyone.string_from(state, 0))["private"] == parts
+        assert nobody.string_from(state, 1) == ""
+
+
+@pytest.mark.parametrize(("name", "options"), [("baha", "target=1"), ("baebae", "rounds=1")])
+def test_openspiel_generates_a_playthrough(name, options):
+    """OpenSpiel's playthrough asks for every observer: default, information state, public
+    and private."""
+    from open_spiel.python.algorithms import generate_playthrough
+
+    text = generate_playthrough.playthrough(f"{openspiel.game_name(name)}({options})", None, seed=3)
+    assert "IsTerminal() = True" in text
+    assert "PublicObservationString() = " in text and "PrivateObservationString(1) = " in text
+    assert '"hand":' in text.split("PrivateObservationString(1) = ")[2]

@@ -161,9 +161,9 @@ def test_bad_input_is_refused_in_words():
     env = rl.env("baha")
     with pytest.raises(rl.EnvError, match="call reset"):
         env.step(0)
-    with pytest.raises(rl.EnvError, match="seed must be a whole number, not 'x'"):
+    with pytest.raises(rl.EnvError, match="seed must be a whole number from 0 to 9223372036854775807, not 'x'"):
         env.reset(seed="x")
-    with pytest.raises(rl.EnvError, match="seed must be a whole number, not 1.5"):
+    with pytest.raises(rl.EnvError, match="seed must be a whole number from 0 to 9223372036854775807, not 1.5"):
         env.reset(seed=1.5)
     env.reset(seed=np.int64(3))  # numpy's whole numbers are whole numbers
 

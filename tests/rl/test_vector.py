@@ -186,7 +186,7 @@ def test_bad_options_are_refused_in_words():
     envs = rl.vector_env("baha", num_envs=2)
     with pytest.raises(rl.EnvError, match="call reset"):
         envs.step(np.zeros(2, np.int64))
-    with pytest.raises(rl.EnvError, match="seeds are whole numbers from 0"):
+    with pytest.raises(rl.EnvError, match="seed must be a whole number from 0"):
         envs.reset(seed=-1)
     with pytest.raises(rl.EnvError, match="or 2 of them"):
         envs.reset(seed=[1, 2, 3])

@@ -21,6 +21,7 @@ from cardroom.agents.levels import LEVELS, rating, resolve_all
 from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError, parse_rule_options, with_deck
 from cardroom.engine import RulesError
+from cardroom.extras import missing_extra, needs_extra
 from cardroom.record import RecordError
 from cardroom.text import MAX_NAME, clean_name, shorten
 
@@ -45,31 +46,6 @@ def _readable(params: list[Parameter]) -> list[Parameter]:
     return params
 
 
-EXTRA_OF: dict[str, str] = {
-    "fastapi": "web", "uvicorn": "web", "sqlalchemy": "web", "python_multipart": "web", "multipart": "web",
-    "argon2": "web", "openskill": "web",
-    "pyarrow": "results", "ray": "ray", "polars": "analysis", "matplotlib": "analysis", "scipy": "analysis",
-    "optuna": "analysis", "tomlkit": "analysis",
-    "numpy": "rl", "gymnasium": "rl", "pettingzoo": "rl", "pyspiel": "openspiel", "open_spiel": "openspiel",
-    "torch": "train", "stable_baselines3": "train", "sb3_contrib": "train",
-    "alembic": "web", "prometheus_client": "web", "psycopg": "postgres", "redis": "cluster",
-}
-"""The extra (pyproject.toml) that installs each optional package, by the name it is imported by:
-the core install (``pip install cardroom``) has none of them."""
-
-MAKE_TARGET = {"web": "play", "results": "designer", "analysis": "designer", "ray": "designer",
-               "rl": "research", "openspiel": "research", "train": "research", "postgres": "install",
-               "cluster": "install"}
-"""The ``make`` target of a clone of Cardroom that installs each extra."""
-
-
-def missing_extra(err: ModuleNotFoundError) -> tuple[str, str] | None:
-    """The package ``err`` did not find and the extra that installs it, or ``None`` (not an
-    extra's: a module Cardroom lacks is a bug, not a choice of install)."""
-    package = (err.name or "").partition(".")[0]
-    return (package, EXTRA_OF[package]) if package in EXTRA_OF else None
-
-
 class Group(TyperGroup):
     """The ``cardroom`` command and its ``deck`` group, with readable help; a command that needs
     a package the install lacks names the extra to install instead of a traceback."""
@@ -81,14 +57,10 @@ class Group(TyperGroup):
         try:
             return super().invoke(ctx)
         except ModuleNotFoundError as err:
-            missing = missing_extra(err)
-            if missing is None:
+            if missing_extra(err) is None:
                 raise
-            package, extra = missing
             command = f"{ctx.command_path} {ctx.invoked_subcommand or ''}".strip()
-            clone = f", or make {MAKE_TARGET[extra]} in a clone of Cardroom" if extra in MAKE_TARGET else ""
-            words = (f"{command} needs the package {package}, which is not installed: it comes with "
-                     f"Cardroom's {extra} extra (pip install 'cardroom[{extra}]'{clone})")
+            words = str(needs_extra(err, command))
             make_console(stderr=True).print(f"[bold red]error:[/] {escape(words)}", highlight=False)
             raise typer.Exit(2) from None
 

@@ -198,6 +198,11 @@ class ObservationEncoder(Protocol):
     def encode(self, state: Any, seat: int, out: Any) -> None:
         """Fill ``out`` (float32, of ``size(rules)``) with what ``seat`` may know now."""
 
+    private: frozenset[str]
+    """The slices that hold the observing seat's own secrets (its hand, its picks...); the others
+    hold public information only, the same on any deal of the hidden cards (what OpenSpiel's
+    public observer's tensor is made of)."""
+
 
 # -- decks ----------------------------------------------------------------------------------
 
@@ -430,7 +435,8 @@ class NativeVector(Protocol):
     """A game's batched environment on the native engine (its spec's ``vector``, a module):
     ``POLICIES``, the bots a batch plays, and ``Batch``, what ``cardroom.rl.vector_env`` steps
     (``Batch(rules, num_envs, self_play, seat, bots, deals, max_steps, zero_sum)`` with ``bind``,
-    ``reset``, ``step`` and ``refusal``; the contract in words is in
+    ``reset``, ``step``, ``refusal``, ``global_state``, ``row_state``, ``set_row_state`` and
+    ``load``; the contract in words is in
     :mod:`cardroom.games.baha.vector`'s docstring)."""
 
     POLICIES: tuple[str, ...]

@@ -10,6 +10,9 @@ its spec's ``observation`` field) with five methods:
 - ``encode(state, seat, out)``: fill ``out`` (float32, of ``size(rules)``) with what
   ``seat`` may know now, and nothing more.
 
+and ``private``, the names of the slices that hold the observing seat's own secrets (the
+others hold public information only).
+
 Per-seat slices are ordered from the observing seat: the first entry is that seat, the next
 the seat after it in seat order, and so on, so one policy can sit in any seat.
 

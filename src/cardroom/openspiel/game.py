@@ -266,21 +266,21 @@ class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type i
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> CardroomObserver:
         """The observer of ``iig_obs_type`` (OpenSpiel's default observation when ``None``):
-        the public information with one seat's private information (``SINGLE_PLAYER``), with
-        none (``NONE``) or with every seat's (``ALL_PLAYERS``); ``perfect_recall`` adds what was
-        seen to the strings. An observer without the public information is refused."""
+        the public information (``public_info``, or without it only the private part) with one
+        seat's private information (``SINGLE_PLAYER``), with none (``NONE``) or with every
+        seat's (``ALL_PLAYERS``); ``perfect_recall`` adds what was seen to the strings."""
         if params:
             raise ObserverError(f"the observer takes no parameters, not {params!r}")
         if iig_obs_type is None:
             return CardroomObserver(_setup_of(self), False, SINGLE)
         private = iig_obs_type.private_info
-        if not iig_obs_type.public_info or private not in _PRIVATE:
+        if private not in _PRIVATE:
             raise ObserverError(
-                "the adapter offers observers with the public information (public_info=True) and "
-                "private_info NONE, SINGLE_PLAYER or ALL_PLAYERS, with or without perfect_recall; "
-                f"not public_info={iig_obs_type.public_info}, private_info={private}"
+                "the adapter offers observers with private_info NONE, SINGLE_PLAYER or ALL_PLAYERS, "
+                f"with or without the public information and perfect_recall; not private_info={private}"
             )
-        return CardroomObserver(_setup_of(self), bool(iig_obs_type.perfect_recall), _PRIVATE[private])
+        return CardroomObserver(_setup_of(self), bool(iig_obs_type.perfect_recall), _PRIVATE[private],
+                                public=bool(iig_obs_type.public_info))
 
 
 class _Engine:
@@ -416,23 +416,48 @@ class CardroomObserver:
       move in order, so it is not perfect recall even when the string is.
     - ``PUBLIC``: the string is what anyone watching knows (``public_view()``, with
       ``perfect_recall`` the log as a spectator saw it), the same for every seat; the tensor
-      is empty, since the encoders build a seat's array with its own cards in it.
+      holds the public slices of the encoder's array (those not in its ``private``) as seat 0
+      would see them, per-seat entries in seat order from seat 0, the same for every seat.
     - ``ALL``: the string holds every seat's view (with ``perfect_recall``, every seat's log
       too); the tensor is every seat's array in seat order, ``dict`` naming each slice
       ``seat_<s>.<slice>``. Cards in nobody's hand (Baha's leftovers, BAEBAE's stock) stay
       hidden: they are chance's, not a player's.
+
+    Without the public information (``public=False``, OpenSpiel's private observations, which
+    ``generate_playthrough`` shows) the string holds only what the seat knows that a spectator
+    does not: the entries of ``view(seat)`` that differ from ``public_view()`` (``seat``,
+    ``hand``, its picks or pending decision...), with ``perfect_recall`` the events of its log
+    that it saw otherwise than a spectator did; ``ALL`` every seat's, ``PUBLIC`` nothing (an
+    empty string). The tensor is empty: the encoders' arrays mix public and private entries.
     """
 
-    def __init__(self, setup: _Setup, perfect_recall: bool, private: str = SINGLE) -> None:
+    def __init__(
+        self, setup: _Setup, perfect_recall: bool, private: str = SINGLE, *, public: bool = True
+    ) -> None:
         self.setup = setup
         self.perfect_recall = perfect_recall
         self.private = private
+        self.public = public
         encoder = setup.encoder
-        size = 0 if encoder is None or private == PUBLIC else encoder.size(setup.rules)
+        size = 0 if encoder is None or private == PUBLIC or not public else encoder.size(setup.rules)
         self.size = size
         seats = setup.rules.players if private == ALL else 1
-        self.tensor = np.zeros(seats * size, np.float32)
         self.dict: dict[str, Any] = {}
+        self._public: list[tuple[int, int, int]] = []
+        """The public observer's slices: (start in the tensor, start and stop in seat 0's array)."""
+        if encoder is not None and private == PUBLIC and public:
+            at = 0
+            for part in encoder.slices(setup.rules):
+                if part.name not in encoder.private:
+                    self._public.append((at, part.start, part.stop))
+                    at += part.stop - part.start
+            self._scratch = np.zeros(encoder.size(setup.rules), np.float32)
+            self.tensor = np.zeros(at, np.float32)
+            parts = [part for part in encoder.slices(setup.rules) if part.name not in encoder.private]
+            for (start, low, high), part in zip(self._public, parts, strict=True):
+                self.dict[part.name] = self.tensor[start:start + high - low]
+            return
+        self.tensor = np.zeros(seats * size, np.float32)
         if size:
             for seat in range(seats):
                 prefix = f"seat_{seat}." if private == ALL else ""
@@ -442,6 +467,13 @@ class CardroomObserver:
 
     def set_from(self, state: CardroomState, player: int) -> None:
         cardroom = state.cardroom
+        if cardroom is not None and self._public:
+            # The public slices of seat 0's array: per-seat entries in seat order from seat 0,
+            # the same for every player.
+            self.setup.encoder.encode(cardroom, 0, self._scratch)
+            for start, low, high in self._public:
+                self.tensor[start:start + high - low] = self._scratch[low:high]
+            return
         if cardroom is None or not self.size:
             self.tensor.fill(0)  # before the deal, nobody knows anything
             return
@@ -456,6 +488,8 @@ class CardroomObserver:
     def string_from(self, state: CardroomState, player: int) -> str:
         cardroom = state.cardroom
         private = self.private
+        if not self.public:
+            return self._private_string(cardroom, player)
         if cardroom is None:
             return "before the deal" if private != SINGLE else f"seat {player}, before the deal"
         seen: dict[str, Any]
@@ -473,3 +507,25 @@ class CardroomObserver:
             if self.perfect_recall:
                 seen["logs"] = [cardroom.view_log(seat) for seat in seats]
         return json.dumps(seen, separators=(",", ":"))
+
+    def _private_string(self, cardroom: State | None, player: int) -> str:
+        """What ``player`` (``ALL``: every seat) knows beyond the public information."""
+        if self.private == PUBLIC:
+            return ""
+        seats = range(self.setup.rules.players) if self.private == ALL else [player]
+        if cardroom is None:
+            seen: dict[str, Any] = {"private": [{"seat": seat} for seat in seats]}
+            return json.dumps(seen, separators=(",", ":"))
+        public = cardroom.public_view()
+        recall = self.perfect_recall
+        spectator = [cardroom.visible_event(event, -1) for event in cardroom.log] if recall else []
+        parts = []
+        for seat in seats:
+            part: dict[str, Any] = {key: value for key, value in cardroom.view(seat).items()
+                                    if key not in public or public[key] != value}
+            if self.perfect_recall:
+                part["log"] = [[index, event] for index, (event, seen_by_all) in
+                               enumerate(zip(cardroom.view_log(seat), spectator, strict=True))
+                               if event != seen_by_all]
+            parts.append(part)
+        return json.dumps({"private": parts}, separators=(",", ":"))

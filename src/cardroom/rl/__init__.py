@@ -21,7 +21,10 @@ The same observation outside an environment, for any state and seat:
   (:func:`gymnasium_id`), so ``gymnasium.make`` and ``gymnasium.make_vec`` make it.
 - :func:`vector_env` / :class:`CardroomVectorEnv`: N games stepped in one call (Gymnasium's
   ``VectorEnv``; ``gymnasium.make_vec`` makes it), single-agent or self-play, in C++ for Baha.
-- Both: ``state()``, the global state for a centralised critic (every seat's observation).
+- All three: ``state()``, the global state for a centralised critic (every seat's observation;
+  the vector env's, every row's). The vector env also saves and restores itself mid-episode
+  (``get_state``/``set_state``, pickle) and takes a chosen deal or position into a row
+  (``load_row``); every env takes seeds from 0 to :data:`MAX_ENV_SEED`.
 - :func:`observe` (float32, what one seat may know) and :func:`action_mask` (int8, the legal
   actions of the seat to act); the layout of each game's array is its encoder's
   ``slices(rules)``, listed in docs/research.md (:func:`slices` here).
@@ -52,11 +55,11 @@ from cardroom.rl.single import (  # noqa: E402
     gymnasium_id,
     register_gymnasium,
 )
-from cardroom.rl.table import EnvError, Table, action_mask, observe  # noqa: E402
+from cardroom.rl.table import MAX_ENV_SEED, EnvError, Table, action_mask, observe  # noqa: E402
 from cardroom.rl.vector import CardroomVectorEnv, vector_env  # noqa: E402
 
 __all__ = [
-    "CardroomEnv", "CardroomGymEnv", "CardroomVectorEnv", "EnvError", "GYMNASIUM_NAMESPACE",
+    "CardroomEnv", "CardroomGymEnv", "CardroomVectorEnv", "EnvError", "GYMNASIUM_NAMESPACE", "MAX_ENV_SEED",
     "ILLEGAL_ACTIONS", "Slice", "action_mask", "env", "gym_env", "gymnasium_id", "observe",
     "register_gymnasium", "slice_table", "slices", "vector_env",
 ]

@@ -15,7 +15,15 @@ from cardroom import agents, games
 from cardroom.agents import Agent
 from cardroom.engine import Action, IllegalAction, State
 from cardroom.rl.aec import Observation, check_deals, check_max_steps, check_render_mode
-from cardroom.rl.table import RENDER_MODES, DealRewards, EnvError, Seeds, Table, check_env_seed
+from cardroom.rl.table import (
+    RENDER_MODES,
+    DealRewards,
+    EnvError,
+    Seeds,
+    Table,
+    check_env_seed,
+    check_position,
+)
 
 __all__ = ["CardroomGymEnv", "GYMNASIUM_NAMESPACE", "gym_env", "gymnasium_id", "ILLEGAL_ACTIONS",
            "MAX_SKIPPED", "Opponent", "register_gymnasium"]
@@ -162,6 +170,18 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
+        """A new episode: game ``seed`` (see the class), or with ``options={"state": position}``
+        one that starts at a position of this environment's game and rules (any State, on
+        either engine; a copy is played): its bots are those of game ``position.seed`` and the
+        games after it follow from that seed. A position whose episode the bots end before the
+        learner has a move is refused, the environment unchanged."""
+        if options:
+            unknown = sorted(set(options) - {"state"})
+            if unknown:
+                raise EnvError(f"reset's options are 'state' (a position to start from), not {unknown}")
+            if seed is not None:
+                raise EnvError("reset takes a seed or a position to start from (options['state']), not both")
+            return self._start_at(options["state"])
         if seed is None and self._game is None:
             seed = self._first_seed
         super().reset(seed=None if seed is None else check_env_seed(seed) % 2**32)
@@ -189,6 +209,26 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
         if self.render_mode == "human":
             self.render()
         return self._observation(), {"skipped": skipped} if skipped else {}
+
+    def _start_at(self, position: object) -> tuple[Observation, dict[str, Any]]:
+        state = check_position(position, self.table)
+        saved, before = dict(vars(self)), self._seeds.state()  # put back if it is no episode
+        self._game = state.clone()
+        self._seeds.game_seed(state.seed)
+        self._bots_now = self._make_opponents(state.seed)
+        self._deal_rewards = DealRewards(self._game, self.zero_sum)
+        self._over = False
+        self._told = self._steps = 0
+        self._pending = self._play_bots()
+        if self._over:
+            vars(self).clear()
+            vars(self).update(saved)
+            self._seeds.restore(before)
+            raise EnvError(f"the opponents end the episode of this position before seat {self.seat} "
+                           "has a move: it is no episode")
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), {}
 
     def step(self, action: Any) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
         game = self.game

@@ -16,7 +16,8 @@ from cardroom import games
 from cardroom.engine import Rules, State
 from cardroom.games.tensor import PerRules
 
-__all__ = ["Table", "DealRewards", "EnvError", "Seeds", "observe", "action_mask", "check_env_seed"]
+__all__ = ["Table", "DealRewards", "EnvError", "MAX_ENV_SEED", "Seeds", "observe", "action_mask",
+           "check_env_seed", "check_position"]
 
 RENDER_MODES = ("ansi", "human")
 
@@ -110,11 +111,41 @@ class Table:
         return "\n".join(lines)
 
 
+MAX_ENV_SEED = 2**63 - 1
+"""The largest seed an environment takes. Every environment (PettingZoo, Gymnasium, the vector
+environment and its rows) takes the seeds from 0 to this, the bots' seeds
+(``cardroom.agents.MAX_SEED``): the games that follow a seed are drawn below ``2**63`` too, and
+the native batches keep a seed in 64 bits with -1 meaning "the row's next game". A negative
+seed would also give the same later games as its absolute value (``random.Random`` seeds by
+it), so none is taken."""
+
+
 def check_env_seed(seed: object) -> int:
-    """A seed given to an environment: a whole number (numpy's too), else an :class:`EnvError`."""
+    """A seed given to an environment: a whole number (numpy's too) from 0 to
+    :data:`MAX_ENV_SEED`, else an :class:`EnvError`."""
     if isinstance(seed, bool) or not isinstance(seed, SupportsIndex):
-        raise EnvError(f"seed must be a whole number, not {seed!r}")
-    return operator.index(seed)
+        raise EnvError(f"seed must be a whole number from 0 to {MAX_ENV_SEED}, not {seed!r}")
+    value = operator.index(seed)
+    if not 0 <= value <= MAX_ENV_SEED:
+        raise EnvError(f"seed must be a whole number from 0 to {MAX_ENV_SEED} (2**63 - 1), not {value}")
+    return value
+
+
+def check_position(position: object, table: Table) -> State:
+    """A position to start an episode from: a State of ``table``'s game and rules, not over,
+    whose seed follows the environments' seed rule (its bots and later games come from it)."""
+    rules = getattr(position, "rules", None)
+    if not callable(getattr(position, "legal_actions", None)) or rules is None:
+        raise EnvError(f"a position to start from is a State of the game (rules.new_game(seed) and "
+                       f"its moves), not {type(position).__name__}")
+    if rules != table.rules:
+        raise EnvError(f"the position is a game of other rules ({rules!r}) than the environment's "
+                       f"({table.rules!r})")
+    state: State = position  # type: ignore[assignment]  # a State: its rules are the table's
+    if state.is_over:
+        raise EnvError("the position's game is over: there is nothing to play from it")
+    check_env_seed(state.seed)
+    return state
 
 
 class Seeds:
@@ -124,6 +155,17 @@ class Seeds:
 
     def __init__(self) -> None:
         self._next: random.Random | None = None
+
+    def state(self) -> object:
+        """Where the sequence stands, for :meth:`restore`."""
+        return None if self._next is None else self._next.getstate()
+
+    def restore(self, state: object) -> None:
+        if state is None:
+            self._next = None
+        else:
+            self._next = random.Random()
+            self._next.setstate(state)  # type: ignore[arg-type]
 
     def game_seed(self, seed: object) -> int:
         if seed is not None:

@@ -28,6 +28,7 @@ bot is stepped in Python, row by row, with the same episodes. ``engine`` chooses
 
 from __future__ import annotations
 
+import copy as copying
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -43,15 +44,15 @@ from cardroom import native
 from cardroom.engine import IllegalAction, State
 from cardroom.rl.aec import CardroomEnv
 from cardroom.rl.single import CardroomGymEnv, Opponent
-from cardroom.rl.table import DealRewards, EnvError, Seeds, check_env_seed
+from cardroom.rl.table import MAX_ENV_SEED, DealRewards, EnvError, Seeds, check_env_seed, check_position
 
 __all__ = ["CardroomVectorEnv", "ENGINES", "MAX_ENV_SEED", "vector_env"]
 
 ENGINES = ("native", "python")
 """Where a vector environment's rows are stepped (``None``: native where it can be)."""
 
-MAX_ENV_SEED = 2**63 - 1
-"""The largest seed a row takes (the games that follow a seed are below ``2**63`` too)."""
+_ARRAYS = ("_obs", "_mask", "_rewards", "_terminated", "_truncated", "_to_act", "_final_obs", "_ended")
+"""The environment's own arrays, which a saved state holds copies of."""
 
 
 class _PythonBatch:
@@ -110,6 +111,39 @@ class _PythonBatch:
     def refusal(self, row: int, action: int) -> str:
         game = self.game(row)
         return game.illegal_reason(action) or f"action {action} may not be taken now"
+
+    def global_state(self, out: npt.NDArray[np.float32]) -> None:
+        for row in range(self.envs.num_envs):
+            out[row] = self.table.global_state(self.game(row))
+
+    def row_state(self, row: int) -> Any:
+        if self.envs.self_play:
+            row_state = (self.games[row], self.seeds[row], self.deal_rewards[row], self.steps[row])
+            return copying.deepcopy(row_state)
+        return copying.deepcopy(self.rows[row])
+
+    def set_row_state(self, row: int, saved: Any) -> None:
+        saved = copying.deepcopy(saved)
+        if self.envs.self_play:
+            self.games[row], self.seeds[row], self.deal_rewards[row], self.steps[row] = saved
+        else:
+            self.rows[row] = saved
+        self._write(row)
+
+    def load(self, row: int, state: State, seed: int) -> bool:
+        if self.envs.self_play:
+            game = state.clone()
+            self.games[row] = game
+            self.seeds[row].game_seed(seed)  # the games to come follow from the position's seed
+            self.deal_rewards[row] = DealRewards(game, self.envs.zero_sum)
+            self.steps[row] = 0
+        else:
+            try:
+                self.rows[row].reset(options={"state": state})
+            except EnvError:  # the bots end its episode first: the row is as it was
+                return False
+        self._write(row)
+        return True
 
     def _step_one(self, row: int, action: int) -> None:
         env = self.rows[row]
@@ -179,6 +213,10 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     ``gym_env(...)``'s episodes for that seed. Seeds are whole numbers from 0 to
     :data:`MAX_ENV_SEED`. Bad input (actions of the wrong shape or type, out of the action
     space, or not legal for the seat to act) is refused in words before any row moves.
+
+    :meth:`get_state` / :meth:`set_state` save and restore it mid-episode (it pickles and
+    deep-copies too), :meth:`state` is every row's global state for a centralised critic, and
+    :meth:`load_row` puts a chosen deal (a seed) or position (a State) into one row.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
@@ -195,6 +233,10 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                 raise EnvError(f"{name} must be True or False, not {flag!r}")
         if engine is not None and engine not in ENGINES:
             raise EnvError(f"engine must be one of {', '.join(ENGINES)} or None, not {engine!r}")
+        self._made = {"game": game, "num_envs": num_envs, "seat": seat, "opponents": opponents,
+                      "players": players, "seed": seed, "deals": deals, "zero_sum": zero_sum,
+                      "max_steps": max_steps, "self_play": self_play, "copy": copy, **rules}
+        """The keywords it was made with: a pickle makes it again from them (and the engine)."""
         options = {"game": game, "players": players, "deals": deals, "zero_sum": zero_sum,
                    "max_steps": max_steps, **rules}
         if self_play:  # checks the game, the rules and the episode's options as the AEC env does
@@ -210,6 +252,8 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         n, size, actions = num_envs, self.table.size, self.table.num_actions
         players_now = self.table.players
         self.single_observation_space = self.table.observation_space
+        self.single_state_space = self.table.state_space
+        self.state_space = batch_space(self.single_state_space, n)
         self.single_action_space = spaces.Discrete(actions)
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
@@ -221,6 +265,7 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         self._to_act = np.zeros(n, np.int64)
         self._final_obs = np.zeros((n, size), np.float32)
         self._ended = np.zeros(n, np.bool_)
+        self._state = np.zeros((n, players_now * size), np.float32)
         self._batch.bind(self._obs, self._mask, self._rewards, self._terminated, self._truncated,
                          self._to_act, self._final_obs)
         self._started = False
@@ -249,11 +294,7 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
 
     @staticmethod
     def _check_seed(seed: object) -> int:
-        value = check_env_seed(seed)
-        if not 0 <= value <= MAX_ENV_SEED:
-            raise EnvError(f"a vector environment's seeds are whole numbers from 0 to {MAX_ENV_SEED}, "
-                           f"not {value}")
-        return value
+        return check_env_seed(seed)
 
     def _seeds(self, seed: object) -> list[int]:
         n = self.num_envs
@@ -336,6 +377,98 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """Each row's legal actions now, as booleans (``num_envs x actions``)."""
         return self._mask.astype(np.bool_)
+
+    # -- the global state, saved states and chosen deals or positions ----------------------
+
+    def state(self) -> npt.NDArray[np.float32]:
+        """The global state of every row, for a centralised critic: row ``i`` is every seat's
+        observation of its game, in seat order (``num_envs x players * size``; ``state_space``),
+        what ``rl.gym_env(...).state()`` gives for that game. It holds every hand: a critic may
+        read it in training, a policy must not. The environment's own array, written again by
+        the next call (``copy=True``: a copy)."""
+        self._require_games()
+        self._batch.global_state(self._state)
+        return self._state.copy() if self.copy else self._state
+
+    def get_state(self) -> dict[str, Any]:
+        """Everything the environment is now, to :meth:`set_state` it (or another made with the
+        same keywords) back to, mid-episode: every row's game, bots' and seeds' generators and
+        episode counters, and the arrays it last returned. It pickles (so does the environment,
+        as its keywords and this), and is the environment's own: later steps change nothing in it."""
+        self._require_games()
+        return {"made": self._key(), "engine": self.engine,
+                "rows": [self._batch.row_state(row) for row in range(self.num_envs)],
+                "arrays": {name: getattr(self, name).copy() for name in _ARRAYS},
+                "np_random": copying.deepcopy(self._np_random)}
+
+    def set_state(self, saved: dict[str, Any]) -> None:
+        """Back to ``saved`` (what :meth:`get_state` gave, here or in an environment made with
+        the same keywords): the next steps are those the environment took from there."""
+        if not isinstance(saved, dict) or set(saved) != {"made", "engine", "rows", "arrays", "np_random"}:
+            raise EnvError(f"set_state takes what get_state() gives, not {type(saved).__name__}")
+        if saved["made"] != self._key() or saved["engine"] != self.engine:
+            raise EnvError("that state is of another environment: its game, rules, rows, mode, engine or "
+                           "episode options differ from this one's")
+        rows = saved["rows"]
+        if len(rows) != self.num_envs:
+            raise EnvError(f"that state has {len(rows)} rows, this environment {self.num_envs}")
+        for row, state in enumerate(rows):
+            if self.engine == "native":
+                self._batch.set_row_state(row, *state)
+            else:
+                self._batch.set_row_state(row, state)
+        for name in _ARRAYS:
+            getattr(self, name)[...] = saved["arrays"][name]
+        self._np_random = copying.deepcopy(saved["np_random"])
+        self._started = True
+
+    def load_row(self, row: int, *, seed: int | None = None,
+                 state: State | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Row ``row`` starts a new episode now, from game ``seed`` (a deal of your choosing: the
+        row then plays what ``reset`` with that seed plays there) or from the position ``state``
+        (a State of this environment's game and rules, on either engine; a copy is played, its
+        bots are game ``state.seed``'s and the row's later games follow from that seed, as
+        ``rl.gym_env``'s ``reset(options={"state": state})``). The other rows are untouched; the
+        observations and infos of every row, as ``reset`` returns them."""
+        self._require_games()
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < self.num_envs:
+            raise EnvError(f"row must be a whole number from 0 to {self.num_envs - 1}, not {row!r}")
+        if (seed is None) == (state is None):
+            raise EnvError("load_row takes a seed (a deal) or a state (a position), one of them")
+        if seed is not None:
+            try:
+                self._batch.reset([row], [self._check_seed(seed)])
+            except ValueError as err:
+                raise EnvError(str(err)) from None
+        else:
+            position = check_position(state, self.table)
+            if not self._batch.load(row, position, position.seed):
+                who = "it is nobody's turn" if self.self_play else (
+                    f"the opponents end its episode before seat {self.seat} has a move")
+                raise EnvError(f"row {row} cannot start from that position: {who}")
+        self._rewards[row] = 0
+        self._terminated[row] = self._truncated[row] = self._ended[row] = False
+        return self._observation(), self._info()
+
+    def _require_games(self) -> None:
+        if not self._started:
+            raise EnvError("no games yet: call reset() first")
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.table.rules, self.num_envs, self.self_play, self.seat, self.deals, self.zero_sum,
+                self.max_steps)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Made again from its keywords where it is unpickled, then set to its state: the batch
+        # (in C++ or Python) is the code's; its rows' states are data.
+        return {"made": {**self._made, "engine": self.engine},
+                "state": self.get_state() if self._started else None}
+
+    def __setstate__(self, pickled: dict[str, Any]) -> None:
+        made = dict(pickled["made"])
+        self.__init__(made.pop("game"), **made)  # type: ignore[misc]  # made again, as pickled
+        if pickled["state"] is not None:
+            self.set_state(pickled["state"])
 
 
 def vector_env(game: str, num_envs: int = 1, **options: Any) -> CardroomVectorEnv:

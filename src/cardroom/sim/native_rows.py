@@ -15,10 +15,14 @@ import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pyarrow as pa
-
 from cardroom.engine import Rules
+from cardroom.extras import needs_extra
 from cardroom.sim.tournament import MAX_ACTIONS, GameResult, Lineup, batch_results
+
+try:
+    import pyarrow as pa
+except ModuleNotFoundError as err:  # an install without the results extra: say which to add
+    raise needs_extra(err, __name__) from None
 
 __all__ = ["play_native"]
 

@@ -24,17 +24,21 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, overload
 
-import pyarrow as pa
-import pyarrow.csv as pa_csv
-import pyarrow.parquet as pq
-
 from cardroom import games as game_registry
 from cardroom.engine import DeckRules, Rules
+from cardroom.extras import needs_extra
 from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations
 from cardroom.sim.runner import Backend, chunk_size, ray_refusal, run_chunks
 from cardroom.sim.tournament import GameResult, Lineup, native_plays, play_state, worker_count
+
+try:
+    import pyarrow as pa
+    import pyarrow.csv as pa_csv
+    import pyarrow.parquet as pq
+except ModuleNotFoundError as err:  # an install without the results extra: say which to add
+    raise needs_extra(err, __name__) from None
 
 __all__ = [
     "BATCH_GAMES",

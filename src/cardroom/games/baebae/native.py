@@ -56,8 +56,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
-    "gaps", "heuristic_games", "loaded_rules", "random_games", "refuse_lacking", "restricted_games",
-    "table_games",
+    "gaps", "heuristic_games", "loaded_rules", "native_state", "random_games", "refuse_lacking",
+    "restricted_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -482,6 +482,14 @@ for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
 def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
     state = NativeBaebaeState.start(ref.rules, ref.seed)
     return state._from_reference(ref)
+
+
+def native_state(state: BaebaeState | NativeBaebaeState) -> NativeBaebaeState:
+    """``state`` on the native engine: itself if it is native, else the same position made
+    native from its fields (as a pickled native state is)."""
+    if isinstance(state, NativeBaebaeState):
+        return state
+    return _unpickle_native(state)
 
 
 class NativeHeuristic:

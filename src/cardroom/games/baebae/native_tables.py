@@ -12,12 +12,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from cardroom.engine import SPLITMIX
+from cardroom.extras import needs_extra
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
+
+try:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+except ModuleNotFoundError as err:  # an install without the results extra: say which to add
+    raise needs_extra(err, f"{__name__}.table_games") from None
 
 __all__ = ["TableGames", "table_games"]
 

@@ -99,6 +99,10 @@ _tables = PerRules(_Tables).get
 class BaebaeObservation:
     """BAEBAE's encoder: see :mod:`cardroom.games.tensor` for the five methods."""
 
+    private = frozenset({"hand", "drawn", "pending_card", "decision", "purpose", "may_stop"})
+    """The seat's own secrets (its cards, the card it drew, its pending decision): the rest is
+    public."""
+
     def size(self, rules: Rules) -> int:
         return _tables(rules).layout.size
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import SPLITMIX
+from cardroom.engine import SPLITMIX, State
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
-from cardroom.games.baebae.native import loaded_rules, refuse_lacking
+from cardroom.games.baebae.native import NativeBaebaeState, loaded_rules, native_state, refuse_lacking
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
 
@@ -42,6 +42,7 @@ class Batch:
         if any(bot is not None and bot not in POLICIES for bot in bots):
             raise ValueError(f"a native BAEBAE batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
         refuse_lacking(rules)
+        self._rules = rules
         _, compiled, space = loaded_rules(rules)
         self._words = _Words(rules, space)
         self._core: Any = core().BaebaeVector(
@@ -70,3 +71,18 @@ class Batch:
         allowed = ", ".join(action_to_string(self._words, a) for a in self._core.legal_actions(row))  # type: ignore[arg-type]
         return (f"action {action} ({action_to_string(self._words, action)}) is not one seat "  # type: ignore[arg-type]
                 f"{self._core.turn(row)} may take now; allowed: {allowed}")
+
+    def global_state(self, out: Any) -> None:
+        self._core.global_state(out)
+
+    def row_state(self, row: int) -> tuple[State, Any]:
+        state = NativeBaebaeState.start(self._rules, int(self._core.row_seed(row)))
+        words = self._core.row_state(row, state)
+        return state, words
+
+    def set_row_state(self, row: int, state: State, words: Any) -> None:
+        self._core.set_row_state(row, native_state(state), words)  # type: ignore[arg-type]
+
+    def load(self, row: int, state: State, seed: int) -> bool:
+        loaded: bool = self._core.load(row, native_state(state), seed)  # type: ignore[arg-type]
+        return loaded

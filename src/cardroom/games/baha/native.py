@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "gaps", "heuristic_games",
-    "random_games", "table_games",
+    "native_state", "random_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -350,6 +350,14 @@ class NativeBahaState(_Core):  # type: ignore[misc]
 def _unpickle_native(ref: BahaState) -> NativeBahaState:
     state = NativeBahaState.start(ref.rules, ref.seed)
     return state._from_reference(ref)
+
+
+def native_state(state: BahaState | NativeBahaState) -> NativeBahaState:
+    """``state`` on the native engine: itself if it is native, else the same position made
+    native from its fields (as a pickled native state is)."""
+    if isinstance(state, NativeBahaState):
+        return state
+    return _unpickle_native(state)
 
 
 def gaps() -> str | None:

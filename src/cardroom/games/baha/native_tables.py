@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import pyarrow as pa
-import pyarrow.compute as pc
-
 from cardroom.engine import SPLITMIX
+from cardroom.extras import needs_extra
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
+
+try:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+except ModuleNotFoundError as err:  # an install without the results extra: say which to add
+    raise needs_extra(err, f"{__name__}.table_games") from None
 
 __all__ = ["TableGames", "table_games"]
 

@@ -76,6 +76,9 @@ def _offsets(n: int) -> _Offsets:
 class BahaObservation:
     """Baha's encoder: see :mod:`cardroom.games.tensor` for the five methods."""
 
+    private = frozenset({"hand", "picks", "passed", "received", "taken"})
+    """The seat's own secrets (``taken`` holds its face-down cards): the rest is public."""
+
     def size(self, rules: Rules) -> int:
         return _offsets(rules.players).layout.size
 

@@ -12,7 +12,12 @@ The contract of a native batch (what a spec's ``vector`` names,
 ``bind(obs, mask, rewards, terminated, truncated, to_act, final_obs)``, ``reset(rows, seeds)``
 (a seed of -1: the next game of the row's sequence), ``step(actions)`` (-1, or the first row
 whose action is not legal, nothing changed) and ``refusal(row, action)``, the words for such an
-action.
+action. For the environment's state: ``global_state(out)`` (every row's every seat's
+observation, ``num_envs x players x size``), ``row_state(row)`` (the row's game as a native
+state, its log empty since the batch keeps none, and the rest of the row as plain values),
+``set_row_state(row, state, values)`` (the row as ``row_state`` gave it) and ``load(row, state,
+seed)`` (the row's episode starts at ``state``, its bots and later games those of ``seed``;
+False, nothing changed, if the bots end the episode before the learner moves).
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import SPLITMIX
+from cardroom.engine import SPLITMIX, State
 from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
+from cardroom.games.baha.native import NativeBahaState, native_state
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
 
@@ -42,6 +48,7 @@ class Batch:
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
         if any(bot is not None and bot not in POLICIES for bot in bots):
             raise ValueError(f"a native Baha batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        self._rules = rules
         self._core: Any = core().BahaVector(
             rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
             bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
@@ -65,3 +72,18 @@ class Batch:
         allowed = ", ".join(_text(a) for a in legal)
         return (f"action {action} ({_text(action)}) is not one seat {self._core.turn(row)} may take now; "
                 f"allowed: {allowed}")
+
+    def global_state(self, out: Any) -> None:
+        self._core.global_state(out)
+
+    def row_state(self, row: int) -> tuple[State, Any]:
+        state = NativeBahaState.start(self._rules, int(self._core.row_seed(row)))
+        words = self._core.row_state(row, state)
+        return state, words
+
+    def set_row_state(self, row: int, state: State, words: Any) -> None:
+        self._core.set_row_state(row, native_state(state), words)  # type: ignore[arg-type]
+
+    def load(self, row: int, state: State, seed: int) -> bool:
+        loaded: bool = self._core.load(row, native_state(state), seed)  # type: ignore[arg-type]
+        return loaded
