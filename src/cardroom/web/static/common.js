@@ -134,6 +134,8 @@ export function replayUrl(id) {
  *   hintWords(move, view, tv)   the heuristic's rule of thumb behind a suggested move (or null)
  *   takenBy(view)               the seat that took the cards just gone from the table (a
  *                               trick's), for their move toward it; or null
+ *   logRun(event), runWords(events, say)   events told together: a run of events with one
+ *                               logRun key makes one line of the log, in runWords's words
  * A card a seat put on the table (in `center`) carries data-seat (whose) and data-motion (a
  * key of its own): render.js moves it in from that seat's side when it appears; tv.position(i)
  * says where seat i sits ("bottom", "left", "top"...).
@@ -226,6 +228,17 @@ export function describeEvent(e, ctx) {
     return list(all.map(card));
   };
   return renderer(game).eventWords(e, { name, card, cards, list, plural }) ?? null;
+}
+
+/**
+ * Events a game tells together (its renderer's `logRun` gives them one key: Baha's pass picks,
+ * one line a pass round), in words: one line for all of `events`.
+ */
+export function describeRun(events, ctx) {
+  const { game, designs } = ctx;
+  const name = (p) => seatName(ctx.table, p);
+  const card = (c) => cardWords(game, c, designs);
+  return renderer(game).runWords(events, { name, card, list, plural }) ?? null;
 }
 
 /** The words for a card, for the log and labels ("?" is a card nobody here may see). */

@@ -4,7 +4,7 @@
 // What a game decides (its cards, its middle, its scores) comes from its renderer
 // (common.js: renderer(game)); nothing here names a game.
 
-import { h, seatName, describeEvent, gameTitle, botTitle, renderer, cardWords } from "./common.js";
+import { h, seatName, describeEvent, describeRun, gameTitle, botTitle, renderer, cardWords } from "./common.js";
 
 // A move is data, as the server sends it (docs/web.md): its `action` number, its `kind` (the
 // game's verb: "play", "pass", "select", "declare", "target", "option", "draw"...) and what it
@@ -713,8 +713,20 @@ export class TableView {
     const events = state.events || [];
     const ctx = { game: state.view ? state.view.game : state.table?.game, table: state.table, designs: state.designs, seat: state.seat };
     const items = [];
-    for (const e of events) {
-      const text = describeEvent(e, ctx);
+    // Events the game tells together (a run of one key) make one line.
+    const runOf = ctx.game && renderer(ctx.game).logRun ? renderer(ctx.game).logRun : () => null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      const run = runOf(e);
+      let text;
+      if (run) {
+        let end = i + 1;
+        while (end < events.length && runOf(events[end]) === run) end += 1;
+        text = describeRun(events.slice(i, end), ctx);
+        i = end - 1;
+      } else {
+        text = describeEvent(e, ctx);
+      }
       if (text) items.push(h("li", { class: `ev ev-${e.t}`, "data-t": e.t }, text));
     }
     const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
