@@ -13,13 +13,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from playwright.sync_api import BrowserContext, Page, WebSocketRoute
+
 from cardroom import games
 from cardroom.agents import make
 from cardroom.engine import State
 from cardroom.seats import seat_name
 from cardroom.web import views
 from cardroom.web.play import design_rows
-from playwright.sync_api import BrowserContext, Page, WebSocketRoute
 
 RESULT_EVENT = {"baha": "score", "baebae": "round_end"}
 """The event that ends a deal (a hand, a round) in each game: the page shows its result."""

@@ -247,12 +247,16 @@ export function cardWords(game, text, designs) {
   return renderer(game).cardWords(text, designs);
 }
 
+/** A rating as every page shows it (the lobby's levels, the leaderboard, a player's page): the
+ * cautious figure (docs/web.md says how it is worked out), to one decimal. */
+export function ratingText(rating) {
+  return rating.ordinal.toFixed(1);
+}
+
 /** Where the bots' ratings come from, in words, from a ladder's `source` (leaderboard, player pages). */
 export function botSource(game, source) {
-  if (!source) return `${gameTitle(game)}'s bots have no ladder in this version of Cardroom.`;
-  return `The bots' ratings are from the ladder of bots (docs/strength.md), not from games with people: every pair of bots played ` +
-    `the same ${source.deals} duplicate deals (${source.games} games, made ${source.made} by ${source.command}), each deal a match ` +
-    `rated with openskill's Plackett-Luce model from the start the accounts' ratings begin at (mu 25, σ 8.33). ` +
-    `The two lists share the model and that start, but no game between a person and a bot is rated: ` +
-    `a bot's mu is measured against bots, a person's against people, so set them side by side only as a rough guide.`;
+  if (!source) return `${gameTitle(game)}'s bots have no ratings in this version of Cardroom.`;
+  return `The bots are rated on games among themselves, not from games with people: every bot played every other ` +
+    `on the same ${source.deals} deals (${source.games} games, ${source.made}). People and bots are rated the same way ` +
+    `but never against each other, so compare the two lists only as a rough guide.`;
 }

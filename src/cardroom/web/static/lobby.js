@@ -2,7 +2,7 @@
 // tables (GET /api/tables, asked again every 3 seconds while the page is in view); TESTHOOKS.md
 // lists the data-testids.
 
-import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, ratingText, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -80,23 +80,24 @@ function levelTitle(name) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** A level's rating on `game`'s ladder in words ("rated 31.2 on the Baha ladder, 1st of 5"), or "". */
+/** A level's rating on `game`'s ladder in words ("rated 16.5 on the Baha ladder, 1 of 6"), or "":
+ * the figure the leaderboard shows for the same bot (ratingText). */
 function levelRating(level, game) {
   const r = level.ratings && level.ratings[game];
   if (!r) return "";
-  return `rated ${r.mu.toFixed(1)} on the ${gameTitle(game)} ladder, ${r.place} of ${r.places}`;
+  return `rated ${ratingText(r)} on the ${gameTitle(game)} ladder, ${r.place} of ${r.places}`;
 }
 
-/** "Expert: ismcts:iterations=1000, rated 31.2 on the Baha ladder, 1 of 5". */
+/** "Expert: searches 1000 dealt worlds a move, rated 16.5 on the Baha ladder, 1 of 6". */
 function levelText(level, game) {
   const rating = levelRating(level, game);
-  return `${levelTitle(level.name)}: ${level.spec}${rating ? `, ${rating}` : ""}`;
+  return `${levelTitle(level.name)}: ${level.about}${rating ? `, ${rating}` : ""}`;
 }
 
-/** "Expert, rated 42.9" (the list under the seats says the rest). */
+/** "Expert, rated 16.5" (the list under the seats says the rest). */
 function levelShort(level, game) {
   const r = level.ratings && level.ratings[game];
-  return `${levelTitle(level.name)}${r ? `, rated ${r.mu.toFixed(1)}` : ""}`;
+  return `${levelTitle(level.name)}${r ? `, rated ${ratingText(r)}` : ""}`;
 }
 
 function seatOptions() {
@@ -112,7 +113,7 @@ function drawLevels() {
   const game = $("game-select").value;
   const levels = (catalog && catalog.levels) || [];
   $("levels-help").replaceChildren(...levels.map((l) => h("li", { "data-testid": `level-${l.name}` },
-    `${levelText(l, game)} (${l.about})`)));
+    levelText(l, game))));
 }
 
 function drawSeats() {
