@@ -659,12 +659,14 @@ export class TableView {
     const box = this.els.scores;
     const n = view.players || (view.totals || []).length;
     const { unit, rows, target } = renderer(view.game).scores(view, state, this);
-    const head = h("tr", {}, h("th", { scope: "col", text: unit }),
-      ...Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i), text: this.names(i) })));
+    const names = Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i) }, h("span", { text: this.names(i) })));
+    const head = h("tr", {}, h("th", { scope: "col", text: unit }), ...names);
     const total = h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }), ...(view.totals || []).map((p) => h("td", { text: p })));
-    box.replaceChildren(
-      h("table", { class: "score-table" }, h("caption", { text: "Scores" }), h("thead", {}, head), h("tbody", {}, rows, total)),
-      h("p", { class: "muted small", text: target }));
+    const table = h("table", { class: "score-table" }, h("caption", { text: "Scores" }), h("thead", {}, head), h("tbody", {}, rows, total));
+    box.replaceChildren(table, h("p", { class: "muted small", text: target }));
+    // A name wraps between its words, never inside one ("Heuristi / c 1"): where a word is wider
+    // than its column (five or six seats, a narrow panel), the names stand upright instead.
+    if (names.some((th) => th.scrollWidth > th.clientWidth + 1)) table.classList.add("upright");
   }
 
   renderStandings(view, state) {

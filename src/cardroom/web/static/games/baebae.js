@@ -158,7 +158,7 @@ export default {
     const c = parseBaebae(text);
     if (!c) return String(text);
     const d = designOf(text, designs);
-    const base = `${rankName(c.rank)}${SUITS[c.suit].symbol}`;
+    const base = `${c.rank}${SUITS[c.suit].symbol}`;  // as printed in its corner: "A♣", not "Ace♣"
     return d && d.name ? `${base} ${d.name}` : base;
   },
   sortKey(text) {
