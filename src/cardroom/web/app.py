@@ -302,6 +302,11 @@ def create_app(
             return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
         return page("studio.html")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        # Asked for by browsers whatever a page links: the pages' icon (an SVG, as they link it).
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
