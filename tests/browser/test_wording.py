@@ -100,3 +100,16 @@ def test_a_baebae_card_is_said_as_its_corner_prints_it(server: ServeProcess, pag
               common.renderer('baebae').pendingWords('carry out AC\\'s action')];
     }""")
     assert said == ["A\u2663 Old Fennick", "K\u2665", "carry out A\u2663's action"]
+
+
+def test_the_lobby_says_every_problem_of_the_form_at_once(server: ServeProcess, page: Page) -> None:
+    """A missing name no longer hides the rest: a timer of 0 is said beside it."""
+    page.goto(server.base + "/")
+    expect(page.get_by_test_id("game-select").locator("option")).to_have_count(2)
+    page.get_by_test_id("name-input").fill("")
+    page.get_by_test_id("timer-input").fill("0")
+    page.get_by_test_id("create-button").click()
+    error = page.get_by_test_id("create-error")
+    expect(error).to_contain_text("Enter your name")
+    expect(error).to_contain_text(re.compile(r"Turn timer \(seconds\): .*1"))
+    assert page.url == server.base + "/"

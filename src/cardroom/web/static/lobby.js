@@ -193,6 +193,16 @@ function readFile(file) {
   });
 }
 
+/** The form's fields out of their bounds (a timer of 0, players past the game's), each as
+ * "Its label: what the browser says is wrong". */
+function fieldProblems(form) {
+  return [...form.querySelectorAll("input, select")].filter((f) => f.type !== "file" && !f.validity.valid).map((f) => {
+    const label = f.closest("label");
+    const words = label ? [...label.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(" ").trim() : "";
+    return `${words || f.name}: ${f.validationMessage}`;
+  });
+}
+
 $("create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const err = $("create-error");
@@ -206,26 +216,25 @@ $("create-form").addEventListener("submit", async (ev) => {
   // A table of bots only is watched: the creator takes no seat, whatever name is filled in.
   const sits = seats.includes("human");
   const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null };
-  if (sits && !name) {
-    err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
-    nameInput.focus();
+  // Every problem the page can see is said at once: a missing name hides none of the others.
+  const problems = [];
+  if (sits && !name) problems.push("Enter your name (at the top) to take a seat, or make every seat a bot to watch.");
+  const file = catalog.games[game].decks && $("deck-select").value === "__upload__" ? $("deck-file").files[0] : null;
+  if (catalog.games[game].decks && $("deck-select").value === "__upload__") {
+    if (!file) problems.push("Choose a deck file to upload, or pick one of the project's decks.");
+    else if (file.size > 256 * 1024) problems.push("A deck file may hold at most 256 KiB.");
+  }
+  problems.push(...fieldProblems($("create-form")));
+  if (problems.length) {
+    err.textContent = problems.join("\n");
+    if (sits && !name) nameInput.focus();
     return;
   }
   if (catalog.games[game].decks) {
-    const deck = $("deck-select").value;
-    if (deck === "__upload__") {
-      const file = $("deck-file").files[0];
-      if (!file) {
-        err.textContent = "Choose a deck file to upload, or pick one of the project's decks.";
-        return;
-      }
-      if (file.size > 256 * 1024) {
-        err.textContent = "A deck file may hold at most 256 KiB.";
-        return;
-      }
+    if (file) {
       body.deck_toml = await readFile(file);
       body.deck_file = file.name.slice(0, 100);
-    } else body.deck = deck;
+    } else body.deck = $("deck-select").value;
   }
   const btn = $("create-button");
   btn.disabled = true;
