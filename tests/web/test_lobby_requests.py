@@ -47,7 +47,7 @@ def test_the_lobbys_timer_bounds_are_the_servers(shared_server: LiveServer) -> N
 @pytest.mark.parametrize(("body", "words"), [
     ({"timer": 0}, "timer: a turn lasts 1 to 3600 seconds (leave it empty for no timer), not 0"),
     ({"deck": 7}, "deck must be a text, not 7"),
-    ({"name": "x" * 2, "seat_count": 3}, "seat count is not something this form takes"),
+    ({"name": "x" * 2, "seat_count": 3}, "seat_count is not something this form takes"),
     ({"seats": "human"}, "seats must be a list, not 'human'"),
 ])
 def test_a_refusal_says_the_field_and_what_it_must_be_in_words(shared_server: LiveServer, body: dict[str, object],

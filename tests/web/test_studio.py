@@ -113,7 +113,7 @@ def test_an_uploaded_deck_opens_and_a_bad_one_is_refused_in_the_checkers_words(s
     ({"project": "sample", "deck_toml": TINY}, 'give one deck: "project"'),
     ({"project": "nonesuch"}, "unknown deck 'nonesuch'; the project's decks are sample"),
     ({"project": 7}, "project must be a text, not 7"),
-    ({"deck_toml": "x" * (MAX_DECK_BYTES + 1)}, "deck toml must be at most 262144 characters, not 'xxxxx"),
+    ({"deck_toml": "x" * (MAX_DECK_BYTES + 1)}, "deck_toml must be at most 262144 characters, not 'xxxxx"),
     ({"project": "sample", "colour": "red"}, "colour is not something this form takes"),
 ])
 def test_a_bad_open_request_is_refused_in_words(shared_server: LiveServer, body: dict[str, Any], words: str) -> None:

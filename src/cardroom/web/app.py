@@ -688,7 +688,7 @@ def _where(loc: Sequence[int | str]) -> str:
             # the n-th of a list: "cards", 0 -> "card 1"
             words[-1] = f"{words[-1].removesuffix('s')} {part + 1}"
         elif part not in _WRAPPERS:
-            words.append(str(part).replace("_", " "))
+            words.append(str(part))  # as the request names it: an API's reader looks for it
     return ", ".join(words) or "the request"
 
 
