@@ -4,7 +4,6 @@ game between two accounts, the leaderboard and the player page."""
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 from typing import Any
 
