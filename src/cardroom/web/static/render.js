@@ -4,7 +4,7 @@
 // What a game decides (its cards, its middle, its scores) comes from its renderer
 // (common.js: renderer(game)); nothing here names a game.
 
-import { h, seatName, describeEvent, describeRun, gameTitle, botTitle, renderer, cardWords } from "./common.js";
+import { h, seatName, describeEvent, describeRun, gameTitle, renderer, cardWords } from "./common.js";
 
 // A move is data, as the server sends it (docs/web.md): its `action` number, its `kind` (the
 // game's verb: "play", "pass", "select", "declare", "target", "option", "draw"...) and what it
@@ -213,7 +213,7 @@ export class TableView {
     const seats = (table.seats || []).map((s) => {
       const me = state.seat === s.seat && !state.spectator;
       const kind = s.kind === "bot" ? "bot" : s.name ? "taken" : "free";
-      const chip = kind === "bot" ? seatChip(`bot \u00b7 ${botTitle(s.bot)}`, "chip-bot")
+      const chip = kind === "bot" ? seatChip("bot", "chip-bot")
         : kind === "free" ? seatChip("free seat", "chip-free")
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
