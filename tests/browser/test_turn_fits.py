@@ -53,7 +53,6 @@ LAID_OUT = """(selectors) => {
     for (let j = i + 1; j < found.length; j++) {
       const a = found[i], b = found[j];
       if (a.e.contains(b.e) || b.e.contains(a.e)) continue;
-      if (a.sel === b.sel && a.sel.endsWith('button.card')) continue;  // a hand's cards may overlap as a fan does
       const x = Math.min(a.r.right, b.r.right) - Math.max(a.r.left, b.r.left);
       const y = Math.min(a.r.bottom, b.r.bottom) - Math.max(a.r.top, b.r.top);
       if (x > 1 && y > 1) over.push(`${a.name} (${cut(a.r)}) and ${b.name} (${cut(b.r)})`);
