@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,11 +26,18 @@ RESULT_EVENT = {"baha": "score", "baebae": "round_end"}
 """The event that ends a deal (a hand, a round) in each game: the page shows its result."""
 
 
+MOMENTS = {"baha": ("pass", "turn", "result"), "baebae": ("turn", "ask", "result")}
+"""The moments staged of each game, in the order they come: Baha's pass (three cards to choose
+from a full hand), a turn in a trick as full as it gets, a hand's result; BAEBAE's turn (the
+discard pile and suit), a question answered with buttons (a suit to name, a seat to choose: the
+decision at its largest), a round's result."""
+
+
 @dataclass
 class StagedGame:
-    """Seat 0's welcome, and its updates at the moments a test looks at, by name: ``turn``
-    (seat 0 to play a card, Baha's trick as full as it gets, BAEBAE's discard and suit) and
-    ``result`` (the deal just ended; its result panel shows)."""
+    """Seat 0's welcome, and its updates at the moments a test looks at, by name, in the order
+    they are sent (:data:`MOMENTS`); ``result`` comes last (a page shows a deal's result only
+    once it has drawn an update before it)."""
 
     welcome: dict[str, Any]
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -43,21 +50,33 @@ def _update(state: State, seq: int, sent: int, summary: dict[str, Any]) -> dict[
             "moves": moves, "table": summary, "deadline": None, "now": time.time()}
 
 
-def _turn_here(game: str, state: State) -> bool:
-    """Seat 0 is to play a card: in Baha with every other card of the trick down."""
+def _moment(game: str, state: State) -> str | None:
+    """Which moment this is for seat 0, if any: its pass (Baha), its turn to play a card (in Baha
+    with every other card of the trick down), or a question it answers with buttons (BAEBAE)."""
     if state.current_player != 0 or state.is_over:
-        return False
+        return None
     view = state.view(0)
-    if view.get("phase") != "play" or view.get("pending"):
-        return False
-    kinds = {state.decode(a).kind for a in state.legal_actions()}
+    kinds = [state.decode(a).kind for a in state.legal_actions()]
     if game == "baha":
-        return len(view["trick"]) == view["players"] - 1
-    return "play" in kinds
+        if view["phase"] == "pass" and not view["my_picks"]:
+            return "pass"
+        return "turn" if view["phase"] == "play" and len(view["trick"]) == view["players"] - 1 else None
+    if "play" in kinds and not view.get("pending"):
+        return "turn"
+    return "ask" if len(kinds) >= 3 and not {"play", "select", "draw"} & set(kinds) else None
 
 
 def stage(game: str, players: int, seed: int = 1) -> StagedGame:
-    """Seat 0 (Ada, a person) against bots at a table of ``game`` with ``players`` seats."""
+    """Seat 0 (Ada, a person) against bots at a table of ``game`` with ``players`` seats: the
+    first deal from ``seed`` on that has every moment before its result."""
+    for attempt in range(seed, seed + 50):
+        staged = _stage(game, players, attempt)
+        if tuple(staged.updates) == MOMENTS[game]:
+            return staged
+    raise AssertionError(f"{game} at {players}: no deal of seeds {seed} to {seed + 49} has {MOMENTS[game]}")
+
+
+def _stage(game: str, players: int, seed: int) -> StagedGame:
     rules = games.make_rules(game, {"players": players} | ({"deck": "sample"} if game == "baebae" else {}))
     state = games.start_game(rules, seed)
     bots = [make("random", seed=seed * 31 + s) for s in range(players)]
@@ -68,18 +87,21 @@ def stage(game: str, players: int, seed: int = 1) -> StagedGame:
                "seats": seats, "status": "running", "closed": False, "rematch": None, "timer": None, "bots_at": None,
                "created": time.time(), "url": f"/table/staged-{game}-{players}"}
     staged = StagedGame({"type": "welcome", "seat": 0, "table": summary, "cards": design_rows(rules)})
+    wanted = [m for m in MOMENTS[game] if m != "result"]
     seq, sent = 0, 0
-    while not state.is_over and len(staged.updates) < 2:
-        if "turn" not in staged.updates and _turn_here(game, state):
-            staged.updates["turn"] = _update(state, seq, sent, summary)
+    while not state.is_over:
+        moment = _moment(game, state)
+        if moment in wanted and moment not in staged.updates:
+            staged.updates[moment] = _update(state, seq, sent, summary)
             sent = len(state.log)
         seat = state.current_player
         assert seat is not None
         caused = state.apply(bots[seat].act(state, seat))
         seq += 1
-        if "turn" in staged.updates and any(e["t"] == RESULT_EVENT[game] for e in caused):
-            staged.updates["result"] = _update(state, seq, sent, summary)
-    assert set(staged.updates) == {"turn", "result"}, f"{game} at {players}, seed {seed}: {sorted(staged.updates)}"
+        if any(e["t"] == RESULT_EVENT[game] for e in caused):
+            if set(wanted) <= set(staged.updates):
+                staged.updates["result"] = _update(state, seq, sent, summary)
+            break
     return staged
 
 
@@ -105,8 +127,10 @@ class StagedPage:
 
         ws.on_message(heard)
 
-    def show(self, table_id: str, staged: StagedGame, first: str = "turn") -> Page:
-        """Open table ``table_id``'s page (a new load) showing ``staged`` at its update ``first``."""
+    def show(self, table_id: str, staged: StagedGame, first: str | None = None) -> Page:
+        """Open table ``table_id``'s page (a new load) showing ``staged`` at its update ``first``
+        (by default its first)."""
+        first = first or next(iter(staged.updates))
 
         def greet(ws: WebSocketRoute) -> None:
             ws.send(json.dumps(staged.welcome))
@@ -116,6 +140,14 @@ class StagedPage:
         self.page.goto(f"{self.base}/table/{table_id}")
         self._drawn(staged.updates[first]["seq"])
         return self.page
+
+    def moments(self, table_id: str, staged: StagedGame) -> Iterator[tuple[str, Page]]:
+        """Each moment of ``staged`` in turn on table ``table_id``'s page (one load)."""
+        names = list(staged.updates)
+        yield names[0], self.show(table_id, staged, names[0])
+        for name in names[1:]:
+            self.send(staged.updates[name])
+            yield name, self.page
 
     def send(self, update: dict[str, Any]) -> None:
         assert self.socket is not None

@@ -2,7 +2,8 @@
 375x812, 390x844, 1024x768 and 1280x800, for both games at 2, 4 and 6 seats, every seat's plate
 (one's own among them), the middle (Baha's trick as full as it gets, with the line of what was
 passed; BAEBAE's stockpile, discard pile and suit in play), the decision and every card of the
-hand; and, once a deal ends, its result panel with the decision's Continue and the next hand.
+hand, at Baha's pass, a turn to play a card and a BAEBAE question answered with buttons; and,
+once a deal ends, its result panel with the decision's Continue and the next hand.
 At a desktop's sizes a first game's walkthrough is shown too, beside the table.
 Checked by the boxes the page lays out, on moments of real games staged on one page per size
 (staged_table.py)."""
@@ -25,13 +26,23 @@ SIZES = {
 }
 TABLES = [(game, n) for game in ("baha", "baebae") for n in (2, 4, 6)]
 
+PLAY = ["[data-testid=walkthrough]", "[data-testid^=seat-]", "[data-testid=trick] figure", "[data-testid=pass-info]",
+        "[data-testid=led]", "[data-testid=stock]", "[data-testid=discard]", "[data-testid=suit-in-play]",
+        "[data-testid=decision]", "[data-testid=moves] button", "[data-testid=hand]", "[data-testid=hand] button.card"]
 NEEDED = {
-    "turn": ["[data-testid=walkthrough]", "[data-testid^=seat-]", "[data-testid=trick] figure", "[data-testid=pass-info]", "[data-testid=led]",
-             "[data-testid=stock]", "[data-testid=discard]", "[data-testid=suit-in-play]",
-             "[data-testid=decision]", "[data-testid=hand]", "[data-testid=hand] button.card"],
+    "pass": PLAY, "turn": PLAY, "ask": PLAY,
     "result": ["[data-testid=walkthrough]", "[data-testid^=seat-]", "[data-testid=hand-result]", "[data-testid=decision]",
                "[data-testid=hand-result-continue]", "[data-testid=hand]", "[data-testid=hand] button.card"],
 }
+"""What each moment needs in view (a selector that finds nothing is not there at that moment)."""
+MUST = {
+    ("baha", "pass"): ["pass-confirm", "card-"], ("baha", "turn"): ["trick-card", "card-"],
+    ("baebae", "turn"): ["stock", "discard", "suit-in-play", "card-"],
+    ("baebae", "ask"): ["stock", "discard", "suit-in-play", "move-declare-", "card-"],
+    ("baha", "result"): ["hand-result", "hand-result-continue", "card-"],
+    ("baebae", "result"): ["hand-result", "hand-result-continue", "card-"],
+}
+"""What each moment shows at least, besides every seat and the decision."""
 
 LAID_OUT = """(selectors) => {
   window.scrollTo(0, 0);
@@ -94,14 +105,11 @@ def test_a_turn_and_a_result_are_in_the_window_with_nothing_covered(
     size, staging = sized
     # A table of people who never come: its page is served, and the staged game drawn on it.
     page_of = server.create(game="baha", players=2, seats=["human", "human"])["id"]
+    desktop = not SIZES[size].get("is_mobile")
     for (game, n), table in staged.items():
-        page = staging.show(page_of, table, "turn")
-        where = f"{game} at {n} seats, {size}"
-        seen = check(page, "turn", f"{where}, a turn")
-        middle = {"baha": ["trick-card"], "baebae": ["stock", "discard", "suit-in-play"]}[game]
-        desktop = not SIZES[size].get("is_mobile")
-        for part in [f"seat-{s}" for s in range(n)] + ["decision", "hand"] + middle + (["walkthrough"] if desktop else []):
-            assert any(name.startswith(part) for name in seen["names"]), f"{where}: no {part} in {seen['names']}"
-        staging.send(table.updates["result"])
-        seen = check(page, "result", f"{where}, the result")
-        assert "hand-result" in seen["names"] and "hand-result-continue" in seen["names"], seen["names"]
+        for moment, page in staging.moments(page_of, table):
+            where = f"{game} at {n} seats, {size}, {moment}"
+            seen = check(page, moment, where)
+            must = [f"seat-{s}" for s in range(n)] + ["decision"] + MUST[(game, moment)] + (["walkthrough"] if desktop else [])
+            for part in must:
+                assert any(name.startswith(part) for name in seen["names"]), f"{where}: no {part} in {seen['names']}"
