@@ -10,10 +10,12 @@ from staged_table import StagedPage, stage
 
 def test_a_pass_round_s_picks_are_one_line(server: ServeProcess, context: BrowserContext) -> None:
     table = stage("baha", 4)
-    turn = table.updates["turn"]
-    picks = [e for e in turn["events"] if e["t"] == "pass_pick"]
+    page_of = server.create(game="baha", players=2, seats=["human", "human"])["id"]
+    staging = StagedPage(context, server.base)
+    page = staging.show(page_of, table, "pass")
+    staging.send(table.updates["turn"])  # the pass is made: the first trick is on
+    picks = [e for name in ("pass", "turn") for e in table.updates[name]["events"] if e["t"] == "pass_pick"]
     assert len(picks) == 12, "each of four seats picked three cards"
-    page = StagedPage(context, server.base).show(server.create(game="baha", players=2, seats=["human", "human"])["id"], table)
     mine = ", ".join(f"{c[:-1]} {dict(P='Purple', R='Red', T='Turquoise', O='Orange')[c[-1]]}" for c in [e["card"] for e in picks if e["p"] == 0])
     mine = " and ".join(mine.rsplit(", ", 1))
     lines = page.get_by_test_id("log").locator("li[data-t=pass_pick]")
