@@ -1,11 +1,12 @@
 """Every page of the web table passes axe-core's checks with no serious or critical violation:
-the lobby, a table of each game (seated, watched, waiting, finished), the replay, the rules,
-the account pages and the leaderboard."""
+the lobby, a table of each game (seated, watched, waiting, finished; in play and on a deal's
+result), the replay, the rules, the account pages and the leaderboard."""
 
 from __future__ import annotations
 
 from browser_support import ServeProcess, axe_violations, deal_at_first_turn, open_table, wait_turn_or_over
 from playwright.sync_api import BrowserContext, Page, expect
+from staged_table import StagedPage, stage
 
 
 def check(page: Page, what: str) -> None:
@@ -64,3 +65,19 @@ def test_a_table_of_each_game_seated_watched_and_finished(server: ServeProcess, 
     page.goto(f"{server.base}/replay/{bots['id']}")
     expect(page.get_by_test_id("replay-step")).to_contain_text("Step 1 of")
     check(page, "the replay")
+
+
+def test_a_table_during_play_and_each_game_s_result(server: ServeProcess, context: BrowserContext) -> None:
+    """In play (Baha's trick, BAEBAE's piles and suit) and on the result panel (cream, on the
+    felt: "X went out." was light text on it), at a desktop's size and a phone's."""
+    staging = StagedPage(context, server.base)
+    page_of = server.create(game="baha", players=2, seats=["human", "human"])["id"]
+    for game in ("baha", "baebae"):
+        table = stage(game, 4)
+        for width, height in ((1280, 800), (375, 812)):
+            staging.page.set_viewport_size({"width": width, "height": height})
+            page = staging.show(page_of, table, "turn")
+            check(page, f"a {game} table at {width}x{height}, the seat's turn to play")
+            staging.send(table.updates["result"])
+            expect(page.get_by_test_id("hand-result")).to_be_visible()
+            check(page, f"a {game} table at {width}x{height}, the result of its first deal")

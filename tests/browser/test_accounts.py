@@ -4,6 +4,7 @@ every other browser, delete the account."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,6 +93,10 @@ def test_sign_up_sign_in_a_rated_game_and_the_leaderboard(
     expect(ada.get_by_test_id("player-name")).to_have_text("Bex")
     expect(ada.get_by_test_id("games-played")).to_have_text("1 finished game played")
     expect(ada.get_by_test_id("rating")).to_contain_text("over 1 rated game")
+    # in a player's words: one rating, no model's terms (docs/web.md keeps the method)
+    expect(ada.get_by_test_id("rating")).to_contain_text(re.compile(r": rated -?\d+\.\d over 1 rated game"))
+    words = ada.locator("main").inner_text()
+    assert not re.search(r"\bmu\b|σ|sigma|Plackett|openskill|cardroom ladder|ismcts", words), words
     expect(ada.get_by_test_id("recent-game").locator("a", has_text="replay")).to_have_attribute(
         "href", f"/replay/{table['id']}")
 

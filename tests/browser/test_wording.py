@@ -1,4 +1,5 @@
-"""Words on the pages: the lobby's rule options, the server's refusals shown as they are."""
+"""Words on the pages: the lobby's rule options, the server's refusals shown as they are, the
+score table's names whole, a BAEBAE card said as printed."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 
 from browser_support import ServeProcess, open_table, wait_turn_or_over
 from playwright.sync_api import BrowserContext, Page, WebSocketRoute, expect
+from staged_table import StagedPage, stage
 
 
 def test_the_lobby_says_what_a_default_is_without_null(server: ServeProcess, page: Page) -> None:
@@ -58,3 +60,56 @@ def test_a_refusal_is_shown_as_the_server_wrote_it(server: ServeProcess, context
     assert refusals, "the server refused the changed action"
     expect(toast.locator("span")).to_have_text(refusals[-1])
     assert hand == page.eval_on_selector_all("[data-testid=hand] button.card", "bs => bs.map(b => b.dataset.card)")
+
+
+HEADER_WORDS = """() => [...document.querySelectorAll('[data-testid=scores] thead th:not(:first-child)')].map((th) => {
+  const node = document.createTreeWalker(th, NodeFilter.SHOW_TEXT).nextNode();
+  const broken = [];
+  let at = 0;
+  for (const word of node.data.split(' ')) {
+    const r = document.createRange();
+    r.setStart(node, at);
+    r.setEnd(node, at + word.length);
+    if ([...r.getClientRects()].filter((x) => x.width > 0).length > 1) broken.push(word);
+    at += word.length + 1;
+  }
+  return {text: th.textContent, broken, cut: th.scrollWidth > th.clientWidth + 1 || th.scrollHeight > th.clientHeight + 1};
+})"""
+
+
+def test_score_headers_keep_each_word_of_a_name_whole(server: ServeProcess, context: BrowserContext) -> None:
+    """Five or six names over a narrow panel: no "Heuristi / c 1", nothing cut."""
+    staging = StagedPage(context, server.base)
+    page_of = server.create(game="baha", players=2, seats=["human", "human"])["id"]
+    for n, width, height in ((6, 1280, 800), (5, 1024, 768), (4, 1024, 768), (6, 375, 812)):
+        table = stage("baha", n)
+        staging.page.set_viewport_size({"width": width, "height": height})
+        heads = staging.show(page_of, table).evaluate(HEADER_WORDS)
+        assert [h["text"] for h in heads] == ["Ada"] + [f"Heuristic {s}" for s in range(1, n)]
+        assert not [h for h in heads if h["broken"] or h["cut"]], f"{n} seats at {width}: {heads}"
+
+
+def test_a_baebae_card_is_said_as_its_corner_prints_it(server: ServeProcess, page: Page) -> None:
+    """The prompt, the log and the moves say "A♣" as the card's corner does, never "Ace♣"."""
+    page.goto(f"{server.base}/static/cards.js")  # any page of the server: the modules are imported there
+    said = page.evaluate("""async () => {
+      const common = await import('/static/common.js');
+      await common.loadGames();
+      const designs = new Map([['AC', {key: 'AC', name: 'Old Fennick'}]]);
+      return [common.cardWords('baebae', 'AC', designs), common.cardWords('baebae', 'KH', null),
+              common.renderer('baebae').pendingWords('carry out AC\\'s action')];
+    }""")
+    assert said == ["A\u2663 Old Fennick", "K\u2665", "carry out A\u2663's action"]
+
+
+def test_the_lobby_says_every_problem_of_the_form_at_once(server: ServeProcess, page: Page) -> None:
+    """A missing name no longer hides the rest: a timer of 0 is said beside it."""
+    page.goto(server.base + "/")
+    expect(page.get_by_test_id("game-select").locator("option")).to_have_count(2)
+    page.get_by_test_id("name-input").fill("")
+    page.get_by_test_id("timer-input").fill("0")
+    page.get_by_test_id("create-button").click()
+    error = page.get_by_test_id("create-error")
+    expect(error).to_contain_text("Enter your name")
+    expect(error).to_contain_text(re.compile(r"Turn timer \(seconds\): .*1"))
+    assert page.url == server.base + "/"

@@ -68,3 +68,15 @@ def test_an_older_records_bot_seats_are_named_as_the_fronts_name_them() -> None:
              {"name": "Seat 2", "agent": "unknown"}, {"name": "Bo", "agent": "human"}]
     assert record_names(seats) == ["You", "Heuristic 1", "Seat 2", "Bo"]
     assert seat_name(4, agent="policy:path=x.zip") == "Policy 4"
+
+
+def test_a_searching_level_s_bot_is_named_by_its_level_at_the_table(tmp_path: Path) -> None:
+    """The lobby offers "Expert"; the table names that bot "Expert 1", not by its agent
+    ("ISMCTS 1"). (A table waiting for its person: no search is played.)"""
+    server = LiveServer(tmp_path / "data")
+    try:
+        table = server.create(game="baha", players=3, seats=["human", "expert", "strong"])
+        assert [s["title"] for s in table["seats"]] == ["Seat 0", "Expert 1", "Strong 2"]
+        assert [s["bot"] for s in table["seats"]] == [None, "ismcts:iterations=1000", "ismcts:iterations=300"]
+    finally:
+        server.stop()

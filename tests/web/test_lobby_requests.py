@@ -40,4 +40,18 @@ def test_the_lobbys_timer_bounds_are_the_servers(shared_server: LiveServer) -> N
     base = {"game": "baha", "seats": ["random"] * 4}
     assert shared_server.http.post("/api/tables", json={**base, "timer": low}).status_code == 200
     below = shared_server.http.post("/api/tables", json={**base, "timer": low - 0.5})
-    assert below.status_code == 400 and "from 1 to 3600" in below.json()["detail"]
+    assert below.status_code == 400
+    assert below.json()["detail"] == "timer: a turn lasts 1 to 3600 seconds (leave it empty for no timer), not 0.5"
+
+
+@pytest.mark.parametrize(("body", "words"), [
+    ({"timer": 0}, "timer: a turn lasts 1 to 3600 seconds (leave it empty for no timer), not 0"),
+    ({"deck": 7}, "deck must be a text, not 7"),
+    ({"name": "x" * 2, "seat_count": 3}, "seat_count is not something this form takes"),
+    ({"seats": "human"}, "seats must be a list, not 'human'"),
+])
+def test_a_refusal_says_the_field_and_what_it_must_be_in_words(shared_server: LiveServer, body: dict[str, object],
+                                                             words: str) -> None:
+    """No pydantic wording ("Input should be less than or equal to"), no JSON word ("null")."""
+    r = shared_server.http.post("/api/tables", json={"game": "baha", "players": 2, **body})
+    assert r.status_code == 400 and r.json()["detail"] == words, r.json()

@@ -71,3 +71,16 @@ def test_the_catalog_links_each_games_rules_and_labels_its_options(shared_server
             assert option["text"], option
     labels = {o["name"]: o["label"] for o in described["baha"]["options"]}
     assert labels["draw_pile"] != "draw pile"
+
+
+def test_every_page_has_an_icon_and_favicon_ico_answers(shared_server: LiveServer) -> None:
+    """A browser asks /favicon.ico of a page that links no icon (the account and studio pages
+    did, and got a 404): it answers, and every page links the icon too."""
+    r = shared_server.http.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.startswith("<svg")
+    table = shared_server.http.post("/api/tables", json={"game": "baha", "players": 2, "seats": ["human", "human"]})
+    pages = ["/", "/account", "/studio", "/leaderboard", f"/table/{table.json()['id']}", "/rules/baha", "/no/such/page"]
+    for path in pages:
+        page = shared_server.http.get(path).text
+        assert re.search(r'<link rel="icon" href="[^"]+"', page), f"{path} links no icon"

@@ -25,6 +25,7 @@ __all__ = [
     "SHIPPED",
     "resolve",
     "resolve_all",
+    "searching_level",
     "shipped_ladder",
     "rating",
     "describe",
@@ -67,6 +68,20 @@ def resolve(spec: str) -> str:
     """A level's agent spec for a level name (any case); any other spec as it is."""
     level = LEVELS.get(spec.strip().lower())
     return level.spec if level is not None else spec.strip()
+
+
+def searching_level(spec: str) -> str | None:
+    """The level a bot spec with options plays (``ismcts:iterations=1000`` is ``expert``), by
+    which a table names the bot ("Expert 2", not "ISMCTS 2"); ``None`` for any other spec (a
+    plain kind such as ``heuristic`` keeps its kind's name).
+
+    >>> searching_level("ismcts:iterations=1000"), searching_level("heuristic")
+    ('expert', None)
+    """
+    for name, level in LEVELS.items():
+        if ":" in level.spec and level.spec == spec.strip():
+            return name
+    return None
 
 
 def resolve_all(specs: str) -> str:

@@ -12,7 +12,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -323,6 +323,11 @@ def create_app(
         except StudioError as err:
             return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
         return page("studio.html")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        # Asked for by browsers whatever a page links: the pages' icon (an SVG, as they link it).
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
 
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -743,13 +748,51 @@ def _sendable(text: str) -> str:
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
+_WRAPPERS = frozenset({"body", "settings"})
+"""Keys of a request that hold its fields (``settings.games`` is the form's games)."""
+
+_WANTED = {
+    "less_than_equal": "at most {le}", "greater_than_equal": "at least {ge}",
+    "less_than": "less than {lt}", "greater_than": "more than {gt}",
+    "int_type": "a whole number", "int_parsing": "a whole number", "int_from_float": "a whole number",
+    "float_type": "a number", "float_parsing": "a number", "string_type": "a text",
+    "bool_type": "yes or no (true or false)", "bool_parsing": "yes or no (true or false)",
+    "list_type": "a list", "dict_type": "a set of named fields", "model_type": "a set of named fields",
+    "string_too_long": "at most {max_length} characters",
+    "string_too_short": "at least {min_length} characters",
+    "too_long": "at most {max_length} items", "too_short": "at least {min_length} items",
+    "literal_error": "{expected}", "enum": "{expected}",
+}
+"""What a field must be, in words, for each kind of refusal of pydantic's (its ``type``)."""
+
+
+def _where(loc: Sequence[int | str]) -> str:
+    """A field's place in words: ``cards.0.copies`` is "card 1, copies", ``settings.games`` "games"."""
+    words: list[str] = []
+    for part in loc:
+        if isinstance(part, int) and words:
+            # the n-th of a list: "cards", 0 -> "card 1"
+            words[-1] = f"{words[-1].removesuffix('s')} {part + 1}"
+        elif part not in _WRAPPERS:
+            words.append(str(part))  # as the request names it: an API's reader looks for it
+    return ", ".join(words) or "the request"
+
+
 def _validation_text(err: RequestValidationError) -> str:
+    """Each refusal in a player's words: the field, what it must be and what it was."""
     parts = []
     for item in err.errors():
-        where = ".".join(str(x) for x in item.get("loc", ()) if x != "body") or "body"
-        message = str(item.get("msg", "invalid"))
-        message = message.removeprefix("Value error, ")
-        parts.append(f"{where}: {message}")
+        where = _where(item.get("loc", ()))
+        kind = str(item.get("type", ""))
+        if kind == "missing":
+            parts.append(f"{where} is missing")
+        elif kind == "extra_forbidden":
+            parts.append(f"{where} is not something this form takes")
+        elif kind in _WANTED:
+            wanted = _WANTED[kind].format(**(item.get("ctx") or {}))
+            parts.append(f"{where} must be {wanted}, not {item.get('input')!r:.40}")
+        else:  # our own validators' words (ValueError), and any other refusal as pydantic says it
+            parts.append(f"{where}: {str(item.get('msg', 'invalid')).removeprefix('Value error, ')}")
     return "; ".join(parts) or "the request is not valid"
 
 

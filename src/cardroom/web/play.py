@@ -23,7 +23,7 @@ from typing import Any
 from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom import games
-from cardroom.agents import Agent, AgentError, make, parse_spec
+from cardroom.agents import Agent, AgentError, levels, make, parse_spec
 from cardroom.engine import IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.match import choose
@@ -370,8 +370,10 @@ class TablePlay:
         return all(state.public_action(action, other) == -1 for other in others)
 
     def _record_seats(self, table: LiveTable) -> list[dict[str, Any]]:
-        seats = seat_entries([s.name for s in table.data.seats],
-                             ["human" if s.kind == "human" else s.bot for s in table.data.seats])
+        # named as the table names them (a searching level's bot: "Expert 2")
+        data = table.data.seats
+        seats = seat_entries([seat_title(s.seat, s.name, s.bot) if s.kind == "bot" else s.name for s in data],
+                             ["human" if s.kind == "human" else s.bot for s in data])
         for seat, after in table.data.left.items():
             # the player left: a heuristic stand-in took every action of the seat from then on
             seats[seat]["left_after"] = after
@@ -631,7 +633,7 @@ class TablePlay:
             "deck": None if data.deck_info is None else dict(data.deck_info),
             "seats": [
                 {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "title": seat_name(s.seat, s.name, s.bot),
+                 "title": seat_title(s.seat, s.name, s.bot),
                  "account": s.seat in accounts,
                  "connected": table.connected(s.seat), "away": s.seat in table.away,
                  "left": s.seat in data.left}
@@ -648,6 +650,13 @@ class TablePlay:
             "created": data.created,
             "url": f"/table/{data.id}",
         }
+
+
+def seat_title(seat: int, name: str | None, bot: str | None) -> str:
+    """A seat's name at the table: a searching level's bot by its level ("Expert 2", as the
+    lobby offers it), any other seat as every front names it (``seat_name``)."""
+    level = levels.searching_level(bot) if bot is not None and not name else None
+    return f"{level.capitalize()} {seat}" if level is not None else seat_name(seat, name, bot)
 
 
 def _first_line(err: Exception) -> str:

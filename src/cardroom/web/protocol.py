@@ -214,7 +214,8 @@ class CreateBody(_Body):
             return None
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
                 or not 1 <= value <= MAX_TIMER:
-            raise ValueError(f"a number of seconds from 1 to {MAX_TIMER:g}, or null for no timer")
+            raise ValueError(f"a turn lasts 1 to {MAX_TIMER:g} seconds (leave it empty for no timer), "
+                             f"not {value!r:.40}")
         return float(value)
 
     @field_validator("rules")

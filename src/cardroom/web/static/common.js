@@ -134,6 +134,8 @@ export function replayUrl(id) {
  *   hintWords(move, view, tv)   the heuristic's rule of thumb behind a suggested move (or null)
  *   takenBy(view)               the seat that took the cards just gone from the table (a
  *                               trick's), for their move toward it; or null
+ *   logRun(event), runWords(events, say)   events told together: a run of events with one
+ *                               logRun key makes one line of the log, in runWords's words
  * A card a seat put on the table (in `center`) carries data-seat (whose) and data-motion (a
  * key of its own): render.js moves it in from that seat's side when it appears; tv.position(i)
  * says where seat i sits ("bottom", "left", "top"...).
@@ -228,18 +230,33 @@ export function describeEvent(e, ctx) {
   return renderer(game).eventWords(e, { name, card, cards, list, plural }) ?? null;
 }
 
+/**
+ * Events a game tells together (its renderer's `logRun` gives them one key: Baha's pass picks,
+ * one line a pass round), in words: one line for all of `events`.
+ */
+export function describeRun(events, ctx) {
+  const { game, designs } = ctx;
+  const name = (p) => seatName(ctx.table, p);
+  const card = (c) => cardWords(game, c, designs);
+  return renderer(game).runWords(events, { name, card, list, plural }) ?? null;
+}
+
 /** The words for a card, for the log and labels ("?" is a card nobody here may see). */
 export function cardWords(game, text, designs) {
   if (text === "?" || text == null) return "a hidden card";
   return renderer(game).cardWords(text, designs);
 }
 
+/** A rating as every page shows it (the lobby's levels, the leaderboard, a player's page): the
+ * cautious figure (docs/web.md says how it is worked out), to one decimal. */
+export function ratingText(rating) {
+  return rating.ordinal.toFixed(1);
+}
+
 /** Where the bots' ratings come from, in words, from a ladder's `source` (leaderboard, player pages). */
 export function botSource(game, source) {
-  if (!source) return `${gameTitle(game)}'s bots have no ladder in this version of Cardroom.`;
-  return `The bots' ratings are from the ladder of bots (docs/strength.md), not from games with people: every pair of bots played ` +
-    `the same ${source.deals} duplicate deals (${source.games} games, made ${source.made} by ${source.command}), each deal a match ` +
-    `rated with openskill's Plackett-Luce model from the start the accounts' ratings begin at (mu 25, σ 8.33). ` +
-    `The two lists share the model and that start, but no game between a person and a bot is rated: ` +
-    `a bot's mu is measured against bots, a person's against people, so set them side by side only as a rough guide.`;
+  if (!source) return `${gameTitle(game)}'s bots have no ratings in this version of Cardroom.`;
+  return `The bots are rated on games among themselves, not from games with people: every bot played every other ` +
+    `on the same ${source.deals} deals (${source.games} games, ${source.made}). People and bots are rated the same way ` +
+    `but never against each other, so compare the two lists only as a rough guide.`;
 }

@@ -1,5 +1,5 @@
 // The leaderboard page: the rated accounts of one game, best first.
-import { api, h, notify, loadGames, gameTitle, botSource } from "/static/common.js";
+import { api, h, notify, loadGames, gameTitle, botSource, ratingText } from "/static/common.js";
 
 const select = document.getElementById("game-select");
 const rows = document.getElementById("board-rows");
@@ -11,19 +11,25 @@ async function show(game) {
     rows.replaceChildren(...board.players.map((p) => h("tr", { "data-testid": "leaderboard-row" },
       h("td", { text: p.place }),
       h("td", {}, h("a", { href: `/player/${encodeURIComponent(p.name)}`, text: p.name })),
-      h("td", { text: p.ordinal.toFixed(2) }), h("td", { text: p.mu.toFixed(2) }),
-      h("td", { text: p.sigma.toFixed(2) }), h("td", { text: p.games }))));
+      h("td", { text: ratingText(p) }), h("td", { text: p.games }))));
     empty.hidden = board.players.length > 0;
     document.getElementById("bots-source").textContent = botSource(game, board.source);
     document.getElementById("bot-rows").replaceChildren(...board.bots.map((b) => h("tr", { "data-testid": "bot-row" },
-      h("td", { text: b.place }), h("td", {}, h("code", { text: b.agent })),
-      h("td", { text: b.level ? b.level.charAt(0).toUpperCase() + b.level.slice(1) : "" }),
-      h("td", { text: b.ordinal.toFixed(2) }),
-      h("td", { text: b.mu_interval[0] === null ? b.mu.toFixed(2) : `${b.mu.toFixed(2)} [${b.mu_interval[0].toFixed(2)}, ${b.mu_interval[1].toFixed(2)}]` }),
-      h("td", { text: b.sigma.toFixed(2) }))));
+      h("td", { text: b.place }),
+      h("td", { text: b.level ? b.level.charAt(0).toUpperCase() + b.level.slice(1) : "(no level)" }),
+      h("td", { text: botWords(b.agent) }),
+      h("td", { text: ratingText(b) }))));
   } catch (e) {
     notify(e.message);
   }
+}
+
+/** A bot in a player's words: "rules of thumb", "searches 1000 dealt worlds a move". */
+function botWords(spec) {
+  const [kind, ...options] = String(spec).split(":");
+  const iterations = options.map((o) => /^iterations=(\d+)$/.exec(o)).find(Boolean);
+  if (kind === "ismcts") return iterations ? `searches ${iterations[1]} dealt worlds a move` : "searches dealt worlds";
+  return { random: "plays any legal card, at random", heuristic: "plays by rules of thumb", learned: "a trained network" }[kind] || kind;
 }
 
 const names = Object.keys((await loadGames()).games);

@@ -2,7 +2,7 @@
 // tables (GET /api/tables, asked again every 3 seconds while the page is in view); TESTHOOKS.md
 // lists the data-testids.
 
-import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
+import { api, h, notify, gameTitle, gameInfo, loadGames, botTitle, ratingText, tableUrl, replayUrl, TOKEN_KEY, NAME_KEY, CREATOR_KEY } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let catalog = null;
@@ -80,23 +80,24 @@ function levelTitle(name) {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-/** A level's rating on `game`'s ladder in words ("rated 31.2 on the Baha ladder, 1st of 5"), or "". */
+/** A level's rating on `game`'s ladder in words ("rated 16.5 on the Baha ladder, 1 of 6"), or "":
+ * the figure the leaderboard shows for the same bot (ratingText). */
 function levelRating(level, game) {
   const r = level.ratings && level.ratings[game];
   if (!r) return "";
-  return `rated ${r.mu.toFixed(1)} on the ${gameTitle(game)} ladder, ${r.place} of ${r.places}`;
+  return `rated ${ratingText(r)} on the ${gameTitle(game)} ladder, ${r.place} of ${r.places}`;
 }
 
-/** "Expert: ismcts:iterations=1000, rated 31.2 on the Baha ladder, 1 of 5". */
+/** "Expert: searches 1000 dealt worlds a move, rated 16.5 on the Baha ladder, 1 of 6". */
 function levelText(level, game) {
   const rating = levelRating(level, game);
-  return `${levelTitle(level.name)}: ${level.spec}${rating ? `, ${rating}` : ""}`;
+  return `${levelTitle(level.name)}: ${level.about}${rating ? `, ${rating}` : ""}`;
 }
 
-/** "Expert, rated 42.9" (the list under the seats says the rest). */
+/** "Expert, rated 16.5" (the list under the seats says the rest). */
 function levelShort(level, game) {
   const r = level.ratings && level.ratings[game];
-  return `${levelTitle(level.name)}${r ? `, rated ${r.mu.toFixed(1)}` : ""}`;
+  return `${levelTitle(level.name)}${r ? `, rated ${ratingText(r)}` : ""}`;
 }
 
 function seatOptions() {
@@ -112,7 +113,7 @@ function drawLevels() {
   const game = $("game-select").value;
   const levels = (catalog && catalog.levels) || [];
   $("levels-help").replaceChildren(...levels.map((l) => h("li", { "data-testid": `level-${l.name}` },
-    `${levelText(l, game)} (${l.about})`)));
+    levelText(l, game))));
 }
 
 function drawSeats() {
@@ -192,6 +193,16 @@ function readFile(file) {
   });
 }
 
+/** The form's fields out of their bounds (a timer of 0, players past the game's), each as
+ * "Its label: what the browser says is wrong". */
+function fieldProblems(form) {
+  return [...form.querySelectorAll("input, select")].filter((f) => f.type !== "file" && !f.validity.valid).map((f) => {
+    const label = f.closest("label");
+    const words = label ? [...label.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(" ").trim() : "";
+    return `${words || f.name}: ${f.validationMessage}`;
+  });
+}
+
 $("create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   const err = $("create-error");
@@ -205,26 +216,25 @@ $("create-form").addEventListener("submit", async (ev) => {
   // A table of bots only is watched: the creator takes no seat, whatever name is filled in.
   const sits = seats.includes("human");
   const body = { game, players, rules: readRules(), deck: null, deck_toml: null, seats, timer: timerText ? Number(timerText) : null, name: sits && name ? name : null, private: $("private-input").checked };
-  if (sits && !name) {
-    err.textContent = "Enter your name (at the top) to take a seat, or make every seat a bot to watch.";
-    nameInput.focus();
+  // Every problem the page can see is said at once: a missing name hides none of the others.
+  const problems = [];
+  if (sits && !name) problems.push("Enter your name (at the top) to take a seat, or make every seat a bot to watch.");
+  const file = catalog.games[game].decks && $("deck-select").value === "__upload__" ? $("deck-file").files[0] : null;
+  if (catalog.games[game].decks && $("deck-select").value === "__upload__") {
+    if (!file) problems.push("Choose a deck file to upload, or pick one of the project's decks.");
+    else if (file.size > 256 * 1024) problems.push("A deck file may hold at most 256 KiB.");
+  }
+  problems.push(...fieldProblems($("create-form")));
+  if (problems.length) {
+    err.textContent = problems.join("\n");
+    if (sits && !name) nameInput.focus();
     return;
   }
   if (catalog.games[game].decks) {
-    const deck = $("deck-select").value;
-    if (deck === "__upload__") {
-      const file = $("deck-file").files[0];
-      if (!file) {
-        err.textContent = "Choose a deck file to upload, or pick one of the project's decks.";
-        return;
-      }
-      if (file.size > 256 * 1024) {
-        err.textContent = "A deck file may hold at most 256 KiB.";
-        return;
-      }
+    if (file) {
       body.deck_toml = await readFile(file);
       body.deck_file = file.name.slice(0, 100);
-    } else body.deck = deck;
+    } else body.deck = $("deck-select").value;
   }
   const btn = $("create-button");
   btn.disabled = true;

@@ -1,5 +1,5 @@
 // A player's page: games played, ratings per game, the recent finished games with replays.
-import { api, h, notify, loadGames, gameTitle, botSource } from "/static/common.js";
+import { api, h, notify, loadGames, gameTitle, botSource, ratingText } from "/static/common.js";
 
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 await loadGames();
@@ -11,11 +11,11 @@ try {
   const ratings = document.getElementById("ratings");
   ratings.replaceChildren(...(p.ratings.length ? p.ratings.map((r) => h("li", { "data-testid": "rating" },
     h("a", { href: `/leaderboard?game=${encodeURIComponent(r.game)}`, text: gameTitle(r.game) }),
-    `: ${r.ordinal.toFixed(2)} (mu ${r.mu.toFixed(2)}, σ ${r.sigma.toFixed(2)}) over ${r.games} rated game${r.games === 1 ? "" : "s"}`))
+    `: rated ${ratingText(r)} over ${r.games} rated game${r.games === 1 ? "" : "s"}`))
     : [h("li", { class: "muted", text: "Not rated yet: a game is rated when two accounts or more play it to the end." })]));
   document.getElementById("bot-ratings").replaceChildren(...Object.entries(p.bots || {}).map(([game, ladder]) =>
     h("li", { "data-testid": "bot-rating" }, h("strong", { text: `${gameTitle(game)}: ` }),
-      ladder.bots.filter((b) => b.level).map((b) => `${b.level} (${b.agent}) ${b.ordinal.toFixed(2)}, mu ${b.mu.toFixed(2)}`).join("; ") || "no ladder",
+      ladder.bots.filter((b) => b.level).map((b) => `${b.level} ${ratingText(b)}`).join("; ") || "no ratings",
       h("p", { class: "muted small", text: botSource(game, ladder.source) }))));
   const recent = document.getElementById("recent");
   recent.replaceChildren(...(p.recent.length ? p.recent.map((g) => h("li", { "data-testid": "recent-game" },

@@ -4,7 +4,7 @@
 // What a game decides (its cards, its middle, its scores) comes from its renderer
 // (common.js: renderer(game)); nothing here names a game.
 
-import { h, seatName, describeEvent, gameTitle, botTitle, renderer, cardWords } from "./common.js";
+import { h, seatName, describeEvent, describeRun, gameTitle, renderer, cardWords } from "./common.js";
 
 // A move is data, as the server sends it (docs/web.md): its `action` number, its `kind` (the
 // game's verb: "play", "pass", "select", "declare", "target", "option", "draw"...) and what it
@@ -213,7 +213,7 @@ export class TableView {
     const seats = (table.seats || []).map((s) => {
       const me = state.seat === s.seat && !state.spectator;
       const kind = s.kind === "bot" ? "bot" : s.name ? "taken" : "free";
-      const chip = kind === "bot" ? seatChip(`bot \u00b7 ${botTitle(s.bot)}`, "chip-bot")
+      const chip = kind === "bot" ? seatChip("bot", "chip-bot")
         : kind === "free" ? seatChip("free seat", "chip-free")
           : seatChip(s.connected ? "here" : "joined, not connected", s.connected ? "chip-taken" : "chip-away");
       return h("div", { class: `seat ${me ? "is-me" : ""}`, "data-testid": `seat-${s.seat}`, "data-state": kind },
@@ -659,12 +659,14 @@ export class TableView {
     const box = this.els.scores;
     const n = view.players || (view.totals || []).length;
     const { unit, rows, target } = renderer(view.game).scores(view, state, this);
-    const head = h("tr", {}, h("th", { scope: "col", text: unit }),
-      ...Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i), text: this.names(i) })));
+    const names = Array.from({ length: n }, (_, i) => h("th", { scope: "col", title: this.names(i) }, h("span", { text: this.names(i) })));
+    const head = h("tr", {}, h("th", { scope: "col", text: unit }), ...names);
     const total = h("tr", { class: "total" }, h("th", { scope: "row", text: "Total" }), ...(view.totals || []).map((p) => h("td", { text: p })));
-    box.replaceChildren(
-      h("table", { class: "score-table" }, h("caption", { text: "Scores" }), h("thead", {}, head), h("tbody", {}, rows, total)),
-      h("p", { class: "muted small", text: target }));
+    const table = h("table", { class: "score-table" }, h("caption", { text: "Scores" }), h("thead", {}, head), h("tbody", {}, rows, total));
+    box.replaceChildren(table, h("p", { class: "muted small", text: target }));
+    // A name wraps between its words, never inside one ("Heuristi / c 1"): where a word is wider
+    // than its column (five or six seats, a narrow panel), the names stand upright instead.
+    if (names.some((th) => th.scrollWidth > th.clientWidth + 1)) table.classList.add("upright");
   }
 
   renderStandings(view, state) {
@@ -713,8 +715,20 @@ export class TableView {
     const events = state.events || [];
     const ctx = { game: state.view ? state.view.game : state.table?.game, table: state.table, designs: state.designs, seat: state.seat };
     const items = [];
-    for (const e of events) {
-      const text = describeEvent(e, ctx);
+    // Events the game tells together (a run of one key) make one line.
+    const runOf = ctx.game && renderer(ctx.game).logRun ? renderer(ctx.game).logRun : () => null;
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      const run = runOf(e);
+      let text;
+      if (run) {
+        let end = i + 1;
+        while (end < events.length && runOf(events[end]) === run) end += 1;
+        text = describeRun(events.slice(i, end), ctx);
+        i = end - 1;
+      } else {
+        text = describeEvent(e, ctx);
+      }
       if (text) items.push(h("li", { class: `ev ev-${e.t}`, "data-t": e.t }, text));
     }
     const stick = box.scrollHeight - box.scrollTop - box.clientHeight < 40;

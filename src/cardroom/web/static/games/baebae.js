@@ -158,7 +158,7 @@ export default {
     const c = parseBaebae(text);
     if (!c) return String(text);
     const d = designOf(text, designs);
-    const base = `${rankName(c.rank)}${SUITS[c.suit].symbol}`;
+    const base = `${c.rank}${SUITS[c.suit].symbol}`;  // as printed in its corner: "A♣", not "Ace♣"
     return d && d.name ? `${base} ${d.name}` : base;
   },
   sortKey(text) {
@@ -232,7 +232,9 @@ export default {
     const { kind } = m;
     if (kind === "declare") {
       const s = SUITS[m.suit];
-      return mk(m, s ? `${s.symbol} ${s.name}` : `Name ${m.suit}`, `move-declare-${m.suit}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
+      // The suit's name beside its symbol (a phone shows the symbol alone: the button's label names it).
+      const label = s ? [s.symbol, h("span", { class: "suit-word", text: ` ${s.name}` })] : `Name ${m.suit}`;
+      return mk(m, label, `move-declare-${m.suit}`, { cls: "suit-button", style: s ? `--suit:${s.fill}` : null, aria: s ? `Name ${s.name}` : null });
     }
     if (kind === "target") return mk(m, tv.names(m.seat), `move-target-${m.seat}`, { aria: `Choose ${tv.names(m.seat)}` });
     if (kind === "option") {

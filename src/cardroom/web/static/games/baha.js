@@ -269,6 +269,35 @@ export default {
 
   winners: (view) => (view.winner !== null && view.winner !== undefined ? [view.winner] : []),
 
+  /** A pass round's picks make one line of the log (not one a card): see runWords. */
+  logRun: (e) => (e.t === "pass_pick" ? "pass_pick" : null),
+
+  /** "Ada picks 2 Red, 9 Red and 13 Orange to pass; Heuristic 1 and Heuristic 2 pick 3 cards
+   * each to pass." The cards a reader may see are named, the others counted. */
+  runWords(events, say) {
+    const { name, card, list, plural } = say;
+    const seats = [];
+    const picks = new Map();
+    for (const e of events) {
+      if (!picks.has(e.p)) {
+        seats.push(e.p);
+        picks.set(e.p, []);
+      }
+      picks.get(e.p).push(e.card);
+    }
+    const parts = [];
+    const hidden = new Map();  // a count of hidden picks -> the seats that made that many
+    for (const p of seats) {
+      const cards = picks.get(p);
+      if (cards.every((c) => c && c !== "?")) parts.push(`${name(p)} picks ${list(cards.map(card))} to pass`);
+      else hidden.set(cards.length, [...(hidden.get(cards.length) || []), p]);
+    }
+    for (const [count, who] of hidden) {
+      parts.push(`${list(who.map(name))} pick${who.length === 1 ? "s" : ""} ${plural(count, "card")}${who.length > 1 ? " each" : ""} to pass`);
+    }
+    return parts.length ? `${parts.join("; ")}.` : null;
+  },
+
   eventWords(e, say) {
     const { name, card, cards, plural } = say;
     switch (e.t) {
