@@ -244,7 +244,11 @@ def skill_verdict(report: Mapping[str, Any]) -> list[str]:
              f"{'more than noise' if beyond else 'within noise'}."]
     steps = report["steps"]
     if steps:
-        best = max(steps, key=lambda s: abs((s["score"].get("value") or 0.5) - 0.5))
+        def off_even(step: Mapping[str, Any]) -> float:  # a rung that lost every deal is 0.0, not unknown
+            value = step["score"].get("value")
+            return 0.0 if value is None else abs(value - 0.5)
+
+        best = max(steps, key=off_even)
         score = best["score"]
         sure = score.get("low") is not None and (score["low"] > 0.5 or score["high"] < 0.5)
         def percent(x: float | None) -> str:
