@@ -29,7 +29,7 @@ from cardroom.analysis.stats import (
     seat_advantage,
     welch_difference,
 )
-from cardroom.analysis.verdict import compare_verdict, tune_hints
+from cardroom.analysis.verdict import POOLED, SEATS, compare_verdict, tune_hints
 from cardroom.analysis.verdict import with_effects as _with_effects
 from cardroom.sim.stats import Z95
 
@@ -127,13 +127,6 @@ def _game_metrics(
 
 SEATS_LEFT_OUT = ("The runs seat different numbers of players, so the per-seat figures (win rate and "
                   "points of each seat) are left out; each run's own are in cardroom analyze of its folder.")
-
-
-POOLED = "points_all"
-"""The per-game mean of every seat's total: a seat's change, pooled over the seats (each seat
-alone is a noisy figure)."""
-SEATS = "seat_advantage"
-"""The largest distance of a seat's win rate from the fair share (``cardroom tune``'s ``seats``)."""
 
 
 def _pooled(frames: list[pl.DataFrame], names: dict[str, str], shared: list[str],

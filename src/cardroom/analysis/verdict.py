@@ -17,7 +17,16 @@ from typing import Any
 from cardroom import games as game_registry
 from cardroom.games.contracts import DeckNumbers
 
-__all__ = ["compare_verdict", "number", "restrict_verdict", "skill_verdict", "tune_hints", "with_effects"]
+__all__ = [
+    "POOLED", "SEATS", "compare_verdict", "number", "restrict_verdict", "skill_verdict", "tune_hints",
+    "with_effects",
+]
+
+POOLED = "points_all"
+"""The per-game mean of every seat's total: a seat's change, pooled over the seats (each seat
+alone is a noisy figure)."""
+SEATS = "seat_advantage"
+"""The largest distance of a seat's win rate from the fair share (``cardroom tune``'s ``seats``)."""
 
 
 def number(x: float | None) -> str:
@@ -47,9 +56,9 @@ def _surety(d: Mapping[str, Any]) -> float:
 def _whom(key: str) -> str:
     if key.startswith(("win_seat", "points_seat")):
         return f"for seat {key.rpartition('seat')[2]} alone"
-    if key == "points_all":
+    if key == POOLED:
         return "for every seat, pooled"
-    if key == "seat_advantage":
+    if key == SEATS:
         return "between the seats"
     return "for the game as a whole (every seat)"
 
@@ -78,7 +87,7 @@ def compare_verdict(label: str, base: str, rows: Sequence[Mapping[str, Any]], po
     else:
         lines.append(f"{label} against {base}: no result of the games moved beyond noise (every 95% interval "
                      "holds 0).")
-    pooled = next((r for r in rows if r["key"] == "points_all"), None)
+    pooled = next((r for r in rows if r["key"] == POOLED), None)
     seats = [r for r in rows if r["key"].startswith("points_seat")]
     if pooled is not None:
         d = pooled["difference"]
@@ -160,7 +169,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
         targets.append(("length", moved["deals"]["base"]["value"], "the game's length"))
     if "decisions" in moved:
         targets.append(("decisions", moved["decisions"]["base"]["value"], "the decisions a game"))
-    seat_rows = [r for r in rows if r["key"] == "seat_advantage"]
+    seat_rows = [r for r in rows if r["key"] == SEATS]
     if seat_rows and (seat_rows[0].get("holm") or any(k.startswith("win_seat") for k in moved)):
         bound = max(math.ceil(seat_rows[0]["base"]["value"] * 100) / 100, 0.01)
         targets.append(("seats", bound, "the seats' advantage"))
