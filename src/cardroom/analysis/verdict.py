@@ -211,10 +211,12 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
 
 def restrict_verdict(rows: Sequence[Mapping[str, Any]], unit: str, players: int) -> list[str]:
     """The verdict of restricted play: which card is worth most (and least) to its player, and
-    whether that is more than noise; every row is already pooled over the seats."""
+    whether that is more than noise (its worth in points after Holm's adjustment, ``margin_holm``,
+    not a row's ``holm``, which its win rate alone may make true); every row is already pooled
+    over the seats."""
     if not rows:
         return ["No card was restricted."]
-    sure = [r for r in rows if r.get("holm")]
+    sure = [r for r in rows if r.get("margin_holm")]
     top, bottom = rows[0], rows[-1]
 
     def told(row: Mapping[str, Any]) -> str:
@@ -227,11 +229,11 @@ def restrict_verdict(rows: Sequence[Mapping[str, Any]], unit: str, players: int)
         return [f"No card's worth to its player is more than noise after Holm's adjustment over the "
                 f"{len(rows)} restrictions; the largest, {told(top)}, may be chance.", pooled]
     lines = [f"The card worth most to its player is {told(top)}: "
-             f"{'more than noise' if top.get('holm') else 'possibly noise'}; {len(sure)} of {len(rows)} "
-             f"restrictions are worth more than noise (Holm's adjustment)."]
+             f"{'more than noise' if top.get('margin_holm') else 'possibly noise'}; "
+             f"{len(sure)} of {len(rows)} restrictions are worth more than noise (Holm's adjustment)."]
     if bottom is not top and bottom["margin"].get("value") is not None and bottom["margin"]["value"] < 0:
         lines.append(f"Playing {told(bottom)} costs its player: "
-                     f"{'more than noise' if bottom.get('holm') else 'possibly noise'}.")
+                     f"{'more than noise' if bottom.get('margin_holm') else 'possibly noise'}.")
     return [*lines, pooled]
 
 
