@@ -95,8 +95,10 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
 def _game_compare(
     runs: Sequence[Results], labels: Sequence[str], versions: bool = False
 ) -> tuple[list[str], list[Section]]:
-    """The game's own comparison: ``compare_sections(runs, labels)`` beside its analysis
-    function (the spec's ``analysis`` module), when it has one."""
+    """The game's own comparison: ``compare_sections(runs, labels, *, versions)`` beside its
+    analysis function (the spec's ``analysis`` module), when it has one; ``versions``: the runs
+    play versions of one deck (see :func:`compare_runs`). A section's figure
+    ``effects_by_variant`` (each label's direct effects, surest first) joins the verdict."""
     spec = game_registry.get(runs[0].game)
     if spec.analysis is None:
         return [], []
