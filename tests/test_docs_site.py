@@ -46,7 +46,13 @@ def test_the_api_reference_is_made_from_the_docstrings(site: Path) -> None:
         assert f'id="{name}"' in games, name
     # a doctest is shown as code, a Sphinx role as code, never as its markup
     assert "mask_of" in games and ":class:" not in games and ":func:" not in games
-    assert 'id="cardroom.sim.runner.ray_refusal"' in _page(site, "api/sim")
+    sim = _page(site, "api/sim")
+    assert 'id="cardroom.sim.runner.ray_refusal"' in sim
+    # a module's public names are those in its __all__ (docs/api/index.md): not every name
+    # without an underscore
+    from cardroom.sim import runner
+
+    assert "TOKEN_HELP" not in runner.__all__ and 'id="cardroom.sim.runner.TOKEN_HELP"' not in sim
     assert 'id="cardroom.rl.vector_env"' in _page(site, "api/rl")
 
 

@@ -21,9 +21,17 @@ from cardroom import games as game_registry
 from cardroom.analysis.figures import game_frame, metric_names, rules_words, seed_text
 from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
-from cardroom.analysis.stats import Difference, holm, mean_t, paired_difference, welch_difference, wilson
-from cardroom.analysis.verdict import compare_verdict, tune_hints
+from cardroom.analysis.stats import (
+    Difference,
+    holm,
+    mean_t,
+    paired_difference,
+    seat_advantage,
+    welch_difference,
+)
+from cardroom.analysis.verdict import POOLED, SEATS, compare_verdict, tune_hints
 from cardroom.analysis.verdict import with_effects as _with_effects
+from cardroom.sim.stats import Z95
 
 __all__ = ["check_same_game", "compare_runs", "sweep_report"]
 
@@ -87,8 +95,10 @@ def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[s
 def _game_compare(
     runs: Sequence[Results], labels: Sequence[str], versions: bool = False
 ) -> tuple[list[str], list[Section]]:
-    """The game's own comparison: ``compare_sections(runs, labels)`` beside its analysis
-    function (the spec's ``analysis`` module), when it has one."""
+    """The game's own comparison: ``compare_sections(runs, labels, *, versions)`` beside its
+    analysis function (the spec's ``analysis`` module), when it has one; ``versions``: the runs
+    play versions of one deck (see :func:`compare_runs`). A section's figure
+    ``effects_by_variant`` (each label's direct effects, surest first) joins the verdict."""
     spec = game_registry.get(runs[0].game)
     if spec.analysis is None:
         return [], []
@@ -121,13 +131,6 @@ SEATS_LEFT_OUT = ("The runs seat different numbers of players, so the per-seat f
                   "points of each seat) are left out; each run's own are in cardroom analyze of its folder.")
 
 
-POOLED = "points_all"
-"""The per-game mean of every seat's total: a seat's change, pooled over the seats (each seat
-alone is a noisy figure)."""
-SEATS = "seat_advantage"
-"""The largest distance of a seat's win rate from the fair share (``cardroom tune``'s ``seats``)."""
-
-
 def _pooled(frames: list[pl.DataFrame], names: dict[str, str], shared: list[str],
             points: str) -> list[pl.DataFrame]:
     """Each frame with :data:`POOLED`, placed after the seats' totals (when every run has them)."""
@@ -140,24 +143,19 @@ def _pooled(frames: list[pl.DataFrame], names: dict[str, str], shared: list[str]
 
 
 def _seat_advantage(frame: pl.DataFrame) -> dict[str, Any] | None:
-    """The farthest seat's distance from the fair win share, with its Wilson interval shifted
-    alike (0 at the low end when the seat's interval holds the fair share)."""
+    """The farthest seat's distance from the fair win share (:func:`seat_advantage`, the
+    figure ``cardroom tune``'s ``seats`` target searches)."""
     seats = [c for c in frame.columns if c.startswith("win_seat")]
     if len(seats) < 2 or frame.height == 0:
         return None
-    fair = 1 / len(seats)
-    shares = {c: float(frame[c].sum()) for c in seats}
-    farthest = max(seats, key=lambda c: abs(shares[c] / frame.height - fair))
-    rate = wilson(shares[farthest], frame.height)
-    near = 0.0 if rate.low <= fair <= rate.high else min(abs(rate.low - fair), abs(rate.high - fair))
-    far = max(abs(rate.low - fair), abs(rate.high - fair))
-    seat = int(farthest.removeprefix("win_seat"))
-    return {"value": abs(rate.value - fair), "low": near, "high": far, "seat": seat}
+    seat, distance = seat_advantage([float(frame[c].sum()) for c in seats], frame.height)
+    return {"value": distance.value, "low": distance.low, "high": distance.high,
+            "seat": int(seats[seat].removeprefix("win_seat"))}
 
 
 def _independent(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
     """``b - a`` of two estimates with 95% intervals, their errors taken as independent."""
-    z = 1.959963984540054
+    z = Z95
     se = math.hypot((a["high"] - a["low"]) / (2 * z), (b["high"] - b["low"]) / (2 * z))
     value = b["value"] - a["value"]
     p = math.erfc(abs(value) / se / math.sqrt(2)) if se > 0 else (0.0 if value else 1.0)

@@ -228,6 +228,8 @@ def restricted_report(
     )
     for i, row in enumerate(rows):
         row["holm"] = any(p < 0.05 for p in adjusted[2 * i : 2 * i + 2] if not math.isnan(p))
+        # the worth in points alone (the verdict speaks of it; "holm" may hold by the win rate)
+        row["margin_holm"] = not math.isnan(adjusted[2 * i]) and adjusted[2 * i] < 0.05
     rows.sort(key=lambda r: -(r["margin"]["value"] or 0.0))
     for rank, row in enumerate(rows, 1):
         row["rank"] = rank

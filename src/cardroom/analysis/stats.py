@@ -13,9 +13,26 @@ from scipy import stats as scipy_stats
 from cardroom.sim.stats import Estimate, wilson
 
 __all__ = [
-    "Difference", "holm", "mean_moments", "mean_t", "paired_difference", "paired_moments", "welch_difference",
-    "welch_moments", "wilson",
+    "Difference", "holm", "mean_moments", "mean_t", "paired_difference", "paired_moments", "seat_advantage",
+    "welch_difference", "welch_moments", "wilson",
 ]
+
+
+def seat_advantage(shares: Sequence[float], games: int) -> tuple[int, Estimate]:
+    """The seat whose win share (``shares[seat]`` wins of ``games``, a shared first a fraction)
+    is farthest from the fair share, and that distance, its interval the Wilson bounds of the
+    seat's rate shifted alike (from 0 when the rate's interval holds the fair share).
+
+    >>> seat, distance = seat_advantage([60, 20, 20], 100)
+    >>> seat, round(distance.value, 3), distance.low > 0
+    (0, 0.267, True)
+    """
+    fair = 1 / len(shares)
+    seat = max(range(len(shares)), key=lambda s: abs(shares[s] / games - fair))
+    rate = wilson(shares[seat], games)
+    near = 0.0 if rate.low <= fair <= rate.high else min(abs(rate.low - fair), abs(rate.high - fair))
+    far = max(abs(rate.low - fair), abs(rate.high - fair))
+    return seat, Estimate(abs(rate.value - fair), near, far, games)
 
 
 def mean_t(samples: Sequence[float]) -> Estimate:

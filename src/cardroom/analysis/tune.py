@@ -26,7 +26,7 @@ from typing import Any
 
 from cardroom import games as game_registry
 from cardroom.analysis.report import Column, Report, Section, Table
-from cardroom.analysis.stats import mean_t, wilson
+from cardroom.analysis.stats import mean_t, seat_advantage
 from cardroom.engine import Rules, RulesError
 from cardroom.games.contracts import DeckNumbers
 from cardroom.sim.tournament import GameResult, Lineup, run_games
@@ -178,18 +178,12 @@ def _decisions(trial: Trial) -> tuple[float, float, float]:
 def _seat_advantage(trial: Trial) -> tuple[float, float, float]:
     """The largest distance of a seat's win rate from the fair share (and the Wilson bounds of
     that seat's rate, shifted alike)."""
-    players = len(trial.results[0].totals)
-    shares = [0.0] * players
+    shares = [0.0] * len(trial.results[0].totals)
     for r in trial.results:
         for seat in r.winners:
             shares[seat] += 1 / len(r.winners)
-    n = len(trial.results)
-    fair = 1 / players
-    seat = max(range(players), key=lambda s: abs(shares[s] / n - fair))
-    rate = wilson(shares[seat], n)
-    # The distance's interval: from 0 when the rate's interval holds the fair share.
-    near = 0.0 if rate.low <= fair <= rate.high else min(abs(rate.low - fair), abs(rate.high - fair))
-    return abs(rate.value - fair), near, max(abs(rate.low - fair), abs(rate.high - fair))
+    _seat, distance = seat_advantage(shares, len(trial.results))
+    return distance.value, distance.low, distance.high
 
 
 def _card_spread(trial: Trial) -> tuple[float, float, float]:

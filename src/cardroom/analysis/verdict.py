@@ -17,7 +17,16 @@ from typing import Any
 from cardroom import games as game_registry
 from cardroom.games.contracts import DeckNumbers
 
-__all__ = ["compare_verdict", "number", "restrict_verdict", "skill_verdict", "tune_hints", "with_effects"]
+__all__ = [
+    "POOLED", "SEATS", "compare_verdict", "number", "restrict_verdict", "skill_verdict", "tune_hints",
+    "with_effects",
+]
+
+POOLED = "points_all"
+"""The per-game mean of every seat's total: a seat's change, pooled over the seats (each seat
+alone is a noisy figure)."""
+SEATS = "seat_advantage"
+"""The largest distance of a seat's win rate from the fair share (``cardroom tune``'s ``seats``)."""
 
 
 def number(x: float | None) -> str:
@@ -47,9 +56,9 @@ def _surety(d: Mapping[str, Any]) -> float:
 def _whom(key: str) -> str:
     if key.startswith(("win_seat", "points_seat")):
         return f"for seat {key.rpartition('seat')[2]} alone"
-    if key == "points_all":
+    if key == POOLED:
         return "for every seat, pooled"
-    if key == "seat_advantage":
+    if key == SEATS:
         return "between the seats"
     return "for the game as a whole (every seat)"
 
@@ -78,7 +87,7 @@ def compare_verdict(label: str, base: str, rows: Sequence[Mapping[str, Any]], po
     else:
         lines.append(f"{label} against {base}: no result of the games moved beyond noise (every 95% interval "
                      "holds 0).")
-    pooled = next((r for r in rows if r["key"] == "points_all"), None)
+    pooled = next((r for r in rows if r["key"] == POOLED), None)
     seats = [r for r in rows if r["key"].startswith("points_seat")]
     if pooled is not None:
         d = pooled["difference"]
@@ -160,7 +169,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
         targets.append(("length", moved["deals"]["base"]["value"], "the game's length"))
     if "decisions" in moved:
         targets.append(("decisions", moved["decisions"]["base"]["value"], "the decisions a game"))
-    seat_rows = [r for r in rows if r["key"] == "seat_advantage"]
+    seat_rows = [r for r in rows if r["key"] == SEATS]
     if seat_rows and (seat_rows[0].get("holm") or any(k.startswith("win_seat") for k in moved)):
         bound = max(math.ceil(seat_rows[0]["base"]["value"] * 100) / 100, 0.01)
         targets.append(("seats", bound, "the seats' advantage"))
@@ -202,10 +211,12 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
 
 def restrict_verdict(rows: Sequence[Mapping[str, Any]], unit: str, players: int) -> list[str]:
     """The verdict of restricted play: which card is worth most (and least) to its player, and
-    whether that is more than noise; every row is already pooled over the seats."""
+    whether that is more than noise (its worth in points after Holm's adjustment, ``margin_holm``,
+    not a row's ``holm``, which its win rate alone may make true); every row is already pooled
+    over the seats."""
     if not rows:
         return ["No card was restricted."]
-    sure = [r for r in rows if r.get("holm")]
+    sure = [r for r in rows if r.get("margin_holm")]
     top, bottom = rows[0], rows[-1]
 
     def told(row: Mapping[str, Any]) -> str:
@@ -218,11 +229,11 @@ def restrict_verdict(rows: Sequence[Mapping[str, Any]], unit: str, players: int)
         return [f"No card's worth to its player is more than noise after Holm's adjustment over the "
                 f"{len(rows)} restrictions; the largest, {told(top)}, may be chance.", pooled]
     lines = [f"The card worth most to its player is {told(top)}: "
-             f"{'more than noise' if top.get('holm') else 'possibly noise'}; {len(sure)} of {len(rows)} "
-             f"restrictions are worth more than noise (Holm's adjustment)."]
+             f"{'more than noise' if top.get('margin_holm') else 'possibly noise'}; "
+             f"{len(sure)} of {len(rows)} restrictions are worth more than noise (Holm's adjustment)."]
     if bottom is not top and bottom["margin"].get("value") is not None and bottom["margin"]["value"] < 0:
         lines.append(f"Playing {told(bottom)} costs its player: "
-                     f"{'more than noise' if bottom.get('holm') else 'possibly noise'}.")
+                     f"{'more than noise' if bottom.get('margin_holm') else 'possibly noise'}.")
     return [*lines, pooled]
 
 
@@ -244,7 +255,11 @@ def skill_verdict(report: Mapping[str, Any]) -> list[str]:
              f"{'more than noise' if beyond else 'within noise'}."]
     steps = report["steps"]
     if steps:
-        best = max(steps, key=lambda s: abs((s["score"].get("value") or 0.5) - 0.5))
+        def off_even(step: Mapping[str, Any]) -> float:  # a rung that lost every deal is 0.0, not unknown
+            value = step["score"].get("value")
+            return 0.0 if value is None else abs(value - 0.5)
+
+        best = max(steps, key=off_even)
         score = best["score"]
         sure = score.get("low") is not None and (score["low"] > 0.5 or score["high"] < 0.5)
         def percent(x: float | None) -> str:

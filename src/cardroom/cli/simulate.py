@@ -6,7 +6,6 @@ import json
 import sys
 import time
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from cardroom.engine import Rules
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
 from cardroom.sim.report import deck_words, summarize
-from cardroom.sim.tournament import Lineup, default_agents, run_games
+from cardroom.sim.tournament import Lineup, default_agents, missing_folders, remove_empty_folders, run_games
 from cardroom.text import plural
 
 __all__ = ["TableOptions", "run_simulate", "print_summary"]
@@ -89,7 +88,7 @@ def run_simulate(
 
     played = [0]
     records_before = _records_in(records)
-    records_made = [] if records is None else [p for p in (records, *records.parents) if not p.exists()]
+    records_made = [] if records is None else missing_folders(records)
     try:
         if err.is_terminal:
             columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -105,9 +104,7 @@ def run_simulate(
         else:
             summary = play(lambda k: played.__setitem__(0, played[0] + k))
     except KeyboardInterrupt:
-        for folder in records_made:  # deepest first: the folders this run made and left empty
-            with suppress(OSError):
-                folder.rmdir()
+        remove_empty_folders(records_made)
         err.print(_interrupted(played[0], total, tables, records, _records_in(records) - records_before),
                   highlight=False)
         raise SystemExit(130) from None

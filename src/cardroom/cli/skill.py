@@ -13,6 +13,7 @@ from rich.table import Table
 
 from cardroom.cli.ladder import with_progress
 from cardroom.cli.options import UsageError
+from cardroom.cli.simulate import rules_line
 from cardroom.engine import Rules
 from cardroom.sim.ladder import interval
 from cardroom.sim.skill import games_of_skill, run_skill
@@ -113,16 +114,6 @@ def _trend_words(report: dict[str, Any]) -> str:
     return words
 
 
-def rules_words(report: dict[str, Any]) -> str:
-    """A skill report's rules in one line, its deck by name (and digest: a file's name is not
-    unique), never by its digest alone."""
-    from cardroom.sim.report import deck_words
-
-    deck = report.get("deck")
-    return ", ".join(f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
-                     for k, v in report["rules"].items() if k != "deck_files")
-
-
 def _rungs_note(report: dict[str, Any]) -> str | None:
     """What the short names of the ISMCTS rungs stand for (``ismcts 25``: ``ismcts:iterations=25``)."""
     shortened = [r for r in report["rungs"] if short(r) != r]
@@ -143,7 +134,7 @@ def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
         )
         for line in skill_verdict(report):
             console.print(f"[bold]verdict:[/] {escape(line)}", highlight=False)
-        console.print(f"rules: {escape(rules_words(report))}", highlight=False)
+        console.print(f"rules: {escape(rules_line(report))}", highlight=False)
         table = Table(
             title=f"Each rung against the one below (95% intervals; {report['unit']})", title_justify="left",
             caption=_rungs_note(report), caption_justify="left",
@@ -200,7 +191,7 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
         ("rungs", ", ".join(first["rungs"])),
     ]
     for report in reports:
-        facts.append((f"rules{' of ' + report['variant'] if report['variant'] else ''}", rules_words(report)))
+        facts.append((f"rules{' of ' + report['variant'] if report['variant'] else ''}", rules_line(report)))
     columns = [
         Column("rung", "Rung"),
         Column("below", "Below"),

@@ -31,7 +31,15 @@ from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations
 from cardroom.sim.runner import Backend, chunk_size, ray_refusal, run_chunks
-from cardroom.sim.tournament import GameResult, Lineup, native_plays, play_state, worker_count
+from cardroom.sim.tournament import (
+    GameResult,
+    Lineup,
+    missing_folders,
+    native_plays,
+    play_state,
+    remove_empty_folders,
+    worker_count,
+)
 
 try:
     import pyarrow as pa
@@ -432,7 +440,7 @@ def simulate_to(
     if backend.ray and backend.address is not None:
         ray_address_answers(backend.address)  # before anything is written
     shapes = schemas(rules.game)
-    made = _missing_folders(folder) + ([] if records is None else _missing_folders(records))
+    made = missing_folders(folder) + ([] if records is None else missing_folders(records))
     folder.mkdir(parents=True, exist_ok=True)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -440,20 +448,8 @@ def simulate_to(
         return _simulate_into(folder, rules, games, seed, lineup, lineups, backend, variant, csv, records,
                               batch_games, progress, duplicate, workers, shapes)
     except BaseException:
-        _remove_empty(made)  # a run stopped or failed leaves no empty folder of its own making
+        remove_empty_folders(made)  # a run stopped or failed leaves no empty folder of its own making
         raise
-
-
-def _missing_folders(folder: Path) -> list[Path]:
-    """The folders ``folder.mkdir(parents=True)`` would make, deepest first."""
-    return [p for p in (folder, *folder.parents) if not p.exists()]
-
-
-def _remove_empty(folders: Sequence[Path]) -> None:
-    """Remove each folder (deepest first) that is empty; a folder that holds files stays."""
-    for made in sorted(folders, key=lambda p: len(p.parts), reverse=True):
-        with suppress(OSError):
-            made.rmdir()
 
 
 def _simulate_into(folder: Path, rules: Rules, games: int, seed: int, lineup: Lineup,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from cardroom.sim.runner import chunk_size, run_chunks
 __all__ = [
     "Lineup", "GameResult", "play_game", "play_state", "run_games", "result_from_log", "worker_count",
     "MAX_ACTIONS", "MAX_WORKERS", "batch_results", "native_plays", "DEFAULT_AGENT", "default_agents",
+    "missing_folders", "remove_empty_folders",
 ]
 
 DEFAULT_AGENT = "heuristic"
@@ -154,6 +156,19 @@ def result_from_log(game: str, log: list[Event], index: int, seed: int, totals: 
         index=index, seed=seed, totals=totals, winners=[] if end is None else spec.winners(end),
         deals=len(deal_points), deal_points=deal_points, extras=spec.result_extras(log),
     )
+
+
+def missing_folders(folder: Path) -> list[Path]:
+    """The folders ``folder.mkdir(parents=True)`` would make, deepest first."""
+    return [p for p in (folder, *folder.parents) if not p.exists()]
+
+
+def remove_empty_folders(folders: Sequence[Path]) -> None:
+    """Remove each of ``folders`` (deepest first) that is empty: a run stopped or failed leaves
+    no empty folder of its own making; a folder that holds files stays."""
+    for made in sorted(folders, key=lambda p: len(p.parts), reverse=True):
+        with suppress(OSError):
+            made.rmdir()
 
 
 def make_records_folder(records: Path) -> None:
