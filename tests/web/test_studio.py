@@ -7,6 +7,7 @@ run. Bad input gets a clear 4xx in words, never a traceback."""
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -346,11 +347,52 @@ def test_a_run_is_cancelled_by_its_starter_only_and_the_loop_keeps_answering(ser
     assert max(took) < 1.0, took  # the games play off the event loop
     url = f"/api/studio/runs/{run['id']}/cancel"
     assert "only whoever started a run may cancel it" in refused(server.http.post(url, json={"token": "guess"}), 403)
-    assert server.http.post(url, json={"token": run["token"]}).status_code == 200
-    done = finished(server, run["id"])
+    began = time.monotonic()
+    answer = server.http.post(url, json={"token": run["token"]})
+    assert answer.status_code == 200 and answer.json()["status"] == "cancelled", answer.text
+    done = finished(server, run["id"], timeout=15.0)  # its games stop, not only its status
+    assert time.monotonic() - began < 15.0
     assert done["status"] == "cancelled" and done["error"] == "cancelled by whoever started it"
     assert done["played"] < done["games"] and done["report_html"] is None
-    assert "has finished; there is nothing to cancel" in refused(server.http.post(url, json={"token": run["token"]}), 409)
+    again = refused(server.http.post(url, json={"token": run["token"]}), 409)
+    assert "had already ended (cancelled: it was cancelled); there is nothing to cancel" in again
+
+
+def test_a_cancel_says_what_became_of_the_run_and_a_report_after_it_is_not_kept(
+        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancel that comes while the run's last step is under way (its report drawn, say) still
+    cancels it: the answer says so, and so does the run once kept. A run that had ended is
+    refused with what became of it."""
+    release = threading.Event()
+    drawing = threading.Event()
+
+    def slow_report(work: studio_module.Work) -> studio_module.Report:
+        work.progress(work.settings.games)  # every game played; then a long last step
+        drawing.set()
+        release.wait(30)
+        return studio_module.Report(html="<p>kept?</p>", text="kept?")
+
+    monkeypatch.setitem(studio_module.JOBS, "simulate", studio_module.Job(
+        "simulate", "Simulate", "a job whose report takes its time", (1, 1), slow_report))
+    monkeypatch.setattr(studio_module, "CANCEL_WAIT", 0.2)
+    deck = opened(server)
+    run = start(server, deck).json()
+    assert drawing.wait(30)
+    url = f"/api/studio/runs/{run['id']}/cancel"
+    answer = server.http.post(url, json={"token": run["token"]})
+    release.set()
+    assert answer.status_code == 200 and answer.json()["status"] == "cancelled", answer.text
+    done = finished(server, run["id"])
+    assert done["status"] == "cancelled" and done["report_html"] is None and done["report_text"] is None
+
+    release.clear()
+    drawing.clear()
+    ended = start(server, deck).json()
+    assert drawing.wait(30)
+    release.set()
+    assert finished(server, ended["id"])["status"] == "done"
+    words = refused(server.http.post(f"/api/studio/runs/{ended['id']}/cancel", json={"token": ended["token"]}), 409)
+    assert f"the run {ended['id']} had already ended (done: its report is kept)" in words
 
 
 def test_runs_are_bounded_per_address_per_server_and_in_time(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,6 +82,8 @@ SAVES_PER_MINUTE = 60
 """Versions one address may save a minute."""
 MAX_VERSIONS = 500
 """Versions one studio deck may have."""
+CANCEL_WAIT = 5.0
+"""Seconds a cancel waits for its run's thread to stop, to answer the run as it is kept."""
 STUDIO_AGENTS = ("heuristic", "random")
 """Who may play the studio's games: the quick bots (a search bot's games take minutes)."""
 
@@ -321,13 +323,17 @@ _PLOTTING = threading.Lock()
 """matplotlib's pyplot is not thread-safe: one report is drawn at a time."""
 
 
-def _report(report: Any) -> Report:
-    """The analysis report (``cardroom.analysis.report.Report``) as the studio shows it."""
+def _report(work: Work, make: Callable[[], Any]) -> Report:
+    """The analysis report ``make()`` builds (``cardroom.analysis.report.Report``) as the studio
+    shows it; none for a run stopped meanwhile (:class:`Stopped`, before each costly step)."""
     from rich.console import Console
 
     from cardroom.analysis.html import render_html
     from cardroom.cli.analyze import print_report
 
+    work.progress(0)
+    report = make()
+    work.progress(0)
     with _PLOTTING:
         page = render_html(report)
     body = page.split("<body>", 1)[1].rsplit("</body>", 1)[0]
@@ -354,7 +360,8 @@ def simulate_job(work: Work) -> Report:
     """``simulate`` then ``analyze``: one version's games and every figure of them."""
     from cardroom.analysis.figures import build_report
 
-    return _report(build_report(_played(work, 0)))
+    played = _played(work, 0)
+    return _report(work, lambda: build_report(played))
 
 
 def compare_job(work: Work) -> Report:
@@ -362,7 +369,7 @@ def compare_job(work: Work) -> Report:
     from cardroom.analysis.compare import compare_runs
 
     runs = [_played(work, i) for i in range(len(work.variants))]
-    return _report(compare_runs(runs, [label for label, _ in work.variants]))
+    return _report(work, lambda: compare_runs(runs, [label for label, _ in work.variants]))
 
 
 def _restrictions(rules: Any) -> int:
@@ -378,9 +385,9 @@ def restrict_job(work: Work) -> Report:
 
     _, rules = work.variants[0]
     games = work.settings.games
-    return _report(restricted_report(rules, games=games, seed=work.settings.seed,
-                                     agents_text=work.settings.agents,
-                                     progress=lambda done: work.progress(done * games)))
+    return _report(work, lambda: restricted_report(rules, games=games, seed=work.settings.seed,
+                                                   agents_text=work.settings.agents,
+                                                   progress=lambda done: work.progress(done * games)))
 
 
 SKILL_RUNGS = {"base": 25, "doublings": 2}
@@ -412,7 +419,7 @@ def skill_job(work: Work) -> Report:
                            workers=work.workers, progress=work.progress)
         report["variant"] = label
         reports.append(report)
-    return _report(skill_report(reports))
+    return _report(work, lambda: skill_report(reports))
 
 
 def _tune_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
@@ -458,7 +465,7 @@ def tune_job(work: Work) -> Report:
                  trials=settings.trials, games=settings.games, retest_games=settings.games, top=TUNE_TOP,
                  seed=settings.seed, workers=work.workers, progress=trial_played)
     work.progress(_tune_games(work.variants, settings) - done[0])  # the re-tests
-    return _report(tune_report(tuned))
+    return _report(work, lambda: tune_report(tuned))
 
 
 JOBS: dict[str, Job] = {
@@ -772,6 +779,13 @@ class Studio:
             status, error = "failed", f"the run failed: {said}"
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        with self.lock:
+            # A stop asked before the run ended is what became of it, whatever the job did after
+            # (its last games or its report): the cancel's answer said so.
+            if live.cancelled.is_set():
+                status, error = live.reason
+                report = None
+            live.ending = status
         try:
             self._set(live.id, status=status, error=error, played=live.played, finished=time.time(),
                       report_html=report.html if report else None,
@@ -779,6 +793,7 @@ class Studio:
         finally:
             with self.lock:
                 self.live.pop(live.id, None)
+            live.ended.set()
 
     def _set(self, run_id: str, **values: Any) -> None:
         with self._session() as s, s.begin():
@@ -810,16 +825,27 @@ class Studio:
         return answer
 
     def cancel(self, run_id: str, token: str) -> dict[str, Any]:
-        """Cancel a waiting or running run (its token, from its start)."""
-        self.run(run_id)
-        live = self.live.get(run_id)
-        if live is None:
-            raise StudioError(409, f"the run {run_id} has finished; there is nothing to cancel")
-        if not secrets.compare_digest(live.token_hash, _hash(token)):
-            raise StudioError(403, "only whoever started a run may cancel it (with the token its start "
-                                   "answered)")
-        live.stop("cancelled", "cancelled by whoever started it")
-        return self.run(run_id)
+        """Cancel a waiting or running run (its token, from its start): the run as it ended,
+        ``cancelled``; a run that had ended already is refused (409) with what became of it."""
+        found = self.run(run_id)
+        with self.lock:
+            live = self.live.get(run_id)
+            if live is not None and not secrets.compare_digest(live.token_hash, _hash(token)):
+                raise StudioError(403, "only whoever started a run may cancel it (with the token its "
+                                       "start answered)")
+            ending = None if live is None else live.ending
+            if live is not None and ending is None:
+                live.stop("cancelled", "cancelled by whoever started it")
+        if live is None or ending is not None:
+            status = ending or found["status"]
+            raise StudioError(409, f"the run {run_id} had already ended ({status}: "
+                                   f"{_ENDED.get(status, status)}); there is nothing to cancel")
+        # The run is cancelled now, whatever it does next; its thread stops at its next chunk of
+        # games. Wait a little for it, so that the answer is the run as it is kept.
+        live.ended.wait(CANCEL_WAIT)
+        answer = self.run(run_id)
+        answer["status"] = "cancelled"
+        return answer
 
     def jobs(self) -> dict[str, Any]:
         """The jobs, settings and bounds, for the page."""
@@ -847,12 +873,20 @@ class _Live:
     def __post_init__(self) -> None:
         self.cancelled = threading.Event()
         self.reason = ("cancelled", "cancelled")
+        self.ending: str | None = None
+        """The status the run ends with, once its thread has decided it (under the studio's lock)."""
+        self.ended = threading.Event()
+        """Set once the run's end is stored."""
 
     def stop(self, status: str, why: str) -> None:
         """Ask the run to stop at its next chunk of games: stored as ``status``, ``why`` its error."""
         if not self.cancelled.is_set():
             self.reason = (status, why)
             self.cancelled.set()
+
+
+_ENDED = {"done": "its report is kept", "failed": "it failed", "cancelled": "it was cancelled",
+          "stopped": "it was stopped"}
 
 
 def _renderer(game: str) -> str | None:
