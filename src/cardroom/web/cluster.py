@@ -81,6 +81,11 @@ CONFIRM = 2 * BEAT
 (Redis restarted, or its beat came late), renews it in between."""
 TAKE_WAIT = 5.0
 """Seconds a request for a table this node is taking waits for it (its game read and rebuilt)."""
+MOVE_WAIT = LEASE_SECONDS + TICK + CONFIRM + 1.0
+"""Seconds a request for a table whose owner cannot be reached waits for the table to be taken
+(its owner died) before it is asked to come again."""
+MOVE_LOOK = 0.25
+"""Seconds between two looks for such a table."""
 LOBBY_EVERY = 0.5
 """Seconds between two writes of this node's tables to the shared lobby."""
 REDIS_TIMEOUT = 1.0
@@ -558,7 +563,9 @@ class ClusterTables(TableManager):
 
     async def tick(self) -> None:
         """Take the tables nobody holds, and write the lobby."""
-        owners = await asyncio.to_thread(self._unheld)
+        # in the takeover's own threads: a crowd of requests for moving tables, each looking its
+        # table up in the default executor's threads, does not delay the look that takes them
+        owners = await asyncio.get_running_loop().run_in_executor(self._loader, self._unheld)
         # A table is taken when its lease has been missing for CONFIRM: a node still playing it
         # (Redis restarted and forgot every lease, or its beat came late) takes it back in between.
         now = time.monotonic()
@@ -579,16 +586,9 @@ class ClusterTables(TableManager):
         try:
             claimed = await asyncio.to_thread(self.leases.claim_many, mine)
             self._taking.difference_update(set(mine) - set(claimed))
-            loop = asyncio.get_running_loop()
-            # in threads of their own: the default executor stays free for the requests' lookups
-            loads = [loop.run_in_executor(self._loader, self._load, t) for t in claimed]
-            held = []
-            for loaded in asyncio.as_completed(loads):
-                table_id, data, table = await loaded
-                if self._install(table_id, data, table):
-                    held.append(table_id)
-                self._taking.discard(table_id)
-            return held
+            # in a thread of their own: the default executor stays free for the requests' lookups
+            built = await asyncio.get_running_loop().run_in_executor(self._loader, self._load, claimed)
+            return [table_id for table_id, data, table in built if self._install(table_id, data, table)]
         finally:
             self._taking.difference_update(mine)
     def _beat(self) -> None:
@@ -638,19 +638,22 @@ class ClusterTables(TableManager):
             await asyncio.sleep(0.02)
         return table_id in self.tables
 
-    def _load(self, table_id: str) -> tuple[str, TableData | None, LiveTable | None]:
-        """A table whose lease this node just took, as the database has it, its game rebuilt
-        from its actions (in a thread: a long game takes tens of milliseconds)."""
-        data = self.store.table(table_id)
-        if data is None:
-            return table_id, None, None
-        if data.status == "over":
-            return table_id, data, LiveTable(data, None)
-        try:
-            return table_id, data, self._rebuild(data)
-        except Exception as err:
-            log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
-            return table_id, data, None
+    def _load(self, table_ids: list[str]) -> list[tuple[str, TableData | None, LiveTable | None]]:
+        """Tables whose leases this node just took, as the database has them (read together, in
+        a few queries), each game rebuilt from its actions: in a thread."""
+        found = self.store.several(table_ids)
+        built: list[tuple[str, TableData | None, LiveTable | None]] = []
+        for table_id in table_ids:
+            data = found.get(table_id)
+            if data is None or data.status == "over":
+                built.append((table_id, data, None if data is None else LiveTable(data, None)))
+                continue
+            try:
+                built.append((table_id, data, self._rebuild(data)))
+            except Exception as err:
+                log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
+                built.append((table_id, data, None))
+        return built
 
     def _install(self, table_id: str, data: TableData | None, table: LiveTable | None) -> bool:
         """Hold a table whose lease this node just took (:meth:`_load`'s); whether it is held now."""
@@ -766,19 +769,27 @@ class ClusterRouter:
         from redis.exceptions import RedisError
 
         forwarded = any(name == FORWARDED.encode() for name, _ in scope.get("headers", []))
-        try:
-            where = await self.locate(found.group(1))
-        except RedisError:  # Redis away: the tables held here are played on, the others wait
-            where = ""
-        if where is None:
-            await self.app(scope, receive, send)
-        elif forwarded or where == "":
-            # forwarded here, but the table moved on; or its owner is not reachable yet
-            await self._busy(scope, receive, send)
-        elif scope["type"] == "http":
-            await self._forward_http(where, scope, receive, send)
-        else:
-            await self._forward_ws(where, scope, receive, send)
+        held = _Held(receive)
+        # A table whose owner cannot be reached (it died: its lease runs out, then a node takes
+        # it) is waited for, up to MOVE_WAIT, rather than its client sent away to come again.
+        end = time.monotonic() + MOVE_WAIT
+        while True:
+            try:
+                where = await self.locate(found.group(1))
+            except RedisError:  # Redis away: the tables held here are played on, the others wait
+                where = ""
+            if where is None:
+                await self.app(scope, held.receive, send)
+                return
+            if where and not forwarded:
+                forward = self._forward_http if scope["type"] == "http" else self._forward_ws
+                if await forward(where, scope, held, send):
+                    return
+            if forwarded or held.gone or time.monotonic() >= end:
+                # forwarded here, but the table moved on; or its owner is not reachable yet
+                await self._busy(scope, held.receive, send)
+                return
+            await asyncio.sleep(MOVE_LOOK)
 
     async def locate(self, table_id: str) -> str | None:
         """``None``: answer here (held here, taken now, or no such table); else the owner's
@@ -834,19 +845,16 @@ class ClusterRouter:
         out.append((FORWARDED, self.tables.leases.node))
         return out
 
-    async def _forward_http(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _forward_http(self, where: str, scope: Scope, held: _Held, send: Send) -> bool:
+        """The request answered by its table's owner at ``where``; ``False`` if the owner could
+        not be reached (nothing was answered)."""
         import httpx
 
         if self.tables.http is None:
             self.tables.http = httpx.AsyncClient(timeout=30.0)
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
+        chunks = await held.body()
+        if chunks is None:
+            return True  # the client left
         headers = self._headers(scope)
         host = dict(scope.get("headers", [])).get(b"host")
         if host is not None:  # the browser's Host: the owner checks an Origin against it
@@ -858,21 +866,24 @@ class ClusterRouter:
             answer = await self.tables.http.request(scope["method"], url, headers=headers,
                                                     content=b"".join(chunks))
         except httpx.TransportError:
-            await self._busy(scope, receive, send)
-            return
+            return False
         out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.multi_items()
                if k.encode("latin-1") not in _HOP and k.lower() != "content-encoding"]
         out.append((b"content-length", str(len(answer.content)).encode()))
         await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
         await send({"type": "http.response.body", "body": answer.content})
+        return True
 
-    async def _forward_ws(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _forward_ws(self, where: str, scope: Scope, held: _Held, send: Send) -> bool:
+        """The WebSocket relayed to and from its table's owner at ``where``; ``False`` if the
+        owner could not be reached (nothing was answered)."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, WebSocketException
 
-        first = await receive()
+        first = await held.first()
         if first["type"] != "websocket.connect":
-            return
+            held.gone = True
+            return True
         url = "ws" + where.removeprefix("http") + scope["path"]
         # Origin was checked here (the site guard); the owner sees a program's connection.
         headers = [(k, v) for k, v in self._headers(scope) if k.lower() not in ("origin", "cookie")]
@@ -882,8 +893,9 @@ class ClusterRouter:
             upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=2,
                                      max_size=MAX_QUEUED_BYTES, ping_interval=None, proxy=None)
         except (OSError, TimeoutError, WebSocketException):
-            await self._busy(scope, receive, send, connected=True)
-            return
+            return False
+        held.replayed = True  # the connect is answered here: what follows is the client's own
+        receive = held.receive
         await send({"type": "websocket.accept"})
 
         async def down() -> None:
@@ -924,3 +936,39 @@ class ClusterRouter:
             code = upstream.close_code if upstream.close_code not in (None, 1005, 1006) else 1012
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
+        return True
+
+
+class _Held:
+    """A request's first messages, read once by the router and given again to whoever answers
+    (this node's app, after a wait for a table that was moving)."""
+
+    def __init__(self, receive: Receive) -> None:
+        self._receive = receive
+        self._held: list[Message] = []
+        self.replayed = False
+        """The held messages were handed on: ``receive`` reads the client's next."""
+        self.gone = False
+        """The client left before the request could be answered."""
+
+    async def first(self) -> Message:
+        if not self._held:
+            self._held.append(await self._receive())
+        return self._held[0]
+
+    async def body(self) -> list[bytes] | None:
+        """An HTTP request's body in chunks (read once); ``None`` if the client left."""
+        while not self._held or self._held[-1].get("more_body", False):
+            message = await self._receive()
+            self._held.append(message)
+            if message["type"] != "http.request":
+                self.gone = True
+                return None
+        return [m.get("body", b"") for m in self._held]
+
+    async def receive(self) -> Message:
+        if not self.replayed and self._held:
+            message = self._held.pop(0)
+            self.replayed = not self._held
+            return message
+        return await self._receive()
