@@ -288,7 +288,7 @@ def test_a_killed_servers_tables_are_taken_within_two_seconds(
     tmp_path: Path, postgres: PostgresCluster, redis_url: str,
 ) -> None:
     """Every table of a killed node is held by the other within LEASE_SECONDS + TICK + CONFIRM
-    (1.8 s) and a little: under 2.4 s, where a lease of 2.5 s and two looks half a second apart
+    (1.6 s) and a little: under 2.2 s, where a lease of 2.5 s and two looks half a second apart
     took 2.5 to 3.5 s (and more under load)."""
     import redis
 

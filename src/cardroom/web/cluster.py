@@ -15,7 +15,7 @@ Each table has one owner at a time, the only process that holds it in memory and
   lease Redis forgot, or whose renewal came late, takes it back in between: ``CONFIRM`` is two
   beats), rebuilding each game from the actions in the database in a thread, off the event
   loop: a table is played again within about ``LEASE_SECONDS + TICK + CONFIRM`` of its owner's
-  death (1.8 s). A client that asks for such a table meanwhile waits for it rather than being
+  death (1.6 s). A client that asks for such a table meanwhile waits for it rather than being
   sent away.
 - **Routing**: a request or a WebSocket for one table (``/table/ID``, ``/replay/ID``,
   ``/api/tables/ID...``, ``/ws/tables/ID``) that reaches a node that does not own the table is
@@ -69,9 +69,9 @@ __all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "SharedGat
 
 log = logging.getLogger("cardroom.web")
 
-LEASE_SECONDS = 1.2
-"""How long a lease (and a node's address) lasts unless renewed: six beats, so that a beat late
-by a second (a busy machine) loses nothing, and a dead node's tables are taken soon."""
+LEASE_SECONDS = 1.0
+"""How long a lease (and a node's address) lasts unless renewed: five beats, so that a beat late
+by most of a second (a busy machine) loses nothing, and a dead node's tables are taken soon."""
 BEAT = 0.2
 """Seconds between two renewals of a node's leases (in a thread of its own)."""
 TICK = 0.2
