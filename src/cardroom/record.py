@@ -313,14 +313,16 @@ def rebuild(
         raise RecordError(str(err)) from None
     for i, action in enumerate(actions):
         seat = state.current_player if seats is None else seats[i]
-        text = action if isinstance(action, str) else _text(state, action)
         if state.current_player != seat:
+            text = action if isinstance(action, str) else _text(state, action)
             raise RecordError(
                 f"action {i} ({text!r}) is by seat {seat}, but seat {state.current_player} is to act"
             )
         try:
             state.apply(state.parse_action(action) if isinstance(action, str) else action)
         except IllegalAction as err:
+            # the text is made only for the message (a long game is rebuilt often: a server's takeover)
+            text = action if isinstance(action, str) else _text(state, action)
             raise RecordError(f"action {i} (seat {seat}: {text!r}) is illegal: {err}") from None
     return state
 

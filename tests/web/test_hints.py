@@ -10,6 +10,7 @@ import pytest
 from web_support import Client, LiveServer, check_messages, is_over, states_of
 
 from cardroom.agents import make
+from cardroom.web.bounded import Pace
 
 
 def next_of(client: Client, kind: str) -> dict[str, Any]:
@@ -21,6 +22,8 @@ def next_of(client: Client, kind: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize("game", ["baha", "baebae"])
 def test_a_game_played_on_hints_is_the_heuristic_s_and_tells_no_one_else(server: LiveServer, game: str) -> None:
+    # a hint every turn, as fast as the test plays: faster than a person's pace (tested apart)
+    server.manager.hint_pace = Pace("ask for a hint", 1000.0, 1000, 0.0)
     rules = {"target": 1} if game == "baha" else {"rounds": 3}  # three rounds: never as few as 3 decisions
     table = server.create(game=game, players=3, rules=rules, name="Ada", seats=["human", "heuristic", "random"],
                           **({"deck": "sample"} if game == "baebae" else {}))

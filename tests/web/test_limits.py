@@ -10,6 +10,7 @@ import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -270,3 +271,49 @@ def test_the_cap_of_unfinished_tables_an_address_may_have_is_set_by_the_environm
     refused = run("many")
     assert refused.returncode != 0
     assert "CARDROOM_TABLES_PER_ADDRESS must be a whole number from 1, not 'many'" in refused.stderr
+
+
+def test_hints_are_paced_per_address_and_bounded_per_server(server: LiveServer,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from cardroom.web import play
+    from cardroom.web.bounded import Pace
+
+    def seated() -> tuple[Any, int]:
+        made = server.create(game="baha", players=4, rules={"target": 10000}, name="Ada",
+                             seats=["human", "heuristic", "heuristic", "heuristic"])
+        ada = server.client(made["id"], made["token"])
+        return ada, ada.wait(lambda u: bool(u["moves"]))["seq"]
+
+    def answer(client: Any, kinds: tuple[str, ...] = ("hint", "error")) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = client.recv()
+            if message["type"] in kinds:
+                return message
+
+    server.manager.hint_pace = Pace("ask for a hint", 0.01, 2, 0.0)
+    ada, seq = seated()
+    for _ in range(2):
+        ada.send({"type": "hint", "seq": seq})
+        assert answer(ada)["type"] == "hint"
+    ada.send({"type": "hint", "seq": seq})
+    said = answer(ada)
+    assert said["code"] == "slow_down"
+    assert "this address may ask for a hint 0.01 times a second (2 at once)" in said["message"]
+
+    # A second ask while the first waits its turn is refused, and the asker's next message waits unread.
+    server.manager.hint_pace = Pace("ask for a hint", 0.5, 1, 5.0)
+    monkeypatch.setattr(play, "HINTS_AT_ONCE", 1)
+    ada.send({"type": "hint", "seq": seq})
+    assert answer(ada)["type"] == "hint"
+    ada.send({"type": "hint", "seq": seq})  # waits its turn, about 2 s
+    bob, bob_seq = seated()
+    bob.send({"type": "hint", "seq": bob_seq})
+    said = answer(bob)
+    assert said["code"] == "slow_down" and "the server is working out 1 hints, its most" in said["message"]
+    began = time.monotonic()
+    bob.send({"type": "ping"})
+    answer(bob, ("pong",))
+    assert time.monotonic() - began >= 0.8
+    assert answer(ada)["type"] == "hint"
+    ada.close()
+    bob.close()

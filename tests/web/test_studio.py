@@ -7,6 +7,7 @@ run. Bad input gets a clear 4xx in words, never a traceback."""
 from __future__ import annotations
 
 import copy
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -346,11 +347,52 @@ def test_a_run_is_cancelled_by_its_starter_only_and_the_loop_keeps_answering(ser
     assert max(took) < 1.0, took  # the games play off the event loop
     url = f"/api/studio/runs/{run['id']}/cancel"
     assert "only whoever started a run may cancel it" in refused(server.http.post(url, json={"token": "guess"}), 403)
-    assert server.http.post(url, json={"token": run["token"]}).status_code == 200
-    done = finished(server, run["id"])
+    began = time.monotonic()
+    answer = server.http.post(url, json={"token": run["token"]})
+    assert answer.status_code == 200 and answer.json()["status"] == "cancelled", answer.text
+    done = finished(server, run["id"], timeout=15.0)  # its games stop, not only its status
+    assert time.monotonic() - began < 15.0
     assert done["status"] == "cancelled" and done["error"] == "cancelled by whoever started it"
     assert done["played"] < done["games"] and done["report_html"] is None
-    assert "has finished; there is nothing to cancel" in refused(server.http.post(url, json={"token": run["token"]}), 409)
+    again = refused(server.http.post(url, json={"token": run["token"]}), 409)
+    assert "had already ended (cancelled: it was cancelled); there is nothing to cancel" in again
+
+
+def test_a_cancel_says_what_became_of_the_run_and_a_report_after_it_is_not_kept(
+        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cancel that comes while the run's last step is under way (its report drawn, say) still
+    cancels it: the answer says so, and so does the run once kept. A run that had ended is
+    refused with what became of it."""
+    release = threading.Event()
+    drawing = threading.Event()
+
+    def slow_report(work: studio_module.Work) -> studio_module.Report:
+        work.progress(work.settings.games)  # every game played; then a long last step
+        drawing.set()
+        release.wait(30)
+        return studio_module.Report(html="<p>kept?</p>", text="kept?")
+
+    monkeypatch.setitem(studio_module.JOBS, "simulate", studio_module.Job(
+        "simulate", "Simulate", "a job whose report takes its time", (1, 1), slow_report))
+    monkeypatch.setattr(studio_module, "CANCEL_WAIT", 0.2)
+    deck = opened(server)
+    run = start(server, deck).json()
+    assert drawing.wait(30)
+    url = f"/api/studio/runs/{run['id']}/cancel"
+    answer = server.http.post(url, json={"token": run["token"]})
+    release.set()
+    assert answer.status_code == 200 and answer.json()["status"] == "cancelled", answer.text
+    done = finished(server, run["id"])
+    assert done["status"] == "cancelled" and done["report_html"] is None and done["report_text"] is None
+
+    release.clear()
+    drawing.clear()
+    ended = start(server, deck).json()
+    assert drawing.wait(30)
+    release.set()
+    assert finished(server, ended["id"])["status"] == "done"
+    words = refused(server.http.post(f"/api/studio/runs/{ended['id']}/cancel", json={"token": ended["token"]}), 409)
+    assert f"the run {ended['id']} had already ended (done: its report is kept)" in words
 
 
 def test_runs_are_bounded_per_address_per_server_and_in_time(server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -447,3 +489,116 @@ def test_the_studio_keeps_its_decks_and_runs_in_either_database(db_url: str, tmp
         assert kept["versions"][1]["changes"] == deck["versions"][1]["changes"]
     finally:
         server.stop()
+
+
+# -- deck-sized work: off the server's process, paced and bounded per address and per server --
+
+
+def big_form(form: dict[str, Any], steps: int = 3) -> dict[str, Any]:
+    """``form`` with every card's action made long: a deck file of about 240 KiB, whose check
+    takes a few hundred milliseconds."""
+    big = copy.deepcopy(form)
+    draw = '{step = "draw", who = "next", count = 1}'
+    option = '{label = "' + "Option".ljust(50, "o") + '", effects = [' + ", ".join([draw] * 3) + "]}"
+    for card in big["cards"]:
+        card["action"]["text"] = "t" * 300
+        card["action"]["steps"] = [{"step": "choose", "fields": "options = [" + ", ".join([option] * 6) + "]"}] * steps
+    return big
+
+
+def test_decks_are_parsed_and_checked_in_worker_processes_not_the_servers(
+        server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    editing = games.get("baebae").load("deck_editing")
+    deck = opened(server)
+
+    def not_here(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a deck was parsed in the server's process")
+
+    for name in ("checked", "parse", "form_of", "deck_diff"):
+        monkeypatch.setattr(type(editing), name, not_here)
+    answer = server.http.post("/api/studio/check", json=deck["form"]).json()
+    assert answer["ok"] and len(answer["cards"]) == 52
+    assert server.http.get(f"/api/studio/decks/{deck['id']}").json()["form"] == deck["form"]
+    assert server.http.get(f"/api/studio/decks/{deck['id']}/versions/1").json()["cards"] == deck["cards"]
+    again = saved(server, deck, four_cards(deck["form"]))
+    assert again["version"] == 2 and again["form"] == four_cards(deck["form"])
+    assert opened(server, deck_toml=TINY)["cards"][0]["key"] == "AC"
+    assert server.app.state.studio.work.jobs == 0
+
+
+def test_deck_work_is_paced_and_bounded_per_address_and_per_server(server: LiveServer,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    from cardroom.web import bounded
+    from cardroom.web.bounded import Pace, WorkerPool
+
+    monkeypatch.setattr(bounded, "REFUSAL_PAUSE", 0.05)
+    studio = server.app.state.studio
+    form = opened(server)["form"]
+    studio.pace = Pace("check a deck or read its form", 1.0, 2, 0.0)
+    assert [server.http.post("/api/studio/check", json=form).status_code for _ in range(2)] == [200, 200]
+    r = server.http.post("/api/studio/check", json=form)
+    assert "this address may check a deck or read its form 1 times a second (2 at once)" in refused(r, 429)
+    assert int(r.headers["retry-after"]) >= 1
+    studio.pace = Pace("check a deck or read its form", 1000.0, 1000, 0.0)
+    big = big_form(form)
+
+    def checks(per_address: int, waiting: int, sources: list[str]) -> list[Any]:
+        studio.work.close()
+        studio.work = WorkerPool("deck jobs", 1, waiting, per_address, 30.0)
+        assert server.http.post("/api/studio/check", json=form).status_code == 200  # the worker started
+        clients = [httpx.Client(base_url=server.base, timeout=60, transport=httpx.HTTPTransport(local_address=a))
+                   for a in sources]
+        try:
+            with ThreadPoolExecutor(len(clients)) as threads:
+                return list(threads.map(lambda c: c.post("/api/studio/check", json=big), clients))
+        finally:
+            for client in clients:
+                client.close()
+
+    answers = checks(1, 10, ["127.0.0.1"] * 3)
+    assert sorted(r.status_code for r in answers) == [200, 429, 429]
+    assert all("this address has 1 deck jobs under way, the most it may have" in refused(r, 429)
+               for r in answers if r.status_code == 429)
+    answers = checks(5, 0, ["127.0.0.2", "127.0.0.3", "127.0.0.4"])
+    assert sorted(r.status_code for r in answers) == [200, 503, 503]
+    assert all("deck jobs under way, its most; try again in a moment" in refused(r, 503)
+               for r in answers if r.status_code == 503)
+
+
+def test_the_decks_kept_are_bounded_per_address_and_per_account(server: LiveServer,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import httpx
+
+    size = len(games.get("baebae").load("deck_editing").project_text("sample").encode())
+    monkeypatch.setattr(studio_module, "MAX_KEPT_PER_ADDRESS", 2 * size + 100)
+    deck = opened(server)
+    opened(server)
+    r = server.http.post("/api/studio/decks", json={"project": "sample"})
+    words = refused(r, 409)
+    assert words.startswith(f"this address keeps {2 * size / 2**20:.1f} MiB of studio decks and may keep")
+    assert f"this {size // 1024} KiB would go past it" in words
+    r = server.http.post(f"/api/studio/decks/{deck['id']}/versions",
+                         json={"form": four_cards(deck["form"]), "base": 1})
+    assert refused(r, 409).startswith("this address keeps")  # a version counts as a deck does
+    monkeypatch.setattr(studio_module, "MAX_KEPT_PER_ADDRESS", 100 * size)
+    monkeypatch.setattr(studio_module, "MAX_KEPT_PER_ACCOUNT", size + 100)
+    for address in ("127.0.0.5", "127.0.0.6"):
+        with httpx.Client(base_url=server.base, timeout=20,
+                          transport=httpx.HTTPTransport(local_address=address)) as ada:
+            if address == "127.0.0.5":
+                assert ada.post("/api/account/signup", json={"name": "Ada", "password": "a long enough pass"}
+                                ).status_code == 200
+            else:
+                assert ada.post("/api/account/signin", json={"name": "Ada", "password": "a long enough pass"}
+                                ).status_code == 200
+            r = ada.post("/api/studio/decks", json={"project": "sample"},
+                         headers={"X-CSRF-Token": ada.cookies["cardroom_csrf"]})
+            if address == "127.0.0.5":
+                assert r.status_code == 200, r.text
+            else:  # another address, the same account
+                assert refused(r, 409).startswith("this account keeps")
+    assert server.http.post("/api/studio/decks", json={"project": "sample"}).status_code == 200

@@ -29,12 +29,22 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardroom.agents.levels import bot_ratings
 from cardroom.web import pages
 from cardroom.web.accounts import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, AccountError, Accounts, Me
+from cardroom.web.bounded import Refused
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, QuickBody, TokenBody, error
 from cardroom.web.store import Store
-from cardroom.web.studio import CancelBody, DeckForm, OpenBody, RunBody, SaveBody, Studio, StudioError
+from cardroom.web.studio import (
+    CancelBody,
+    DeckForm,
+    FormInvalid,
+    OpenBody,
+    RunBody,
+    SaveBody,
+    Studio,
+    StudioError,
+)
 from cardroom.web.tables import MAX_REPLAY_STEPS, Connection, TableError, TableManager
 
 __all__ = ["create_app", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
@@ -235,6 +245,11 @@ def create_app(
             body["problems"] = err.problems
         return JSONResponse(body, status_code=err.status, headers=headers)
 
+    @app.exception_handler(Refused)
+    async def refused(request: Request, err: Refused) -> JSONResponse:
+        return JSONResponse({"detail": str(err)}, status_code=err.status,
+                            headers={"Retry-After": str(math.ceil(err.retry_after))})
+
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
         log.error("the database refused a change (%s %s): %s", request.method, request.url.path,
@@ -311,7 +326,7 @@ def create_app(
     @app.get("/studio/decks/{deck_id}", include_in_schema=False)
     async def studio_deck_page(deck_id: str) -> Response:
         try:
-            await asyncio.to_thread(studio.deck, deck_id)
+            await asyncio.to_thread(studio.exists, deck_id)
         except StudioError as err:
             return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
         return page("studio.html")
@@ -654,28 +669,53 @@ def create_app(
     async def studio_jobs() -> dict[str, Any]:
         return studio.jobs()
 
-    @app.post("/api/studio/decks")
-    async def studio_open(body: OpenBody, request: Request) -> dict[str, Any]:
-        signed_in(request)
-        return await asyncio.to_thread(studio.open, body, address_of(request))
+    def account_of(request: Request) -> int | None:
+        me = signed_in(request)
+        return None if me is None else me.id
 
-    @app.post("/api/studio/check")
-    async def studio_check(form: DeckForm,
-                           game: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
-        return await asyncio.to_thread(studio.check, form, game)
+    def as_json(body: bytes) -> Response:
+        return Response(body, media_type="application/json")
+
+    async def form_body(request: Request) -> bytes:
+        """A body the deck workers read (its model checked there, off the event loop)."""
+        return await request.body()
+
+    def form_schema(model: type[BaseModel]) -> dict[str, Any]:
+        return {"requestBody": {"required": True, "content": {"application/json": {
+            "schema": model.model_json_schema()}}}}
+
+    @app.post("/api/studio/decks")
+    async def studio_open(body: OpenBody, request: Request) -> Response:
+        account = account_of(request)
+        try:
+            return as_json(await studio.open(body, address_of(request), account))
+        except FormInvalid as err:
+            raise _invalid(err) from None
+
+    @app.post("/api/studio/check", openapi_extra=form_schema(DeckForm))
+    async def studio_check(request: Request,
+                           game: Annotated[str | None, Query(max_length=40)] = None) -> Response:
+        try:
+            return as_json(await studio.check(await form_body(request), game, address_of(request)))
+        except FormInvalid as err:
+            raise _invalid(err) from None
 
     @app.get("/api/studio/decks/{deck_id}")
-    async def studio_deck(deck_id: str) -> dict[str, Any]:
-        return await asyncio.to_thread(studio.deck, deck_id)
+    async def studio_deck(deck_id: str, request: Request) -> Response:
+        return as_json(await studio.deck(deck_id, address_of(request)))
 
-    @app.post("/api/studio/decks/{deck_id}/versions")
-    async def studio_save(deck_id: str, body: SaveBody, request: Request) -> dict[str, Any]:
-        signed_in(request)
-        return await asyncio.to_thread(studio.save, deck_id, body, address_of(request))
+    @app.post("/api/studio/decks/{deck_id}/versions", openapi_extra=form_schema(SaveBody))
+    async def studio_save(deck_id: str, request: Request) -> Response:
+        account = account_of(request)
+        try:
+            return as_json(await studio.save(deck_id, await form_body(request), address_of(request), account))
+        except FormInvalid as err:
+            raise _invalid(err) from None
 
     @app.get("/api/studio/decks/{deck_id}/versions/{number}")
-    async def studio_version(deck_id: str, number: Annotated[int, Path_(ge=1, le=10**6)]) -> dict[str, Any]:
-        return await asyncio.to_thread(studio.version, deck_id, number)
+    async def studio_version(deck_id: str, number: Annotated[int, Path_(ge=1, le=10**6)],
+                             request: Request) -> Response:
+        return as_json(await studio.version(deck_id, number, address_of(request)))
 
     @app.get("/api/studio/decks/{deck_id}/versions/{number}/toml")
     async def studio_version_file(deck_id: str, number: Annotated[int, Path_(ge=1, le=10**6)]) -> Response:
@@ -707,8 +747,11 @@ def create_app(
             await websocket.send_json(error("not_found", f"no table {table_id!r:.40}"))
             await websocket.close(code=4404)
             return
-        conn = Connection(websocket.send_text, manager.queue_budget)
+        client = client_address(websocket.client.host if websocket.client else "")
+        conn = Connection(websocket.send_text, manager.queue_budget, client)
         manager.attach(table, conn)
+        loop = asyncio.get_running_loop()
+
         async def read() -> None:
             while True:
                 message = await websocket.receive()
@@ -719,6 +762,8 @@ def create_app(
                     data = message.get("bytes")
                 if data is not None:
                     manager.handle(table, conn, data)
+                if conn.held_until > loop.time():  # it asked too fast: its next message waits unread
+                    await asyncio.sleep(conn.held_until - loop.time())
 
         reader = asyncio.create_task(read())
         writer = asyncio.create_task(conn.write())
@@ -790,10 +835,16 @@ def _validation_text(err: RequestValidationError) -> str:
             parts.append(f"{where} is not something this form takes")
         elif kind in _WANTED:
             wanted = _WANTED[kind].format(**(item.get("ctx") or {}))
-            parts.append(f"{where} must be {wanted}, not {item.get('input')!r:.40}")
+            sent = f", not {item['input']!r:.40}" if "input" in item else ""  # a list or a form: not said
+            parts.append(f"{where} must be {wanted}{sent}")
         else:  # our own validators' words (ValueError), and any other refusal as pydantic says it
             parts.append(f"{where}: {str(item.get('msg', 'invalid')).removeprefix('Value error, ')}")
     return "; ".join(parts) or "the request is not valid"
+
+
+def _invalid(err: FormInvalid) -> RequestValidationError:
+    """A body the deck workers' model refused, as FastAPI would have refused it."""
+    return RequestValidationError([{**e, "loc": ("body", *e.get("loc", ()))} for e in err.errors])
 
 
 def _sentence(text: str) -> str:

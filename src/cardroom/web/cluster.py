@@ -3,17 +3,20 @@
 Each table has one owner at a time, the only process that holds it in memory and plays it:
 
 - **A node** is one server process: a random id, and the address its peers reach it at,
-  kept in Redis under ``cardroom:node:<id>`` for ``LEASE_SECONDS``, refreshed every ``TICK``.
+  kept in Redis under ``cardroom:node:<id>`` for ``LEASE_SECONDS``, refreshed every ``BEAT``.
 - **A lease** ``cardroom:lease:<table id>`` names the table's owner and expires after
   ``LEASE_SECONDS`` unless renewed. The owner renews the leases of every table it holds each
-  ``TICK``, from a thread of its own so that a busy event loop does not let them run out (a
+  ``BEAT``, from a thread of its own so that a busy event loop does not let them run out (a
   script renews only those it still holds); a lease it finds lost (it was paused
   past the expiry, say) makes it drop the table at once. A new table's lease is taken before
   the table is stored. Every ``TICK`` each node looks for unfinished tables nobody holds (their
-  owner died: its leases ran out) and takes those it found so at two looks in a row (``SET
-  NX``: one node wins each; a node that still plays a table whose lease Redis forgot takes it
-  back in between), rebuilding each game from the actions in the database: a table is played
-  again within about ``LEASE_SECONDS + 2 * TICK`` of its owner's death.
+  owner died: its leases ran out) and takes those still without a lease ``CONFIRM`` after it
+  first saw them so (``SET NX``: one node wins each; a node that still plays a table whose
+  lease Redis forgot, or whose renewal came late, takes it back in between: ``CONFIRM`` is two
+  beats), rebuilding each game from the actions in the database in a thread, off the event
+  loop: a table is played again within about ``LEASE_SECONDS + TICK + CONFIRM`` of its owner's
+  death (1.6 s). A client that asks for such a table meanwhile waits for it rather than being
+  sent away.
 - **Routing**: a request or a WebSocket for one table (``/table/ID``, ``/replay/ID``,
   ``/api/tables/ID...``, ``/ws/tables/ID``) that reaches a node that does not own the table is
   forwarded to the owner (HTTP by httpx, the WebSocket relayed message by message), so any
@@ -27,7 +30,7 @@ Each table has one owner at a time, the only process that holds it in memory and
   that tried reloads the table from the database; a seat is granted only while the database
   has it free (:class:`cardroom.web.store.SeatTaken`).
 - **The lobby** is shared: each node writes the summaries of the tables it holds to the hash
-  ``cardroom:lobby`` (those that changed, each ``TICK``); ``GET /api/tables`` reads it.
+  ``cardroom:lobby`` (those that changed, each ``LOBBY_EVERY``); ``GET /api/tables`` reads it.
 - **Bounds per address** are shared: the table quotas (:class:`SharedQuota`), the open
   connections (:class:`SharedGate`: a hash per address of each node's count, checked and
   counted in one script before the connection's first byte is read) and the sign-in limits
@@ -62,14 +65,32 @@ from cardroom.web.store import SeatTaken, Store, TableData
 from cardroom.web.tables import TableManager
 
 __all__ = ["Leases", "ClusterTables", "ClusterRouter", "SharedQuota", "SharedGate", "SharedAttempts",
-           "cluster_database", "LEASE_SECONDS", "TICK", "FORWARDED"]
+           "cluster_database", "LEASE_SECONDS", "BEAT", "TICK", "CONFIRM", "LOBBY_EVERY", "FORWARDED"]
 
 log = logging.getLogger("cardroom.web")
 
-LEASE_SECONDS = 2.5
-"""How long a lease (and a node's address) lasts unless renewed."""
-TICK = 0.5
-"""Seconds between two renewals, and two looks for tables nobody holds."""
+LEASE_SECONDS = 1.0
+"""How long a lease (and a node's address) lasts unless renewed: five beats, so that a beat late
+by most of a second (a busy machine) loses nothing, and a dead node's tables are taken soon."""
+BEAT = 0.2
+"""Seconds between two renewals of a node's leases (in a thread of its own)."""
+TICK = 0.2
+"""Seconds between two looks for tables nobody holds."""
+CONFIRM = 2 * BEAT
+"""Seconds a table must stay without a lease before another node takes it: its owner, alive
+(Redis restarted, or its beat came late), renews it in between."""
+TAKE_WAIT = 5.0
+"""Seconds a request for a table this node is taking waits for it (its game read and rebuilt)."""
+MOVE_WAIT = LEASE_SECONDS + TICK + CONFIRM + 1.0
+"""Seconds a request for a table whose owner cannot be reached waits for the table to be taken
+(its owner died) before it is asked to come again."""
+MOVE_LOOK = 0.25
+"""Seconds between two looks for such a table."""
+LOBBY_EVERY = 0.5
+"""Seconds between two writes of this node's tables to the shared lobby."""
+REDIS_TIMEOUT = 1.0
+"""Seconds a Redis call may take (less than a lease: a renewal that hangs fails in time to be
+tried again)."""
 FORWARDED = "x-cardroom-forwarded"
 """The header a forwarded request carries (the id of the node that forwarded it): the node it
 reaches answers it itself and never forwards it again."""
@@ -163,8 +184,8 @@ class Leases:
 
         self.node = node or secrets.token_hex(6)
         self.prefix = prefix
-        self.redis = redis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0,
-                                          decode_responses=True)
+        self.redis = redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT,
+                                          socket_connect_timeout=REDIS_TIMEOUT, decode_responses=True)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
         self._locate = self.redis.register_script(_LOCATE)
@@ -295,8 +316,10 @@ class SharedGate(ConnectionGate):
     A connection this node admits is held unread until Redis has counted it
     among its address's connections on every live node, then read, or refused with ``503`` when
     the address has its most already. The Redis calls run in one thread of their own, in order
-    (a connection's count before its discount), never on the event loop. While Redis does not
-    answer, connections are let in on this node's own bound (and not counted in Redis).
+    (a connection's count before its discount), never on the event loop, and those that wait
+    go together, in one round trip: when many clients connect at once (a node died, and its
+    clients all come to this one), none waits on the others' calls one by one. While Redis does
+    not answer, connections are let in on this node's own bound (and not counted in Redis).
     """
 
     def __init__(self, leases: Leases, per_address: int | None = None, total: int | None = None) -> None:
@@ -304,7 +327,12 @@ class SharedGate(ConnectionGate):
         self.leases = leases
         self._connect = leases.redis.register_script(_CONNECT)
         self._disconnect = leases.redis.register_script(_DISCONNECT)
-        self._worker = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="cardroom-conns")
+        self._calls: list[tuple[tuple[str, int], Callable[[str | None], None] | None]] = []
+        """Counts (with what to call once counted) and discounts (``None``) not yet sent, in order."""
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._closing = False
+        self._thread: threading.Thread | None = None
         self._counted: set[tuple[str, int]] = set()
         """The connections counted in Redis (read and written by the worker only)."""
         self._away_until = 0.0
@@ -313,51 +341,86 @@ class SharedGate(ConnectionGate):
     def _key(self, address: str) -> str:
         return f"{self.leases.prefix}:conns:{address}"
 
+    def _send(self, key: tuple[str, int], then: Callable[[str | None], None] | None) -> None:
+        with self._lock:
+            if self._closing:
+                return
+            self._calls.append((key, then))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="cardroom-conns", daemon=True)
+                self._thread.start()
+        self._wake.set()
+
     def share(self, address: str, port: int, then: Callable[[str | None], None]) -> bool:
         if self._exempt(address) or time.monotonic() < self._away_until:
             return False
         loop = asyncio.get_running_loop()
-        key = (client_address(address), port)
         why = (f"this address already has {self.per_address} connections open on these servers; "
                "close some first")
 
-        def count() -> None:
-            from redis.exceptions import RedisError
-
-            try:
-                total = int(self._connect(keys=[self._key(key[0])],
-                                          args=[self.leases.node, f"{self.leases.prefix}:node:",
-                                                self.per_address]))
-            except (RedisError, OSError) as err:
-                self._away_until = time.monotonic() + 1.0
-                log.warning("cluster: counting a connection in Redis failed: %s", err)
-                total = 0
-            if total > 0:
-                self._counted.add(key)
+        def counted(total: int) -> None:  # in the worker
             loop.call_soon_threadsafe(then, why if total < 0 else None)
 
-        self._worker.submit(count)
+        self._send((client_address(address), port), lambda answer: counted(int(answer or 0)))
         return True
 
     def closed(self, address: str, port: int) -> None:
-        key = (client_address(address), port)
+        self._send((client_address(address), port), None)
 
-        def discount() -> None:
-            from redis.exceptions import RedisError
+    def _work(self) -> None:
+        """The worker: the calls waiting, sent together (a connection counted and gone in the same
+        round is discounted in the next, once its count is known)."""
+        from redis.exceptions import RedisError
 
-            if key not in self._counted:
+        while True:
+            self._wake.wait()
+            with self._lock:
+                self._wake.clear()
+                calls, self._calls = self._calls, []
+                closing = self._closing
+            if not calls and closing:
                 return
-            self._counted.discard(key)
-            try:
-                self._disconnect(keys=[self._key(key[0])], args=[self.leases.node])
-            except (RedisError, OSError) as err:
-                log.warning("cluster: discounting a connection in Redis failed: %s", err)
-
-        with contextlib.suppress(RuntimeError):  # the worker was shut down: the server stops
-            self._worker.submit(discount)
+            counting = {key for key, then in calls if then is not None}
+            later = [(key, then) for key, then in calls if then is None and key in counting]
+            batch = [(key, then) for key, then in calls if then is not None or key not in counting]
+            sent: list[tuple[tuple[str, int], Callable[[str | None], None] | None]] = []
+            pipe = self.leases.redis.pipeline(transaction=False)
+            for key, then in batch:
+                if then is not None:
+                    self._connect(keys=[self._key(key[0])], client=pipe,
+                                  args=[self.leases.node, f"{self.leases.prefix}:node:", self.per_address])
+                    sent.append((key, then))
+                elif key in self._counted:
+                    self._counted.discard(key)
+                    self._disconnect(keys=[self._key(key[0])], args=[self.leases.node], client=pipe)
+                    sent.append((key, None))
+            answers: list[Any] = []
+            if sent:
+                try:
+                    answers = pipe.execute()
+                except (RedisError, OSError) as err:
+                    self._away_until = time.monotonic() + 1.0
+                    log.warning("cluster: counting connections in Redis failed: %s", err)
+                    answers = [0] * len(sent)
+            for (key, then), total in zip(sent, answers, strict=True):
+                if then is not None:
+                    if int(total) > 0:
+                        self._counted.add(key)
+                    then(str(total))
+            if later:
+                with self._lock:
+                    self._calls[:0] = later
+                self._wake.set()
+            elif closing:
+                return
 
     def close(self) -> None:
-        self._worker.shutdown(wait=True, cancel_futures=False)
+        with self._lock:
+            self._closing = True
+            thread = self._thread
+        self._wake.set()
+        if thread is not None:
+            thread.join(5.0)
 
 
 # An attempt is checked and counted in one script (:meth:`SharedAttempts.take`): attempts made
@@ -435,12 +498,16 @@ class ClusterTables(TableManager):
         self._lobby: dict[str, str] = {}
         """The summaries this node last wrote to the lobby hash."""
         self._taking: set[str] = set()
-        self._orphans: set[str] = set()
-        """The unfinished tables nobody held at the last look."""
+        self._orphans: dict[str, float] = {}
+        """The unfinished tables nobody held at the last look, and when (monotonic) each was
+        first seen so."""
+        self._lobby_due = 0.0
         self.http: Any = None
         """The client requests are forwarded to the other nodes with (httpx)."""
         self.quota = SharedQuota(leases)
         """The table quotas, shared by every node."""
+        self._loader = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="cardroom-takeover")
+        """Where the games of tables taken are read and rebuilt."""
 
     # -- owning tables -----------------------------------------------------------------
 
@@ -448,7 +515,16 @@ class ClusterTables(TableManager):
         """Nothing at start: the tables are taken as their leases are (:meth:`tick`)."""
 
     def start(self) -> None:
+        import importlib
+
+        import httpx
+
         super().start()
+        # What relaying needs, made before the node listens: a node started again after a crash
+        # relays its first clients at once rather than importing while they wait.
+        importlib.import_module("websockets.asyncio.client")
+        if self.http is None:
+            self.http = httpx.AsyncClient(timeout=30.0)
         self._loop = asyncio.get_running_loop()
         self._heart = threading.Thread(target=self._beat, name="cardroom-leases", daemon=True)
         self._heart.start()
@@ -463,6 +539,7 @@ class ClusterTables(TableManager):
         if self._heart is not None:
             await asyncio.to_thread(self._heart.join, 5.0)
         await super().stop()
+        self._loader.shutdown(wait=False, cancel_futures=True)
         if self.http is not None:
             await self.http.aclose()
         with contextlib.suppress(Exception):
@@ -490,31 +567,49 @@ class ClusterTables(TableManager):
                 await self.tick()
             except Exception as err:  # Redis or the database away: tried again next tick
                 log.warning("cluster: looking for tables failed: %s", err)
-            await asyncio.sleep(TICK)
+            # the next look at the next tick, or sooner when a table found without a lease is due
+            now = time.monotonic()
+            due = min((first + CONFIRM for t, first in self._orphans.items() if t not in self._taking),
+                      default=now + TICK)
+            await asyncio.sleep(min(TICK, max(0.01, due - now)))
+
+    def _unheld(self) -> dict[str, str | None]:
+        """The owners of the unfinished tables this node does not hold (in a thread)."""
+        unfinished = self.store.unfinished()
+        return self.leases.owners([t for t in unfinished if t not in self.tables])
 
     async def tick(self) -> None:
         """Take the tables nobody holds, and write the lobby."""
-        unfinished = await asyncio.to_thread(self.store.unfinished)
-        owners = await asyncio.to_thread(self.leases.owners, [t for t in unfinished if t not in self.tables])
-        # A table is taken when its lease was missing at two looks in a row: a node still playing
-        # it (Redis restarted and forgot every lease) takes it back in between (Leases.renew).
-        seen = {t for t, owner in owners.items() if owner is None}
-        orphans = [t for t in seen if t in self._orphans and t not in self._taking]
-        self._orphans = seen
-        if orphans:
-            # all at once (a dead node's tables are many): one claim and one read for them all
-            self._taking.update(orphans)
-            try:
-                claimed = await asyncio.to_thread(self.leases.claim_many, orphans)
-                found = await asyncio.to_thread(lambda: [self.store.table(t) for t in claimed])
-                for table_id, data in zip(claimed, found, strict=True):
-                    self._install(table_id, data)
-            finally:
-                self._taking.difference_update(orphans)
-        await self._write_lobby()
+        # in the takeover's own threads: a crowd of requests for moving tables, each looking its
+        # table up in the default executor's threads, does not delay the look that takes them
+        owners = await asyncio.get_running_loop().run_in_executor(self._loader, self._unheld)
+        # A table is taken when its lease has been missing for CONFIRM: a node still playing it
+        # (Redis restarted and forgot every lease, or its beat came late) takes it back in between.
+        now = time.monotonic()
+        self._orphans = {t: self._orphans.get(t, now) for t, owner in owners.items() if owner is None}
+        due = [t for t, first in self._orphans.items() if now - first >= CONFIRM and t not in self._taking]
+        if due:
+            await self._take_all(due)
+        if now >= self._lobby_due:
+            self._lobby_due = now + LOBBY_EVERY
+            await self._write_lobby()
 
+    async def _take_all(self, table_ids: list[str]) -> list[str]:
+        """Take the tables among ``table_ids`` nobody holds, all at once (a dead node's tables are
+        many): one claim, then each game read and rebuilt in a thread, and played as soon as it
+        is; the ids held now."""
+        mine = [t for t in table_ids if t not in self._taking]
+        self._taking.update(mine)
+        try:
+            claimed = await asyncio.to_thread(self.leases.claim_many, mine)
+            self._taking.difference_update(set(mine) - set(claimed))
+            # in a thread of their own: the default executor stays free for the requests' lookups
+            built = await asyncio.get_running_loop().run_in_executor(self._loader, self._load, claimed)
+            return [table_id for table_id, data, table in built if self._install(table_id, data, table)]
+        finally:
+            self._taking.difference_update(mine)
     def _beat(self) -> None:
-        """Announce this node and renew its leases every ``TICK``, in a thread of its own: a
+        """Announce this node and renew its leases every ``BEAT``, in a thread of its own: a
         busy event loop does not let them run out (the process is alive, and its tables are
         played); the leases found lost are dropped on the loop."""
         while True:  # at once first: a table made now is reached through the others at once
@@ -527,7 +622,7 @@ class ClusterTables(TableManager):
                 lost = set()
             if lost and self._loop is not None:
                 self._loop.call_soon_threadsafe(self._lost, lost)
-            if self._stopping.wait(TICK):
+            if self._stopping.wait(BEAT):
                 return
 
     def _held(self) -> list[str]:
@@ -549,30 +644,42 @@ class ClusterTables(TableManager):
             return True
         if table_id in self._taking:
             return False
-        self._taking.add(table_id)
-        try:
-            if not await asyncio.to_thread(self.leases.claim, table_id):
-                return False
-            data = await asyncio.to_thread(self.store.table, table_id)
-            return self._install(table_id, data)
-        finally:
-            self._taking.discard(table_id)
+        return table_id in await self._take_all([table_id])
 
-    def _install(self, table_id: str, data: TableData | None) -> bool:
-        """Hold a table whose lease this node just took, as the database has it (rebuilt from
-        its actions); whether it is held now."""
+    async def settled(self, table_id: str) -> bool:
+        """Whether this node holds the table once the taking under way here (if any) is done
+        (waited for up to ``TAKE_WAIT``: a request for a table being taken waits for it rather
+        than being sent away)."""
+        end = time.monotonic() + TAKE_WAIT
+        while table_id in self._taking and table_id not in self.tables and time.monotonic() < end:
+            await asyncio.sleep(0.02)
+        return table_id in self.tables
+
+    def _load(self, table_ids: list[str]) -> list[tuple[str, TableData | None, LiveTable | None]]:
+        """Tables whose leases this node just took, as the database has them (read together, in
+        a few queries), each game rebuilt from its actions: in a thread."""
+        found = self.store.several(table_ids)
+        built: list[tuple[str, TableData | None, LiveTable | None]] = []
+        for table_id in table_ids:
+            data = found.get(table_id)
+            if data is None or data.status == "over":
+                built.append((table_id, data, None if data is None else LiveTable(data, None)))
+                continue
+            try:
+                built.append((table_id, data, self._rebuild(data)))
+            except Exception as err:
+                log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
+                built.append((table_id, data, None))
+        return built
+
+    def _install(self, table_id: str, data: TableData | None, table: LiveTable | None) -> bool:
+        """Hold a table whose lease this node just took (:meth:`_load`'s); whether it is held now."""
         if data is None:  # no such table: the lease goes again
             with contextlib.suppress(Exception):
                 self.leases.release([table_id])
             return False
-        if data.status == "over":
-            table = LiveTable(data, None)
-        else:
-            try:
-                table = self._rebuild(data)
-            except Exception as err:
-                log.error("table %s cannot be rebuilt and is left out: %s", table_id, err)
-                return False  # the lease stays, unrenewed: it is tried again after it expires
+        if table is None:
+            return False  # the lease stays, unrenewed: it is tried again after it expires
         table.seen = time.time()
         self.tables[table_id] = table
         self.metrics.lease("taken")
@@ -680,19 +787,27 @@ class ClusterRouter:
         from redis.exceptions import RedisError
 
         forwarded = any(name == FORWARDED.encode() for name, _ in scope.get("headers", []))
-        try:
-            where = await self.locate(found.group(1))
-        except RedisError:  # Redis away: the tables held here are played on, the others wait
-            where = ""
-        if where is None:
-            await self.app(scope, receive, send)
-        elif forwarded or where == "":
-            # forwarded here, but the table moved on; or its owner is not reachable yet
-            await self._busy(scope, receive, send)
-        elif scope["type"] == "http":
-            await self._forward_http(where, scope, receive, send)
-        else:
-            await self._forward_ws(where, scope, receive, send)
+        held = _Held(receive)
+        # A table whose owner cannot be reached (it died: its lease runs out, then a node takes
+        # it) is waited for, up to MOVE_WAIT, rather than its client sent away to come again.
+        end = time.monotonic() + MOVE_WAIT
+        while True:
+            try:
+                where = await self.locate(found.group(1))
+            except RedisError:  # Redis away: the tables held here are played on, the others wait
+                where = ""
+            if where is None:
+                await self.app(scope, held.receive, send)
+                return
+            if where and not forwarded:
+                forward = self._forward_http if scope["type"] == "http" else self._forward_ws
+                if await forward(where, scope, held, send):
+                    return
+            if forwarded or held.gone or time.monotonic() >= end:
+                # forwarded here, but the table moved on; or its owner is not reachable yet
+                await self._busy(scope, held.receive, send)
+                return
+            await asyncio.sleep(MOVE_LOOK)
 
     async def locate(self, table_id: str) -> str | None:
         """``None``: answer here (held here, taken now, or no such table); else the owner's
@@ -706,10 +821,20 @@ class ClusterRouter:
             status = await asyncio.to_thread(tables.store.status, table_id)
             if status is None:
                 return None  # no such table: answered here (404)
-            if status != "over" and table_id not in tables._orphans:
-                return ""  # its node may be about to take its lease back (see tick): come again
-            return None if await tables.take(table_id) else ""
+            if status != "over":
+                # This look counts as the tick's: the table is taken once its lease has been
+                # missing for CONFIRM (its node, alive, takes it back meanwhile), and the request
+                # waits for that rather than being sent away to come again.
+                now = time.monotonic()
+                first = tables._orphans.setdefault(table_id, now)
+                if first + CONFIRM > now:
+                    await asyncio.sleep(first + CONFIRM - now)
+            if await tables.take(table_id) or await tables.settled(table_id):
+                return None
+            return ""
         if owner == leases.node:
+            if await tables.settled(table_id):
+                return None
             if table_id not in tables._taking:  # a lease of ours with no table: let it go
                 await asyncio.to_thread(leases.release, [table_id])
             return ""
@@ -738,19 +863,16 @@ class ClusterRouter:
         out.append((FORWARDED, self.tables.leases.node))
         return out
 
-    async def _forward_http(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _forward_http(self, where: str, scope: Scope, held: _Held, send: Send) -> bool:
+        """The request answered by its table's owner at ``where``; ``False`` if the owner could
+        not be reached (nothing was answered)."""
         import httpx
 
         if self.tables.http is None:
             self.tables.http = httpx.AsyncClient(timeout=30.0)
-        chunks = []
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                break
+        chunks = await held.body()
+        if chunks is None:
+            return True  # the client left
         headers = self._headers(scope)
         host = dict(scope.get("headers", [])).get(b"host")
         if host is not None:  # the browser's Host: the owner checks an Origin against it
@@ -762,32 +884,36 @@ class ClusterRouter:
             answer = await self.tables.http.request(scope["method"], url, headers=headers,
                                                     content=b"".join(chunks))
         except httpx.TransportError:
-            await self._busy(scope, receive, send)
-            return
+            return False
         out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in answer.headers.multi_items()
                if k.encode("latin-1") not in _HOP and k.lower() != "content-encoding"]
         out.append((b"content-length", str(len(answer.content)).encode()))
         await send({"type": "http.response.start", "status": answer.status_code, "headers": out})
         await send({"type": "http.response.body", "body": answer.content})
+        return True
 
-    async def _forward_ws(self, where: str, scope: Scope, receive: Receive, send: Send) -> None:
+    async def _forward_ws(self, where: str, scope: Scope, held: _Held, send: Send) -> bool:
+        """The WebSocket relayed to and from its table's owner at ``where``; ``False`` if the
+        owner could not be reached (nothing was answered)."""
         from websockets.asyncio.client import connect
         from websockets.exceptions import ConnectionClosed, WebSocketException
 
-        first = await receive()
+        first = await held.first()
         if first["type"] != "websocket.connect":
-            return
+            held.gone = True
+            return True
         url = "ws" + where.removeprefix("http") + scope["path"]
         # Origin was checked here (the site guard); the owner sees a program's connection.
         headers = [(k, v) for k, v in self._headers(scope) if k.lower() not in ("origin", "cookie")]
         try:
             # the owner's messages as large as it queues for one client (a client's own are
             # bounded where it connected: the site's WebSocket limit)
-            upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=5,
+            upstream = await connect(url, additional_headers=headers, compression=None, open_timeout=2,
                                      max_size=MAX_QUEUED_BYTES, ping_interval=None, proxy=None)
         except (OSError, TimeoutError, WebSocketException):
-            await self._busy(scope, receive, send, connected=True)
-            return
+            return False
+        held.replayed = True  # the connect is answered here: what follows is the client's own
+        receive = held.receive
         await send({"type": "websocket.accept"})
 
         async def down() -> None:
@@ -828,3 +954,39 @@ class ClusterRouter:
             code = upstream.close_code if upstream.close_code not in (None, 1005, 1006) else 1012
             with contextlib.suppress(Exception):
                 await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
+        return True
+
+
+class _Held:
+    """A request's first messages, read once by the router and given again to whoever answers
+    (this node's app, after a wait for a table that was moving)."""
+
+    def __init__(self, receive: Receive) -> None:
+        self._receive = receive
+        self._held: list[Message] = []
+        self.replayed = False
+        """The held messages were handed on: ``receive`` reads the client's next."""
+        self.gone = False
+        """The client left before the request could be answered."""
+
+    async def first(self) -> Message:
+        if not self._held:
+            self._held.append(await self._receive())
+        return self._held[0]
+
+    async def body(self) -> list[bytes] | None:
+        """An HTTP request's body in chunks (read once); ``None`` if the client left."""
+        while not self._held or self._held[-1].get("more_body", False):
+            message = await self._receive()
+            self._held.append(message)
+            if message["type"] != "http.request":
+                self.gone = True
+                return None
+        return [m.get("body", b"") for m in self._held]
+
+    async def receive(self) -> Message:
+        if not self.replayed and self._held:
+            message = self._held.pop(0)
+            self.replayed = not self._held
+            return message
+        return await self._receive()

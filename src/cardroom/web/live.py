@@ -126,8 +126,14 @@ def hash_token(token: str) -> str:
 class Connection:
     """One WebSocket of a table: its seat (``None`` for a spectator) and its outgoing queue."""
 
-    def __init__(self, send: Callable[[str], Any], budget: QueueBudget | None = None) -> None:
+    def __init__(self, send: Callable[[str], Any], budget: QueueBudget | None = None,
+                 address: str = "") -> None:
         self._send = send
+        self.address = address
+        """The client's address (as ``guard.client_address`` counts it), which bounds its hints."""
+        self.held_until = 0.0
+        """Until when (the loop's clock) its next message is not read: it asked faster than its
+        bounds allow, and waits unread (the server spends nothing on it meanwhile)."""
         self.budget = budget if budget is not None else QueueBudget()
         """The bound on the bytes queued for every connection of the server together."""
         self.greeted = False

@@ -30,6 +30,7 @@ from cardroom.match import choose
 from cardroom.record import RecordError, make_record, rebuild, recorded_options
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
+from cardroom.web.bounded import REFUSAL_PAUSE, Pace, Refused
 from cardroom.web.chat import TableChat
 from cardroom.web.live import Connection, LiveTable, QueueBudget
 from cardroom.web.ops import ServerMetrics
@@ -51,6 +52,12 @@ so nothing else (replays) can keep them waiting."""
 QUICK_WAIT = 5.0
 """Seconds a table made by Play now waits for other people (who press Play now for the same
 game, size and level) before bots of the chosen level take its free seats."""
+HINT_PACE = (1.0, 5, 3.0)
+"""Hints one address may ask for: one a second after five at once, each waiting its turn up
+to 3 s (:class:`cardroom.web.bounded.Pace`); past that refused."""
+HINTS_AT_ONCE = 8
+"""Hints the server works out or holds waiting at once, for every table (one thread works them
+out, its own: a hint never keeps a bot waiting)."""
 REPLAY_THREADS = 2
 """Threads replays are worked out in (their own: they cannot keep the quick bots waiting)."""
 AWAY_AFTER = 30.0
@@ -101,6 +108,9 @@ class TablePlay:
         """The account whose name a name is, if any: a guest may not chat under it."""
         self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
         """The hint being worked out for each seat (one at a time)."""
+        self.hint_pool = ThreadPoolExecutor(1, thread_name_prefix="cardroom-hint")
+        """Where hints are worked out: a thread of their own."""
+        self.hint_pace = Pace("ask for a hint", *HINT_PACE)
         self._delays: dict[Connection, int] = {}
         """Spectators watching behind the game: actions each lags."""
         self._behind: dict[tuple[str, int], tuple[int, State]] = {}
@@ -247,23 +257,43 @@ class TablePlay:
             raise ProtocolError("no_hint", "this game has no heuristic bot to give hints")
         key = (table.id, seat)
         if key in self._hints:
+            self._hold(conn)
             raise ProtocolError("slow_down", "a hint for this seat is being worked out: wait for it")
-        world = state.determinize(seat, random.Random(table.data.seed * 31 + hint.seq))
-        task = asyncio.create_task(self._tell_hint(table, conn, seat, hint.seq, world))
+        if len(self._hints) >= HINTS_AT_ONCE:
+            self._hold(conn)
+            raise ProtocolError("slow_down", f"the server is working out {HINTS_AT_ONCE} hints, its most: "
+                                             "ask again in a moment")
+        task = asyncio.create_task(self._tell_hint(table, conn, seat, hint.seq, state))
         self._hints[key] = task
         task.add_done_callback(lambda _t: self._hints.pop(key, None))
 
-    async def _tell_hint(self, table: LiveTable, conn: Connection, seat: int, seq: int, world: State) -> None:
+    def _hold(self, conn: Connection) -> None:
+        """A connection that asked faster than its bounds allow: its next message waits unread."""
+        conn.held_until = asyncio.get_running_loop().time() + REFUSAL_PAUSE
+
+    async def _tell_hint(self, table: LiveTable, conn: Connection, seat: int, seq: int, state: State) -> None:
         try:
-            action = await self._quick(make("heuristic", seed=table.data.seed + seq), world, seat)
+            await self.hint_pace.take(conn.address)
+        except Refused as err:
+            conn.push(error("slow_down", str(err)))
+            return
+        if table.seq != seq:
+            return  # the game moved on while the hint waited its turn
+        bot = make("heuristic", seed=table.data.seed + seq)
+        rng = random.Random(table.data.seed * 31 + seq)
+        try:
+            # the world determinized from the seat's knowledge, and the bot's choice in it, in the
+            # hints' own thread (the table's state is never changed in place: a new one replaces it)
+            action = await asyncio.get_running_loop().run_in_executor(
+                self.hint_pool, lambda: choose(bot, state.determinize(seat, rng), seat))
         except Exception:
             log.exception("table %s: no hint could be worked out for seat %d", table.id, seat)
             conn.push(error("server_error", "no hint could be worked out; nothing changed"))
             return
-        state = table.state
-        if table.seq != seq or state is None or action not in state.legal_actions():
+        now = table.state
+        if table.seq != seq or now is None or action not in now.legal_actions():
             return  # the game moved on while the bot thought: the hint is for a past position
-        conn.push({"type": "hint", "seq": seq, "move": views.move_fields(state, action)})
+        conn.push({"type": "hint", "seq": seq, "move": views.move_fields(now, action)})
 
     def _act(self, table: LiveTable, conn: Connection, act: Act) -> None:
         if not conn.greeted:

@@ -28,8 +28,10 @@ A run can be cancelled by whoever started it (the token its start answered).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
+import json
 import logging
 import re
 import secrets
@@ -37,20 +39,22 @@ import shutil
 import tempfile
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, func, select, update
-from sqlalchemy.orm import Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import Mapped, defer, mapped_column, sessionmaker
 
 from cardroom import games
 from cardroom.engine import Rules
 from cardroom.games.contracts import DeckEditing, DeckLimits
 from cardroom.web.accounts import Attempts
+from cardroom.web.bounded import Pace, WorkerPool
 from cardroom.web.guard import client_address
 from cardroom.web.protocol import MAX_DECK_BYTES
 from cardroom.web.store import Base, Store
@@ -59,7 +63,9 @@ __all__ = [
     "Studio", "StudioError", "JOBS", "Job", "Work", "RunSettings", "DeckForm", "OpenBody", "SaveBody",
     "RunBody", "CancelBody", "MAX_RUN_GAMES", "MAX_RUN_SECONDS", "MAX_RUNS_PER_ADDRESS",
     "MAX_SERVER_RUNS", "RUN_THREADS", "RUNS_PER_MINUTE", "DECKS_PER_MINUTE", "SAVES_PER_MINUTE",
-    "MAX_VERSIONS", "STUDIO_AGENTS", "editors",
+    "MAX_VERSIONS", "STUDIO_AGENTS", "editors", "FormInvalid", "check_work", "view_work", "open_work",
+    "save_work", "DECK_PACE", "DECK_WORKERS", "DECK_JOBS_WAITING", "DECK_JOBS_PER_ADDRESS", "DECK_SECONDS",
+    "MAX_KEPT_PER_ADDRESS", "MAX_KEPT_PER_ACCOUNT",
 ]
 
 log = logging.getLogger("cardroom.web")
@@ -82,8 +88,36 @@ SAVES_PER_MINUTE = 60
 """Versions one address may save a minute."""
 MAX_VERSIONS = 500
 """Versions one studio deck may have."""
+DECK_PACE = (2.0, 20, 5.0)
+"""Deck-sized requests (check, a deck's or a version's form) one address may make: 2 a second
+after 20 at once, each waiting its turn up to 5 s (:class:`cardroom.web.bounded.Pace`)."""
+DECK_WORKERS = 1
+"""Processes the decks are parsed and checked in (off the event loop and the server's lock)."""
+DECK_JOBS_WAITING = 8
+"""Deck jobs the server holds waiting for a worker, from every address (past them: 503)."""
+DECK_JOBS_PER_ADDRESS = 2
+"""Deck jobs one address may have waiting or under way (past them: 429)."""
+DECK_SECONDS = 30.0
+"""The longest one deck job may take (its worker is stopped after)."""
+VIEWS_KEPT_BYTES = 32 * 1024 * 1024
+"""Bytes of versions' forms and cards kept worked out (a version never changes)."""
+MAX_KEPT_PER_ADDRESS = 64 * 1024 * 1024
+"""Bytes of deck files (every version) the studio keeps from one client address."""
+MAX_KEPT_PER_ACCOUNT = 64 * 1024 * 1024
+"""Bytes of deck files (every version) the studio keeps from one account."""
+CANCEL_WAIT = 5.0
+"""Seconds a cancel waits for its run's thread to stop, to answer the run as it is kept."""
 STUDIO_AGENTS = ("heuristic", "random")
 """Who may play the studio's games: the quick bots (a search bot's games take minutes)."""
+
+
+class FormInvalid(Exception):
+    """A request body the request model refused: pydantic's errors (made small: :func:`_small`), which
+    the server words as it words every refused body."""
+
+    def __init__(self, errors: list[dict[str, Any]]) -> None:
+        super().__init__("the request is not valid")
+        self.errors = errors
 
 
 class StudioError(Exception):
@@ -126,6 +160,12 @@ class StudioVersionRow(Base):
     text: Mapped[str] = mapped_column(Text)
     changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
     created: Mapped[float] = mapped_column(Float)
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    """The deck file's bytes (revision 0008; 0 for versions saved before it)."""
+    address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """The client address that saved it (``None`` before revision 0008)."""
+    account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The account that saved it, if one was signed in."""
 
 
 class StudioRunRow(Base):
@@ -321,13 +361,17 @@ _PLOTTING = threading.Lock()
 """matplotlib's pyplot is not thread-safe: one report is drawn at a time."""
 
 
-def _report(report: Any) -> Report:
-    """The analysis report (``cardroom.analysis.report.Report``) as the studio shows it."""
+def _report(work: Work, make: Callable[[], Any]) -> Report:
+    """The analysis report ``make()`` builds (``cardroom.analysis.report.Report``) as the studio
+    shows it; none for a run stopped meanwhile (:class:`Stopped`, before each costly step)."""
     from rich.console import Console
 
     from cardroom.analysis.html import render_html
     from cardroom.cli.analyze import print_report
 
+    work.progress(0)
+    report = make()
+    work.progress(0)
     with _PLOTTING:
         page = render_html(report)
     body = page.split("<body>", 1)[1].rsplit("</body>", 1)[0]
@@ -354,7 +398,8 @@ def simulate_job(work: Work) -> Report:
     """``simulate`` then ``analyze``: one version's games and every figure of them."""
     from cardroom.analysis.figures import build_report
 
-    return _report(build_report(_played(work, 0)))
+    played = _played(work, 0)
+    return _report(work, lambda: build_report(played))
 
 
 def compare_job(work: Work) -> Report:
@@ -363,7 +408,7 @@ def compare_job(work: Work) -> Report:
 
     runs = [_played(work, i) for i in range(len(work.variants))]
     # Versions of one deck share its name: that is no warning here.
-    return _report(compare_runs(runs, [label for label, _ in work.variants], versions=True))
+    return _report(work, lambda: compare_runs(runs, [label for label, _ in work.variants], versions=True))
 
 
 def _restrictions(rules: Any) -> int:
@@ -379,9 +424,9 @@ def restrict_job(work: Work) -> Report:
 
     _, rules = work.variants[0]
     games = work.settings.games
-    return _report(restricted_report(rules, games=games, seed=work.settings.seed,
-                                     agents_text=work.settings.agents,
-                                     progress=lambda done: work.progress(done * games)))
+    return _report(work, lambda: restricted_report(rules, games=games, seed=work.settings.seed,
+                                                   agents_text=work.settings.agents,
+                                                   progress=lambda done: work.progress(done * games)))
 
 
 SKILL_RUNGS = {"base": 25, "doublings": 2}
@@ -413,7 +458,7 @@ def skill_job(work: Work) -> Report:
                            workers=work.workers, progress=work.progress)
         report["variant"] = label
         reports.append(report)
-    return _report(skill_report(reports))
+    return _report(work, lambda: skill_report(reports))
 
 
 def _tune_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
@@ -459,7 +504,7 @@ def tune_job(work: Work) -> Report:
                  trials=settings.trials, games=settings.games, retest_games=settings.games, top=TUNE_TOP,
                  seed=settings.seed, workers=work.workers, progress=trial_played)
     work.progress(_tune_games(work.variants, settings) - done[0])  # the re-tests
-    return _report(tune_report(tuned))
+    return _report(work, lambda: tune_report(tuned))
 
 
 JOBS: dict[str, Job] = {
@@ -489,6 +534,125 @@ JOBS: dict[str, Job] = {
 """The studio's jobs by kind. A designer's command joins the studio as one entry: its
 ``run(work)`` plays ``work.variants`` with ``work.settings``, calls ``work.progress`` as games
 finish, and returns a :class:`Report`."""
+
+
+# -- deck work, in the deck workers (cardroom.web.bounded.WorkerPool) ----------------------------
+
+
+def _editing_of(game: str) -> DeckEditing:
+    """The deck editing of ``game``, from the registry (a worker reaches games by name)."""
+    return games.get(game).load("deck_editing")
+
+
+def _json(value: Any) -> bytes:
+    """``value`` as the server writes JSON answers."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _read(model: type[M], body: bytes) -> M | list[dict[str, Any]]:
+    """``body`` read as JSON into ``model`` as FastAPI reads a request's body; else the errors
+    FastAPI would give (made small to send back: :func:`_small`)."""
+    try:
+        value = json.loads(body)
+    except ValueError as err:
+        return [{"type": "json_invalid", "loc": (getattr(err, "pos", 0),), "msg": "JSON decode error"}]
+    try:
+        return model.model_validate(value)
+    except ValidationError as err:
+        return [_small(dict(e)) for e in err.errors(include_url=False)]
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def _small(error: dict[str, Any]) -> dict[str, Any]:
+    """A refusal made small to send back: its input kept only where it is one short value (the
+    words say what was sent), its context as plain values."""
+    value = error.pop("input", None)
+    if isinstance(value, _SCALARS):
+        error["input"] = value[:40] if isinstance(value, str) else value
+    if "ctx" in error:
+        error["ctx"] = {k: v if isinstance(v, _SCALARS) else str(v) for k, v in error["ctx"].items()}
+    return error
+
+
+def _checked(editing: DeckEditing, form: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The deck checker's word on a form (the answer of ``POST /api/studio/check``), and the
+    deck file it makes (``None`` when refused)."""
+    try:
+        text = editing.checked(form)
+    except editing.error as err:
+        return {"ok": False, "problems": editing.where_problems(err), "cards": None}, None
+    if len(text.encode()) > MAX_DECK_BYTES:
+        return {"ok": False, "cards": None, "problems": [
+            {"card": None, "field": None, "step": None,
+             "message": f"the deck file would be {len(text.encode()) // 1024} KiB; at most "
+                        f"{MAX_DECK_BYTES // 1024} KiB"}]}, None
+    deck = editing.parse(text, "the deck")
+    return {"ok": True, "problems": [], "cards": deck.cards, "digest": deck.digest, "size": deck.size}, text
+
+
+def check_work(game: str, body: bytes) -> tuple[list[dict[str, Any]] | None, bytes]:
+    """A :class:`DeckForm` sent as JSON, checked: the model's errors (``None``: it is a form),
+    and the checker's answer as JSON."""
+    form = _read(DeckForm, body)
+    if isinstance(form, list):
+        return form, b""
+    return None, _json(_checked(_editing_of(game), form.model_dump())[0])
+
+
+def _view(editing: DeckEditing, text: str) -> bytes:
+    return _json({"form": editing.form_of(text, "the deck"), "cards": editing.parse(text, "the deck").cards})
+
+
+def view_work(game: str, text: str) -> bytes:
+    """A version's form and cards, as JSON (an object of those two members)."""
+    return _view(_editing_of(game), text)
+
+
+def open_work(game: str, text: str, where: str) -> tuple[str, Any]:
+    """A deck file to open: ``("problems", (words, problems))`` when the checker refuses it,
+    else ``("ok", (name, digest, view))``."""
+    editing = _editing_of(game)
+    try:
+        editing.form_of(text, where)
+    except editing.error as err:
+        return "problems", (str(err), editing.where_problems(err))
+    deck = editing.parse(text, where)
+    return "ok", (deck.name, deck.digest, _view(editing, text))
+
+
+def save_work(game: str, body: bytes, before: str) -> tuple[str, Any]:
+    """A :class:`SaveBody` sent as JSON, made a version after the deck file ``before``:
+    ``("invalid", errors)``, ``("problems", (base, words, problems))``, or ``("ok", (base, text,
+    name, digest, changes, view))``."""
+    save = _read(SaveBody, body)
+    if isinstance(save, list):
+        return "invalid", save
+    editing = _editing_of(game)
+    answer, text = _checked(editing, save.form.model_dump())
+    if text is None:
+        words = "; ".join(p["message"] for p in answer["problems"])
+        return "problems", (save.base, words, answer["problems"])
+    changes = editing.deck_diff(editing.form_of(before, "the deck"), editing.form_of(text, "the deck"))
+    deck = editing.parse(text, "the deck")
+    return "ok", (save.base, text, deck.name, deck.digest, changes, _view(editing, text))
+
+
+def _joined(head: dict[str, Any], members: bytes) -> bytes:
+    """The JSON object ``head`` with the members of the JSON object ``members`` after its own."""
+    return _json(head)[:-1] + b"," + members[1:]
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f} MiB"
+
+
+def _kib(size: int) -> str:
+    return f"{max(1, size // 1024)} KiB"
 
 
 # -- the studio --------------------------------------------------------------------------
@@ -521,6 +685,12 @@ class Studio:
         self.started = Attempts(RUNS_PER_MINUTE, 60.0)
         self.live: dict[str, _Live] = {}
         """The runs waiting or running in this process."""
+        self.pace = Pace("check a deck or read its form", *DECK_PACE)
+        self.work = WorkerPool("deck jobs", DECK_WORKERS, DECK_JOBS_WAITING, DECK_JOBS_PER_ADDRESS,
+                               DECK_SECONDS)
+        """Where decks are parsed and checked: processes of their own."""
+        self._views: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._views_bytes = 0
         if not shared:
             self._stopped_before()
 
@@ -538,6 +708,7 @@ class Studio:
             for live in self.live.values():
                 live.stop("stopped", "the server stopped before the run finished; start it again")
         self.pool.shutdown(wait=True, cancel_futures=True)
+        self.work.close()
 
     # -- decks and versions -------------------------------------------------------------
 
@@ -562,12 +733,9 @@ class Studio:
                                    f"{', '.join(self.editing)}")
         return name, found
 
-    def problems(self, editing: DeckEditing, err: Exception) -> StudioError:
-        """A deck refused by a game's checker: its words, and its problems at their fields."""
-        return StudioError(400, str(err), problems=editing.where_problems(err))
-
-    def open(self, body: OpenBody, address: str) -> dict[str, Any]:
-        """A new studio deck from a project deck or a deck file, as its version 1."""
+    async def open(self, body: OpenBody, address: str, account: int | None = None) -> bytes:
+        """A new studio deck from a project deck or a deck file, as its version 1 (the answer
+        of :meth:`deck`, as JSON)."""
         game, editing = self.editor(body.game)
         decks = editing.project_decks()
         listed = ", ".join(decks) or "none"
@@ -583,36 +751,38 @@ class Studio:
             text, source = body.deck_toml or "", "upload"
         where = Path((body.deck_file or "").replace("\\", "/")).name or "deck_toml"
         self._admit(self.opened, client_address(address), "open a deck")
-        try:
-            editing.form_of(text, where)
-        except editing.error as err:
-            raise self.problems(editing, err) from None
+        size = len(text.encode())
+        await asyncio.to_thread(self._room, address, account, size)
+        kind, found = await self.work.run(address, open_work, game, text, where)
+        if kind == "problems":
+            words, problems = found
+            raise StudioError(400, words, problems=problems)
+        name, digest, view = found
         deck_id = secrets.token_urlsafe(9)
-        deck = editing.parse(text, where)
         now = time.time()
-        with self._session() as s, s.begin():
-            s.add(StudioDeckRow(id=deck_id, game=game, source=source, created=now))
-            s.flush()
-            s.add(StudioVersionRow(deck_id=deck_id, number=1, name=deck.name, digest=deck.digest, text=text,
-                                   changes=[], created=now))
-        return self.deck(deck_id)
 
-    def check(self, form: DeckForm, game: str | None = None) -> dict[str, Any]:
-        """The deck checker's word on a form of ``game``'s (``None``: the studio's first): its
-        problems by card and field, else its cards as the table draws them."""
-        _, editing = self.editor(game)
-        try:
-            text = editing.checked(form.model_dump())
-        except editing.error as err:
-            return {"ok": False, "problems": editing.where_problems(err), "cards": None}
-        deck = editing.parse(text, "the deck")
-        if len(text.encode()) > MAX_DECK_BYTES:
-            return {"ok": False, "cards": None, "problems": [
-                {"card": None, "field": None, "step": None,
-                 "message": f"the deck file would be {len(text.encode()) // 1024} KiB; at most "
-                            f"{MAX_DECK_BYTES // 1024} KiB"}]}
-        return {"ok": True, "problems": [], "cards": deck.cards, "digest": deck.digest,
-                "size": deck.size}
+        def store() -> None:
+            with self._session() as s, s.begin():
+                s.add(StudioDeckRow(id=deck_id, game=game, source=source, created=now))
+                s.flush()
+                s.add(StudioVersionRow(deck_id=deck_id, number=1, name=name, digest=digest, text=text,
+                                       changes=[], created=now, size=size, address=client_address(address),
+                                       account=account))
+
+        await asyncio.to_thread(store)
+        self._keep_view((deck_id, 1), view)
+        return await self._deck_answer(deck_id, address)
+
+    async def check(self, body: bytes, game: str | None, address: str) -> bytes:
+        """The deck checker's word on a form of ``game``'s (``None``: the studio's first) sent
+        as JSON (:class:`DeckForm`): its problems by card and field, else its cards as the table
+        draws them; as JSON. Paced per address, worked out in the deck workers."""
+        name, _ = self.editor(game)
+        await self.pace.take(address)
+        errors, answer = await self.work.run(address, check_work, name, body)
+        if errors is not None:
+            raise FormInvalid(errors)
+        return answer
 
     def _deck_row(self, deck_id: str) -> StudioDeckRow:
         row = None
@@ -623,18 +793,53 @@ class Studio:
             raise StudioError(404, f"there is no studio deck {deck_id[:40]!r} here")
         return row
 
-    def deck(self, deck_id: str) -> dict[str, Any]:
-        """A studio deck: its versions (newest last, each without its file) and the newest's form."""
+    def exists(self, deck_id: str) -> None:
+        """Nothing if the studio deck ``deck_id`` is kept here; a 404 in words if not."""
+        self._deck_row(deck_id)
+
+    def _versions(self, deck_id: str) -> tuple[StudioDeckRow, list[StudioVersionRow]]:
+        """A deck and its versions, oldest first, each without its deck file."""
         row = self._deck_row(deck_id)
         with self._session() as s:
-            versions = s.scalars(select(StudioVersionRow).where(StudioVersionRow.deck_id == deck_id)
+            versions = s.scalars(select(StudioVersionRow).options(defer(StudioVersionRow.text))
+                                 .where(StudioVersionRow.deck_id == deck_id)
                                  .order_by(StudioVersionRow.number)).all()
+        return row, list(versions)
+
+    async def deck(self, deck_id: str, address: str) -> bytes:
+        """A studio deck, as JSON: its versions (newest last, each without its file) and the
+        newest's form and cards. Paced per address; the form is worked out in the deck workers
+        (once a version: kept after)."""
+        await self.pace.take(address)
+        return await self._deck_answer(deck_id, address)
+
+    async def _deck_answer(self, deck_id: str, address: str) -> bytes:
+        row, versions = await asyncio.to_thread(self._versions, deck_id)
         newest = versions[-1]
-        _, editing = self.editor(row.game)
-        return {"id": deck_id, "game": row.game, "source": row.source, "url": f"/studio/decks/{deck_id}",
-                "versions": [_version_summary(v) for v in versions],
-                "version": newest.number, "form": editing.form_of(newest.text, "the deck"),
-                "cards": editing.parse(newest.text, "the deck").cards}
+        view = await self._view(address, row.game, deck_id, newest.number)
+        head = {"id": deck_id, "game": row.game, "source": row.source, "url": f"/studio/decks/{deck_id}",
+                "versions": [_version_summary(v) for v in versions], "version": newest.number}
+        return _joined(head, view)
+
+    async def _view(self, address: str, game: str, deck_id: str, number: int) -> bytes:
+        """The form and cards of version ``number`` (JSON members), kept once worked out: a
+        version never changes."""
+        key = (deck_id, number)
+        view = self._views.get(key)
+        if view is not None:
+            self._views.move_to_end(key)
+            return view
+        text = (await asyncio.to_thread(self._version, deck_id, number)).text
+        view = await self.work.run(address, view_work, game, text)
+        self._keep_view(key, view)
+        return view
+
+    def _keep_view(self, key: tuple[str, int], view: bytes) -> None:
+        self._views[key] = view
+        self._views_bytes += len(view)
+        while self._views_bytes > VIEWS_KEPT_BYTES and self._views:
+            _, old = self._views.popitem(last=False)
+            self._views_bytes -= len(old)
 
     def _version(self, deck_id: str, number: int) -> StudioVersionRow:
         self._deck_row(deck_id)
@@ -644,47 +849,90 @@ class Studio:
             raise StudioError(404, f"the studio deck {deck_id} has no version {number}")
         return row
 
-    def version(self, deck_id: str, number: int) -> dict[str, Any]:
-        _, editing = self.editor(self._deck_row(deck_id).game)
-        row = self._version(deck_id, number)
-        return {**_version_summary(row), "form": editing.form_of(row.text, "the deck"),
-                "cards": editing.parse(row.text, "the deck").cards}
+    async def version(self, deck_id: str, number: int, address: str) -> bytes:
+        """One version, as JSON: its summary, form and cards (paced, as :meth:`deck`)."""
+        await self.pace.take(address)
+        game = (await asyncio.to_thread(self._deck_row, deck_id)).game
+
+        def summary() -> dict[str, Any]:
+            with self._session() as s:
+                row = s.scalars(select(StudioVersionRow).options(defer(StudioVersionRow.text))
+                                .where(StudioVersionRow.deck_id == deck_id,
+                                       StudioVersionRow.number == number)).first()
+            if row is None:
+                raise StudioError(404, f"the studio deck {deck_id} has no version {number}")
+            return _version_summary(row)
+
+        head = await asyncio.to_thread(summary)
+        return _joined(head, await self._view(address, game, deck_id, number))
 
     def version_text(self, deck_id: str, number: int) -> tuple[str, str]:
         """A version's deck file and a name for it."""
         row = self._version(deck_id, number)
         return row.text, f"studio-{deck_id}-v{number}.toml"
 
-    def save(self, deck_id: str, body: SaveBody, address: str) -> dict[str, Any]:
-        """A new version from an edited form, with what changed from the newest; refused, with
-        its problems, when the deck checker refuses it."""
-        game, editing = self.editor(self._deck_row(deck_id).game)
+    def _room(self, address: str, account: int | None, size: int) -> None:
+        """Refused (in words) when ``size`` more bytes of deck files would take ``address`` or
+        ``account`` past what it may keep in the studio."""
+        address = client_address(address)
         with self._session() as s:
-            newest = s.scalar(select(func.max(StudioVersionRow.number))
-                              .where(StudioVersionRow.deck_id == deck_id)) or 0
-        if body.base != newest:
-            raise StudioError(409, f"version {newest} was saved since version {body.base} was opened; "
+            kept = s.scalar(select(func.coalesce(func.sum(StudioVersionRow.size), 0))
+                            .where(StudioVersionRow.address == address)) or 0
+            mine = 0 if account is None else s.scalar(
+                select(func.coalesce(func.sum(StudioVersionRow.size), 0))
+                .where(StudioVersionRow.account == account)) or 0
+        for who, most, held in (("this address", MAX_KEPT_PER_ADDRESS, kept),
+                                ("this account", MAX_KEPT_PER_ACCOUNT, mine)):
+            if held + size > most:
+                raise StudioError(409, f"{who} keeps {_mib(held)} of studio decks and may keep {_mib(most)}: "
+                                       f"this {_kib(size)} would go past it. Work on in the decks and "
+                                       "versions it has (a deck file can be downloaded and opened "
+                                       "elsewhere)")
+
+    async def save(self, deck_id: str, body: bytes, address: str, account: int | None = None) -> bytes:
+        """A new version from an edited form (:class:`SaveBody`, as JSON), with what changed
+        from the newest; refused, with its problems, when the deck checker refuses it. The
+        answer is :meth:`deck`'s."""
+        row = await asyncio.to_thread(self._deck_row, deck_id)
+        game, _ = self.editor(row.game)
+
+        def newest() -> StudioVersionRow:
+            with self._session() as s:
+                number = s.scalar(select(func.max(StudioVersionRow.number))
+                                  .where(StudioVersionRow.deck_id == deck_id)) or 0
+            return self._version(deck_id, number)
+
+        before = await asyncio.to_thread(newest)
+        kind, found = await self.work.run(address, save_work, game, body, before.text)
+        if kind == "invalid":
+            raise FormInvalid(found)
+        base = found[0]
+        if base != before.number:
+            raise StudioError(409, f"version {before.number} was saved since version {base} was opened; "
                                    "open the newest version and make the change again")
-        if newest >= MAX_VERSIONS:
+        if before.number >= MAX_VERSIONS:
             raise StudioError(409, f"this deck has {MAX_VERSIONS} versions, the most; open the newest "
                                    "as a deck of its own (download it, then upload it)")
-        form = body.form.model_dump()
-        answer = self.check(body.form, game)
-        if not answer["ok"]:
-            words = "; ".join(p["message"] for p in answer["problems"])
-            raise StudioError(400, f"the deck is not valid: {words}", problems=answer["problems"])
-        text = editing.checked(form)
-        before = self._version(deck_id, newest)
-        changes = editing.deck_diff(editing.form_of(before.text, "the deck"),
-                                    editing.form_of(text, "the deck"))
+        if kind == "problems":
+            words, problems = found[1:]
+            raise StudioError(400, f"the deck is not valid: {words}", problems=problems)
+        _, text, name, digest, changes, view = found
         if not changes:
-            raise StudioError(400, f"nothing changed from version {newest}: edit a card first")
+            raise StudioError(400, f"nothing changed from version {before.number}: edit a card first")
         self._admit(self.saved, client_address(address), "save a version")
-        deck = editing.parse(text, "the deck")
-        with self._session() as s, s.begin():
-            s.add(StudioVersionRow(deck_id=deck_id, number=newest + 1, name=deck.name, digest=deck.digest,
-                                   text=text, changes=changes, created=time.time()))
-        return self.deck(deck_id)
+        size = len(text.encode())
+        number = before.number + 1
+
+        def store() -> None:
+            self._room(address, account, size)
+            with self._session() as s, s.begin():
+                s.add(StudioVersionRow(deck_id=deck_id, number=number, name=name, digest=digest, text=text,
+                                       changes=changes, created=time.time(), size=size,
+                                       address=client_address(address), account=account))
+
+        await asyncio.to_thread(store)
+        self._keep_view((deck_id, number), view)
+        return await self._deck_answer(deck_id, address)
 
     # -- runs ---------------------------------------------------------------------------
 
@@ -773,6 +1021,13 @@ class Studio:
             status, error = "failed", f"the run failed: {said}"
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+        with self.lock:
+            # A stop asked before the run ended is what became of it, whatever the job did after
+            # (its last games or its report): the cancel's answer said so.
+            if live.cancelled.is_set():
+                status, error = live.reason
+                report = None
+            live.ending = status
         try:
             self._set(live.id, status=status, error=error, played=live.played, finished=time.time(),
                       report_html=report.html if report else None,
@@ -780,6 +1035,7 @@ class Studio:
         finally:
             with self.lock:
                 self.live.pop(live.id, None)
+            live.ended.set()
 
     def _set(self, run_id: str, **values: Any) -> None:
         with self._session() as s, s.begin():
@@ -811,16 +1067,27 @@ class Studio:
         return answer
 
     def cancel(self, run_id: str, token: str) -> dict[str, Any]:
-        """Cancel a waiting or running run (its token, from its start)."""
-        self.run(run_id)
-        live = self.live.get(run_id)
-        if live is None:
-            raise StudioError(409, f"the run {run_id} has finished; there is nothing to cancel")
-        if not secrets.compare_digest(live.token_hash, _hash(token)):
-            raise StudioError(403, "only whoever started a run may cancel it (with the token its start "
-                                   "answered)")
-        live.stop("cancelled", "cancelled by whoever started it")
-        return self.run(run_id)
+        """Cancel a waiting or running run (its token, from its start): the run as it ended,
+        ``cancelled``; a run that had ended already is refused (409) with what became of it."""
+        found = self.run(run_id)
+        with self.lock:
+            live = self.live.get(run_id)
+            if live is not None and not secrets.compare_digest(live.token_hash, _hash(token)):
+                raise StudioError(403, "only whoever started a run may cancel it (with the token its "
+                                       "start answered)")
+            ending = None if live is None else live.ending
+            if live is not None and ending is None:
+                live.stop("cancelled", "cancelled by whoever started it")
+        if live is None or ending is not None:
+            status = ending or found["status"]
+            raise StudioError(409, f"the run {run_id} had already ended ({status}: "
+                                   f"{_ENDED.get(status, status)}); there is nothing to cancel")
+        # The run is cancelled now, whatever it does next; its thread stops at its next chunk of
+        # games. Wait a little for it, so that the answer is the run as it is kept.
+        live.ended.wait(CANCEL_WAIT)
+        answer = self.run(run_id)
+        answer["status"] = "cancelled"
+        return answer
 
     def jobs(self) -> dict[str, Any]:
         """The jobs, settings and bounds, for the page."""
@@ -848,12 +1115,20 @@ class _Live:
     def __post_init__(self) -> None:
         self.cancelled = threading.Event()
         self.reason = ("cancelled", "cancelled")
+        self.ending: str | None = None
+        """The status the run ends with, once its thread has decided it (under the studio's lock)."""
+        self.ended = threading.Event()
+        """Set once the run's end is stored."""
 
     def stop(self, status: str, why: str) -> None:
         """Ask the run to stop at its next chunk of games: stored as ``status``, ``why`` its error."""
         if not self.cancelled.is_set():
             self.reason = (status, why)
             self.cancelled.set()
+
+
+_ENDED = {"done": "its report is kept", "failed": "it failed", "cancelled": "it was cancelled",
+          "stopped": "it was stopped"}
 
 
 def _renderer(game: str) -> str | None:

@@ -111,7 +111,7 @@ class TableManager(TablePlay):
             for conn in table.conns:
                 conn.close()
         self.bot_pool.close()
-        for threads in (self.quick_pool, self.replay_pool):
+        for threads in (self.quick_pool, self.replay_pool, self.hint_pool):
             threads.shutdown(wait=False, cancel_futures=True)
 
     # -- creating and joining ------------------------------------------------------------

@@ -46,7 +46,7 @@ from cardroom.agents import make, parse_spec
 from cardroom.engine import State
 from cardroom.match import choose
 
-__all__ = ["SEARCH_BOTS", "MOVE_SECONDS", "BotPool", "SearchTimeout", "is_search_bot"]
+__all__ = ["SEARCH_BOTS", "MOVE_SECONDS", "BotPool", "SearchTimeout", "is_search_bot", "die_with"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -77,7 +77,7 @@ def _think(spec: str, seed: int, state: State, seat: int) -> int:
     return choose(make(name, seed=seed, **options), state, seat)
 
 
-def _die_with(server: int) -> None:
+def die_with(server: int) -> None:
     """In a worker: end when the server process ``server`` ends, however it ends."""
     if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError, AttributeError):
@@ -94,7 +94,7 @@ def _die_with(server: int) -> None:
 
 def _work(jobs: Connection, server: int) -> None:
     """A worker's life: take a job from the server, answer it, until the server goes."""
-    _die_with(server)
+    die_with(server)
     os.nice(WORKER_NICENESS)
     while True:
         try:
