@@ -35,6 +35,7 @@ __all__ = [
     "NativeSearch",
     "NativeSearchRoot",
     "WinReturns",
+    "CardroomInputError",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -60,14 +61,29 @@ Event: TypeAlias = dict[str, Any]
 """An event: a JSON-ready dict whose ``t`` names its type. Events are never mutated."""
 
 
-class IllegalAction(ValueError):
+class CardroomInputError(ValueError):
+    """Input Cardroom refuses: bad rules, a deck's mistake, a record, an agent's spec, an option,
+    an illegal action... The message says what was wrong and what is allowed. Every refusal is
+    one (each keeps its own name beneath), so a front catches this one class and tells it in
+    words, never a traceback.
+
+    >>> from cardroom.games import make_rules
+    >>> try:
+    ...     make_rules("baha", {"target": "many"})
+    ... except CardroomInputError as err:
+    ...     print(type(err).__name__, "-", err)
+    RulesError - option target takes a whole number, not 'many'
+    """
+
+
+class IllegalAction(CardroomInputError):
     """An action that may not be taken now. The message says what was wrong and what is allowed.
 
     The state is unchanged when this is raised.
     """
 
 
-class RulesError(ValueError):
+class RulesError(CardroomInputError):
     """A rules option is unknown or out of range; the message names it and what is allowed."""
 
 

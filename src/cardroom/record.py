@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import games
-from cardroom.engine import Action, DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.engine import Action, CardroomInputError, DeckRules, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
@@ -52,7 +52,7 @@ FORMAT = "cardroom-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # far above any real game; refuses absurd files early
 
 
-class RecordError(ValueError):
+class RecordError(CardroomInputError):
     """A record is malformed or does not replay; the message says where and why."""
 
 

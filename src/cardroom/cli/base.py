@@ -16,15 +16,12 @@ from typer._click.exceptions import NoSuchOption
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from cardroom import games
-from cardroom.agents import AgentError
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import UsageError
-from cardroom.engine import RulesError
+from cardroom.engine import CardroomInputError
 from cardroom.extras import missing_extra, needs_extra
-from cardroom.record import RecordError
 from cardroom.text import shorten
 
-__all__ = ["BAD_INPUT", "Command", "Group", "guard", "titles"]
+__all__ = ["Command", "Group", "guard", "titles"]
 
 
 class _NamedArgument(TyperArgument):
@@ -97,20 +94,13 @@ def titles() -> str:
     return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
 
 
-GAME_ERRORS = tuple(spec.decks.error for spec in map(games.get, games.names()) if spec.decks is not None)
-"""What the games raise for bad input besides ``RulesError`` (a deck file's mistakes)."""
-
-
-BAD_INPUT: tuple[type[Exception], ...] = (UsageError, RulesError, AgentError, RecordError, *GAME_ERRORS)
-"""What :func:`guard` tells as one line: a person's mistake, not a program's."""
-
-
 @contextmanager
 def guard() -> Iterator[None]:
-    """Bad input becomes one clear line on stderr and exit status 2, never a traceback."""
+    """Bad input (a :class:`~cardroom.engine.CardroomInputError`: a person's mistake, not a
+    program's) becomes one clear line on stderr and exit status 2, never a traceback."""
     try:
         yield
-    except (*BAD_INPUT, *games.deck_errors()) as err:  # a game registered since import too
+    except CardroomInputError as err:
         make_console(stderr=True).print(f"[bold red]error:[/] {escape(str(err))}", highlight=False)
         raise typer.Exit(2) from None
     except OSError as err:  # a path the system refuses (too long, not allowed) wherever it was met

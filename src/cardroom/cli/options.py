@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from cardroom import games
+from cardroom.engine import CardroomInputError
 from cardroom.games import make_rules
 
 __all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "parse_rule_options", "with_deck"]
 
 
-class UsageError(Exception):
+class UsageError(CardroomInputError):
     """A bad argument: printed as one line, exit status 2."""
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 
 from cardroom import games
-from cardroom.engine import Action, Rules, RulesError, State
+from cardroom.engine import Action, CardroomInputError, Rules, RulesError, State
 from cardroom.games import DealLimits, GameSpec
 
 __all__ = [
@@ -63,7 +63,7 @@ _DEALS = tuple((seed, 1.0 / DEAL_OUTCOMES) for seed in range(DEAL_OUTCOMES))
 _registered: dict[str, GameSpec] = {}
 
 
-class ObserverError(ValueError):
+class ObserverError(CardroomInputError):
     """An observation type the adapter does not offer; the message lists those it does."""
 
 

@@ -13,7 +13,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from cardroom import games
-from cardroom.engine import Rules, State
+from cardroom.engine import CardroomInputError, Rules, State
 from cardroom.games.tensor import PerRules
 
 __all__ = ["Table", "DealRewards", "EnvError", "MAX_ENV_SEED", "Seeds", "observe", "action_mask",
@@ -22,7 +22,7 @@ __all__ = ["Table", "DealRewards", "EnvError", "MAX_ENV_SEED", "Seeds", "observe
 RENDER_MODES = ("ansi", "human")
 
 
-class EnvError(ValueError):
+class EnvError(CardroomInputError):
     """A learning environment used wrongly (a step after the end, a bad seed or argument); the
     message says what was wrong and what is allowed."""
 

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom.engine import CardroomInputError
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -67,7 +69,7 @@ _SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerat
 }
 
 
-class DeckError(ValueError):
+class DeckError(CardroomInputError):
     """A deck file is wrong: one or more problems, each naming the file, the card, the field
     and what is allowed. ``str(err)`` is the problems, one a line.
 
