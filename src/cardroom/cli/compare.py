@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.base import guard
@@ -218,6 +217,8 @@ def run_variants(
 ) -> list[Results]:
     """Each variant's games, on the same seeds for all (game i uses seed + i), written as results
     by the writer ``simulate --out`` uses, then read back. Without ``out``, in a temporary folder."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     from cardroom.analysis.folder import read_results
     from cardroom.sim.results import Backend, simulate_to
     from cardroom.sim.tournament import Lineup, default_agents

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.base import guard
@@ -41,6 +40,8 @@ def run_restrict(
 ) -> Report:
     """``cardroom restrict``: each card's worth from restricted play, ranked."""
     check_outputs(html=html, json_path=json_path, csv=csv)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     from cardroom.analysis.restrict import restricted_report
 
     items = with_deck(game, list(rule) if rule else None, list(decks) if decks else None)

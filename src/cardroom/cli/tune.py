@@ -17,7 +17,6 @@ from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
 from cardroom.cli.options import PEOPLE_PLAY, UsageError, bots_only, check_workers, parse_rule_options
 from cardroom.cli.params import CsvOpt, DesignerAgentsOpt, GameArg, HtmlOpt, JsonFileOpt, RuleOpt
-from cardroom.sim.tournament import default_agents
 
 if TYPE_CHECKING:  # the results and analysis extras (pyarrow, polars) load when a command runs, not at start
     from cardroom.analysis.report import Report
@@ -80,6 +79,7 @@ def run_tune(
 ) -> Report:
     from cardroom.analysis.report import check_output_file, write_atomic
     from cardroom.analysis.tune import TuneError, parse_goal, parse_param, tune, tune_report
+    from cardroom.sim.tournament import default_agents
 
     check_outputs(html=html, json_path=json_path, csv=csv)
     if write is not None:
