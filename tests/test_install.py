@@ -191,7 +191,7 @@ def test_the_ladder_without_openskill_names_the_analysis_extra_before_any_deal(t
 
 def test_a_missing_module_of_no_extra_is_not_explained_away(tmp_path: Path) -> None:
     """A module Cardroom itself lacks is a bug: its traceback shows, not words about extras."""
-    result = _cardroom(tmp_path, ["cardroom.cli.serve"], "serve", "--port", "0")
+    result = _cardroom(tmp_path, ["cardroom.web.app"], "serve", "--port", "0")
     assert result.returncode == 1 and "ModuleNotFoundError" in result.stderr, result.stderr
     assert "extra" not in result.stderr
 

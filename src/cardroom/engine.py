@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Protocol, Self, SupportsIndex, TypeAlias, TypeGuard, runtime_checkable
 
 __all__ = [
     "NamedOptions",
@@ -35,6 +36,7 @@ __all__ = [
     "NativeSearch",
     "NativeSearchRoot",
     "WinReturns",
+    "CardroomInputError",
     "IllegalAction",
     "RulesError",
     "Rules",
@@ -49,6 +51,9 @@ __all__ = [
     "stream_of",
     "check_stream",
     "check_seed",
+    "check_whole",
+    "is_whole",
+    "whole_index",
     "check_totals",
     "parse_option_value",
 ]
@@ -60,14 +65,29 @@ Event: TypeAlias = dict[str, Any]
 """An event: a JSON-ready dict whose ``t`` names its type. Events are never mutated."""
 
 
-class IllegalAction(ValueError):
+class CardroomInputError(ValueError):
+    """Input Cardroom refuses: bad rules, a deck's mistake, a record, an agent's spec, an option,
+    an illegal action... The message says what was wrong and what is allowed. Every refusal is
+    one (each keeps its own name beneath), so a front catches this one class and tells it in
+    words, never a traceback.
+
+    >>> from cardroom.games import make_rules
+    >>> try:
+    ...     make_rules("baha", {"target": "many"})
+    ... except CardroomInputError as err:
+    ...     print(type(err).__name__, "-", err)
+    RulesError - option target takes a whole number, not 'many'
+    """
+
+
+class IllegalAction(CardroomInputError):
     """An action that may not be taken now. The message says what was wrong and what is allowed.
 
     The state is unchanged when this is raised.
     """
 
 
-class RulesError(ValueError):
+class RulesError(CardroomInputError):
     """A rules option is unknown or out of range; the message names it and what is allowed."""
 
 
@@ -277,18 +297,61 @@ class Rules(Protocol):
         """A new game whose every chance outcome comes from ``seed``."""
 
 
+def is_whole(value: object) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number as a person means one: an ``int`` that is not a
+    ``bool`` (``True`` is an ``int`` to Python, and is refused in words rather than read as 1)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def whole_index(value: object) -> int | None:
+    """``value`` as a whole number if it stands for one: an ``int`` or anything with
+    ``__index__`` (a numpy integer), never a ``bool``; else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, SupportsIndex):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
+def check_whole(
+    value: object,
+    name: str,
+    low: int | None = None,
+    high: int | None = None,
+    *,
+    error: type[ValueError] = RulesError,
+    note: str = "",
+    shown: Callable[[object], str] = repr,
+) -> int:
+    """``value`` if it is a whole number (:func:`is_whole`) from ``low`` to ``high`` (either end
+    may be open), else ``error`` saying so in the one wording every refusal of a number uses:
+    ``NAME must be a whole number from LOW to HIGH, not VALUE``, with ``note`` after the bounds
+    and the value as ``shown`` quotes it.
+
+    >>> check_whole(4, "players", 2, 6)
+    4
+    >>> check_whole(True, "players", 2, 6)
+    Traceback (most recent call last):
+    ...
+    cardroom.engine.RulesError: players must be a whole number from 2 to 6, not True
+    """
+    if is_whole(value) and (low is None or value >= low) and (high is None or value <= high):
+        return value
+    bounds = ("" if low is None else f" from {low}") + ("" if high is None else f" to {high}")
+    raise error(f"{name} must be a whole number{bounds}{note}, not {shown(value)}")
+
+
 def check_seed(seed: object) -> int:
     """A game's seed is a whole number (returned); anything else is a :class:`RulesError`."""
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise RulesError(f"seed must be a whole number, not {seed!r}")
-    return seed
+    return check_whole(seed, "seed")
 
 
 def check_totals(totals: Sequence[int], players: int, least: int | None = None) -> list[int]:
     """Running totals to start a game from: one whole number per seat (at least ``least``)."""
     values = list(totals)
     if len(values) != players or not all(
-        isinstance(t, int) and not isinstance(t, bool) and (least is None or t >= least) for t in values
+        is_whole(t) and (least is None or t >= least) for t in values
     ):
         bound = "" if least is None else f" of at least {least}"
         raise RulesError(f"totals must be {players} whole numbers{bound}, not {values!r}")

@@ -26,7 +26,16 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import games
-from cardroom.engine import Action, DeckRules, IllegalAction, Rules, RulesError, State
+from cardroom.engine import (
+    Action,
+    CardroomInputError,
+    DeckRules,
+    IllegalAction,
+    Rules,
+    RulesError,
+    State,
+    is_whole,
+)
 from cardroom.games import make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
@@ -52,7 +61,7 @@ FORMAT = "cardroom-record/1"
 MAX_RECORD_BYTES = 64 * 1024 * 1024  # far above any real game; refuses absurd files early
 
 
-class RecordError(ValueError):
+class RecordError(CardroomInputError):
     """A record is malformed or does not replay; the message says where and why."""
 
 
@@ -219,8 +228,7 @@ def check_record(record: Any, where: str = "record") -> None:
     players = len(record["seats"])
     for i, entry in enumerate(record["actions"]):
         if not (
-            isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)
-            and not isinstance(entry[0], bool) and isinstance(entry[1], str)
+            isinstance(entry, list) and len(entry) == 2 and is_whole(entry[0]) and isinstance(entry[1], str)
             and 0 <= entry[0] < players and len(entry[1]) <= MAX_ACTION_TEXT
         ):
             raise RecordError(
@@ -241,7 +249,7 @@ def check_record(record: Any, where: str = "record") -> None:
         _check_kind(result.get("over"), bool, where, "'result' 'over'")
         totals = result.get("totals")
         if not isinstance(totals, list) or len(totals) != players or not all(
-            isinstance(t, int) and not isinstance(t, bool) for t in totals
+            is_whole(t) for t in totals
         ):
             raise RecordError(f"{where}: 'result' 'totals' must be a list of {players} whole numbers, "
                               f"one per seat, not {shorten(repr(totals))}")

@@ -89,7 +89,7 @@ def test_bots_are_chosen_per_seat(tmp_path: Path, rules: object) -> None:
 def test_think_sets_every_searching_bot() -> None:
     result = runner.invoke(app, ["play", "baha", "--bots", "random,heuristic", "--think", "1"])
     assert result.exit_code == 2 and "--think sets how long an ismcts bot thinks" in result.output
-    from cardroom.cli.main import with_think
+    from cardroom.cli.play import with_think
 
     assert with_think("ismcts,random,ismcts", 0.5) == "ismcts:seconds=0.5,random,ismcts:seconds=0.5"
 

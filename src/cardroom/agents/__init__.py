@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardroom.agents.base import Agent, AgentError
+from cardroom.engine import check_whole
 from cardroom.text import shorten
 
 __all__ = ["Agent", "AgentError", "AgentKind", "AGENTS", "make", "parse_spec", "format_spec"]
@@ -176,12 +177,8 @@ def make(name: str, seed: int | None = None, **options: Any) -> Agent:
     if seat_seed is not None:
         if not kind.seeded:
             raise AgentError(f"{name} has no option {SEED_OPTION!r}; its options: {kind.describe()}")
-        if isinstance(seat_seed, bool) or not isinstance(seat_seed, int) or not 0 <= seat_seed <= MAX_SEED:
-            raise AgentError(
-                f"{name}: seed must be a whole number from 0 to {MAX_SEED}, "
-                f"not {shorten(repr(seat_seed), 40)}"
-            )
-        seed = _mixed_seed(seed, seat_seed)
+        seed = _mixed_seed(seed, check_whole(seat_seed, f"{name}: seed", 0, MAX_SEED, error=AgentError,
+                                             shown=lambda value: shorten(repr(value), 40)))
     try:
         return kind.factory(seed, **options)
     except AgentError as err:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from cardroom.engine import TWISTER, Action, State, seeded_rng, stream_of
+from cardroom.engine import TWISTER, Action, CardroomInputError, State, seeded_rng, stream_of
 
 __all__ = ["Agent", "AgentError"]
 
@@ -20,7 +20,7 @@ class Agent(Protocol):
         """The action ``seat`` takes in ``state`` (it is ``seat``'s turn)."""
 
 
-class AgentError(ValueError):
+class AgentError(CardroomInputError):
     """An unknown agent name or a bad agent option; the message says what is allowed."""
 
 

@@ -48,6 +48,7 @@ from cardroom.engine import (
     QuietPlayout,
     State,
     WinReturns,
+    check_whole,
 )
 
 __all__ = ["ISMCTSAgent", "HIDDEN_ACTION", "ENGINES"]
@@ -152,8 +153,7 @@ class ISMCTSAgent:
         # below refuse a wrong one in words, True for 1 included (a bool is an int).
         from cardroom.agents.base import AgentError
 
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
-            raise AgentError(f"ismcts: iterations must be a whole number from 1, not {iterations!r}")
+        iterations = check_whole(iterations, "ismcts: iterations", 1, error=AgentError)
         if seconds is not None and (
             not isinstance(seconds, int | float) or not math.isfinite(seconds) or seconds <= 0
         ):
@@ -162,18 +162,14 @@ class ISMCTSAgent:
             not isinstance(exploration, int | float) or not math.isfinite(exploration) or exploration < 0
         ):
             raise AgentError(f"ismcts: exploration must be a finite number of 0 or more, not {exploration!r}")
-        if isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 1:
-            raise AgentError(f"ismcts: max_depth must be a whole number from 1, not {max_depth!r}")
+        max_depth = check_whole(max_depth, "ismcts: max_depth", 1, error=AgentError)
         if rollout not in ("random", "heuristic"):
             raise AgentError(f"ismcts: rollout must be random or heuristic, not {rollout!r}")
         if not isinstance(epsilon, int | float) or not 0 <= epsilon <= 1:
             raise AgentError(f"ismcts: epsilon must be from 0 to 1, not {epsilon!r}")
         if engine not in ENGINES:
             raise AgentError(f"ismcts: engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-        if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= MAX_THREADS:
-            raise AgentError(
-                f"ismcts: threads must be a whole number from 1 to {MAX_THREADS}, not {threads!r}"
-            )
+        threads = check_whole(threads, "ismcts: threads", 1, MAX_THREADS, error=AgentError)
         if policy not in (None, "learned"):
             raise AgentError(f"ismcts: policy must be learned (the game's shipped network), "
                              f"not {policy!r}")
@@ -188,11 +184,9 @@ class ISMCTSAgent:
         if value is not None and threads != 1:
             raise AgentError("ismcts: value (the network judging leaves) runs in the Python search, on one "
                              "thread; use threads=1")
-        if infer is not None and (
-            isinstance(infer, bool) or not isinstance(infer, int) or not 1 <= infer <= MAX_INFER
-        ):
-            raise AgentError(f"ismcts: infer (the worlds weighed per search) must be a whole number "
-                             f"from 1 to {MAX_INFER}, not {infer!r}")
+        if infer is not None:
+            infer = check_whole(infer, "ismcts: infer (the worlds weighed per search)", 1, MAX_INFER,
+                                error=AgentError)
         if infer_epsilon is not None and (
             isinstance(infer_epsilon, bool) or not isinstance(infer_epsilon, int | float)
             or not 0 < infer_epsilon <= 1

@@ -27,7 +27,7 @@ from typing import Any
 from cardroom import games as game_registry
 from cardroom.analysis.report import Column, Report, Section, Table
 from cardroom.analysis.stats import mean_t, seat_advantage
-from cardroom.engine import Rules, RulesError
+from cardroom.engine import CardroomInputError, Rules, RulesError
 from cardroom.games.contracts import DeckNumbers
 from cardroom.sim.tournament import GameResult, Lineup, run_games
 
@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-class TuneError(ValueError):
+class TuneError(CardroomInputError):
     """A parameter, target or setting ``tune`` cannot use; the message says what is allowed."""
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardroom import games as game_registry
+from cardroom.engine import is_whole
 from cardroom.games.contracts import DeckNumbers
 
 __all__ = [
@@ -144,7 +145,7 @@ def _numbers_moved(base: Any, run: Any) -> list[str]:
     rules_b = {k: v for k, v in (run.manifest.get("rules") or {}).items() if k not in ("deck", "deck_files")}
     for key, value in rules_b.items():
         other = rules_a.get(key)
-        whole = all(isinstance(x, int) and not isinstance(x, bool) for x in (value, other))
+        whole = all(is_whole(x) for x in (value, other))
         if key != "players" and whole and other != value:
             params.append(f"{key}={min(value, other)}..{max(value, other)}")
     texts = (_deck_text(base), _deck_text(run))

@@ -9,19 +9,23 @@ import json
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from cardroom import games
+from cardroom.cli.base import guard
+from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError
 from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural, terminal_safe
 
-__all__ = ["deck_games", "deck_support", "run_new", "run_validate", "run_show"]
+__all__ = ["deck_games", "deck_new", "deck_show", "deck_support", "deck_validate", "run_new", "run_show",
+           "run_validate"]
 
 
 def deck_games() -> list[str]:
@@ -180,3 +184,51 @@ def _file_name(name: str) -> str:
     slug = "".join(c if c.isalnum() else "-" for c in name.lower())
     slug = "-".join(part for part in slug.split("-") if part)
     return f"{slug or 'deck'}.toml"
+
+
+DeckGameOpt = Annotated[
+    str | None,
+    typer.Option("--game", "-g", metavar="GAME",
+                 help="The game whose decks these are (needed when several games take decks)."),
+]
+
+
+def deck_validate(
+    files: Annotated[list[str], typer.Argument(help="Deck files (or project deck names).", metavar="DECK")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the verdicts as JSON.")] = False,
+    game: DeckGameOpt = None,
+) -> None:
+    """Check deck files: each one is valid, or every problem is named with its card and field."""
+    with guard():
+        code = run_validate(files, json_out=json_out, console=make_console(), game=game)
+    raise typer.Exit(code)
+
+
+def deck_show(
+    file: Annotated[
+        str | None, typer.Argument(help="A deck file or a project deck's name (default: the game's own).",
+                                   metavar="DECK")
+    ] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the cards as JSON.")] = False,
+    game: DeckGameOpt = None,
+) -> None:
+    """Show a deck's cards as a table: rank, suit, name, types, marks, action and flags."""
+    with guard():
+        run_show(file, json_out=json_out, console=make_console(), game=game)
+
+
+def deck_new(
+    name: Annotated[str, typer.Argument(help="The new deck's name (as the lobby and reports show it).",
+                                        metavar="NAME")],
+    source: Annotated[str, typer.Option("--from", help="The deck to copy: a project deck's name or a file.",
+                                        metavar="DECK")] = "sample",
+    out: Annotated[
+        Path | None,
+        typer.Option(help="The file to write (default: the name as a file name, e.g. my-deck.toml); never "
+                          "one that exists.", metavar="FILE"),
+    ] = None,
+    game: DeckGameOpt = None,
+) -> None:
+    """Write an editable copy of a deck under a new name, e.g. cardroom deck new "My Deck" --from sample."""
+    with guard():
+        run_new(name, source=source, out=out, console=make_console(), game=game)

@@ -4,14 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
+import typer
 from rich.console import Console
 
-from cardroom.analysis.report import Report
 from cardroom.cli.analyze import check_outputs, print_report, save_report
-from cardroom.cli.options import UsageError, parse_rule_options, with_deck
+from cardroom.cli.base import guard
+from cardroom.cli.consoles import make_console
+from cardroom.cli.options import PEOPLE_PLAY, UsageError, bots_only, parse_rule_options, with_deck
+from cardroom.cli.params import CsvOpt, DeckOpt, DesignerAgentsOpt, GameArg, HtmlOpt, JsonFileOpt, RuleOpt
 
-__all__ = ["run_drama"]
+if TYPE_CHECKING:  # the results and analysis extras (pyarrow, polars) load when a command runs, not at start
+    from cardroom.analysis.report import Report
+
+__all__ = ["drama", "run_drama"]
 
 
 def run_drama(
@@ -52,3 +59,33 @@ def run_drama(
     print_report(console, report)
     save_report(console, report, html=html, json_path=json_path, csv=csv)
     return report
+
+
+def drama(
+    game: GameArg,
+    games_: Annotated[int, typer.Option("--games", help="Games to play and value.", min=1, max=100_000,
+                                        metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first game.", metavar="N")] = 0,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    oracle: Annotated[str, typer.Option(help="The search that values each decision.",
+                                        metavar="ismcts[:OPTIONS]")] = "ismcts:iterations=400",
+    threshold: Annotated[float, typer.Option(help="A value difference that matters, in the game's returns "
+                                             "(BAEBAE: tens of penalty points; Baha: moons).",
+                                             metavar="X")] = 0.1,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Decisive moments: at each real decision a search oracle values every action; per game,
+    how many decisions mattered, were decisive or mistaken, and lead changes.
+
+    cardroom drama baebae --games 20 --oracle ismcts:iterations=400
+    """
+    with guard():
+        bots_only(agents, "--agents", PEOPLE_PLAY)
+        run_drama(game, games=games_, seed=seed, rules=rule or [], decks=deck or [], players=players,
+                  agents=agents, oracle=oracle, threshold=threshold, html=html, json_path=json_file, csv=csv,
+                  console=make_console())

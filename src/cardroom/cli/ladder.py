@@ -7,27 +7,35 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from cardroom.agents.levels import SHIPPED, resolve
+from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import UsageError
+from cardroom.cli.options import (
+    PEOPLE_PLAY,
+    UsageError,
+    bots_only,
+    check_workers,
+    parse_rule_options,
+    with_deck,
+)
+from cardroom.cli.params import DEFAULT_GAME, DeckOpt, GameArg, RuleOpt
 from cardroom.engine import Rules
-from cardroom.sim.evaluate import evaluate_pairs, games_of
-from cardroom.sim.ladder import interval, ladder_markdown, put_in_doc, rate, save_ladder
-from cardroom.sim.tournament import Lineup
 from cardroom.text import plural, shorten
 
-__all__ = ["ladder_agents", "run_ladder_command", "with_progress"]
+__all__ = ["ladder", "ladder_agents", "run_ladder_command", "with_progress"]
 
 
 def ladder_agents(text: str | None, players: int) -> list[str]:
     """``--agents a,b,c``: two or more different agents (a level's name stands for its agent), each
     checked; ``SHIPPED`` if not given."""
+    from cardroom.sim.tournament import Lineup
+
     agents = list(SHIPPED) if text is None else [resolve(spec) for spec in text.split(",")]
     if len(agents) < 2 or not all(agents):
         raise UsageError(
@@ -54,6 +62,8 @@ def needs_openskill() -> None:
 
 def with_progress(total: int, title: str, play: Callable[[Callable[[int], None] | None], Any]) -> Any:
     """``play(progress)`` with a progress bar on a terminal's stderr (none elsewhere)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
     err = make_console(stderr=True)
     if not err.is_terminal:
         return play(None)
@@ -83,6 +93,9 @@ def run_ladder_command(
     command: str,
     console: Console,
 ) -> dict[str, Any]:
+    from cardroom.sim.evaluate import evaluate_pairs, games_of
+    from cardroom.sim.ladder import ladder_markdown, put_in_doc, rate, save_ladder
+
     needs_openskill()
     pairs = [(a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
     evaluation = with_progress(
@@ -109,6 +122,8 @@ def run_ladder_command(
 
 
 def print_ladder(console: Console, ladder: dict[str, Any]) -> None:
+    from cardroom.sim.ladder import interval
+
     console.print(
         f"[bold]{ladder['game']}[/] ladder: {plural(ladder['deals'], 'deal')} from seed {ladder['seed']}, "
         f"every pair on the same deals, {plural(ladder['games'], 'game')}, {ladder['seconds']:.1f} s",
@@ -138,3 +153,73 @@ def print_ladder(console: Console, ladder: dict[str, Any]) -> None:
             p["agent"], p["versus"], interval(p["difference"]), interval(p["score"], 3), interval(p["elo"], 0)
         )
     console.print(pairs)
+
+
+def _ladder_command(game: str, agents: list[str], deals: int, seed: int, players: int | None,
+                    rule: list[str] | None, deck: list[str] | None, bootstrap: int) -> str:
+    """The command that plays this ladder again, for the report and the ladder file."""
+    import shlex
+
+    words = ["cardroom", "ladder", game, "--agents", ",".join(agents), "--deals", str(deals),
+             "--seed", str(seed)]
+    words += ["--players", str(players)] if players is not None else []
+    for item in rule or []:
+        words += ["--rule", item]
+    for item in deck or []:
+        words += ["--deck", item]
+    words += ["--bootstrap", str(bootstrap)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def ladder(
+    game: GameArg = DEFAULT_GAME,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="The agents, comma-separated, each with its options after colons, or a level's "
+                          "name (default: every shipped agent, ISMCTS at a few budgets).", metavar="AGENTS"),
+    ] = None,
+    deals: Annotated[int, typer.Option(help="Duplicate deals every pair plays.", min=1, metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i.", metavar="N")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    bootstrap: Annotated[
+        int, typer.Option(help="Bootstrap refits over deals behind each rating's interval.", min=0, max=10000,
+                          metavar="N")
+    ] = 200,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the ladder as JSON on stdout.")] = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Print the ladder as Markdown tables.")
+    ] = False,
+    save: Annotated[
+        Path | None, typer.Option(help="Put this game's ladder into a ladder file (JSON; the other games' "
+                                       "entries kept), e.g. src/cardroom/agents/ladder.json.", metavar="FILE")
+    ] = None,
+    doc: Annotated[
+        Path | None, typer.Option(help="Put the Markdown between the lines <!-- ladder GAME --> and "
+                                       "<!-- /ladder GAME --> of this file (docs/strength.md).",
+                                  metavar="FILE")
+    ] = None,
+) -> None:
+    """Rate agents on one scale: every pair plays the same duplicate deals, each deal a match
+    rated with openskill (intervals by bootstrap over deals), and each agent is compared with the
+    one below it (points, deals won, Elo).
+
+    cardroom ladder baha --agents random,heuristic,ismcts:iterations=100 --deals 20 --rule target=1
+    """
+    with guard():
+        check_workers(workers)
+        bots_only(agents, "--agents", PEOPLE_PLAY)
+        if json_out and markdown:
+            raise UsageError("give --json or --markdown, not both")
+        rules = parse_rule_options(game, players, with_deck(game, rule, deck))
+        chosen = ladder_agents(agents, rules.to_dict()["players"])
+        try:
+            run_ladder_command(rules, chosen, deals=deals, seed=seed, workers=workers, bootstrap=bootstrap,
+                               json_out=json_out, markdown=markdown, save=save, doc=doc,
+                               command=_ladder_command(game, chosen, deals, seed, players, rule, deck,
+                                                       bootstrap),
+                               console=make_console())
+        except ValueError as err:
+            raise UsageError(str(err)) from None

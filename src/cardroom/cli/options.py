@@ -1,20 +1,22 @@
 """What several commands share of their options: the usage error, rules from ``--rule`` and
-``--players``, ``--deck`` as the rules option ``deck`` (read through the game's deck contract).
+``--players``, ``--deck`` as the rules option ``deck`` (read through the game's deck contract),
+a line-up of bots without a person, a ``--workers`` count a machine has.
 
-The commands' modules (:mod:`~cardroom.cli.main`, :mod:`~cardroom.cli.analyze`,
-:mod:`~cardroom.cli.serve`) import these from here, so none imports another's."""
+The commands' modules (:mod:`~cardroom.cli.simulate`, :mod:`~cardroom.cli.analyze`,
+:mod:`~cardroom.cli.serve`...) import these from here, so none imports another's for them."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from cardroom import games
+from cardroom.engine import CardroomInputError
 from cardroom.games import make_rules
 
-__all__ = ["UsageError", "parse_rule_options", "with_deck"]
+__all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "parse_rule_options", "with_deck"]
 
 
-class UsageError(Exception):
+class UsageError(CardroomInputError):
     """A bad argument: printed as one line, exit status 2."""
 
 
@@ -47,3 +49,34 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
     return [*(rules or []), "deck=" + ",".join(decks)]
+
+
+PEOPLE_PLAY = "people play with cardroom play or at the web table (cardroom serve)"
+"""Where people play, as a line-up of bots that names ``human`` is told (:func:`bots_only`)."""
+
+
+def bots_only(specs: str | None, option: str, person: str) -> None:
+    """Refuse ``human`` in a line-up of bots (``--bots``, ``--agents``), in a person's words:
+    a person is not made from a spec on a command line. ``person`` says where people play."""
+    from cardroom.agents import AGENTS
+
+    if specs is None:
+        return
+    if any(spec.strip().partition(":")[0].strip() == "human" for spec in specs.split(",")):
+        bots = ", ".join(name for name, kind in AGENTS.items() if kind.seeded)
+        raise UsageError(f"{option}: human is not a bot: {person}; the bots are {bots} "
+                         f"(options after colons, e.g. ismcts:seconds=1)")
+
+
+def check_workers(workers: int) -> None:
+    """Refuse a ``--workers`` count no machine has (it would start that many processes)."""
+    import os
+
+    from cardroom.sim.tournament import MAX_WORKERS
+
+    if not 0 <= workers <= MAX_WORKERS:
+        raise UsageError(
+            f"--workers {workers}: give 0 (one per core; this machine has {os.cpu_count() or 1}) or a count "
+            f"up to {MAX_WORKERS}; Cardroom never starts more processes than cores or games"
+        )
+

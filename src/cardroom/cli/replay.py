@@ -6,18 +6,22 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
 from cardroom import games
+from cardroom.cli.base import guard
+from cardroom.cli.consoles import make_console
+from cardroom.cli.options import UsageError
 from cardroom.record import RecordError, load, replay_checked, verify, with_decks
 from cardroom.seats import bot_title, record_names
-from cardroom.text import plural, terminal_safe
+from cardroom.text import plural, shorten, terminal_safe
 
-__all__ = ["run_replay", "narration"]
+__all__ = ["narration", "replay", "run_replay", "seat_number"]
 
 
 def narration(record: dict[str, Any], seat: int | None, where: str = "record") -> list[str]:
@@ -104,3 +108,44 @@ def run_replay(
 
 
 _verify = verify
+
+
+def seat_number(seat: str | None) -> int | None:
+    """``--seat``: a seat's number, or ``None`` for ``all`` (every card shown)."""
+    if seat is None or seat.strip().lower() == "all":
+        return None
+    if not seat.strip().isdecimal():
+        raise UsageError(f"--seat takes a seat's number (from 0) or all, not {shorten(seat, 20)!r}")
+    return int(seat)
+
+
+def replay(
+    files: Annotated[list[Path], typer.Argument(help="Record files.", metavar="FILE")],
+    verify: Annotated[bool, typer.Option("--verify", help="Check each record replays exactly.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print verdicts as JSON.")] = False,
+    narrate: Annotated[
+        bool,
+        typer.Option("--narrate", help="Tell each game event by event: every card shown, or --seat's view."),
+    ] = False,
+    seat: Annotated[
+        str | None,
+        typer.Option(help="With --narrate: the game as this seat saw it (all: every card).", metavar="N|all"),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", help="A deck file an old record names by path (once for each, in order); "
+                                    "a record's own paths are never read.", metavar="FILE"),
+    ] = None,
+) -> None:
+    """Replay game records; with --verify, say for each whether it reproduces its log; with
+    --narrate, tell the game event by event."""
+    with guard():
+        if seat is not None and not narrate:
+            raise UsageError("--seat chooses whose view --narrate tells: give --narrate too")
+        if narrate and (verify or json_out):
+            raise UsageError(
+                "--narrate tells a game; --verify and --json check records: give one or the other"
+            )
+        code = run_replay(files, verify=verify, json_out=json_out, console=make_console(), narrate=narrate,
+                          seat=seat_number(seat), decks=deck or [])
+    raise typer.Exit(code)

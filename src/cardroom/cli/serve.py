@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import socket
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 
-__all__ = ["run_serve", "WS_MAX_BYTES"]
+from cardroom.cli.base import guard, titles
+from cardroom.cli.consoles import make_console
+
+__all__ = ["HELP", "WS_MAX_BYTES", "run_serve", "serve"]
 
 WS_MAX_BYTES = 64 * 1024
 """WebSocket frames larger than this close the connection; up to it, a message above the
@@ -124,3 +128,64 @@ def _proxies(text: str | None) -> str | None:
             raise UsageError(f"--forwarded-allow-ips: {part!r:.60} is not an address or a network "
                              "(give e.g. 127.0.0.1,10.0.0.0/8, or * for any)") from None
     return ",".join(parts)
+
+
+HELP = f"Start the web table: a lobby, tables of {titles()} for people and bots, replays."
+"""``serve --help``: the registry's games by their titles."""
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.", metavar="ADDRESS")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535, metavar="PORT")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option("--database", "--db",
+                     help="Database: a SQLAlchemy URL, sqlite:///FILE or postgresql+psycopg://USER@HOST/NAME "
+                          "(default: cardroom.db in --data).", metavar="URL"),
+    ] = None,
+    data: Annotated[
+        Path, typer.Option(help="Data folder: the database and uploaded decks.", metavar="FOLDER")
+    ] = Path(
+        "cardroom-data"
+    ),
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before each move, so people can follow.", min=0, max=60,
+                            metavar="SECONDS")
+    ] = 0.6,
+    bot_workers: Annotated[
+        int, typer.Option(help="Processes the search bots (ismcts) think in, for all tables.", min=1, max=64)
+    ] = 1,
+    quick_wait: Annotated[
+        float, typer.Option(help="Seconds a table made by Play now waits for people before bots take its "
+                                 "free seats.", min=0, max=120, metavar="SECONDS")
+    ] = 5.0,
+    away_after: Annotated[
+        float, typer.Option(help="Seconds a player of a running game may be disconnected before a bot plays "
+                                 "their seat (until they come back).", min=1, max=3600, metavar="SECONDS")
+    ] = 30.0,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(help="Proxies whose X-Forwarded-For is believed (addresses or networks, by commas; "
+                          "default: none).", metavar="ADDRESSES"),
+    ] = None,
+    log_json: Annotated[
+        bool, typer.Option("--log-json", help="Write the log as JSON lines (time, level, logger, message).")
+    ] = False,
+    redis: Annotated[
+        str | None,
+        typer.Option(help="Redis of a cluster of servers on one PostgreSQL --database (redis://HOST:PORT/0): "
+                          "each table is owned by one of them.", metavar="URL"),
+    ] = None,
+    advertise: Annotated[
+        str | None,
+        typer.Option(help="With --redis: where the other servers reach this one (default: http://HOST:PORT "
+                          "it listens on).", metavar="URL"),
+    ] = None,
+) -> None:
+    """Start the web table: a lobby, tables of the games for people and bots, replays."""
+    with guard():
+        code = run_serve(host=host, port=port, db=db, data=data, bot_delay=bot_delay, bot_workers=bot_workers,
+                         console=make_console(), forwarded_allow_ips=forwarded_allow_ips,
+                         log_json=log_json, redis=redis, advertise=advertise,
+                         quick_wait=quick_wait, away_after=away_after)
+    raise typer.Exit(code)

@@ -8,22 +8,29 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console, JustifyMethod
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
+from cardroom.cli.options import (
+    PEOPLE_PLAY,
+    UsageError,
+    bots_only,
+    check_workers,
+    parse_rule_options,
+    with_deck,
+)
+from cardroom.cli.params import DEFAULT_GAME, DeckOpt, GameArg, RuleOpt
 from cardroom.engine import Rules
 from cardroom.record import RecordError
-from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
-from cardroom.sim.report import deck_words, summarize
-from cardroom.sim.tournament import Lineup, default_agents, missing_folders, remove_empty_folders, run_games
 from cardroom.text import plural
 
-__all__ = ["TableOptions", "run_simulate", "print_summary"]
+__all__ = ["TableOptions", "print_summary", "report", "run_simulate", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,18 @@ def run_simulate(
     With ``duplicate``, ``games`` counts deals, each played once per rotation of the line-up;
     with ``tables``, the results are also written as tables (:mod:`cardroom.sim.results`).
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
+    from cardroom.sim.report import summarize
+    from cardroom.sim.tournament import (
+        Lineup,
+        default_agents,
+        missing_folders,
+        remove_empty_folders,
+        run_games,
+    )
+
     players = rules.to_dict()["players"]
     lineup = Lineup.parse(agents or default_agents(rules.game), players)
     if tables is not None:
@@ -160,6 +179,8 @@ def print_summary(console: Console, summary: dict[str, Any], records: Path | Non
 
 def rules_line(summary: dict[str, Any]) -> str:
     """The rules of a summary in one line, a deck by its name and digest (never its text)."""
+    from cardroom.sim.report import deck_words
+
     deck = summary.get("deck")
     return ", ".join(
         f"{k}={deck_words(deck) if k == 'deck' and deck else v}"
@@ -258,3 +279,89 @@ def _print_tables(console: Console, summary: dict[str, Any], records: Path | Non
         console.print("; ".join(notes))
     if records is not None:
         console.print(f"records written to {records}/")
+
+
+def simulate(
+    game: GameArg = DEFAULT_GAME,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    games: Annotated[int, typer.Option(help="How many games to play.", min=1, metavar="N")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.", metavar="N")] = 0,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="Agents by seat, comma-separated, e.g. random,random (one name fills every seat; "
+                          "default: heuristic in every seat, as compare).", metavar="AGENTS"),
+    ] = None,
+    rule: RuleOpt = None,
+    deck: DeckOpt = None,
+    records: Annotated[
+        Path | None, typer.Option(help="Write one record per game into this folder.", metavar="FOLDER")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option(help="Processes to use (0: one per core); never more than the cores or the games.",
+                          metavar="N")
+    ] = 0,
+    duplicate: Annotated[
+        bool,
+        typer.Option("--duplicate", help="Play each deal once per rotation of the agents over the seats."),
+    ] = False,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Write the results as tables (Parquet) into this folder (docs/results.md).",
+                     metavar="FOLDER"),
+    ] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="With --out: CSV tables instead of Parquet.")] = False,
+    variant: Annotated[
+        str, typer.Option(help="With --out: a label for this run's rules or deck, kept in every game's row.",
+                          metavar="LABEL")
+    ] = "",
+    force: Annotated[
+        bool, typer.Option("--force", help="With --out: replace the results a folder already holds.")
+    ] = False,
+    ray: Annotated[
+        bool,
+        typer.Option("--ray", help="With --out: play on a Ray cluster (a local one unless --ray-address)."),
+    ] = False,
+    ray_address: Annotated[
+        str | None, typer.Option(help="The Ray cluster to join (implies --ray), e.g. 10.0.0.5:6379; a "
+                                 "cluster with Ray's token authentication also needs RAY_AUTH_MODE=token "
+                                 "and its token (docs/results.md).",
+                                 metavar="HOST:PORT")
+    ] = None,
+) -> None:
+    """Play many games between agents and report results per seat and per agent.
+
+    Agents are given by seat, comma-separated, each with options after colons:
+    --agents ismcts:iterations=500,heuristic,heuristic,heuristic
+    """
+    with guard():
+        check_workers(workers)
+        bots_only(agents, "--agents", PEOPLE_PLAY)
+        ray = ray or ray_address is not None
+        if out is None and (csv or variant or force or ray):
+            raise UsageError("--csv, --variant, --force, --ray and --ray-address go with --out FOLDER "
+                             "(the results written as tables)")
+        rules = parse_rule_options(game, players, with_deck(game, rule, deck))
+        tables = None
+        if out is not None:
+            tables = TableOptions(out, csv=csv, variant=variant, force=force, ray=ray,
+                                  ray_address=ray_address)
+        run_simulate(
+            rules, games=games, seed=seed, agents=agents, records=records, workers=workers,
+            json_out=json_out, duplicate=duplicate, tables=tables,
+        )
+
+
+def report(
+    paths: Annotated[list[Path], typer.Argument(help="Record files or folders of records.", metavar="PATH")],
+    json_out: Annotated[bool, typer.Option("--json", help="Print the summary as JSON on stdout.")] = False,
+) -> None:
+    """Summarize saved records (e.g. a long simulation run in parts), duplicate deals included."""
+    from cardroom.sim.records import report_records
+
+    with guard():
+        summary = report_records(paths)
+    if json_out:
+        sys.stdout.write(json.dumps(summary, indent=2, allow_nan=False) + "\n")
+    else:
+        print_summary(make_console(), summary)

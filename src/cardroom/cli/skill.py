@@ -5,22 +5,24 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cardroom.cli.base import guard
+from cardroom.cli.compare import compare_variants, rules_items
+from cardroom.cli.consoles import make_console
 from cardroom.cli.ladder import with_progress
-from cardroom.cli.options import UsageError
+from cardroom.cli.options import UsageError, check_workers, parse_rule_options, with_deck
+from cardroom.cli.params import GameArg, HtmlOpt, JsonFileOpt
 from cardroom.cli.simulate import rules_line
 from cardroom.engine import Rules
-from cardroom.sim.ladder import interval
-from cardroom.sim.skill import games_of_skill, run_skill
-from cardroom.sim.tournament import Lineup
 from cardroom.text import plural
 
-__all__ = ["run_skill_command", "skill_variants", "print_skill", "skill_report"]
+__all__ = ["print_skill", "run_skill_command", "skill", "skill_report", "skill_variants"]
 
 
 def skill_variants(
@@ -28,9 +30,6 @@ def skill_variants(
 ) -> list[tuple[str, Rules]]:
     """One variant (the rules and deck given, or the game's own), or one per ``--rule`` or
     ``--deck`` when two or more are given (as ``cardroom compare`` makes them)."""
-    from cardroom.cli.analyze import compare_variants, rules_items
-    from cardroom.cli.options import parse_rule_options, with_deck
-
     if len(rules or []) > 1 or len(decks or []) > 1:
         return compare_variants(game, rules, decks, players)
     items = rules_items(rules[0]) if rules else []
@@ -48,6 +47,9 @@ def run_skill_command(
     html: Path | None,
     console: Console,
 ) -> list[dict[str, Any]]:
+    from cardroom.sim.skill import games_of_skill, run_skill
+    from cardroom.sim.tournament import Lineup
+
     for _, rules in variants:
         for rung in rungs:
             Lineup.parse(rung, rules.to_dict()["players"])
@@ -124,6 +126,7 @@ def _rungs_note(report: dict[str, Any]) -> str | None:
 
 def print_skill(console: Console, reports: list[dict[str, Any]]) -> None:
     from cardroom.analysis.verdict import skill_verdict
+    from cardroom.sim.ladder import interval
 
     for report in reports:
         console.print(
@@ -248,3 +251,46 @@ def skill_report(reports: list[dict[str, Any]]) -> Any:
     named = f", {next(iter(decks))}" if len(decks) == 1 else ""
     verdict = [line for report in reports for line in skill_verdict(report)]
     return Report(f"How much skill matters: {title}{named}", facts, [], sections, verdict)
+
+
+def skill(
+    game: GameArg,
+    deals: Annotated[int, typer.Option(help="Duplicate deals each step plays.", min=1, metavar="N")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the first deal; deal i uses seed+i.", metavar="N")] = 0,
+    iterations: Annotated[
+        int, typer.Option(help="ISMCTS's iterations a move on its first rung.", min=1, max=100_000,
+                          metavar="N")
+    ] = 25,
+    doublings: Annotated[
+        int, typer.Option(help="ISMCTS rungs above the first, each with twice the iterations.", min=0, max=10,
+                          metavar="N")
+    ] = 3,
+    rule: Annotated[
+        list[str] | None,
+        typer.Option("--rule", "-r", help="The rules: KEY=VALUE, several joined by commas; twice or more "
+                     "to compare variants.", metavar="RULES"),
+    ] = None,
+    deck: Annotated[
+        list[str] | None,
+        typer.Option("--deck", "-d", help="The deck: a project deck's name or a deck file; twice or more "
+                     "to compare variants.", metavar="DECK"),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+) -> None:
+    """How much skill matters: random, heuristic, ISMCTS at doubling iterations (and the learned
+    agent where it is registered) each against the one below on duplicate deals, with the
+    fitted trend; give --rule or --deck twice or more to compare variants.
+
+    cardroom skill baebae --deck sample --deck mydeck.toml --deals 20
+    """
+    from cardroom.sim.skill import skill_rungs
+
+    with guard():
+        check_workers(workers)
+        variants = skill_variants(game, rule, deck, players)
+        run_skill_command(variants, skill_rungs(iterations, doublings), deals=deals, seed=seed,
+                          workers=workers,
+                          json_path=json_file, html=html, console=make_console())

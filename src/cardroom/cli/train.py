@@ -12,14 +12,20 @@ import hashlib
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+import typer
 from rich.console import Console
 
 from cardroom import games
+from cardroom.cli.base import guard
+from cardroom.cli.consoles import make_console
+from cardroom.cli.options import UsageError, parse_rule_options
+from cardroom.cli.params import DEFAULT_GAME, GameArg, RuleOpt
 from cardroom.engine import Rules, WinReturns
+from cardroom.text import shorten
 
-__all__ = ["run_train"]
+__all__ = ["run_train", "train"]
 
 
 def run_train(
@@ -141,3 +147,89 @@ def draw_curve(curves: list[Path], plot: Path) -> None:
     plot.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(plot, dpi=110)
     plt.close(fig)
+
+
+def train(
+    game: GameArg = DEFAULT_GAME,
+    games_count: Annotated[
+        int, typer.Option("--games", help="Games to play with the search for targets (0: train on --data "
+                                          "only).", min=0, max=1_000_000, metavar="N")
+    ] = 200,
+    iterations: Annotated[
+        int, typer.Option(help="ISMCTS iterations a decision for the targets.", min=1, max=100_000,
+                          metavar="N")
+    ] = 1000,
+    epochs: Annotated[
+        int, typer.Option(help="Passes over the decisions.", min=1, max=10_000, metavar="N")
+    ] = 30,
+    hidden: Annotated[
+        str, typer.Option(help="Widths of the hidden layers, comma-separated.", metavar="W,W")
+    ] = "256,256",
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).", min=0,
+                                      metavar="N")] = 10_000_000,
+    train_seed: Annotated[int, typer.Option(help="Seed of the network's start and of the order of the "
+                                                 "decisions.", min=0, metavar="N")] = 0,
+    sharpen: Annotated[
+        float, typer.Option(help="Power the visit shares are raised to before they are normalized again "
+                                 "(1: the visits as they are; above 1: leaning to the most visited move).",
+                            min=0.1, max=20, metavar="P")
+    ] = 3.0,
+    q_mix: Annotated[
+        float, typer.Option(help="Weight of the root's action values in the policy target: a softmax "
+                                 "of their mean returns over the moves the search tried (0: visits "
+                                 "only).", min=0, max=1, metavar="M")
+    ] = 0.0,
+    q_temperature: Annotated[
+        float, typer.Option(help="Temperature of that softmax, in the game's returns.", min=1e-4, max=100,
+                            metavar="T")
+    ] = 0.05,
+    weight_decay: Annotated[
+        float, typer.Option(help="AdamW's weight decay.", min=0, max=1, metavar="W")
+    ] = 0.01,
+    first_game: Annotated[int, typer.Option(help="Index of the first game of this run (a later run "
+                                                 "adds games after an earlier one's).", min=0,
+                                            metavar="N")] = 0,
+    play: Annotated[str | None, typer.Option(
+        help="Agents that choose the moves of the target games instead of the search, by seat as "
+             "--agents (turned one seat a game); the search still labels every decision (e.g. "
+             "learned:path=FILE,heuristic,heuristic,heuristic).", metavar="AGENTS")] = None,
+    prior: Annotated[Path | None, typer.Option(
+        help="Weights file whose policy the labelling search takes as its root prior (PUCT, as "
+             "ismcts:policy=): expert iteration.", metavar="FILE")] = None,
+    search: Annotated[str | None, typer.Option(
+        help="Options of the labelling search, as ismcts takes them (exploration, reward, "
+             "win_temperature), e.g. reward=win:exploration=2; with reward=win the value target "
+             "is the share of the win too.", metavar="OPTIONS")] = None,
+    rule: RuleOpt = None,
+    data: Annotated[Path, typer.Option(help="Folder of the decisions kept (added to by each run).",
+                                       metavar="FOLDER")] = Path("train-data"),
+    out: Annotated[Path | None, typer.Option(help="The weights file to write (default GAME.safetensors).",
+                                             metavar="FILE")] = None,
+    minutes: Annotated[
+        float | None, typer.Option(help="Bound on the whole run (wall clock): games then epochs stop early.",
+                                   min=0.01, metavar="MINUTES")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Draw the learning curve into this PNG (matplotlib).",
+                                              metavar="FILE")] = None,
+) -> None:
+    """Distil the native ISMCTS into a small network for the learned agent (the train extra).
+
+    Baha is trained one hand a game (target=1) unless --rule says otherwise. Play the result
+    with --agents learned:path=FILE (docs/strength.md).
+    """
+    with guard():
+        try:
+            widths = tuple(int(w) for w in hidden.split(","))
+        except ValueError:
+            raise UsageError(f"--hidden {shorten(hidden, 40)!r}: give whole numbers separated by commas, "
+                             "e.g. 256,256") from None
+        if not 1 <= len(widths) <= 8 or not all(1 <= w <= 4096 for w in widths):
+            raise UsageError("--hidden: 1 to 8 layers, each 1 to 4096 wide")
+        given = dict(games.get(game).trained_options) if game in games.names() else {}
+        rules = parse_rule_options(game, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
+        code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
+                         seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
+                         plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,
+                         weight_decay=weight_decay, train_seed=train_seed, play=play, prior=prior,
+                         q_mix=q_mix, q_temperature=q_temperature, search=search)
+    raise typer.Exit(code)

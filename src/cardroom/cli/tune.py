@@ -5,18 +5,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Annotated, Any
 
+import typer
 from rich.console import Console
 from rich.markup import escape
 
 from cardroom import games
-from cardroom.analysis.report import Report, check_output_file, write_atomic
 from cardroom.cli.analyze import check_outputs, print_report, save_report
-from cardroom.cli.options import UsageError, parse_rule_options
-from cardroom.sim.tournament import default_agents
+from cardroom.cli.base import guard
+from cardroom.cli.consoles import make_console
+from cardroom.cli.options import PEOPLE_PLAY, UsageError, bots_only, check_workers, parse_rule_options
+from cardroom.cli.params import CsvOpt, DesignerAgentsOpt, GameArg, HtmlOpt, JsonFileOpt, RuleOpt
 
-__all__ = ["run_tune"]
+if TYPE_CHECKING:  # the results and analysis extras (pyarrow, polars) load when a command runs, not at start
+    from cardroom.analysis.report import Report
+
+__all__ = ["run_tune", "tune"]
 
 
 def _base(
@@ -72,7 +77,9 @@ def run_tune(
     csv: Path | None,
     console: Console,
 ) -> Report:
+    from cardroom.analysis.report import check_output_file, write_atomic
     from cardroom.analysis.tune import TuneError, parse_goal, parse_param, tune, tune_report
+    from cardroom.sim.tournament import default_agents
 
     check_outputs(html=html, json_path=json_path, csv=csv)
     if write is not None:
@@ -112,3 +119,53 @@ def run_tune(
         kept = " (the start's, unchanged: it meets the goals)" if chosen is tuned.start else ""
         console.print(f"tuned deck written to {escape(str(write))}{kept}", highlight=False)
     return report
+
+
+def tune(
+    game: GameArg,
+    param: Annotated[
+        list[str] | None,
+        typer.Option("--param", "-p", help="A number to search, NAME=LO..HI: a rules option (target=50..150) "
+                     "or a deck's number, CARD.FIELD (10C.count=1..4) (repeatable).", metavar="NAME=LO..HI"),
+    ] = None,
+    target: Annotated[
+        list[str] | None,
+        typer.Option("--target", "-t", help="A goal, NAME=GOAL: length=4 (deals a game), decisions=120, "
+                     "seats=0.03 (a bound on seat advantage), spread=0.02 (BAEBAE's card strengths) "
+                     "(repeatable).", metavar="NAME=GOAL"),
+    ] = None,
+    rule: RuleOpt = None,
+    deck: Annotated[
+        str | None, typer.Option("--deck", "-d", help="The deck whose numbers are searched (default: the "
+                                 "game's default deck).", metavar="DECK"),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players.", metavar="N")] = None,
+    agents: DesignerAgentsOpt = None,
+    trials: Annotated[int, typer.Option(help="Variants the search plays.", min=1, max=10_000,
+                                        metavar="N")] = 30,
+    games_: Annotated[int, typer.Option("--games", help="Games a trial (the same seeds for every trial).",
+                                        min=1, metavar="N")] = 200,
+    retest: Annotated[int, typer.Option(help="Games the best variants are played again on fresh seeds.",
+                                        min=2, metavar="N")] = 1000,
+    top: Annotated[int, typer.Option(help="Best variants re-tested.", min=1, max=20, metavar="N")] = 3,
+    seed: Annotated[int, typer.Option(help="Seed of the first game of a trial.", metavar="N")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes to use (0: one per core).", metavar="N")] = 0,
+    write: Annotated[
+        Path | None, typer.Option("--write", help="Save the best variant's deck here.", metavar="FILE")
+    ] = None,
+    html: HtmlOpt = None,
+    json_file: JsonFileOpt = None,
+    csv: CsvOpt = None,
+) -> None:
+    """Search numbers (a deck's, numeric rules options) toward targets and report the best
+    variants, re-tested on fresh seeds, with the changes to make.
+
+    cardroom tune baebae --param 10C.count=1..4 --target length=3 --target seats=0.03
+    """
+    with guard():
+        check_workers(workers)
+        bots_only(agents, "--agents", PEOPLE_PLAY)
+        run_tune(game, params=param or [], targets=target or [], rules=rule or [], deck=deck, players=players,
+                 agents=agents, trials=trials, games_=games_, retest_games=retest, top=top, seed=seed,
+                 workers=workers, write=write, html=html, json_path=json_file, csv=csv,
+                 console=make_console())

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Literal, overload
 
-from cardroom.engine import Event, Rules, RulesError, State
+from cardroom.engine import CardroomInputError, Event, Rules, RulesError, State
 from cardroom.games.contracts import (
     AnalysisSections,
     DealLimits,
@@ -53,8 +53,6 @@ __all__ = [
     "REFERENCES",
     "OptionSpec",
     "UnknownGame",
-    "deck_errors",
-    "input_errors",
     "get",
     "load_ref",
     "make_rules",
@@ -261,10 +259,15 @@ _loaded = False
 
 def register(spec: GameSpec) -> GameSpec:
     """Add ``spec`` to the registry (a name may be registered once; the same spec again is
-    a no-op, so a module imported twice does no harm)."""
+    a no-op, so a module imported twice does no harm). A deck's mistake must be a
+    :class:`~cardroom.engine.CardroomInputError`, the one refusal the fronts tell in words."""
     known = _GAMES.get(spec.name)
     if known is not None and known is not spec:
         raise RulesError(f"a game named {spec.name!r} is registered already")
+    error = spec.decks.error if spec.decks is not None else CardroomInputError
+    if not (isinstance(error, type) and issubclass(error, CardroomInputError)):
+        raise RulesError(f"{spec.name}'s decks.error, {error!r:.60}, is not a CardroomInputError: the fronts "
+                         "tell only those as a refusal in words")
     _GAMES[spec.name] = spec
     return spec
 
@@ -306,19 +309,6 @@ def load_ref(ref: str) -> Any:
     module, _, attribute = ref.partition(":")
     found = importlib.import_module(module)
     return getattr(found, attribute) if attribute else found
-
-
-def deck_errors() -> tuple[type[Exception], ...]:
-    """What the games that take decks raise for a bad deck (their ``decks.error``), which the
-    fronts tell people as they tell a bad option."""
-    _load()
-    return tuple({spec.decks.error: None for spec in _GAMES.values() if spec.decks is not None})
-
-
-def input_errors(*more: type[Exception]) -> tuple[type[Exception], ...]:
-    """``RulesError``, the games' :func:`deck_errors` and ``more``: what a front catches to tell
-    bad input in words (``except games.input_errors(RecordError) as err``)."""
-    return (RulesError, *more, *deck_errors())
 
 
 def make_rules(game: str, options: Mapping[str, Any] | None = None) -> Rules:

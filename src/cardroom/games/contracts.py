@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from cardroom.engine import Action, Event, Rules, State
+from cardroom.engine import Action, CardroomInputError, Event, Rules, State
 
 __all__ = [
     "CAPABILITIES",
@@ -240,7 +240,7 @@ class DeckSupport(Protocol):
     problem a line). The rules take the decks in two options: ``deck`` (project names and
     digests, by commas) and ``deck_files`` (the texts of the files the digests stand for)."""
 
-    error: type[Exception]
+    error: type[CardroomInputError]
     """What the game raises for a bad deck: fronts tell it as they tell a bad option."""
     default: str
     """The project deck a table is given when none is named."""
@@ -313,7 +313,7 @@ class DeckEditing(Protocol):
     deck file and the game's checker judges that. Every mistake is an :attr:`error`, whose
     problems :meth:`where_problems` places at their card and field."""
 
-    error: type[Exception]
+    error: type[CardroomInputError]
     """What the game raises for a bad deck or form."""
     limits: DeckLimits
     """The bounds of the deck checker."""

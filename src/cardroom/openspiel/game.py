@@ -24,7 +24,7 @@ import numpy as np
 import pyspiel
 
 from cardroom import games
-from cardroom.engine import Action, Rules, RulesError, State
+from cardroom.engine import Action, CardroomInputError, Rules, RulesError, State, check_whole
 from cardroom.games import DealLimits, GameSpec
 
 __all__ = [
@@ -63,7 +63,7 @@ _DEALS = tuple((seed, 1.0 / DEAL_OUTCOMES) for seed in range(DEAL_OUTCOMES))
 _registered: dict[str, GameSpec] = {}
 
 
-class ObserverError(ValueError):
+class ObserverError(CardroomInputError):
     """An observation type the adapter does not offer; the message lists those it does."""
 
 
@@ -159,9 +159,7 @@ def _factory(spec: GameSpec) -> type[CardroomGame]:
 
 def _rules(spec: GameSpec, params: Mapping[str, Any]) -> tuple[Rules, int]:
     """The rules and the number of deals that OpenSpiel's ``params`` ask for."""
-    deals = params.get(DEALS, 1)
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise RulesError(f"{DEALS} must be a whole number from 1 (deals in an episode), not {deals!r}")
+    deals = check_whole(params.get(DEALS, 1), DEALS, 1, note=" (deals in an episode)")
     by_players = _by_players(spec)
     options: dict[str, Any] = {}
     for name, value in params.items():

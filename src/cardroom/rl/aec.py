@@ -9,7 +9,7 @@ import numpy.typing as npt
 from gymnasium import logger, spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # pettingzoo ships no type hints
 
-from cardroom.engine import State
+from cardroom.engine import State, check_whole
 from cardroom.rl.table import RENDER_MODES, DealRewards, EnvError, Seeds, Table
 
 __all__ = ["CardroomEnv", "env"]
@@ -18,16 +18,15 @@ Observation = dict[str, npt.NDArray[Any]]
 
 
 def check_deals(deals: object) -> int | None:
-    if deals is not None and (isinstance(deals, bool) or not isinstance(deals, int) or deals < 1):
-        raise EnvError(f"deals must be a whole number from 1 (or None for the whole game), not {deals!r}")
-    return deals
+    if deals is None:
+        return None
+    return check_whole(deals, "deals", 1, error=EnvError, note=" (or None for the whole game)")
 
 
 def check_max_steps(max_steps: object) -> int | None:
-    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int)
-                                  or max_steps < 1):
-        raise EnvError(f"max_steps must be a whole number from 1 (or None for no limit), not {max_steps!r}")
-    return max_steps
+    if max_steps is None:
+        return None
+    return check_whole(max_steps, "max_steps", 1, error=EnvError, note=" (or None for no limit)")
 
 
 def check_render_mode(mode: object) -> str | None:

@@ -13,7 +13,7 @@ from gymnasium import spaces
 
 from cardroom import agents, games
 from cardroom.agents import Agent
-from cardroom.engine import Action, IllegalAction, State
+from cardroom.engine import Action, IllegalAction, State, check_whole
 from cardroom.rl.aec import Observation, check_deals, check_max_steps, check_render_mode
 from cardroom.rl.table import (
     RENDER_MODES,
@@ -87,9 +87,7 @@ class CardroomGymEnv(gymnasium.Env[dict[str, Any], Any]):
                  illegal_reward: float = -1.0, max_steps: int | None = None, **rules: Any) -> None:
         self.table = Table.of(game, players, rules)
         n = self.table.players
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            raise EnvError(f"seat must be a whole number from 0 to {n - 1}, not {seat!r}")
-        self.seat = seat
+        self.seat = check_whole(seat, "seat", 0, n - 1, error=EnvError)
         self._opponents = self._check_opponents(opponents, n - 1)
         self._make_opponents(0)  # an unknown name or option is refused now, not at reset
         if illegal_action not in ILLEGAL_ACTIONS:

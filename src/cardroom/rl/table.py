@@ -3,17 +3,16 @@ per-deal rewards and the text of a position."""
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, SupportsIndex
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
 from cardroom import games
-from cardroom.engine import Rules, State
+from cardroom.engine import CardroomInputError, Rules, State, check_whole, whole_index
 from cardroom.games.tensor import PerRules
 
 __all__ = ["Table", "DealRewards", "EnvError", "MAX_ENV_SEED", "Seeds", "observe", "action_mask",
@@ -22,7 +21,7 @@ __all__ = ["Table", "DealRewards", "EnvError", "MAX_ENV_SEED", "Seeds", "observe
 RENDER_MODES = ("ansi", "human")
 
 
-class EnvError(ValueError):
+class EnvError(CardroomInputError):
     """A learning environment used wrongly (a step after the end, a bad seed or argument); the
     message says what was wrong and what is allowed."""
 
@@ -123,9 +122,9 @@ it), so none is taken."""
 def check_env_seed(seed: object) -> int:
     """A seed given to an environment: a whole number (numpy's too) from 0 to
     :data:`MAX_ENV_SEED`, else an :class:`EnvError`."""
-    if isinstance(seed, bool) or not isinstance(seed, SupportsIndex):
+    value = whole_index(seed)
+    if value is None:
         raise EnvError(f"seed must be a whole number from 0 to {MAX_ENV_SEED}, not {seed!r}")
-    value = operator.index(seed)
     if not 0 <= value <= MAX_ENV_SEED:
         raise EnvError(f"seed must be a whole number from 0 to {MAX_ENV_SEED} (2**63 - 1), not {value}")
     return value
@@ -216,9 +215,7 @@ def observe(state: State, seat: int) -> npt.NDArray[np.float32]:
     """The observation of ``seat`` in ``state``: a float32 array built from what that seat
     may know (its layout: the game encoder's ``slices(rules)``, docs/research.md)."""
     players = len(state.scores)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
-        raise EnvError(f"seat must be a whole number from 0 to {players - 1}, not {seat!r}")
-    return _table_of(state).observe(state, seat)
+    return _table_of(state).observe(state, check_whole(seat, "seat", 0, players - 1, error=EnvError))
 
 
 def action_mask(state: State) -> npt.NDArray[np.int8]:

@@ -12,7 +12,7 @@ from typing import Any
 from cardroom import agents as agent_registry
 from cardroom import games as game_registry
 from cardroom import native
-from cardroom.engine import Event, Rules, State
+from cardroom.engine import Event, Rules, State, is_whole
 from cardroom.games.contracts import NativeEngine
 from cardroom.match import Match
 from cardroom.record import RecordError, make_record, save
@@ -280,7 +280,7 @@ def worker_count(workers: int, jobs: int) -> int:
     >>> worker_count(8, 3) <= 3
     True
     """
-    if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= MAX_WORKERS:
+    if not is_whole(workers) or not 0 <= workers <= MAX_WORKERS:
         raise ValueError(
             f"workers must be a whole number from 0 (one per core) to {MAX_WORKERS}, not {workers!r}"
         )

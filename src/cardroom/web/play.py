@@ -24,10 +24,10 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom import games
 from cardroom.agents import Agent, AgentError, levels, make, parse_spec
-from cardroom.engine import IllegalAction, Rules, RulesError, State
+from cardroom.engine import CardroomInputError, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.match import choose
-from cardroom.record import RecordError, make_record, rebuild, recorded_options
+from cardroom.record import make_record, rebuild, recorded_options
 from cardroom.seats import seat_entries, seat_name
 from cardroom.web import views
 from cardroom.web.bounded import REFUSAL_PAUSE, Pace, Refused
@@ -352,7 +352,7 @@ class TablePlay:
             rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
             actions = self.store.actions(data.id)
             state = rebuild(rules, data.seed, actions)
-        except games.input_errors(RecordError) as err:
+        except CardroomInputError as err:
             log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
             return
         table.rules = rules
@@ -646,7 +646,7 @@ class TablePlay:
         try:
             return make_rules(game, options)
         except (TypeError, ValueError) as err:
-            if isinstance(err, games.input_errors()):
+            if isinstance(err, CardroomInputError):
                 raise
             raise RulesError(f"bad rules: {err}") from None
 

@@ -51,7 +51,7 @@ from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, func, sel
 from sqlalchemy.orm import Mapped, defer, mapped_column, sessionmaker
 
 from cardroom import games
-from cardroom.engine import Rules
+from cardroom.engine import CardroomInputError, Rules
 from cardroom.games.contracts import DeckEditing, DeckLimits
 from cardroom.web.accounts import Attempts
 from cardroom.web.bounded import Pace, WorkerPool
@@ -956,7 +956,7 @@ class Studio:
             try:
                 rules = games.make_rules(game, {"deck": row.digest, "deck_files": [row.text],
                                                 "players": body.settings.players})
-            except games.input_errors() as err:
+            except CardroomInputError as err:
                 raise StudioError(400, f"version {number}: {err}") from None
             variants.append((f"v{number} {row.name}", rules))
         address = client_address(address)

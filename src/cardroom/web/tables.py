@@ -21,9 +21,9 @@ from cardroom import games
 from cardroom.agents import AgentError, format_spec, make, parse_spec
 from cardroom.agents.levels import LEVELS
 from cardroom.agents.levels import resolve as resolve_level
-from cardroom.engine import DeckRules, IllegalAction, Rules, RulesError
+from cardroom.engine import CardroomInputError, DeckRules, Rules, RulesError
 from cardroom.games import make_rules
-from cardroom.record import RecordError, make_record, rebuild
+from cardroom.record import make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
@@ -171,7 +171,7 @@ class TableManager(TablePlay):
             raise TableError(400, f"{game} is played without a deck file; leave out deck and deck_toml")
         try:
             rules = self._rules(game, options, deck, upload)
-        except games.input_errors() as err:
+        except CardroomInputError as err:
             raise TableError(400, str(err)) from None
         for s in seat_data:
             if s.bot is not None:
@@ -493,7 +493,7 @@ class TableManager(TablePlay):
                 admit()
             try:
                 rules = table.rules or self._rules(old.game, old.rules, old.deck, old.upload, stored=True)
-            except games.input_errors() as err:
+            except CardroomInputError as err:
                 raise TableError(409, f"table {table_id}'s game cannot be set up again here: {err}") from None
             seats = [SeatData(s.seat, s.kind, s.bot, s.name if s.token_hash else None, s.token_hash)
                      for s in old.seats]
@@ -602,7 +602,7 @@ class TableManager(TablePlay):
             state = rebuild(rules, data.seed, actions[:before])
             window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
             return rules, window, len(actions) + 1
-        except games.input_errors(RecordError, IllegalAction) as err:
+        except CardroomInputError as err:
             raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
     # -- helpers -----------------------------------------------------------------------
 

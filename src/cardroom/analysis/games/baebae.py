@@ -18,8 +18,8 @@ from cardroom.analysis.impact import impact_rows, impact_rows_of, impact_sums, s
 from cardroom.analysis.report import Column, Plot, Section, Table
 from cardroom.analysis.stats import Difference, holm, mean_moments, paired_moments, welch_moments
 from cardroom.analysis.tally import Tally
-from cardroom.engine import RulesError
-from cardroom.games.baebae.deck import CardDef, DeckError
+from cardroom.engine import CardroomInputError
+from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.rules import Rules
 
 __all__ = ["compare_sections", "deck_of", "sections", "tally"]
@@ -68,7 +68,7 @@ def deck_of(results: Folder | Results) -> tuple[CardDef, ...] | None:
         options["deck_files"] = list(results.deck_files)
     try:
         return Rules.from_dict(options).cards
-    except (RulesError, DeckError):
+    except CardroomInputError:
         return None
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cardroom.engine import RulesError, chance_rng
+from cardroom.engine import RulesError, chance_rng, is_whole
 from cardroom.text import plural
 
 if TYPE_CHECKING:
@@ -58,6 +58,6 @@ def check_deal(rules: Rules, deal: Deal, seed: int) -> list[int]:
     order.extend(take(card, "stock") for card in deal.stock)
     rest = sorted(pid for pids in free.values() for pid in pids)
     chance_rng(seed, "deal-rest", stream=rules.stream).shuffle(rest)
-    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
+    if not is_whole(deal.dealer) or not 0 <= deal.dealer < n:
         raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
     return order + rest

@@ -35,6 +35,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from cardroom.engine import check_whole, is_whole
 from cardroom.games.baebae.effects import (
     MARKS,
     RANKS,
@@ -359,7 +360,7 @@ def _card(table: Any, where: str, types: frozenset[str]) -> CardDef:
         if m not in MARKS:
             problems.add(f"{label}.marks: unknown mark {shown(m)}; marks are {', '.join(MARKS)}")
     copies = table.get("copies", 1)
-    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
+    if not is_whole(copies) or not 1 <= copies <= MAX_COPIES:
         problems.add(f"{label}.copies: a whole number from 1 to {MAX_COPIES}, not {shown(copies)}")
         copies = 1
     action = table.get("action", {})
@@ -439,8 +440,7 @@ def combine(decks: Sequence[Deck], copies: int = 1) -> Deck:
     """
     if not decks:
         raise DeckError("no deck given")
-    if isinstance(copies, bool) or not isinstance(copies, int) or not 1 <= copies <= MAX_COPIES:
-        raise DeckError(f"decks must be a whole number from 1 to {MAX_COPIES}, not {copies!r}")
+    check_whole(copies, "decks", 1, MAX_COPIES, error=DeckError)
     if len(decks) == 1 and copies == 1:
         return decks[0]
     cards: list[CardDef] = [_replace(c, copies=c.copies * copies) for c in decks[0].cards]

@@ -31,6 +31,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from cardroom.engine import CardroomInputError
 from cardroom.games.baebae.deck import (
     MAX_CARD_NAME,
     MAX_CARDS,
@@ -315,7 +316,7 @@ class DeckEditor:
     ('Cardroom Sample Deck', 52, True, 'AC')
     """
 
-    error: type[Exception] = DeckError
+    error: type[CardroomInputError] = DeckError
     limits = DeckLimits(cards=MAX_CARDS, name=MAX_DECK_NAME, description=MAX_DESCRIPTION,
                         card_name=MAX_CARD_NAME, text=MAX_TEXT, type=MAX_TYPE, types=MAX_TYPES)
     step_kinds = STEP_KINDS

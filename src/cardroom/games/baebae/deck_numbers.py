@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardroom.engine import is_whole
 from cardroom.games.baebae.deck import DeckError, parse_deck
 from cardroom.games.baebae.effects import RANKS, SUITS
 
@@ -40,7 +41,7 @@ def _numbers(node: Any, field: str, out: list[tuple[Any, str]]) -> None:
     """Every (table, key) under ``node`` whose ``field`` is a whole number, in the file's order."""
     if isinstance(node, dict):
         for key, value in node.items():
-            if key == field and isinstance(value, int) and not isinstance(value, bool):
+            if key == field and is_whole(value):
                 out.append((node, key))
             else:
                 _numbers(value, field, out)

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from cardroom.engine import Rules
+from cardroom.engine import CardroomInputError, Rules
 from cardroom.games.baebae.deck import CardDef, Deck, DeckError, combine, find_deck, parse_deck, project_decks
 from cardroom.games.baebae.deck_numbers import deck_number, deck_numbers, number_card, with_deck_number
 from cardroom.games.baebae.effects import SUIT_SYMBOLS
@@ -66,7 +66,7 @@ def _info(name: str, deck: Deck) -> DeckInfo:
 class BaebaeDecks:
     """BAEBAE's :class:`~cardroom.games.contracts.DeckSupport`."""
 
-    error: type[Exception] = DeckError
+    error: type[CardroomInputError] = DeckError
     default = "sample"
 
     def __reduce__(self) -> str:

@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom.engine import CardroomInputError, is_whole
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -67,7 +69,7 @@ _SUIT_ALIASES = {s: i for i, s in enumerate(SUITS)} | {s: i for i, s in enumerat
 }
 
 
-class DeckError(ValueError):
+class DeckError(CardroomInputError):
     """A deck file is wrong: one or more problems, each naming the file, the card, the field
     and what is allowed. ``str(err)`` is the problems, one a line.
 
@@ -204,7 +206,7 @@ _SINGLE_WHO = {"take", "swap_hands", "peek"}
 
 def parse_rank(value: Any, where: str) -> int:
     """A rank from text (``A``, ``2``..``10``, ``J``, ``Q``, ``K``) or a number 1..13."""
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 13:
+    if is_whole(value) and 1 <= value <= 13:
         return value
     rank = _RANK_ALIASES.get(value.strip().upper()) if isinstance(value, str) else None
     if rank is None:
@@ -294,7 +296,7 @@ def parse_target(value: Any, where: str, types: Set[str], *, single: bool = Fals
 
 
 def _count(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COUNT:
+    if not is_whole(value) or not 1 <= value <= MAX_COUNT:
         raise DeckError(f"{where}: a count is a whole number from 1 to {MAX_COUNT}, not {shown(value)}")
     return value
 
@@ -331,9 +333,7 @@ def parse_step(table: Any, where: str, types: Set[str], depth: int = 0) -> Step:
             kwargs["filter"] = parse_filter(values["filter"], f"{where}.filter", types)
     if op == "penalty":
         points = values["points"]
-        if isinstance(points, bool) or not isinstance(points, int) or not (
-            -MAX_PENALTY <= points <= MAX_PENALTY and points
-        ):
+        if not is_whole(points) or not (-MAX_PENALTY <= points <= MAX_PENALTY and points):
             problems.add(
                 f"{where}.points: a whole number from -{MAX_PENALTY} to {MAX_PENALTY} other than 0, "
                 f"not {shown(points)}"

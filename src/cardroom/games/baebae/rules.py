@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import bits_of
-from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream
+from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream, check_whole
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
     CardDef,
@@ -246,14 +246,10 @@ class Rules(NamedOptions):
     """The design of each card text, upper case (``6C``, ``6C#2``)."""
 
     def __post_init__(self) -> None:
-        def whole(name: str, value: Any, low: int, high: int) -> None:
-            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-                raise RulesError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
-
-        whole("rounds", self.rounds, 1, MAX_ROUNDS)
-        whole("ace_penalty", self.ace_penalty, 0, 20)
-        whole("decks", self.decks, 1, MAX_COPIES)
-        whole("turn_limit", self.turn_limit, 10, MAX_TURN_LIMIT)
+        check_whole(self.rounds, "rounds", 1, MAX_ROUNDS)
+        check_whole(self.ace_penalty, "ace_penalty", 0, 20)
+        check_whole(self.decks, "decks", 1, MAX_COPIES)
+        check_whole(self.turn_limit, "turn_limit", 10, MAX_TURN_LIMIT)
         if self.chosen_target not in CHOSEN_TARGETS:
             raise RulesError(f"chosen_target must be {' or '.join(CHOSEN_TARGETS)}, "
                              f"not {self.chosen_target!r:.40}")
@@ -268,12 +264,10 @@ class Rules(NamedOptions):
         if not isinstance(files, list | tuple) or not all(isinstance(t, str) for t in files):
             raise RulesError("deck_files must be a list of deck files' texts")
         object.__setattr__(self, "deck_files", tuple(self.deck_files))
-        players = self.players
-        if isinstance(players, bool) or not isinstance(players, int) or players < MIN_PLAYERS:
-            raise RulesError(f"players must be a whole number from {MIN_PLAYERS}, not {players!r}")
+        players = check_whole(self.players, "players", MIN_PLAYERS)
         chosen_hand = self.hand_size
         if chosen_hand is not None:
-            whole("hand_size", chosen_hand, 1, MAX_HAND)
+            check_whole(chosen_hand, "hand_size", 1, MAX_HAND)
 
         hand = hand_size_for(players, chosen_hand)
         object.__setattr__(self, "hand_size", hand)

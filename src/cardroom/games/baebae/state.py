@@ -15,10 +15,9 @@ in :mod:`~cardroom.games.baebae.views`, a hand-made first round in
 from __future__ import annotations
 
 import contextlib
-import operator
 import random
 from collections.abc import Sequence
-from typing import Any, SupportsIndex
+from typing import Any
 
 from cardroom.cards import bits_of, mask_of, select
 from cardroom.engine import (
@@ -29,6 +28,7 @@ from cardroom.engine import (
     chance_rng,
     check_seed,
     check_totals,
+    whole_index,
 )
 from cardroom.games.baebae import actions, interpreter, views
 from cardroom.games.baebae.actions import ActionSpace
@@ -230,15 +230,13 @@ class BaebaeState(BaebaeFields):
 
     def _whole_action(self, action: object) -> Action:
         """A non-``int`` action as a whole number (a numpy integer, say), or the refusal."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True would pass for action 1
-            return operator.index(action)
-        except TypeError:
+        act = whole_index(action)  # True would pass for action 1
+        if act is None:
             raise IllegalAction(
                 f"an action is a whole number from 0 to {self.space.size - 1}, not {action!r}; "
                 f"allowed: {self._allowed_text(self.legal_actions())}"
-            ) from None
+            )
+        return act
 
     # The action text codec (actions.py) and the card-action interpreter (interpreter.py)
     # live in modules of their own; these methods forward to them.

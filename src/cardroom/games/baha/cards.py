@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Final
 
 from cardroom.cards import Card, CardMask
+from cardroom.engine import CardroomInputError
 
 __all__ = [
     "COLOURS",
@@ -72,7 +73,7 @@ SLICE_CARDS: Final[tuple[tuple[tuple[Card, ...], ...], ...]] = tuple(
 """``SLICE_CARDS[c][bits]``: the cards, ascending, of colour ``c`` whose slice bits are ``bits``."""
 
 
-class CardParseError(ValueError):
+class CardParseError(CardroomInputError):
     """A card's text could not be read; the message says what is allowed."""
 
 

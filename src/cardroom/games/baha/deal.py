@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from cardroom.cards import Card, CardMask, mask_of
-from cardroom.engine import SPLITMIX, TWISTER, RulesError, chance_rng
+from cardroom.engine import SPLITMIX, TWISTER, RulesError, chance_rng, is_whole
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, CardParseError, parse_baha_card
 from cardroom.games.baha.rules import Deal, Rules
@@ -56,7 +56,7 @@ def check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list
                     out.append(parse_baha_card(card))
                 except CardParseError as err:
                     raise RulesError(f"deal, {where}: {err}") from None
-            elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(BAHA_DECK):
+            elif is_whole(card) and 0 <= card < len(BAHA_DECK):
                 out.append(card)
             else:
                 raise RulesError(f"deal, {where}: {card!r} is not a card")
@@ -81,6 +81,6 @@ def check_deal(rules: Rules, deal: Deal) -> tuple[list[CardMask], CardMask, list
         seen: set[int] = set()
         twice = sorted({CARD_TEXT[c] for c in everything if c in seen or seen.add(c)})  # type: ignore[func-returns-value]
         raise RulesError(f"deal must hold each of the 52 cards once; repeated: {', '.join(twice)}")
-    if isinstance(deal.dealer, bool) or not isinstance(deal.dealer, int) or not 0 <= deal.dealer < n:
+    if not is_whole(deal.dealer) or not 0 <= deal.dealer < n:
         raise RulesError(f"deal, dealer must be a seat from 0 to {n - 1}, not {deal.dealer!r}")
     return [mask_of(h) for h in hands], mask_of(leftover), pile, deal.dealer

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardMask, mask_of
-from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream
+from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream, check_whole
 from cardroom.games.baha.cards import BAHA_DECK, VALUES, horns_of, mask_points, value_of
 
 if TYPE_CHECKING:
@@ -96,25 +96,14 @@ class Rules(NamedOptions):
             if not isinstance(value, bool):
                 raise RulesError(f"{name} must be true or false, not {value!r}")
 
-        players = self.players
-        if isinstance(players, bool) or not isinstance(players, int) or not (
-            MIN_PLAYERS <= players <= MAX_PLAYERS
-        ):
-            raise RulesError(
-                f"players must be a whole number from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                f"not {players!r}"
-            )
+        players = check_whole(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
         if self.scoring not in SCORINGS:
             raise RulesError(f"scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}")
         check_bool("passing", self.passing)
         check_bool("moon", self.moon)
         check_bool("random_dealer", self.random_dealer)
         check_stream(self.stream)
-        target = self.target
-        if isinstance(target, bool) or not isinstance(target, int) or not (
-            1 <= target <= MAX_TARGET
-        ):
-            raise RulesError(f"target must be a whole number from 1 to {MAX_TARGET}, not {target!r}")
+        check_whole(self.target, "target", 1, MAX_TARGET)
         draw_pile = self.draw_pile
         if draw_pile is None:
             draw_pile = players == 2  # RULINGS B10: the rule for two players

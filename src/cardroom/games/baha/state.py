@@ -9,10 +9,9 @@ know in :mod:`~cardroom.games.baha.views`.
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final, SupportsIndex
+from typing import Any, Final
 
 from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import (
@@ -20,10 +19,11 @@ from cardroom.engine import (
     ActionInfo,
     Event,
     IllegalAction,
-    RulesError,
     chance_rng,
     check_seed,
     check_totals,
+    check_whole,
+    whole_index,
 )
 from cardroom.games.baha import actions, views
 from cardroom.games.baha.actions import (
@@ -96,8 +96,7 @@ class BahaState(BahaFields):
         self.history = []
         self.det_cache = {}
         self.shown_cache = None
-        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
-            raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
+        hand = check_whole(hand, "hand", 1)
         if totals is not None:
             self.totals = check_totals(totals, n, least=0)
         dealt = check_deal(rules, deal) if deal is not None else None
@@ -212,15 +211,13 @@ class BahaState(BahaFields):
 
     def _whole_action(self, action: object) -> Action:
         """A non-``int`` action as a whole number (a numpy integer, say), or the refusal."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            return operator.index(action)
-        except TypeError:
+        act = whole_index(action)  # True is not action 1
+        if act is None:
             raise IllegalAction(
                 f"an action is a whole number from 0 to {NUM_ACTIONS - 1}, not {action!r}"
                 + self._allowed_suffix()
-            ) from None
+            )
+        return act
 
     # The action text codec and the reasons an action is refused live in actions.py; these
     # methods forward to it.
