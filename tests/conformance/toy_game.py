@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from cardroom.engine import (
     Action,
     ActionInfo,
+    CardroomInputError,
     Event,
     IllegalAction,
     NamedOptions,
@@ -43,7 +44,7 @@ def text(card: int) -> str:
 
 # -- its decks -------------------------------------------------------------------------------
 
-class ToyDeckError(ValueError):
+class ToyDeckError(CardroomInputError):
     """A high card deck that cannot be used; the message says why."""
 
 
@@ -85,7 +86,7 @@ def parse_toy_deck(words: str, where: str) -> ToyDeck:
 class ToyDecks:
     """High card's :class:`~cardroom.games.contracts.DeckSupport`."""
 
-    error: type[Exception] = ToyDeckError
+    error: type[CardroomInputError] = ToyDeckError
     default = "full"
 
     def __reduce__(self) -> str:
