@@ -23,16 +23,13 @@ in silence, when its deck would need one.
 from __future__ import annotations
 
 import functools
-import operator
-import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import (
     SPLITMIX,
     TWISTER,
     Action,
-    ActionInfo,
     Event,
     IllegalAction,
     RulesError,
@@ -50,6 +47,14 @@ from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core
+from cardroom.native.face import (
+    POLICIES,
+    NativeState,
+    check_seeds,
+    heuristic_seats,
+    lineup_seats,
+    to_native,
+)
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.native_tables import TableGames
@@ -125,7 +130,7 @@ _Core: Any = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
 
 
-class NativeBaebaeState(_Core):  # type: ignore[misc]
+class NativeBaebaeState(NativeState, _Core):  # type: ignore[misc]
     """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
@@ -140,6 +145,9 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is one call in C."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
+    PHASES = _PHASES
+    VISIBLE = visible_event
+    INFER_CHANCES = "baebae_infer_chances"
 
     rules: Rules
     seed: int
@@ -210,11 +218,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         )
         return self
 
-    # -- the protocol (the per-action calls are the core type's) -------------------------
-
-    @property
-    def phase(self) -> Phase:
-        return _PHASES[self.phase_code]
+    # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
 
     @property
     def pending(self) -> Decision | None:
@@ -228,21 +232,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     @property
     def winner(self) -> int | None:
         return self.reference().winner if self.is_over else None
-
-    def _apply_other(self, action: object) -> list[Event]:
-        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
-        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            act = operator.index(action)
-        except TypeError:
-            reason = self.reference().illegal_reason(action)
-            raise IllegalAction(reason or f"{action!r} is not an action") from None
-        if type(act) is int and act in self.legal_actions():
-            events: list[Event] = self.apply(act)
-            return events
-        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
 
     def returns(self) -> list[float]:
         """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
@@ -307,15 +296,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         world.load_position(fields)
         world.seed, world.origin = ref.seed, ref.origin
         return world
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the Python position (a search bot's worker makes it native again).
-        return _unpickle_native, (self.reference(),)
-
-    def determinize(self, seat: int, rng: random.Random) -> NativeBaebaeState:
-        """As :meth:`BaebaeState.determinize` (the reference's, so the same world for the same
-        ``rng``), the world on the native engine."""
-        return self._from_reference(self.reference().determinize(seat, rng))
 
     def native_knowledge(self, seat: int) -> NativeKnowledge:
         """What ``seat`` knows of the hidden cards, in design numbers as the native determinizer
@@ -405,48 +385,8 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         )
         return found
 
-    def native_infer_chances(
-        self, seat: int, world: NativeBaebaeState, epsilon: float,
-    ) -> list[tuple[int, int, float]]:
-        """The opponent model of the search's ``infer`` option (``native/cardroom/baebae_infer.hpp``):
-        per play of another seat this round, as ``seat`` saw it, that the model judges, ``(player,
-        design, chance)``: the chance of that card under the softened heuristic with noise
-        ``epsilon``, the player's hand being its hand in ``world`` (a state with ``seat``'s view
-        of this one) plus the cards it has played since."""
-        self._check_seat(seat)
-        found = core().baebae_infer_chances(self, seat, world, epsilon)
-        return [(int(p), int(c), float(x)) for p, c, x in found]
-
-    def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.reference().view(seat)
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def visible_event(self, event: Event, seat: int) -> Event:
-        return visible_event(event, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        return self.reference().public_view()
-
     def public_action(self, action: Action, seat: int) -> Action:
         return self.reference().public_action(action, seat)
-
-    def illegal_reason(self, action: object) -> str | None:
-        return self.reference().illegal_reason(action)
-
-    def action_to_string(self, action: Action) -> str:
-        return self.reference().action_to_string(action)
-
-    def parse_action(self, text: str) -> Action:
-        return self.reference().parse_action(text)
-
-    def decode(self, action: Action) -> ActionInfo:
-        return self.reference().decode(action)
 
     def card_texts(self, mask: int) -> list[str]:
         return self.reference().card_texts(mask)
@@ -479,17 +419,11 @@ for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
         setattr(NativeBaebaeState, _name, _read_through(_name))
 
 
-def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
-    state = NativeBaebaeState.start(ref.rules, ref.seed)
-    return state._from_reference(ref)
-
-
 def native_state(state: BaebaeState | NativeBaebaeState) -> NativeBaebaeState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    if isinstance(state, NativeBaebaeState):
-        return state
-    return _unpickle_native(state)
+    made: NativeBaebaeState = to_native(NativeBaebaeState, state)
+    return made
 
 
 class NativeHeuristic:
@@ -513,10 +447,6 @@ class NativeHeuristic:
         """The next draw of its generator (a test sees both players drew alike)."""
         draw: float = self._player.random()
         return draw
-
-
-POLICIES = ("random", "heuristic")
-"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
 
 
 class BatchGames:
@@ -553,25 +483,15 @@ def agent_games(
     choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
     Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
     ``run_games`` plays."""
-    if not -(2**62) <= first_seed <= 2**62 - games:
-        raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
-    if games < 0 or max_actions < 1:
-        raise RulesError(
-            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
-        )
-    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
-    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
-        raise RulesError(
-            f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
-            f"(one name for all, or one a seat), not {list(agents)}"
-        )
-    if not exact and "heuristic" in seats:
+    check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
+    seats = heuristic_seats("a native BAEBAE batch", agents, rules.players)
+    if not exact and any(seats):
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     refuse_lacking(rules)
     _, compiled, _ = loaded_rules(rules)
     found = core().baebae_games(
         compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
+        rules.chosen_once, first_seed, games, max_actions, seats, exact,
         rules.stream == SPLITMIX,
     )
     return BatchGames(rules.players, found)
@@ -586,21 +506,9 @@ def table_games(
     :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
     from cardroom.games.baebae.native_tables import table_games as played
 
-    if len(seeds) != len(lineups):
-        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
-    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
-        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
-    if max_actions < 1:
-        raise RulesError(f"max_actions must be a whole number from 1, not {max_actions}")
-    for lineup in lineups:
-        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
-            raise RulesError(
-                f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
-                f"not {list(lineup)}"
-            )
+    seats = lineup_seats("a native BAEBAE batch", seeds, lineups, rules.players, max_actions)
     refuse_lacking(rules)
     _, compiled, _ = loaded_rules(rules)
-    seats = [[a == "heuristic" for a in lineup] for lineup in lineups]
     return played(rules, compiled, seeds, seats, max_actions)
 
 
@@ -631,8 +539,7 @@ def restricted_games(
     ``forced`` plays, ``declined`` actions and ``avoided`` plays."""
     if len(seeds) != len(seats):
         raise RulesError(f"one restricted seat a game: {len(seeds)} seeds, {len(seats)} seats")
-    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
-        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
+    check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     refuse_lacking(rules)
     _, compiled, _ = loaded_rules(rules)
     found: dict[str, list[int]] = core().baebae_restricted_games(

@@ -19,11 +19,10 @@ from cardroom.games.baebae.actions import ActionSpace, action_to_string
 from cardroom.games.baebae.native import NativeBaebaeState, loaded_rules, native_state, refuse_lacking
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
+from cardroom.native.face import POLICIES, check_bots
 
 __all__ = ["POLICIES", "Batch"]
 
-POLICIES = ("random", "heuristic")
-"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
 
 
 class _Words:
@@ -39,8 +38,7 @@ class Batch:
 
     def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
-        if any(bot is not None and bot not in POLICIES for bot in bots):
-            raise ValueError(f"a native BAEBAE batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        heuristic = check_bots("a native BAEBAE batch", bots)
         refuse_lacking(rules)
         self._rules = rules
         _, compiled, space = loaded_rules(rules)
@@ -48,7 +46,7 @@ class Batch:
         self._core: Any = core().BaebaeVector(
             compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
             rules.draw_when_able, rules.chosen_once, num_envs, self_play, seat,
-            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+            heuristic, deals or 0, max_steps or 0, zero_sum,
             rules.stream == SPLITMIX,
         )
 

@@ -18,17 +18,13 @@ determinized world comes back on the native engine.
 
 from __future__ import annotations
 
-import operator
-import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import (
     SPLITMIX,
     Action,
-    ActionInfo,
     Event,
-    IllegalAction,
     RulesError,
     check_seed,
     check_totals,
@@ -41,6 +37,14 @@ from cardroom.games.baha.state import BahaState, unpickle
 from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core
+from cardroom.native.face import (
+    POLICIES,
+    NativeState,
+    check_seeds,
+    heuristic_seats,
+    lineup_seats,
+    to_native,
+)
 
 if TYPE_CHECKING:
     from cardroom.games.baha.native_tables import TableGames
@@ -62,7 +66,7 @@ _NO_FIELDS: tuple[str, ...] = ()
 """The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
 
-class NativeBahaState(_Core):  # type: ignore[misc]
+class NativeBahaState(NativeState, _Core):  # type: ignore[misc]
     """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
 
@@ -74,6 +78,9 @@ class NativeBahaState(_Core):  # type: ignore[misc]
     protocol is here, in Python."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
+    PHASES = _PHASES
+    VISIBLE = visible_event
+    INFER_CHANCES = "baha_infer_chances"
 
     rules: Rules
     seed: int
@@ -150,22 +157,7 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         )
         return state
 
-    # -- the protocol (the per-action calls are the core type's) -----------------------
-
-    def _apply_other(self, action: object) -> list[Event]:
-        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
-        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            act = operator.index(action)
-        except TypeError:
-            reason = self.reference().illegal_reason(action)
-            raise IllegalAction(reason or f"{action!r} is not an action") from None
-        if type(act) is int and act in self.legal_actions():
-            events: list[Event] = self.apply(act)
-            return events
-        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
+    # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
 
     def returns(self) -> list[float]:
         """As :meth:`BahaState.returns`: each seat's total below the table's mean, in moons."""
@@ -219,15 +211,6 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         world.seed, world.origin = ref.seed, ref.origin
         return world
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the Python position (a search bot's worker makes it native again).
-        return _unpickle_native, (self.reference(),)
-
-    def determinize(self, seat: int, rng: random.Random) -> NativeBahaState:
-        """As :meth:`BahaState.determinize` (the reference's, so the same world for the same
-        ``rng``), the world on the native engine."""
-        return self._from_reference(self.reference().determinize(seat, rng))
-
     def native_determinize(self, seat: int, seed: int) -> NativeBahaState:
         """A world for ``seat`` dealt by the native determinizer (``baha_determinize.hpp``): the
         same worlds as :meth:`determinize` can deal (the same knowledge, the same constraints),
@@ -278,34 +261,6 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         )
         return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 
-    def native_infer_chances(
-        self, seat: int, world: NativeBahaState, epsilon: float,
-    ) -> list[tuple[int, int, float]]:
-        """The opponent model of the search's ``infer`` option (``native/cardroom/ismcts_infer.hpp``):
-        per play of another seat this hand, as ``seat`` saw it, that the model judges, ``(player,
-        card, chance)``: the chance of that card under the heuristic with noise ``epsilon`` on the
-        position then, the player's hand being its hand in ``world`` (a state with ``seat``'s view
-        of this one) plus the cards it has played since."""
-        self._check_seat(seat)
-        found = core().baha_infer_chances(self, seat, world, epsilon)
-        return [(int(p), int(c), float(x)) for p, c, x in found]
-
-    def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.reference().view(seat)
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def visible_event(self, event: Event, seat: int) -> Event:
-        return visible_event(event, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        return self.reference().public_view()
-
     def observation(self, seat: int) -> Observation:
         """As ``views.observation`` (the same fields, read from the core: the heuristic asks
         for one at every move, so no reference position is made for it)."""
@@ -321,24 +276,8 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         hand_points = self.rules.hand_points
         return tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True))
 
-    def illegal_reason(self, action: object) -> str | None:
-        return self.reference().illegal_reason(action)
-
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
-
-    def action_to_string(self, action: Action) -> str:
-        return self.reference().action_to_string(action)
-
-    def parse_action(self, text: str) -> Action:
-        return self.reference().parse_action(text)
-
-    def decode(self, action: Action) -> ActionInfo:
-        return self.reference().decode(action)
-
-    @property
-    def phase(self) -> Phase:
-        return _PHASES[self.phase_code]
 
     def __repr__(self) -> str:
         return (
@@ -347,26 +286,16 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         )
 
 
-def _unpickle_native(ref: BahaState) -> NativeBahaState:
-    state = NativeBahaState.start(ref.rules, ref.seed)
-    return state._from_reference(ref)
-
-
 def native_state(state: BahaState | NativeBahaState) -> NativeBahaState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    if isinstance(state, NativeBahaState):
-        return state
-    return _unpickle_native(state)
+    made: NativeBahaState = to_native(NativeBahaState, state)
+    return made
 
 
 def gaps() -> str | None:
     """What the native core lacks for Baha, in words: nothing (``None``)."""
     return None
-
-
-POLICIES = ("random", "heuristic")
-"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
 
 
 class BatchGames:
@@ -402,14 +331,8 @@ def agent_games(
     fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
     per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
     plays."""
-    _check_batch("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
-    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
-        raise RulesError(
-            f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
-            f"(one name for all, or one a seat), not {list(agents)}"
-        )
-    heuristic = [a == "heuristic" for a in seats]
+    check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
+    heuristic = heuristic_seats("a native batch", agents, rules.players)
     if not exact and any(heuristic):
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     found = core().baha_games(
@@ -418,17 +341,6 @@ def agent_games(
         rules.stream == SPLITMIX,
     )
     return BatchGames(rules.players, found)
-
-
-def _check_batch(what: str, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
-    """Refuse seeds beyond the native engine's 64 bits (``what``: the argument, in words) and
-    counts below their least."""
-    if not -(2**62) <= first_seed <= last_seed <= 2**62:
-        raise RulesError(f"{what} must be within 2**62 of zero for the native engine, not {first_seed}")
-    if games < 0 or max_actions < 1:
-        raise RulesError(
-            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
-        )
 
 
 def table_games(
@@ -440,16 +352,8 @@ def table_games(
     :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
     from cardroom.games.baha.native_tables import table_games as played
 
-    if len(seeds) != len(lineups):
-        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
-    _check_batch("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
-    for lineup in lineups:
-        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
-            raise RulesError(
-                f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
-                f"not {list(lineup)}"
-            )
-    return played(rules, seeds, [[a == "heuristic" for a in lineup] for lineup in lineups], max_actions)
+    seats = lineup_seats("a native batch", seeds, lineups, rules.players, max_actions)
+    return played(rules, seeds, seats, max_actions)
 
 
 def random_games(

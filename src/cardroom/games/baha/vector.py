@@ -30,11 +30,10 @@ from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
 from cardroom.games.baha.native import NativeBahaState, native_state
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
+from cardroom.native.face import POLICIES, check_bots
 
 __all__ = ["POLICIES", "Batch"]
 
-POLICIES = ("random", "heuristic")
-"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
 
 
 def _text(action: int) -> str:
@@ -46,13 +45,12 @@ class Batch:
 
     def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
-        if any(bot is not None and bot not in POLICIES for bot in bots):
-            raise ValueError(f"a native Baha batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        heuristic = check_bots("a native Baha batch", bots)
         self._rules = rules
         self._core: Any = core().BahaVector(
             rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
             bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
-            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
+            heuristic, deals or 0, max_steps or 0, zero_sum,
             rules.stream == SPLITMIX,
         )
 

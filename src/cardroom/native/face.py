@@ -1,0 +1,195 @@
+"""The native face every game shares: the agents a native batch plays, the checks of a batch's
+arguments, and :class:`NativeState`, the part of the State protocol a native state answers
+alike whatever its game.
+
+A game's native state (``games/<game>/native.py``) is its core type (the per-action calls, in
+C++) with :class:`NativeState` beside it; the game gives what differs: ``reference()`` (the
+position on the Python engine, the one source of truth for what a seat may know and the words
+of a refusal), ``_from_reference(ref)`` (such a position made native), ``start(rules, seed)``,
+its phases (``PHASES``, in the core's order), its log filter (``VISIBLE``) and the name of its
+core's opponent model (``INFER_CHANCES``).
+
+>>> POLICIES
+('random', 'heuristic')
+>>> heuristic_seats("a native batch", ("heuristic",), 2)
+[True, True]
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
+
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
+from cardroom.native import core
+
+__all__ = [
+    "POLICIES", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats", "to_native",
+    "unpickle_native",
+]
+
+POLICIES = ("random", "heuristic")
+"""The agents a native batch plays, every game's: simulate's ``random`` and ``heuristic``, seeded
+as it seeds them (and as the Gymnasium env seeds ``cardroom.agents.make``)."""
+
+SEED_LIMIT = 2**62
+"""A native batch's seeds are within this of zero (the core keeps them in 64 bits)."""
+
+
+def check_seeds(what: str, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
+    """Refuse seeds beyond the native engine's 64 bits (``what``: the argument, in words) and
+    counts below their least."""
+    if not -SEED_LIMIT <= first_seed <= last_seed <= SEED_LIMIT:
+        raise RulesError(f"{what} must be within 2**62 of zero for the native engine, not {first_seed}")
+    if games < 0 or max_actions < 1:
+        raise RulesError(
+            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
+        )
+
+
+def heuristic_seats(batch: str, agents: Sequence[str], players: int) -> list[bool]:
+    """``agents`` (one of :data:`POLICIES` for every seat, or one a seat) as one flag a seat:
+    whether the seat plays the heuristic. ``batch`` names the batch in a refusal."""
+    seats = list(agents) * players if len(agents) == 1 else list(agents)
+    if len(seats) != players or any(a not in POLICIES for a in seats):
+        raise RulesError(
+            f"{batch} plays {' or '.join(POLICIES)} at each of the {players} seats "
+            f"(one name for all, or one a seat), not {list(agents)}"
+        )
+    return [a == "heuristic" for a in seats]
+
+
+def lineup_seats(batch: str, seeds: Sequence[int], lineups: Sequence[Sequence[str]], players: int,
+                 max_actions: int) -> list[list[bool]]:
+    """A table batch's arguments checked (one line-up a seed, one of :data:`POLICIES` a seat, the
+    seeds within the core's bits): per game, whether each seat plays the heuristic."""
+    if len(seeds) != len(lineups):
+        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
+    check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
+    for lineup in lineups:
+        if len(lineup) != players or any(a not in POLICIES for a in lineup):
+            raise RulesError(
+                f"{batch} plays {' or '.join(POLICIES)} at each of the {players} seats, not {list(lineup)}"
+            )
+    return [[a == "heuristic" for a in lineup] for lineup in lineups]
+
+
+def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
+    """A vector batch's bots (one of :data:`POLICIES` a seat, ``None`` for a learner's seat) as one
+    flag a seat: whether it plays the heuristic."""
+    if any(bot is not None and bot not in POLICIES for bot in bots):
+        raise ValueError(f"{batch} plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+    return [bot == "heuristic" for bot in bots]
+
+
+class NativeState:
+    """What a game's native state answers alike whatever its game (see the module's docstring):
+    refusals and the views by its reference position, determinization through it, pickling as
+    it, and the seat checks of the native search. No slots of its own: every field is the core
+    type's."""
+
+    __slots__ = ()
+
+    PHASES: ClassVar[tuple[Any, ...]]
+    """The game's phases, in the order of the core's ``phase_code``."""
+    VISIBLE: ClassVar[Callable[[Event, int], Event]]
+    """The game's log filter: an event as a seat may see it."""
+    INFER_CHANCES: ClassVar[str]
+    """The core's function of the search's opponent model (``native_infer_chances``)."""
+
+    n: int
+    log: list[Event]
+    phase_code: int
+
+    if TYPE_CHECKING:  # the core type's and the game's (not here: they would hide the core's)
+        def reference(self) -> Any: ...
+        def _from_reference(self, ref: Any) -> Any: ...
+        def legal_actions(self) -> list[Action]: ...
+        def apply(self, action: Action) -> list[Event]: ...
+
+    @property
+    def phase(self) -> Any:
+        return self.PHASES[self.phase_code]
+
+    def _apply_other(self, action: object) -> list[Event]:
+        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
+        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
+        try:
+            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
+                raise TypeError  # True is not action 1
+            act = operator.index(action)
+        except TypeError:
+            reason = self.reference().illegal_reason(action)
+            raise IllegalAction(reason or f"{action!r} is not an action") from None
+        if type(act) is int and act in self.legal_actions():
+            return self.apply(act)
+        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled as the Python position (a search bot's worker makes it native again).
+        return unpickle_native, (type(self), self.reference())
+
+    def determinize(self, seat: int, rng: random.Random) -> Any:
+        """As the Python state's ``determinize`` (the reference's, so the same world for the same
+        ``rng``), the world on the native engine."""
+        return self._from_reference(self.reference().determinize(seat, rng))
+
+    def native_infer_chances(self, seat: int, world: Any, epsilon: float) -> list[tuple[int, int, float]]:
+        """The opponent model of the search's ``infer`` option: per play of another seat this
+        hand or round, as ``seat`` saw it, that the model judges, ``(player, card, chance)``: the
+        chance of that card under the heuristic with noise ``epsilon``, the player's hand being
+        its hand in ``world`` (a state with ``seat``'s view of this one) plus the cards it has
+        played since."""
+        self._check_seat(seat)
+        found = getattr(core(), self.INFER_CHANCES)(self, seat, world, epsilon)
+        return [(int(p), int(c), float(x)) for p, c, x in found]
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
+
+    def view(self, seat: int) -> dict[str, Any]:
+        found: dict[str, Any] = self.reference().view(seat)
+        return found
+
+    def view_log(self, seat: int) -> list[Event]:
+        visible = type(self).VISIBLE
+        return [visible(e, seat) for e in self.log]
+
+    def visible_event(self, event: Event, seat: int) -> Event:
+        return type(self).VISIBLE(event, seat)
+
+    def public_view(self) -> dict[str, Any]:
+        found: dict[str, Any] = self.reference().public_view()
+        return found
+
+    def illegal_reason(self, action: object) -> str | None:
+        found: str | None = self.reference().illegal_reason(action)
+        return found
+
+    def action_to_string(self, action: Action) -> str:
+        found: str = self.reference().action_to_string(action)
+        return found
+
+    def parse_action(self, text: str) -> Action:
+        found: Action = self.reference().parse_action(text)
+        return found
+
+    def decode(self, action: Action) -> ActionInfo:
+        found: ActionInfo = self.reference().decode(action)
+        return found
+
+
+def unpickle_native(cls: Any, ref: Any) -> Any:
+    """The position ``ref`` (on the Python engine) as a native state of type ``cls``."""
+    return cls.start(ref.rules, ref.seed)._from_reference(ref)
+
+
+def to_native(cls: Any, state: Any) -> Any:
+    """``state`` on the native engine: itself if it is a ``cls``, else the same position made
+    native from its fields (as a pickled native state is)."""
+    if isinstance(state, cls):
+        return state
+    return unpickle_native(cls, state)
