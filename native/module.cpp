@@ -786,6 +786,7 @@ PYBIND11_MODULE(_core, m) {
     cardroom::baebae_py::register_baebae(m);
     cardroom::baebae_tables::register_baebae_tables(m);
     cardroom::baebae_restricted::register_baebae_restricted(m);
+    ismcts::register_search_options(m);  // one object of options for every game's search
     cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches

@@ -176,7 +176,9 @@ def test_native_search_spends_its_iterations_on_the_root() -> None:
     state = midgame(4, 30)
     seat = state.current_player
     for threads in (1, 3):
-        action, done, root = core().baha_ismcts(state, seat, 500, 0.0, 0.7, True, 0.1, 200, 9, threads)
+        action, done, root = core().baha_ismcts(state, seat, core().SearchOptions(
+            iterations=500, seconds=0.0, exploration=0.7, heuristic=True, epsilon=0.1, max_depth=200, seed=9,
+            threads=threads))
         assert done == 500 and sum(visits for _, visits, _ in root) == 500
         assert {key for key, _, _ in root} == set(state.legal_actions())
         assert action == max(root, key=lambda r: (r[1], r[2]))[0]

@@ -83,9 +83,22 @@ def baha_knowledge(state: BahaCore, seat: int) -> dict[str, Any]: ...
 def baha_determinize(
     world: BahaCore, state: BahaCore, seat: int, seed: int, seen_log: list[dict[str, Any]],
 ) -> int: ...
+class SearchOptions:
+    """A native search's options, one object for every game's search (ismcts_options.hpp)."""
+    def __init__(
+        self, *, iterations: int, seconds: float, exploration: float, heuristic: bool, epsilon: float,
+        max_depth: int, seed: int, threads: int, root_prior: list[float] = ..., infer: int = ...,
+        infer_epsilon: float = ..., infer_fresh: bool = ..., win: bool = ..., win_temperature: float = ...,
+        whole_game: bool = ..., sight: int = ...,
+    ) -> None: ...
+    iterations: int
+    threads: int
+    infer: int
+    win: bool
+    whole_game: bool
+
 def baha_ismcts(
-    state: BahaCore, seat: int, iterations: int, seconds: float, exploration: float, heuristic: bool,
-    epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] = ...,
+    state: BahaCore, seat: int, options: SearchOptions,
 ) -> tuple[int, int, list[tuple[int, int, float]]]: ...
 
 def baha_observe(state: BahaCore, seat: int, out: Any) -> None: ...

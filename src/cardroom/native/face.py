@@ -26,8 +26,8 @@ from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.native import core
 
 __all__ = [
-    "POLICIES", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats", "to_native",
-    "unpickle_native",
+    "POLICIES", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats",
+    "search_options", "to_native", "unpickle_native",
 ]
 
 POLICIES = ("random", "heuristic")
@@ -84,6 +84,27 @@ def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
     return [bot == "heuristic" for bot in bots]
 
 
+def search_options(
+    *, iterations: int, seconds: float | None, exploration: float, rollout: str, epsilon: float,
+    max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None, reward: str = "points",
+    win_temperature: float = 8.0, horizon: str = "round", infer: int = 0, infer_epsilon: float = 0.25,
+    infer_pool: str = "search", sight: int = 0,
+) -> Any:
+    """The ``ismcts`` agent's options as the one object every game's native search takes (the
+    core's ``SearchOptions``, ``native/cardroom/ismcts_options.hpp``, which refuses a value out
+    of range in words): ``rollout`` ``heuristic`` or ``random``; ``reward`` ``points`` or ``win``
+    (each seat's share of the win at ``win_temperature``); ``horizon`` ``round`` or ``game``;
+    ``infer`` worlds per tree weighed by the other seats' plays, one pool a search
+    (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
+    return core().SearchOptions(
+        iterations=iterations, seconds=seconds or 0.0, exploration=exploration,
+        heuristic=rollout == "heuristic", epsilon=epsilon, max_depth=max_depth, seed=seed % 2**64,
+        threads=threads, root_prior=root_prior or [],
+        infer=infer, infer_epsilon=infer_epsilon, infer_fresh=infer_pool == "iteration", win=reward == "win",
+        win_temperature=win_temperature, whole_game=horizon == "game", sight=sight,
+    )
+
+
 class NativeState:
     """What a game's native state answers alike whatever its game (see the module's docstring):
     refusals and the views by its reference position, determinization through it, pickling as
@@ -108,6 +129,7 @@ class NativeState:
         def _from_reference(self, ref: Any) -> Any: ...
         def legal_actions(self) -> list[Action]: ...
         def apply(self, action: Action) -> list[Event]: ...
+        def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]: ...
 
     @property
     def phase(self) -> Any:
@@ -135,6 +157,41 @@ class NativeState:
         """As the Python state's ``determinize`` (the reference's, so the same world for the same
         ``rng``), the world on the native engine."""
         return self._from_reference(self.reference().determinize(seat, rng))
+
+    def native_ismcts(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
+    ) -> tuple[Action, int]:
+        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
+        move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s
+        (:func:`search_options`); ``threads`` trees search side by side (root parallel),
+        ``iterations`` shared among them; ``root_prior`` (by action) makes the root's choice PUCT
+        over it; ``infer`` draws each iteration's world from a pool weighed by the other seats'
+        plays (:meth:`native_infer_chances`). A game refuses, in words, an option it does not play
+        (Baha: the ``win`` reward and the ``game`` horizon)."""
+        action, done, _ = self._search(seat, search_options(
+            iterations=iterations, seconds=seconds, exploration=exploration, rollout=rollout, epsilon=epsilon,
+            max_depth=max_depth, seed=seed, threads=threads, root_prior=root_prior, reward=reward,
+            win_temperature=win_temperature, horizon=horizon, infer=infer, infer_epsilon=infer_epsilon,
+            infer_pool=infer_pool))
+        return action, done
+
+    def native_ismcts_root(
+        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
+        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
+        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
+        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
+    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
+        returns backed up through it (the seat's own), for an oracle of each action's value."""
+        action, done, root = self._search(seat, search_options(
+            iterations=iterations, seconds=seconds, exploration=exploration, rollout=rollout, epsilon=epsilon,
+            max_depth=max_depth, seed=seed, threads=threads, root_prior=root_prior, reward=reward,
+            win_temperature=win_temperature, horizon=horizon, infer=infer, infer_epsilon=infer_epsilon,
+            infer_pool=infer_pool))
+        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
 
     def native_infer_chances(self, seat: int, world: Any, epsilon: float) -> list[tuple[int, int, float]]:
         """The opponent model of the search's ``infer`` option: per play of another seat this

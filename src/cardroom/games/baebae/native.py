@@ -335,54 +335,16 @@ class NativeBaebaeState(NativeState, _Core):  # type: ignore[misc]
         world.seed, world.origin = int(seed_text), None
         return world, grouped
 
-    def native_ismcts(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int]:
-        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
-        move and the iterations run. The options are
-        :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
-        (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
-        C++ (:meth:`native_knowledge`); every world is dealt in C++. ``root_prior``
-        (by action) makes the root's choice PUCT over it. ``reward``: what the search backs up,
-        ``points`` (:meth:`returns`) or ``win`` (:meth:`win_returns` at ``win_temperature``);
-        ``horizon``: how far a roll-out plays, to the end of the ``round`` or of the ``game``;
-        ``infer`` (worlds per tree weighed by the other seats' observed plays,
-        ``native/cardroom/baebae_infer.hpp``, :meth:`native_infer_chances`), one pool a search
-        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
-        action, done, _ = self._search(
-            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
-            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
-        return action, done
-
-    def native_ismcts_root(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
-        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
-        returns backed up through it (the seat's own), for an oracle of each action's value."""
-        action, done, root = self._search(
-            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
-            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
-        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
-
-    def _search(
-        self, seat: int, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
-        win_temperature: float, horizon: str, infer: int, infer_epsilon: float, infer_pool: str,
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+    def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """The native search (:meth:`native_ismcts`) for ``seat``, ``options`` the core's one
+        object: what the seat knows is read once, in C++ (:meth:`native_knowledge`), and every
+        world is dealt in C++; ``reward`` ``win`` backs up :meth:`win_returns`, ``horizon``
+        ``game`` plays roll-outs to the game's end (``native/cardroom/baebae_infer.hpp`` weighs
+        the worlds of ``infer``)."""
         knowledge = self.native_knowledge(seat)  # a seat out of range is refused here, in words
-        observed = core().baebae_observed(self, seat) if infer else []
+        observed = core().baebae_observed(self, seat) if options.infer else []
         found: tuple[Action, int, list[tuple[int, int, float]]] = core().baebae_ismcts(
-            self, knowledge, iterations, seconds or 0.0, exploration,
-            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
-            reward == "win", win_temperature, horizon == "game", 0, infer, infer_epsilon,
-            infer_pool == "iteration", observed,
-        )
+            self, knowledge, options, observed)
         return found
 
     def public_action(self, action: Action, seat: int) -> Action:

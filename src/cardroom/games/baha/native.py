@@ -228,38 +228,11 @@ class NativeBahaState(NativeState, _Core):  # type: ignore[misc]
         knowledge: dict[str, Any] = core().baha_knowledge(self, seat)
         return knowledge
 
-    def native_ismcts(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int]:
-        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
-        move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
-        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them;
-        ``root_prior`` (by action) makes the root's choice PUCT over it; ``infer`` (worlds per
-        tree, 0: none) draws each iteration's world from a pool weighed by the other seats' plays
-        (``native/cardroom/ismcts_infer.hpp``, :meth:`native_infer_chances`), one pool a search
-        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
+    def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """The native search (:meth:`native_ismcts`) for ``seat``, ``options`` the core's one object."""
         self._check_seat(seat)
-        action, done, _ = core().baha_ismcts(
-            self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
-        )
-        return action, done
-
-    def native_ismcts_root(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
-        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
-        returns backed up through it (the seat's own), for an oracle of each action's value."""
-        self._check_seat(seat)
-        action, done, root = core().baha_ismcts(
-            self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
-        )
-        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
+        found: tuple[Action, int, list[tuple[int, int, float]]] = core().baha_ismcts(self, seat, options)
+        return found
 
     def observation(self, seat: int) -> Observation:
         """As ``views.observation`` (the same fields, read from the core: the heuristic asks

@@ -1,0 +1,102 @@
+"""One native face for every game (cardroom.native.face), checked on each game the native engine
+plays, by its spec alone: the agents its batches play declared once, its native state the shared
+NativeState, and its search driven by the one object of options the core binds once."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from native_support import needs_native
+
+from cardroom import games, native
+from cardroom.engine import IllegalAction
+from cardroom.native.face import POLICIES, NativeState, search_options
+
+pytestmark = needs_native
+
+NATIVE_GAMES = native.native_games() if native.available() else []
+
+
+@pytest.fixture(autouse=True)
+def native_engine() -> Iterator[None]:
+    native.use_engine("native")
+    try:
+        yield
+    finally:
+        native.use_engine(None)
+
+
+def midgame(name: str, seed: int = 5, moves: int = 7) -> Any:
+    """A game of ``name`` on the native engine a few random moves in, someone to act."""
+    state = games.get(name).make_rules().new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if state.current_player is None:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.current_player is not None
+    return state
+
+
+def test_every_native_game_is_checked() -> None:
+    assert len(NATIVE_GAMES) >= 2
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_the_policies_are_declared_once(name: str) -> None:
+    """The batches and the vector environment of every game play the one tuple of agents."""
+    spec = games.get(name)
+    assert spec.load("native").POLICIES is POLICIES
+    if spec.vector is not None:
+        assert spec.load("vector").POLICIES is POLICIES
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_the_native_state_is_the_shared_face(name: str) -> None:
+    """The protocol beyond the per-action calls is NativeState's: refusals and views by the
+    reference position, pickled as it and made native again."""
+    state = midgame(name)
+    assert isinstance(state, NativeState)
+    seat = state.current_player
+    assert state.view_log(seat) == state.reference().view_log(seat)
+    assert state.view(seat) == state.reference().view(seat)
+    again = pickle.loads(pickle.dumps(state))
+    assert type(again) is type(state)
+    assert again.log == state.log and again.legal_actions() == state.legal_actions()
+    with pytest.raises(IllegalAction, match="seat must be"):
+        state.native_infer_chances(state.n, state, 0.25)
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_one_object_of_options_drives_every_game_search(name: str) -> None:
+    """The same ``SearchOptions`` object searches any game's position; the agent's keywords
+    make it (native_ismcts), the same move for the same seed."""
+    state = midgame(name)
+    seat = state.current_player
+    options = search_options(iterations=60, seconds=None, exploration=1.0, rollout="heuristic", epsilon=0.1,
+                             max_depth=200, seed=3, threads=1)
+    action, done, root = state._search(seat, options)
+    assert done == 60 and action in state.legal_actions()
+    assert sum(visits for _, visits, _ in root) == 60
+    keywords = state.native_ismcts(seat, iterations=60, seconds=None, exploration=1.0, rollout="heuristic",
+                                   epsilon=0.1, max_depth=200, seed=3, threads=1)
+    assert keywords == (action, done)
+
+
+@pytest.mark.parametrize(("options", "words"), [
+    ({"iterations": 0}, "iterations and max_depth must be from 1"),
+    ({"threads": 257}, "threads from 1 to 256"),
+    ({"infer": -1}, "infer must be from 0"),
+    ({"infer_epsilon": 0.0}, "infer_epsilon more than 0"),
+    ({"win_temperature": float("inf")}, "win_temperature must be a finite number"),
+    ({"sight": 3}, "sight is 0"),
+])
+def test_search_options_are_refused_in_words_once_for_every_game(options: dict[str, Any], words: str) -> None:
+    base: dict[str, Any] = {"iterations": 10, "seconds": 0.0, "exploration": 1.0, "heuristic": True,
+                            "epsilon": 0.1, "max_depth": 200, "seed": 1, "threads": 1}
+    with pytest.raises(ValueError, match=words):
+        native.core().SearchOptions(**{**base, **options})
