@@ -14,7 +14,7 @@ from native_support import needs_native
 
 from cardroom import games, native
 from cardroom.engine import IllegalAction
-from cardroom.native.face import POLICIES, NativeState, search_options
+from cardroom.native.face import POLICIES, NativeBatch, NativeState, search_options
 
 pytestmark = needs_native
 
@@ -53,6 +53,22 @@ def test_the_policies_are_declared_once(name: str) -> None:
     assert spec.load("native").POLICIES is POLICIES
     if spec.vector is not None:
         assert spec.load("vector").POLICIES is POLICIES
+
+
+@pytest.mark.parametrize("name", [n for n in NATIVE_GAMES if games.get(n).vector is not None])
+def test_the_vector_batch_is_the_shared_one(name: str) -> None:
+    """Every game's vector batch is the generic one (vector.hpp, NativeBatch): the same methods,
+    the same refusals, a row's game given back as the game's native state."""
+    spec = games.get(name)
+    batch_type = spec.load("vector").Batch
+    assert issubclass(batch_type, NativeBatch)
+    rules = spec.make_rules()
+    batch = batch_type(rules, 2, True, 0, [None] * rules.players, None, None, False)
+    assert batch._core.actions >= 1 and batch._core.size >= 1
+    with pytest.raises(ValueError, match="no such row"):
+        batch._core.turn(2)
+    with pytest.raises(ValueError, match="no such row"):
+        batch._core.legal_actions(-1)
 
 
 @pytest.mark.parametrize("name", NATIVE_GAMES)

@@ -26,7 +26,7 @@ from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.native import core
 
 __all__ = [
-    "POLICIES", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats",
+    "POLICIES", "NativeBatch", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats",
     "search_options", "to_native", "unpickle_native",
 ]
 
@@ -237,6 +237,57 @@ class NativeState:
     def decode(self, action: Action) -> ActionInfo:
         found: ActionInfo = self.reference().decode(action)
         return found
+
+
+class NativeBatch:
+    """A game's native vector batch (``native/cardroom/vector.hpp``, generic over the game's
+    traits, through the game's core class): the contract of
+    :class:`~cardroom.games.contracts.NativeVector`'s ``Batch``, every game's alike. The game's
+    ``Batch`` makes its core batch (``_core``, from its rules) and gives its native state type
+    (``STATE``) and the words of an action (``_text``)."""
+
+    STATE: ClassVar[Any]
+    """The game's native state type (a row's game comes back as one)."""
+    _core: Any
+    _rules: Any
+
+    def _text(self, action: int) -> str:
+        raise NotImplementedError
+
+    def bind(self, *arrays: Any) -> None:
+        rewards = arrays[2]
+        self._core.bind(*arrays, rewards.size // len(rewards))
+
+    def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
+        skipped: str = self._core.reset(list(rows), list(seeds))
+        if skipped:
+            raise ValueError(skipped)
+
+    def step(self, actions: Any) -> int:
+        bad: int | str = self._core.step(actions)
+        if isinstance(bad, str):
+            raise ValueError(bad)
+        return bad
+
+    def refusal(self, row: int, action: int) -> str:
+        allowed = ", ".join(self._text(a) for a in self._core.legal_actions(row))
+        return (f"action {action} ({self._text(action)}) is not one seat {self._core.turn(row)} "
+                f"may take now; allowed: {allowed}")
+
+    def global_state(self, out: Any) -> None:
+        self._core.global_state(out)
+
+    def row_state(self, row: int) -> tuple[Any, Any]:
+        state = self.STATE.start(self._rules, int(self._core.row_seed(row)))
+        words = self._core.row_state(row, state)
+        return state, words
+
+    def set_row_state(self, row: int, state: Any, words: Any) -> None:
+        self._core.set_row_state(row, to_native(self.STATE, state), words)
+
+    def load(self, row: int, state: Any, seed: int) -> bool:
+        loaded: bool = self._core.load(row, to_native(self.STATE, state), seed)
+        return loaded
 
 
 def unpickle_native(cls: Any, ref: Any) -> Any:
