@@ -116,3 +116,30 @@ def test_search_options_are_refused_in_words_once_for_every_game(options: dict[s
                             "epsilon": 0.1, "max_depth": 200, "seed": 1, "threads": 1}
     with pytest.raises(ValueError, match=words):
         native.core().SearchOptions(**{**base, **options})
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_the_tables_columns_carry_their_types_from_the_core(name: str) -> None:
+    """Every game's table batch (tables.hpp) hands each column with its element type, read by
+    the one decoder (cardroom.native.tables): the per-game rows agree with the columns."""
+    pytest.importorskip("pyarrow")
+    spec = games.get(name)
+    rules = spec.make_rules()
+    found = spec.load("native").table_games(rules, [4, 5, 6], [["heuristic"] * rules.players] * 3, 50)
+    columns = found.columns()
+    assert set(columns) == set(found.row_games())
+    assert len(found.totals) == len(found.places) == len(found.deal_points) == 3
+    for totals, place, winner in zip(found.totals, found.places, found.winners, strict=True):
+        assert len(totals) == rules.players
+        assert (place is None) == (winner < 0)  # 50 actions: some games stopped by the guard
+
+
+def test_the_tables_decoder_reads_bytes_by_their_element_type() -> None:
+    pytest.importorskip("pyarrow")
+    from cardroom.native.tables import arrays, deal_rows, places
+
+    got = arrays({"deal_points": (bytes([1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0]), "i8"),
+                  "deals": (bytes([1, 0, 0, 0]), "i4"), "codes": (bytes([255]), "i1")})
+    assert got["deal_points"].to_pylist() == [1, 2] and got["codes"].to_pylist() == [-1]
+    assert deal_rows(got, 2) == [[[1, 2]]]
+    assert places([[3, 1, 3]], [False]) == [[2, 1, 2]] and places([[3, 1]], [True]) == [None]
