@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pickle
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,18 +15,11 @@ from cardroom import games, native
 from cardroom.engine import IllegalAction
 from cardroom.native.face import POLICIES, NativeBatch, NativeState, search_options
 
-pytestmark = needs_native
+pytestmark = [needs_native, pytest.mark.usefixtures("native_engine")]
 
 NATIVE_GAMES = native.native_games() if native.available() else []
 
 
-@pytest.fixture(autouse=True)
-def native_engine() -> Iterator[None]:
-    native.use_engine("native")
-    try:
-        yield
-    finally:
-        native.use_engine(None)
 
 
 def midgame(name: str, seed: int = 5, moves: int = 7) -> Any:

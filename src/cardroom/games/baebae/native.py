@@ -46,15 +46,7 @@ from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
-from cardroom.native import available, core
-from cardroom.native.face import (
-    POLICIES,
-    NativeState,
-    check_seeds,
-    heuristic_seats,
-    lineup_seats,
-    to_native,
-)
+from cardroom.native import available, core, face
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.native_tables import TableGames
@@ -130,7 +122,7 @@ _Core: Any = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
 
 
-class NativeBaebaeState(NativeState, _Core):  # type: ignore[misc]
+class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
     """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
@@ -384,7 +376,7 @@ for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
 def native_state(state: BaebaeState | NativeBaebaeState) -> NativeBaebaeState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    made: NativeBaebaeState = to_native(NativeBaebaeState, state)
+    made: NativeBaebaeState = face.to_native(NativeBaebaeState, state)
     return made
 
 
@@ -409,6 +401,10 @@ class NativeHeuristic:
         """The next draw of its generator (a test sees both players drew alike)."""
         draw: float = self._player.random()
         return draw
+
+
+POLICIES = face.POLICIES
+"""The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
 class BatchGames:
@@ -445,8 +441,8 @@ def agent_games(
     choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
     Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
     ``run_games`` plays."""
-    check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    seats = heuristic_seats("a native BAEBAE batch", agents, rules.players)
+    face.check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
+    seats = face.heuristic_seats("a native BAEBAE batch", agents, rules.players)
     if not exact and any(seats):
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     refuse_lacking(rules)
@@ -468,7 +464,7 @@ def table_games(
     :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
     from cardroom.games.baebae.native_tables import table_games as played
 
-    seats = lineup_seats("a native BAEBAE batch", seeds, lineups, rules.players, max_actions)
+    seats = face.lineup_seats("a native BAEBAE batch", seeds, lineups, rules.players, max_actions)
     refuse_lacking(rules)
     _, compiled, _ = loaded_rules(rules)
     return played(rules, compiled, seeds, seats, max_actions)
@@ -501,7 +497,7 @@ def restricted_games(
     ``forced`` plays, ``declined`` actions and ``avoided`` plays."""
     if len(seeds) != len(seats):
         raise RulesError(f"one restricted seat a game: {len(seeds)} seeds, {len(seats)} seats")
-    check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
+    face.check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     refuse_lacking(rules)
     _, compiled, _ = loaded_rules(rules)
     found: dict[str, list[int]] = core().baebae_restricted_games(

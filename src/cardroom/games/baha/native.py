@@ -36,15 +36,7 @@ from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import BahaState, unpickle
 from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
-from cardroom.native import available, core
-from cardroom.native.face import (
-    POLICIES,
-    NativeState,
-    check_seeds,
-    heuristic_seats,
-    lineup_seats,
-    to_native,
-)
+from cardroom.native import available, core, face
 
 if TYPE_CHECKING:
     from cardroom.games.baha.native_tables import TableGames
@@ -66,7 +58,7 @@ _NO_FIELDS: tuple[str, ...] = ()
 """The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
 
-class NativeBahaState(NativeState, _Core):  # type: ignore[misc]
+class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
     """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
 
@@ -262,13 +254,17 @@ class NativeBahaState(NativeState, _Core):  # type: ignore[misc]
 def native_state(state: BahaState | NativeBahaState) -> NativeBahaState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    made: NativeBahaState = to_native(NativeBahaState, state)
+    made: NativeBahaState = face.to_native(NativeBahaState, state)
     return made
 
 
 def gaps() -> str | None:
     """What the native core lacks for Baha, in words: nothing (``None``)."""
     return None
+
+
+POLICIES = face.POLICIES
+"""The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
 class BatchGames:
@@ -304,8 +300,8 @@ def agent_games(
     fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
     per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
     plays."""
-    check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    heuristic = heuristic_seats("a native batch", agents, rules.players)
+    face.check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
+    heuristic = face.heuristic_seats("a native batch", agents, rules.players)
     if not exact and any(heuristic):
         raise RulesError("exact=False plays the fast uniform stream: random agents only")
     found = core().baha_games(
@@ -325,7 +321,7 @@ def table_games(
     :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
     from cardroom.games.baha.native_tables import table_games as played
 
-    seats = lineup_seats("a native batch", seeds, lineups, rules.players, max_actions)
+    seats = face.lineup_seats("a native batch", seeds, lineups, rules.players, max_actions)
     return played(rules, seeds, seats, max_actions)
 
 
