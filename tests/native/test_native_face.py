@@ -12,8 +12,8 @@ import pytest
 from native_support import needs_native
 
 from cardroom import games, native
-from cardroom.engine import IllegalAction
-from cardroom.native.face import POLICIES, NativeBatch, NativeState, search_options
+from cardroom.engine import IllegalAction, RulesError
+from cardroom.native.face import POLICIES, Batches, NativeBatch, NativeState, search_options
 
 pytestmark = [needs_native, pytest.mark.usefixtures("native_engine")]
 
@@ -135,3 +135,21 @@ def test_the_tables_decoder_reads_bytes_by_their_element_type() -> None:
     assert got["deal_points"].to_pylist() == [1, 2] and got["codes"].to_pylist() == [-1]
     assert deal_rows(got, 2) == [[[1, 2]]]
     assert places([[3, 1, 3]], [False]) == [[2, 1, 2]] and places([[3, 1]], [True]) == [None]
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_every_game_batches_through_one_descriptor(name: str) -> None:
+    """A game's batches are the one Batches driven by the game's descriptor: the same refusals
+    in words, the same games for the same seeds."""
+    module = games.get(name).load("native")
+    assert isinstance(module.BATCHES, Batches)
+    assert module.agent_games == module.BATCHES.agent_games
+    rules = games.get(name).make_rules()
+    with pytest.raises(RulesError, match=f"plays random or heuristic at each of the {rules.players} seats"):
+        module.agent_games(rules, 2, 0, ("random", "nobody"))
+    with pytest.raises(RulesError, match="random agents only"):
+        module.agent_games(rules, 2, 0, ("heuristic",), exact=False)
+    with pytest.raises(RulesError, match="within 2\\*\\*62"):
+        module.random_games(rules, 2, 2**62)
+    first, again = module.heuristic_games(rules, 3, 7), module.agent_games(rules, 3, 7, ("heuristic",))
+    assert first.totals == again.totals and len(first.totals) == 3

@@ -22,12 +22,12 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
 
-from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
+from cardroom.engine import SPLITMIX, Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.native import core
 
 __all__ = [
-    "POLICIES", "NativeBatch", "NativeState", "check_bots", "check_seeds", "heuristic_seats", "lineup_seats",
-    "search_options", "to_native", "unpickle_native",
+    "POLICIES", "Batches", "NativeBatch", "NativeState", "check_bots", "check_seeds", "heuristic_seats",
+    "lineup_seats", "search_options", "to_native", "unpickle_native",
 ]
 
 POLICIES = ("random", "heuristic")
@@ -82,6 +82,75 @@ def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
     if any(bot is not None and bot not in POLICIES for bot in bots):
         raise ValueError(f"{batch} plays {' or '.join(POLICIES)} bots, not {list(bots)}")
     return [bot == "heuristic" for bot in bots]
+
+
+class Batches:
+    """A game's native batches (whole games with no Python in the loop), every game's alike,
+    driven by a small descriptor of the game: ``title`` names its batch in a refusal;
+    ``rules_args(rules)`` is the rules as the core's functions take them (their first
+    arguments); ``games`` names the core's batch function (``*rules_args, first_seed, games,
+    max_actions, exact, heuristic, split``); ``result(rules, found)`` makes the game's
+    ``BatchGames``; ``tables(rules, seeds, seats, max_actions)`` plays a table batch (the game's
+    ``native_tables``, imported when called: it needs pyarrow); ``ready(rules)`` refuses rules
+    the core cannot play, in words. Its methods are the game's ``agent_games``,
+    ``table_games``, ``random_games`` and ``heuristic_games``."""
+
+    def __init__(
+        self, title: str, rules_args: Callable[[Any], tuple[Any, ...]], games: str,
+        result: Callable[[Any, dict[str, Any]], Any],
+        tables: Callable[[Any, Sequence[int], list[list[bool]], int], Any],
+        ready: Callable[[Any], None] | None = None,
+    ) -> None:
+        self.title, self.rules_args, self.games = title, rules_args, games
+        self.result, self.tables, self.ready = result, tables, ready
+
+    def agent_games(
+        self, rules: Any, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
+        max_actions: int = 200_000, *, exact: bool = True,
+    ) -> Any:
+        """Play ``games`` games of ``rules`` natively (the GIL released) between ``agents``: one
+        of :data:`POLICIES` for every seat, or one a seat. Game ``i`` has seed ``first_seed + i``
+        and seat ``s`` the agent ``cardroom simulate`` gives it (seeded ``seed * 1000 + s``): the
+        very games :func:`cardroom.sim.tournament.run_games` plays with that lineup.
+
+        ``exact=False`` (random agents only) keeps the deals but lets every seat choose from one
+        fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
+        per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
+        plays."""
+        check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
+        heuristic = heuristic_seats(self.title, agents, rules.players)
+        if not exact and any(heuristic):
+            raise RulesError("exact=False plays the fast uniform stream: random agents only")
+        if self.ready is not None:
+            self.ready(rules)
+        found = getattr(core(), self.games)(
+            *self.rules_args(rules), first_seed=first_seed, games=games, max_actions=max_actions, exact=exact,
+            heuristic=heuristic, split=rules.stream == SPLITMIX,
+        )
+        return self.result(rules, found)
+
+    def table_games(
+        self, rules: Any, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
+    ) -> Any:
+        """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
+        :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its
+        results tables (the game's ``native_tables``; needs pyarrow): the games
+        :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+        seats = lineup_seats(self.title, seeds, lineups, rules.players, max_actions)
+        if self.ready is not None:
+            self.ready(rules)
+        return self.tables(rules, seeds, seats, max_actions)
+
+    def random_games(
+        self, rules: Any, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True,
+    ) -> Any:
+        """:meth:`agent_games` between random agents (``exact=False``: the fast uniform stream)."""
+        return self.agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
+
+    def heuristic_games(self, rules: Any, games: int, first_seed: int = 0, max_actions: int = 200_000) -> Any:
+        """:meth:`agent_games` between heuristic agents: the games ``run_games`` plays with a
+        lineup of ``heuristic``."""
+        return self.agent_games(rules, games, first_seed, ("heuristic",), max_actions)
 
 
 def search_options(

@@ -103,11 +103,17 @@ arguments of a game with no hand-made deal or totals, read once (a lookup by ``i
 than hashing the rules at every new game)."""
 
 
+def core_rules(rules: Rules) -> tuple[Any, ...]:
+    """The rules as the core's functions take them (their first arguments): the compiled deck
+    loaded (:func:`loaded_rules`) and the options."""
+    return (loaded_rules(rules)[1], rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
+            rules.draw_when_able, rules.chosen_once)
+
+
 def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, tuple[Any, ...]]:
     refuse_lacking(rules)
-    program, compiled, space = loaded_rules(rules)
-    args = (compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
-            rules.draw_when_able, rules.chosen_once)
+    program, _, space = loaded_rules(rules)
+    args = core_rules(rules)
     if len(_FRESH) >= 64:
         _FRESH.clear()
     made = _FRESH[id(rules)] = (rules, program, space, args)
@@ -199,13 +205,12 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
-        program, compiled, space = loaded_rules(rules)
+        program, _, space = loaded_rules(rules)
         self = cls.__new__(cls)
         self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
         self.space, self._program = space, program
         core().baebae_start(
-            self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-            rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
+            self, *core_rules(rules), str(seed), deal.dealer if deal is not None else 0, start_totals, first,
             rules.stream == SPLITMIX,
         )
         return self
@@ -430,58 +435,19 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def agent_games(
-    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-    max_actions: int = 200_000, *, exact: bool = True,
-) -> BatchGames:
-    """Play ``games`` games of ``rules`` natively (the interpreter lock released) between
-    ``agents``: one of :data:`POLICIES` for every seat, or one a seat.
-
-    ``exact=False`` (random agents only) keeps the deals and the chance but lets every seat
-    choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
-    Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
-    ``run_games`` plays."""
-    face.check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    seats = face.heuristic_seats("a native BAEBAE batch", agents, rules.players)
-    if not exact and any(seats):
-        raise RulesError("exact=False plays the fast uniform stream: random agents only")
-    refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
-    found = core().baebae_games(
-        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, first_seed, games, max_actions, seats, exact,
-        rules.stream == SPLITMIX,
-    )
-    return BatchGames(rules.players, found)
-
-
-def table_games(
-    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
-) -> TableGames:
-    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
-    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
-    tables (:mod:`cardroom.games.baebae.native_tables`; needs pyarrow): the games
-    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
     from cardroom.games.baebae.native_tables import table_games as played
 
-    seats = face.lineup_seats("a native BAEBAE batch", seeds, lineups, rules.players, max_actions)
-    refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
-    return played(rules, compiled, seeds, seats, max_actions)
+    return played(rules, core_rules(rules), seeds, seats, max_actions)
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> BatchGames:
-    """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
-    ``random`` (``exact=False``: the fast uniform stream)."""
-    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
-
-
-def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
-    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
-    of ``heuristic``."""
-    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
+BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",
+                       lambda rules, found: BatchGames(rules.players, found), _tables, refuse_lacking)
+"""BAEBAE's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
+agent_games = BATCHES.agent_games
+table_games = BATCHES.table_games
+random_games = BATCHES.random_games
+heuristic_games = BATCHES.heuristic_games
 
 
 def restricted_games(
@@ -499,10 +465,8 @@ def restricted_games(
         raise RulesError(f"one restricted seat a game: {len(seeds)} seeds, {len(seats)} seats")
     face.check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
     found: dict[str, list[int]] = core().baebae_restricted_games(
-        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, list(seeds), list(seats), never_play, never_action, max_actions,
+        *core_rules(rules), list(seeds), list(seats), never_play, never_action, max_actions,
         rules.stream == SPLITMIX,
     )
     return found

@@ -96,14 +96,14 @@ class TableGames:
 
 
 def table_games(
-    rules: Rules, program: Any, seeds: Sequence[int], seats: Sequence[Sequence[bool]], max_actions: int
+    rules: Rules, rules_args: tuple[Any, ...], seeds: Sequence[int], seats: Sequence[Sequence[bool]],
+    max_actions: int,
 ) -> TableGames:
     """Games of ``seeds`` (game ``i`` seed ``seeds[i]``, seat ``s`` the heuristic where
     ``seats[i][s]``, else the random agent, seeded as simulate seeds them), natively, with every
-    fact of their tables; ``program``: the rules' deck loaded into the core."""
+    fact of their tables; ``rules_args``: the rules as the core takes them (``native.core_rules``)."""
     found = core().baebae_table_games(
-        program, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, list(seeds), [flag for game in seats for flag in game], max_actions,
-        rules.stream == SPLITMIX,
+        *rules_args, seeds=list(seeds), heuristic=[flag for game in seats for flag in game],
+        max_actions=max_actions, split=rules.stream == SPLITMIX,
     )
     return TableGames(rules, found)

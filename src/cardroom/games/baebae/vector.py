@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from cardroom.engine import SPLITMIX
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
-from cardroom.games.baebae.native import NativeBaebaeState, loaded_rules, refuse_lacking
+from cardroom.games.baebae.native import NativeBaebaeState, core_rules, loaded_rules, refuse_lacking
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
 from cardroom.native.face import POLICIES, NativeBatch, check_bots
@@ -42,11 +42,9 @@ class Batch(NativeBatch):
         heuristic = check_bots("a native BAEBAE batch", bots)
         refuse_lacking(rules)
         self._rules = rules
-        _, compiled, space = loaded_rules(rules)
-        self._words = _Words(rules, space)
+        self._words = _Words(rules, loaded_rules(rules)[2])
         self._core = core().BaebaeVector(
-            compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
-            rules.draw_when_able, rules.chosen_once, num_envs, self_play, seat,
+            *core_rules(rules), num_envs, self_play, seat,
             heuristic, deals or 0, max_steps or 0, zero_sum,
             rules.stream == SPLITMIX,
         )

@@ -144,8 +144,7 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
         state = cls.__new__(cls)
         state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
         core().baha_start(
-            state, n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
-            rules.random_dealer, str(seed), hand, start_totals, dealt, rules.stream == SPLITMIX,
+            state, *core_rules(rules), str(seed), hand, start_totals, dealt, rules.stream == SPLITMIX,
         )
         return state
 
@@ -289,50 +288,22 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def agent_games(
-    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-    max_actions: int = 200_000, *, exact: bool = True,
-) -> BatchGames:
-    """Play ``games`` games of ``rules`` natively (the GIL released) between ``agents``: one of
-    :data:`POLICIES` for every seat, or one for all.
-
-    ``exact=False`` (random agents only) keeps the deals but lets every seat choose from one
-    fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
-    per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
-    plays."""
-    face.check_seeds("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    heuristic = face.heuristic_seats("a native batch", agents, rules.players)
-    if not exact and any(heuristic):
-        raise RulesError("exact=False plays the fast uniform stream: random agents only")
-    found = core().baha_games(
-        rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
-        rules.stream == SPLITMIX,
-    )
-    return BatchGames(rules.players, found)
+def core_rules(rules: Rules) -> tuple[Any, ...]:
+    """The rules as the core's functions take them (their first arguments)."""
+    return (rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
+            bool(rules.draw_pile), rules.random_dealer)
 
 
-def table_games(
-    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
-) -> TableGames:
-    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
-    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
-    tables (:mod:`cardroom.games.baha.native_tables`; needs pyarrow): the games
-    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
     from cardroom.games.baha.native_tables import table_games as played
 
-    seats = face.lineup_seats("a native batch", seeds, lineups, rules.players, max_actions)
-    return played(rules, seeds, seats, max_actions)
+    return played(rules, core_rules(rules), seeds, seats, max_actions)
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> BatchGames:
-    """:func:`agent_games` between random agents (``exact=False``: the fast uniform stream)."""
-    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
-
-
-def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
-    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
-    of ``heuristic``."""
-    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
+BATCHES = face.Batches("a native batch", core_rules, "baha_games",
+                       lambda rules, found: BatchGames(rules.players, found), _tables)
+"""Baha's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
+agent_games = BATCHES.agent_games
+table_games = BATCHES.table_games
+random_games = BATCHES.random_games
+heuristic_games = BATCHES.heuristic_games

@@ -10,6 +10,7 @@ order (``tests/native/test_tables_native.py``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from cardroom.engine import SPLITMIX
 from cardroom.extras import needs_extra
@@ -91,14 +92,14 @@ class TableGames:
 
 
 def table_games(
-    rules: Rules, seeds: Sequence[int], seats: Sequence[Sequence[bool]], max_actions: int
+    rules: Rules, rules_args: tuple[Any, ...], seeds: Sequence[int], seats: Sequence[Sequence[bool]],
+    max_actions: int,
 ) -> TableGames:
     """Games of ``seeds`` (game ``i`` seed ``seeds[i]``, seat ``s`` the heuristic where
     ``seats[i][s]``, else the random agent, seeded as simulate seeds them), natively, with every
-    fact of their tables."""
+    fact of their tables; ``rules_args``: the rules as the core takes them (``native.core_rules``)."""
     found = core().baha_table_games(
-        rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-        bool(rules.draw_pile), rules.random_dealer, list(seeds), [flag for game in seats for flag in game],
-        max_actions, rules.stream == SPLITMIX,
+        *rules_args, seeds=list(seeds), heuristic=[flag for game in seats for flag in game],
+        max_actions=max_actions, split=rules.stream == SPLITMIX,
     )
     return TableGames(rules.players, found)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 
 from cardroom.engine import SPLITMIX
 from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
-from cardroom.games.baha.native import NativeBahaState
+from cardroom.games.baha.native import NativeBahaState, core_rules
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
 from cardroom.native.face import POLICIES, NativeBatch, check_bots
@@ -45,8 +45,7 @@ class Batch(NativeBatch):
         heuristic = check_bots("a native Baha batch", bots)
         self._rules = rules
         self._core = core().BahaVector(
-            rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-            bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
+            *core_rules(rules), num_envs, self_play, seat,
             heuristic, deals or 0, max_steps or 0, zero_sum,
             rules.stream == SPLITMIX,
         )
