@@ -14,7 +14,7 @@ from baebae_native_support import DECK_OPTIONS
 from baebae_support import random_decks, write_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from native_support import needs_native
+from native_support import moments, needs_native
 
 from cardroom.agents import make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -38,16 +38,7 @@ def positions(rules: Rules, games: int, per_game: int, first: int = 0) -> Iterat
     for seed in range(first, first + games):
         state = rules.new_game(seed)
         assert type(state).__name__ == "NativeBaebaeState"
-        rng = random.Random(seed)
-        moments = sorted(rng.sample(range(0, 120), per_game))
-        moves = 0
-        for moment in moments:
-            while moves < moment and not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                moves += 1
-            if state.is_over:
-                break
-            yield state
+        yield from moments(state, random.Random(seed), per_game, 120, first=0)
 
 
 def designs(state: Any, mask: int) -> Counter[int]:

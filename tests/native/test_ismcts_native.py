@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from native_support import needs_native, option_sets
+from native_support import moments, needs_native, option_sets
 
 from cardroom.agents import AgentError, make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -32,15 +32,7 @@ def native_positions(per_game: int = 8) -> Iterator[tuple[dict[str, Any], Any]]:
     for index, options in enumerate(option_sets()):
         rng = random.Random(index)
         rules = baha.Rules(**options, target=60)
-        state = NativeBahaState.start(rules, index)
-        moments = sorted(rng.sample(range(1, 200), per_game))
-        moves = 0
-        for moment in moments:
-            while moves < moment and not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                moves += 1
-            if state.is_over:
-                break
+        for state in moments(NativeBahaState.start(rules, index), rng, per_game, 200):
             yield options, state
 
 

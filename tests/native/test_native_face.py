@@ -14,6 +14,7 @@ from native_support import needs_native
 from cardroom import games, native
 from cardroom.engine import IllegalAction, RulesError
 from cardroom.native.face import POLICIES, Batches, NativeBatch, NativeState, search_options
+from cardroom.record import make_record, replay
 
 pytestmark = [needs_native, pytest.mark.usefixtures("native_engine")]
 
@@ -153,3 +154,23 @@ def test_every_game_batches_through_one_descriptor(name: str) -> None:
         module.random_games(rules, 2, 2**62)
     first, again = module.heuristic_games(rules, 3, 7), module.agent_games(rules, 3, 7, ("heuristic",))
     assert first.totals == again.totals and len(first.totals) == 3
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_the_engine_choice_routes_new_games_and_records_replay_on_either(name: str) -> None:
+    """A new game runs on the engine chosen; its record replays on either, to the same log and
+    the same record."""
+    rules = games.get(name).make_rules({"players": 3})
+    state = rules.new_game(11)
+    assert isinstance(state, NativeState)
+    rng = random.Random(3)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    record = make_record(state, [{"name": f"S{s}", "agent": "random"} for s in range(3)])
+    again = replay(record)
+    assert type(again) is type(state) and again.log == state.log
+    native.use_engine("python")
+    on_python = replay(record)
+    assert not isinstance(on_python, NativeState) and on_python.log == state.log
+    assert type(on_python) is type(state.reference())
+    assert make_record(on_python, record["seats"]) == record
