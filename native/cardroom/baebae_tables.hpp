@@ -225,22 +225,15 @@ struct TablesTraits {
     }
 };
 
-// baebae_table_games(program, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once,
-// seeds, heuristic, max_actions): every column of TableRows as (bytes, element type), by name.
+// baebae_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
+// element type), by name.
 inline void register_baebae_tables(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "baebae_table_games",
-        [](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-           bool draw_when_able, bool chosen_once, const std::vector<int64_t>& seeds,
-           const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
-            Rules rules =
-                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split);
-            return tables::table_games<TablesTraits>(rules, seeds, heuristic, max_actions);
-        },
-        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"), py::arg("split") = false);
+        [](const baebae_py::PyRules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
+           int64_t max_actions) { return tables::table_games<TablesTraits>(rules.rules, seeds, heuristic, max_actions); },
+        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
 }
 
 }  // namespace baebae_tables

@@ -199,24 +199,21 @@ inline void put_game(py::handle state, const baebae::Game& g) {
 
 inline void register_baebae_vector(py::module_& m) {
     py::class_<Batch> cls(m, "BaebaeVector", "BAEBAE's vector environment (cardroom.games.baebae.vector drives it).");
-    cls.def(py::init([](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size,
-                        int turn_limit, bool draw_when_able, bool chosen_once, int num_envs, bool self_play, int seat,
-                        const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum,
-                        bool split) {
+    cls.def(py::init([](const baebae_py::PyRules& given, int num_envs, bool self_play, int seat,
+                        const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum) {
+                const baebae::Rules& rules = given.rules;
+                const int players = rules.players;
                 if (players < 2 || players > 64 || static_cast<int>(heuristic.size()) != players || num_envs < 1 ||
-                    seat < 0 || seat >= players || hand_size < 1 || rounds < 1)
+                    seat < 0 || seat >= players || rules.hand_size < 1 || rules.rounds < 1)
                     throw py::value_error("BaebaeVector: bad players, seat, bots, rules or num_envs");
                 vec::Config<baebae::vec::VectorTraits> config;
-                config.rules = baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able,
-                                                   chosen_once, split);
+                config.rules = rules;
                 config.self_play = self_play, config.seat = seat, config.heuristic = heuristic;
                 config.deals = deals, config.max_steps = max_steps, config.zero_sum = zero_sum;
-                return new Batch(config, num_envs, compiled);  // the compiled deck kept while the batch lives
+                return new Batch(config, num_envs, given.compiled);  // the compiled deck kept while the batch lives
             }),
-            py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-            py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("num_envs"), py::arg("self_play"),
-            py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"),
-            py::arg("split") = false);
+            py::arg("rules"), py::arg("num_envs"), py::arg("self_play"), py::arg("seat"), py::arg("heuristic"),
+            py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"));
     vec::bind_vector<baebae::vec::VectorTraits>(
         m, "baebae_observe", cls, [](py::handle state) -> const baebae::Game& { return baebae_py::core_of(state).g; },
         put_game);

@@ -206,30 +206,15 @@ struct TablesTraits {
     }
 };
 
-// baha_table_games(players, face, passing, moon, target, draw_pile, random_dealer, seeds,
-// heuristic, max_actions): every column of TableRows as (bytes, element type), by name.
+// baha_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
+// element type), by name.
 inline void register_baha_tables(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "baha_table_games",
-        [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
-            if (players < 2 || players > MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
-            Rules rules;
-            rules.players = players;
-            rules.face = face;
-            rules.passing = passing;
-            rules.moon = moon;
-            rules.target = target;
-            rules.draw_pile = draw_pile;
-            rules.random_dealer = random_dealer;
-            rules.stream = split ? Stream::SplitMix : Stream::Twister;
-            rules.derive();
-            return tables::table_games<TablesTraits>(rules, seeds, heuristic, max_actions);
-        },
-        py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
-        py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"), py::arg("split") = false);
+        [](const Rules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
+           int64_t max_actions) { return tables::table_games<TablesTraits>(rules, seeds, heuristic, max_actions); },
+        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
 }
 
 }  // namespace baha

@@ -166,16 +166,11 @@ using Batch = vec::Batch<baha::VectorTraits>;
 template <class GameOf, class PutGame>
 void register_baha_vector(py::module_& m, GameOf game_of, PutGame put_game) {
     py::class_<Batch> cls(m, "BahaVector", "Baha's vector environment (cardroom.games.baha.vector drives it).");
-    cls.def(py::init([](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                        bool random_dealer, int num_envs, bool self_play, int seat,
-                        const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum,
-                        bool split) {
+    cls.def(py::init([](const baha::Rules& rules, int num_envs, bool self_play, int seat,
+                        const std::vector<bool>& heuristic, int64_t deals, int64_t max_steps, bool zero_sum) {
                 vec::Config<baha::VectorTraits> config;
-                baha::Rules& r = config.rules;
-                r.players = players, r.face = face, r.passing = passing, r.moon = moon, r.target = target;
-                r.draw_pile = draw_pile, r.random_dealer = random_dealer;
-                r.stream = split ? Stream::SplitMix : Stream::Twister;
-                r.derive();
+                config.rules = rules;
+                const int players = rules.players;
                 if (players < 2 || players > baha::MAX_PLAYERS || static_cast<int>(heuristic.size()) != players ||
                     num_envs < 1 || seat < 0 || seat >= players)
                     throw py::value_error("BahaVector: bad players, seat, bots or num_envs");
@@ -183,10 +178,8 @@ void register_baha_vector(py::module_& m, GameOf game_of, PutGame put_game) {
                 config.deals = deals, config.max_steps = max_steps, config.zero_sum = zero_sum;
                 return new Batch(config, num_envs);
             }),
-            py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
-            py::arg("draw_pile"), py::arg("random_dealer"), py::arg("num_envs"), py::arg("self_play"),
-            py::arg("seat"), py::arg("heuristic"), py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"),
-            py::arg("split") = false);
+            py::arg("rules"), py::arg("num_envs"), py::arg("self_play"), py::arg("seat"), py::arg("heuristic"),
+            py::arg("deals"), py::arg("max_steps"), py::arg("zero_sum"));
     vec::bind_vector<baha::VectorTraits>(m, "baha_observe", cls, game_of, put_game);
 }
 

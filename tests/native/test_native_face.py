@@ -174,3 +174,18 @@ def test_the_engine_choice_routes_new_games_and_records_replay_on_either(name: s
     assert not isinstance(on_python, NativeState) and on_python.log == state.log
     assert type(on_python) is type(state.reference())
     assert make_record(on_python, record["seats"]) == record
+
+
+@pytest.mark.parametrize("name", NATIVE_GAMES)
+def test_the_rules_cross_into_the_core_as_one_object(name: str) -> None:
+    """A game's rules become one object of the core once (core_rules), which its start, batches,
+    tables and vector take whole; the Python rules themselves are not taken."""
+    module = games.get(name).load("native")
+    rules = games.get(name).make_rules()
+    made = module.core_rules(rules)
+    assert made is module.core_rules(rules) and made.players == rules.players
+    batch = getattr(native.core(), module.BATCHES.games)
+    found = batch(made, first_seed=3, games=2, max_actions=200_000, exact=True, heuristic=[False] * rules.players)
+    assert found["totals"] == module.random_games(rules, 2, 3).totals
+    with pytest.raises(TypeError):
+        batch(rules, first_seed=3, games=2, max_actions=10, exact=True, heuristic=[False] * rules.players)

@@ -22,7 +22,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
 
-from cardroom.engine import SPLITMIX, Action, ActionInfo, Event, IllegalAction, RulesError
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
 from cardroom.native import core
 
 __all__ = [
@@ -87,21 +87,21 @@ def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
 class Batches:
     """A game's native batches (whole games with no Python in the loop), every game's alike,
     driven by a small descriptor of the game: ``title`` names its batch in a refusal;
-    ``rules_args(rules)`` is the rules as the core's functions take them (their first
-    arguments); ``games`` names the core's batch function (``*rules_args, first_seed, games,
-    max_actions, exact, heuristic, split``); ``result(rules, found)`` makes the game's
+    ``core_rules(rules)`` is the rules as one object of the core, which its functions take
+    whole; ``games`` names the core's batch function (``core_rules, first_seed, games,
+    max_actions, exact, heuristic``); ``result(rules, found)`` makes the game's
     ``BatchGames``; ``tables(rules, seeds, seats, max_actions)`` plays a table batch (the game's
     ``native_tables``, imported when called: it needs pyarrow); ``ready(rules)`` refuses rules
     the core cannot play, in words. Its methods are the game's ``agent_games``,
     ``table_games``, ``random_games`` and ``heuristic_games``."""
 
     def __init__(
-        self, title: str, rules_args: Callable[[Any], tuple[Any, ...]], games: str,
+        self, title: str, core_rules: Callable[[Any], Any], games: str,
         result: Callable[[Any, dict[str, Any]], Any],
         tables: Callable[[Any, Sequence[int], list[list[bool]], int], Any],
         ready: Callable[[Any], None] | None = None,
     ) -> None:
-        self.title, self.rules_args, self.games = title, rules_args, games
+        self.title, self.core_rules, self.games = title, core_rules, games
         self.result, self.tables, self.ready = result, tables, ready
 
     def agent_games(
@@ -124,8 +124,8 @@ class Batches:
         if self.ready is not None:
             self.ready(rules)
         found = getattr(core(), self.games)(
-            *self.rules_args(rules), first_seed=first_seed, games=games, max_actions=max_actions, exact=exact,
-            heuristic=heuristic, split=rules.stream == SPLITMIX,
+            self.core_rules(rules), first_seed=first_seed, games=games, max_actions=max_actions, exact=exact,
+            heuristic=heuristic,
         )
         return self.result(rules, found)
 

@@ -97,20 +97,25 @@ def loaded_rules(rules: Rules) -> tuple[Program, Any, ActionSpace]:
     return program, core().BaebaeProgram(program, list(rules.card_texts)), space
 
 
-_FRESH: dict[int, tuple[Rules, Program, ActionSpace, tuple[Any, ...]]] = {}
+_FRESH: dict[int, tuple[Rules, Program, ActionSpace, Any]] = {}
 """Per rules (by identity, the rules held): the program, the action space and the core's start
 arguments of a game with no hand-made deal or totals, read once (a lookup by ``id`` costs less
 than hashing the rules at every new game)."""
 
 
-def core_rules(rules: Rules) -> tuple[Any, ...]:
-    """The rules as the core's functions take them (their first arguments): the compiled deck
-    loaded (:func:`loaded_rules`) and the options."""
-    return (loaded_rules(rules)[1], rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
-            rules.draw_when_able, rules.chosen_once)
+@functools.lru_cache(maxsize=32)
+def core_rules(rules: Rules) -> Any:
+    """The rules as one object of the core (``BaebaeRules``: the options and the compiled deck,
+    :func:`loaded_rules`), which every function of the core that plays BAEBAE takes whole: made
+    once per rules."""
+    return core().BaebaeRules(
+        program=loaded_rules(rules)[1], players=rules.players, rounds=rules.rounds,
+        hand_size=rules.hand_size or 0, turn_limit=rules.turn_limit, draw_when_able=rules.draw_when_able,
+        chosen_once=rules.chosen_once, split=rules.stream == SPLITMIX,
+    )
 
 
-def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, tuple[Any, ...]]:
+def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, Any]:
     refuse_lacking(rules)
     program, _, space = loaded_rules(rules)
     args = core_rules(rules)
@@ -189,7 +194,7 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
             self = cls.__new__(cls)
             self.rules, self.seed, self.n, self.origin = rules, seed, rules.players, None
             self.space, self._program = space, program
-            _START(self, *args, str(seed), 0, [0] * rules.players, None, rules.stream == SPLITMIX)
+            _START(self, args, str(seed), 0, [0] * rules.players, None)
             return self
         seed = check_seed(seed)
         n = rules.players
@@ -210,8 +215,7 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
         self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
         self.space, self._program = space, program
         core().baebae_start(
-            self, *core_rules(rules), str(seed), deal.dealer if deal is not None else 0, start_totals, first,
-            rules.stream == SPLITMIX,
+            self, core_rules(rules), str(seed), deal.dealer if deal is not None else 0, start_totals, first,
         )
         return self
 
@@ -466,7 +470,6 @@ def restricted_games(
     face.check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     refuse_lacking(rules)
     found: dict[str, list[int]] = core().baebae_restricted_games(
-        *core_rules(rules), list(seeds), list(seats), never_play, never_action, max_actions,
-        rules.stream == SPLITMIX,
+        core_rules(rules), list(seeds), list(seats), never_play, never_action, max_actions,
     )
     return found

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardroom.engine import SPLITMIX
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
 from cardroom.games.baebae.native import NativeBaebaeState, core_rules, loaded_rules, refuse_lacking
 from cardroom.games.baebae.rules import Rules
@@ -44,9 +43,7 @@ class Batch(NativeBatch):
         self._rules = rules
         self._words = _Words(rules, loaded_rules(rules)[2])
         self._core = core().BaebaeVector(
-            *core_rules(rules), num_envs, self_play, seat,
-            heuristic, deals or 0, max_steps or 0, zero_sum,
-            rules.stream == SPLITMIX,
+            core_rules(rules), num_envs, self_play, seat, heuristic, deals or 0, max_steps or 0, zero_sum,
         )
 
     def _text(self, action: int) -> str:

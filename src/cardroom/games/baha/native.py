@@ -18,6 +18,7 @@ determinized world comes back on the native engine.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -143,9 +144,7 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
                 }
         state = cls.__new__(cls)
         state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
-        core().baha_start(
-            state, *core_rules(rules), str(seed), hand, start_totals, dealt, rules.stream == SPLITMIX,
-        )
+        core().baha_start(state, core_rules(rules), str(seed), hand, start_totals, dealt)
         return state
 
     # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
@@ -288,10 +287,15 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def core_rules(rules: Rules) -> tuple[Any, ...]:
-    """The rules as the core's functions take them (their first arguments)."""
-    return (rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-            bool(rules.draw_pile), rules.random_dealer)
+@functools.lru_cache(maxsize=64)
+def core_rules(rules: Rules) -> Any:
+    """The rules as one object of the core (``BahaRules``), which every function of the core
+    that plays Baha takes whole: made once per rules."""
+    return core().BahaRules(
+        players=rules.players, face=rules.scoring == "face", passing=rules.passing, moon=rules.moon,
+        target=rules.target, draw_pile=bool(rules.draw_pile), random_dealer=rules.random_dealer,
+        split=rules.stream == SPLITMIX,
+    )
 
 
 def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:

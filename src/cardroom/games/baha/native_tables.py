@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import SPLITMIX
 from cardroom.extras import needs_extra
 from cardroom.games.baha.actions import CARD_TEXT
 from cardroom.games.baha.rules import Rules
@@ -92,14 +91,14 @@ class TableGames:
 
 
 def table_games(
-    rules: Rules, rules_args: tuple[Any, ...], seeds: Sequence[int], seats: Sequence[Sequence[bool]],
+    rules: Rules, core_rules: Any, seeds: Sequence[int], seats: Sequence[Sequence[bool]],
     max_actions: int,
 ) -> TableGames:
     """Games of ``seeds`` (game ``i`` seed ``seeds[i]``, seat ``s`` the heuristic where
     ``seats[i][s]``, else the random agent, seeded as simulate seeds them), natively, with every
-    fact of their tables; ``rules_args``: the rules as the core takes them (``native.core_rules``)."""
+    fact of their tables; ``core_rules``: the rules as the core takes them (``native.core_rules``)."""
     found = core().baha_table_games(
-        *rules_args, seeds=list(seeds), heuristic=[flag for game in seats for flag in game],
-        max_actions=max_actions, split=rules.stream == SPLITMIX,
+        core_rules, seeds=list(seeds), heuristic=[flag for game in seats for flag in game],
+        max_actions=max_actions,
     )
     return TableGames(rules.players, found)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardroom.engine import SPLITMIX
 from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
 from cardroom.games.baha.native import NativeBahaState, core_rules
 from cardroom.games.baha.rules import Rules
@@ -45,9 +44,7 @@ class Batch(NativeBatch):
         heuristic = check_bots("a native Baha batch", bots)
         self._rules = rules
         self._core = core().BahaVector(
-            *core_rules(rules), num_envs, self_play, seat,
-            heuristic, deals or 0, max_steps or 0, zero_sum,
-            rules.stream == SPLITMIX,
+            core_rules(rules), num_envs, self_play, seat, heuristic, deals or 0, max_steps or 0, zero_sum,
         )
 
     def _text(self, action: int) -> str:
