@@ -51,9 +51,10 @@ class SightedSearch:
         legal = state.legal_actions()
         if len(legal) == 1:
             return int(legal[0])
-        action, _, _ = core().baebae_ismcts(
-            state, state.native_knowledge(seat), self.iterations, 0.0, self.exploration, True, self.epsilon,
-            200, self.rng.getrandbits(64), 1, [], self.win, 8.0, self.whole_game, self.sight)
+        action, _, _ = core().baebae_ismcts(state, state.native_knowledge(seat), core().SearchOptions(
+            iterations=self.iterations, seconds=0.0, exploration=self.exploration, heuristic=True,
+            epsilon=self.epsilon, max_depth=200, seed=self.rng.getrandbits(64), threads=1, win=self.win,
+            whole_game=self.whole_game, sight=self.sight))
         return int(action)
 
 

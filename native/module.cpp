@@ -257,11 +257,11 @@ void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* 
     for (int i = 0; i < size; ++i) out[i] = values[i];
 }
 
-void start_core(BahaCore& core, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
-                const py::object& dealt, bool split) {
+void start_core(BahaCore& core, const baha::Rules& rules, const std::string& seed, int64_t hand,
+                const std::vector<int64_t>& totals, const py::object& dealt) {
     baha::Game& g = core.g;
-    g.rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
+    const int players = rules.players;
+    g.rules = rules;
     g.n = players;
     g.seed = seed;
     read_into(totals, g.totals, players, "totals");
@@ -751,17 +751,24 @@ PYBIND11_MODULE(_core, m) {
     state_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&state_spec));
     if (state_type == nullptr) throw py::error_already_set();
     m.add_object("BahaCore", reinterpret_cast<PyObject*>(state_type));
+    // Baha's rules as one object, made once per rules in Python (games/baha/native.py's
+    // core_rules) and taken whole by every function below that plays Baha
+    py::class_<baha::Rules>(m, "BahaRules", "Baha's rules as the core plays them (cardroom.games.baha.native.core_rules).")
+        .def(py::init([](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
+                         bool random_dealer, bool split) {
+                 if (players < 2 || players > baha::MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
+                 return make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
+             }),
+             py::kw_only(), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
+             py::arg("draw_pile"), py::arg("random_dealer"), py::arg("split"))
+        .def_property_readonly("players", [](const baha::Rules& r) { return r.players; });
     m.def(
         "baha_start",
-        [](py::handle state, int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-           bool random_dealer, const std::string& seed, int64_t hand, const std::vector<int64_t>& totals,
-           const py::object& dealt, bool split) {
-            start_core(core_of(state), players, face, passing, moon, target, draw_pile, random_dealer, seed, hand,
-                       totals, dealt, split);
+        [](py::handle state, const baha::Rules& rules, const std::string& seed, int64_t hand,
+           const std::vector<int64_t>& totals, const py::object& dealt) {
+            start_core(core_of(state), rules, seed, hand, totals, dealt);
         },
-        py::arg("state"), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"),
-        py::arg("target"), py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seed"), py::arg("hand"),
-        py::arg("totals"), py::arg("dealt"), py::arg("split") = false);
+        py::arg("state"), py::arg("rules"), py::arg("seed"), py::arg("hand"), py::arg("totals"), py::arg("dealt"));
     m.def("baha_load", &load_core);
     m.def("baha_random_playout", [](py::handle state, const py::object& random) {
         core_of(state).random_playout(random);
@@ -786,15 +793,15 @@ PYBIND11_MODULE(_core, m) {
     cardroom::baebae_py::register_baebae(m);
     cardroom::baebae_tables::register_baebae_tables(m);
     cardroom::baebae_restricted::register_baebae_restricted(m);
+    ismcts::register_search_options(m);  // one object of options for every game's search
     cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches
     m.def(
         "baha_games",
-        [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           int64_t first_seed, int64_t games, int64_t max_actions, bool exact, const std::vector<bool>& heuristic,
-           bool split, bool flat) {
-            baha::Rules rules = make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
+        [](const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
+           const std::vector<bool>& heuristic, bool flat) {
+            const int players = rules.players;
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
@@ -803,10 +810,8 @@ PYBIND11_MODULE(_core, m) {
             }
             return baha::batch_lists(out, players, flat);  // BatchGames' lists (baha_batch.hpp)
         },
-        py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
-        py::arg("draw_pile"), py::arg("random_dealer"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("exact"), py::arg("heuristic"), py::arg("split") = false,
-        py::arg("flat") = false);
+        py::arg("rules"), py::arg("first_seed"), py::arg("games"), py::arg("max_actions"), py::arg("exact"),
+        py::arg("heuristic"), py::arg("flat") = false);
     baha::register_baha_tables(m);
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)

@@ -397,6 +397,14 @@ inline Rules rules_of(const Compiled& compiled, int players, int rounds, int han
     return r;
 }
 
+// BAEBAE's rules as one object, made once per rules in Python (games/baebae/native.py's
+// core_rules) and taken whole by every function that plays BAEBAE: the rules and the compiled
+// deck they play (its card texts for the events).
+struct PyRules {
+    Rules rules;
+    std::shared_ptr<Compiled> compiled;
+};
+
 // -- the state object: Core as a plain CPython type -------------------------------------------
 //
 // The per-action calls (legal_actions, apply, clone, current_player, is_over, scores...) are
@@ -755,18 +763,26 @@ inline void register_baebae(py::module_& m) {
     m.def("baebae_ops", []() { return std::vector<std::string>(OP_NAMES, OP_NAMES + OP_COUNT); });
     core_type = make_core_type();
     m.add_object("BaebaeCore", reinterpret_cast<PyObject*>(core_type));
+    py::class_<PyRules>(m, "BaebaeRules", "BAEBAE's rules as the core plays them (cardroom.games.baebae.native.core_rules).")
+        .def(py::init([](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
+                         bool draw_when_able, bool chosen_once, bool split) {
+                 return PyRules{
+                     rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split),
+                     compiled};
+             }),
+             py::kw_only(), py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"),
+             py::arg("turn_limit"), py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("split"))
+        .def_property_readonly("players", [](const PyRules& r) { return r.rules.players; });
     m.def(
         "baebae_start",
-        [](py::handle state, std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size,
-           int turn_limit, bool draw_when_able, bool chosen_once, const std::string& seed, int dealer,
-           const std::vector<int64_t>& totals, const py::object& first, bool split) {
+        [](py::handle state, const PyRules& rules, const std::string& seed, int dealer,
+           const std::vector<int64_t>& totals, const py::object& first) {
             if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
                 throw py::type_error("a native BAEBAE state is needed");
             Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
             core = Core();
-            core.compiled = compiled;
-            core.g.setup(rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split),
-                         seed);
+            core.compiled = rules.compiled;
+            core.g.setup(rules.rules, seed);
             core.g.totals = totals;
             core.g.dealer = dealer;
             PySink sink(&core);
@@ -780,15 +796,13 @@ inline void register_baebae(py::module_& m) {
             core.g.sink = nullptr;
             Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
         },
-        py::arg("state"), py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"),
-        py::arg("turn_limit"), py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seed"), py::arg("dealer"),
-        py::arg("totals"), py::arg("first"), py::arg("split") = false);
+        py::arg("state"), py::arg("rules"), py::arg("seed"), py::arg("dealer"), py::arg("totals"), py::arg("first"));
     m.def(
         "baebae_games",
-        [](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-           bool draw_when_able, bool chosen_once, int64_t first_seed, int64_t games, int64_t max_actions,
-           const std::vector<bool>& heuristic, bool exact, bool split) {
-            Rules rules = rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split);
+        [](const PyRules& given, int64_t first_seed, int64_t games, int64_t max_actions,
+           const std::vector<bool>& heuristic, bool exact) {
+            const Rules& rules = given.rules;
+            const int players = rules.players;
             if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
             Played out;
             {
@@ -797,9 +811,8 @@ inline void register_baebae(py::module_& m) {
             }
             return batch_games(out, players);
         },
-        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("first_seed"), py::arg("games"),
-        py::arg("max_actions"), py::arg("heuristic"), py::arg("exact"), py::arg("split") = false);
+        py::arg("rules"), py::arg("first_seed"), py::arg("games"), py::arg("max_actions"), py::arg("heuristic"),
+        py::arg("exact"));
     // BAEBAE's heuristic player, for the tests against the Python one
     py::class_<Heuristic>(m, "BaebaeHeuristic")
         .def(py::init([](const py::int_& seed, bool split) {

@@ -69,22 +69,18 @@ inline void play_restricted(const Rules& rules, const std::vector<int64_t>& seed
     }
 }
 
-// baebae_restricted_games(program, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once,
-// seeds, seats, never_play, never_action, max_actions, split): per game totals and winners (flat, games x
+// baebae_restricted_games(rules, seeds, seats, never_play, never_action, max_actions): per game totals and winners (flat, games x
 // players), stopped, and the restricted seat's forced plays, declined actions and avoided plays.
 inline void register_baebae_restricted(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "baebae_restricted_games",
-        [](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-           bool draw_when_able, bool chosen_once, const std::vector<int64_t>& seeds, const std::vector<int>& seats,
-           int never_play, int never_action, int64_t max_actions, bool split) {
+        [](const baebae_py::PyRules& given, const std::vector<int64_t>& seeds, const std::vector<int>& seats,
+           int never_play, int never_action, int64_t max_actions) {
+            const Rules& rules = given.rules;
             if (seats.size() != seeds.size()) throw py::value_error("one restricted seat (or -1) a game");
             for (int s : seats)
-                if (s < -1 || s >= players) throw py::value_error("a restricted seat is -1 or a seat of the game");
-            Rules rules =
-                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once,
-                                    split);
+                if (s < -1 || s >= rules.players) throw py::value_error("a restricted seat is -1 or a seat of the game");
             int designs = static_cast<int>(rules.program->designs.size());
             if (never_play < -1 || never_play >= designs || never_action < -1 || never_action >= designs)
                 throw py::value_error("a restricted design is -1 or a design of the deck");
@@ -102,9 +98,8 @@ inline void register_baebae_restricted(pybind11::module_& m) {
             result["avoided"] = out.avoided;
             return result;
         },
-        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seeds"), py::arg("seats"),
-        py::arg("never_play"), py::arg("never_action"), py::arg("max_actions"), py::arg("split") = false);
+        py::arg("rules"), py::arg("seeds"), py::arg("seats"), py::arg("never_play"), py::arg("never_action"),
+        py::arg("max_actions"));
 }
 
 }  // namespace baebae_restricted

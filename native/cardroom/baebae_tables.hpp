@@ -17,6 +17,7 @@
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_batch.hpp"
 #include "cardroom/baebae_module.hpp"
+#include "cardroom/tables.hpp"
 
 namespace cardroom {
 namespace baebae_tables {
@@ -46,6 +47,21 @@ struct TableRows {
     // per card dealt
     std::vector<int32_t> hand_game, hand_deal, hand_card;
     std::vector<int8_t> hand_seat;
+
+    // Every column, by name (tables.hpp hands them to Python, games/baebae/native_tables.py).
+    template <class F>
+    void columns(F&& f) const {
+        f("totals", totals), f("winners", winners), f("stopped", stopped), f("actions", actions);
+        f("deals", deals), f("blocked", blocked), f("guarded", guarded);
+        f("deal_game", deal_game), f("deal_no", deal_no), f("deal_decisions", deal_decisions);
+        f("deal_points", deal_points), f("deal_totals", deal_totals), f("deal_out", deal_out);
+        f("deal_blocked", deal_blocked), f("deal_guard", deal_guard);
+        f("card_game", card_game), f("card_deal", card_deal), f("card_turn", card_turn), f("card_card", card_card);
+        f("card_draws", card_draws), f("card_skips", card_skips), f("card_penalties", card_penalties);
+        f("card_reversals", card_reversals), f("card_moves", card_moves), f("card_seat", card_seat);
+        f("card_suit", card_suit), f("card_coin", card_coin), f("card_ran", card_ran), f("card_under", card_under);
+        f("hand_game", hand_game), f("hand_deal", hand_deal), f("hand_card", hand_card), f("hand_seat", hand_seat);
+    }
 };
 
 // The sink that writes a game's facts into TableRows, as games/baebae/results.py reads them from
@@ -65,6 +81,7 @@ struct Recorder : Sink {
     int deals = 0, blocked = 0, guarded = 0;
 
     Recorder(TableRows& r, const Program& p) : rows(r), prog(p) {}
+    Recorder(TableRows& r, const Rules& rules) : Recorder(r, *rules.program) {}
 
     void other() { after_play = false; }
 
@@ -176,30 +193,24 @@ struct Recorder : Sink {
     }
 };
 
-// Games of the given seeds between simulate's agents (``heuristic``: games x players flags),
-// each to its end or to ``max_actions``, every fact recorded into ``rows``.
-inline void play_table_games(const Rules& rules, const std::vector<int64_t>& seeds,
-                             const std::vector<bool>& heuristic, int64_t max_actions, TableRows& rows) {
-    int n = rules.players;
-    rows.players = n;
-    std::vector<Seat> seats;
-    for (size_t i = 0; i < seeds.size(); ++i) {
-        int64_t seed = seeds[i];
-        Game g;
+// BAEBAE's traits for the generic results tables (tables.hpp).
+struct TablesTraits {
+    using Rules = baebae::Rules;
+    using Game = baebae::Game;
+    using Rows = TableRows;
+    using Recorder = baebae_tables::Recorder;
+    using Seat = baebae::Seat;
+
+    static void begin(Game& g, const Rules& rules, int64_t seed, Recorder& sink) {
         g.setup(rules, std::to_string(seed));
-        Recorder sink(rows, *rules.program);
-        sink.game = static_cast<int32_t>(i);
         g.sink = &sink;
         g.begin_round();
-        seats.clear();
-        AgentRngs rngs(seed, rules.stream);
-        for (int s = 0; s < n; ++s) seats.push_back(Seat{heuristic[i * n + s], Heuristic{rngs(s)}});
-        int64_t actions = 0;
-        while (g.phase != OVER && actions < max_actions) {
-            sink.current = actions;
-            g.apply(seats[g.turn].act(g));
-            ++actions;
-        }
+    }
+    static bool over(const Game& g) { return g.phase == OVER; }
+    static void before(Recorder& sink, int64_t actions) { sink.current = actions; }
+    static void apply(Game& g, Recorder&, int action) { g.apply(action); }
+    static void finish(const Game& g, Recorder& sink, int64_t actions, TableRows& rows) {
+        int n = g.n;
         int64_t best = g.totals[0];
         for (int s = 0; s < n; ++s) best = g.totals[s] < best ? g.totals[s] : best;
         for (int s = 0; s < n; ++s) {
@@ -212,72 +223,17 @@ inline void play_table_games(const Rules& rules, const std::vector<int64_t>& see
         rows.blocked.push_back(sink.blocked);
         rows.guarded.push_back(sink.guarded);
     }
-}
+};
 
-template <class T>
-pybind11::bytes column_bytes(const std::vector<T>& values) {
-    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
-}
-
-// baebae_table_games(program, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once,
-// seeds, heuristic, max_actions): every column of TableRows as little-endian bytes, by name.
+// baebae_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
+// element type), by name.
 inline void register_baebae_tables(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "baebae_table_games",
-        [](std::shared_ptr<baebae_py::Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-           bool draw_when_able, bool chosen_once, const std::vector<int64_t>& seeds,
-           const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
-            if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
-                throw py::value_error("one policy a seat of every game");
-            Rules rules =
-                baebae_py::rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split);
-            TableRows rows;
-            {
-                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_table_games(rules, seeds, heuristic, max_actions, rows);
-            }
-            py::dict out;
-#define CARDROOM_COLUMN(name) out[#name] = column_bytes(rows.name)
-            CARDROOM_COLUMN(totals);
-            CARDROOM_COLUMN(winners);
-            CARDROOM_COLUMN(stopped);
-            CARDROOM_COLUMN(actions);
-            CARDROOM_COLUMN(deals);
-            CARDROOM_COLUMN(blocked);
-            CARDROOM_COLUMN(guarded);
-            CARDROOM_COLUMN(deal_game);
-            CARDROOM_COLUMN(deal_no);
-            CARDROOM_COLUMN(deal_decisions);
-            CARDROOM_COLUMN(deal_points);
-            CARDROOM_COLUMN(deal_totals);
-            CARDROOM_COLUMN(deal_out);
-            CARDROOM_COLUMN(deal_blocked);
-            CARDROOM_COLUMN(deal_guard);
-            CARDROOM_COLUMN(card_game);
-            CARDROOM_COLUMN(card_deal);
-            CARDROOM_COLUMN(card_turn);
-            CARDROOM_COLUMN(card_card);
-            CARDROOM_COLUMN(card_draws);
-            CARDROOM_COLUMN(card_skips);
-            CARDROOM_COLUMN(card_penalties);
-            CARDROOM_COLUMN(card_reversals);
-            CARDROOM_COLUMN(card_moves);
-            CARDROOM_COLUMN(card_seat);
-            CARDROOM_COLUMN(card_suit);
-            CARDROOM_COLUMN(card_coin);
-            CARDROOM_COLUMN(card_ran);
-            CARDROOM_COLUMN(card_under);
-            CARDROOM_COLUMN(hand_game);
-            CARDROOM_COLUMN(hand_deal);
-            CARDROOM_COLUMN(hand_card);
-            CARDROOM_COLUMN(hand_seat);
-#undef CARDROOM_COLUMN
-            return out;
-        },
-        py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"), py::arg("turn_limit"),
-        py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"), py::arg("split") = false);
+        [](const baebae_py::PyRules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
+           int64_t max_actions) { return tables::table_games<TablesTraits>(rules.rules, seeds, heuristic, max_actions); },
+        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
 }
 
 }  // namespace baebae_tables

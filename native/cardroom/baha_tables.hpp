@@ -16,6 +16,7 @@
 #include "baha.hpp"
 #include "baha_heuristic.hpp"
 #include "chance.hpp"
+#include "tables.hpp"
 
 namespace cardroom {
 namespace baha {
@@ -61,11 +62,30 @@ struct TableRows {
     // per trick
     std::vector<int32_t> trick_game, trick_deal, trick_no, trick_horns;
     std::vector<int8_t> trick_leader, trick_winner, trick_cards;  // cards: x players, in play order
+
+    // Every column, by name (tables.hpp hands them to Python, games/baha/native_tables.py).
+    template <class F>
+    void columns(F&& f) const {
+        f("totals", totals), f("winner", winner), f("actions", actions), f("deals", deals), f("moons", moons);
+        f("deal_game", deal_game), f("deal_no", deal_no), f("deal_decisions", deal_decisions);
+        f("deal_points", deal_points), f("deal_totals", deal_totals), f("deal_moon", deal_moon);
+        f("deal_pass", deal_pass);
+        f("card_game", card_game), f("card_deal", card_deal), f("card_turn", card_turn), f("card_trick", card_trick);
+        f("card_horns", card_horns), f("card_seat", card_seat), f("card_card", card_card);
+        f("card_taken_by", card_taken_by), f("card_led", card_led), f("card_won", card_won);
+        f("hand_game", hand_game), f("hand_deal", hand_deal), f("hand_seat", hand_seat), f("hand_card", hand_card);
+        f("hand_passed", hand_passed), f("hand_received", hand_received);
+        f("trick_game", trick_game), f("trick_deal", trick_deal), f("trick_no", trick_no);
+        f("trick_horns", trick_horns), f("trick_leader", trick_leader), f("trick_winner", trick_winner);
+        f("trick_cards", trick_cards);
+    }
 };
 
 // The sink that writes a game's facts into TableRows, as games/baha/results.py reads them from
 // the log: ``turn`` is the decision within the hand (picks counted), set by the driving loop.
 struct Recorder {
+    Recorder(TableRows& r, const Rules&) : rows(r) {}
+
     TableRows& rows;
     int32_t game = 0;
     int32_t turn = 0;  // decisions taken in this hand so far
@@ -158,119 +178,43 @@ struct Recorder {
     void end(const Game&) {}
 };
 
-// Games of the given seeds between simulate's agents (``heuristic``: games x players flags),
-// each to its end or to ``max_actions``, every fact recorded into ``rows``.
-inline void play_table_games(const Rules& rules, const std::vector<int64_t>& seeds,
-                             const std::vector<bool>& heuristic, int64_t max_actions, TableRows& rows) {
-    int n = rules.players;
-    rows.players = n;
-    std::vector<SimulateSeat> seats;
-    for (size_t i = 0; i < seeds.size(); ++i) {
-        int64_t seed = seeds[i];
-        Game g;
+// Baha's traits for the generic results tables (tables.hpp).
+struct TablesTraits {
+    using Rules = baha::Rules;
+    using Game = baha::Game;
+    using Rows = TableRows;
+    using Recorder = baha::Recorder;
+    using Seat = SimulateSeat;
+
+    static void begin(Game& g, const Rules& rules, int64_t seed, Recorder& sink) {
         g.rules = rules;
-        g.n = n;
+        g.n = rules.players;
         g.seed = std::to_string(seed);
         g.choose_first_dealer();
-        Recorder sink{rows};
-        sink.game = static_cast<int32_t>(i);
         g.begin_hand(sink, nullptr);
-        seats.clear();
-        AgentRngs rngs(seed, rules.stream);
-        for (int s = 0; s < n; ++s) seats.push_back(SimulateSeat{heuristic[i * n + s], Heuristic{rngs(s)}});
-        int64_t actions = 0;
-        while (g.phase != OVER && actions < max_actions) {
-            ++sink.turn;
-            g.apply(sink, seats[g.turn].act(g));
-            ++actions;
-        }
+    }
+    static bool over(const Game& g) { return g.phase == OVER; }
+    static void before(Recorder& sink, int64_t) { ++sink.turn; }
+    static void apply(Game& g, Recorder& sink, int action) { g.apply(sink, action); }
+    static void finish(const Game& g, Recorder& sink, int64_t actions, TableRows& rows) {
         sink.flush(g, 0, -1);  // a trick cut short: its cards were played all the same
-        for (int s = 0; s < n; ++s) rows.totals.push_back(g.totals[s]);
+        for (int s = 0; s < g.n; ++s) rows.totals.push_back(g.totals[s]);
         rows.winner.push_back(g.winner);
         rows.actions.push_back(actions);
         rows.deals.push_back(sink.deals);
         rows.moons.push_back(sink.moons);
     }
-}
+};
 
-template <class T>
-pybind11::bytes column_bytes(const std::vector<T>& values) {
-    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
-}
-
-inline pybind11::bytes column_bytes(const std::vector<uint8_t>& values) {
-    return pybind11::bytes(reinterpret_cast<const char*>(values.data()), values.size());
-}
-
-// baha_table_games(players, face, passing, moon, target, draw_pile, random_dealer, seeds,
-// heuristic, max_actions): every column of TableRows as little-endian bytes, by name.
+// baha_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
+// element type), by name.
 inline void register_baha_tables(pybind11::module_& m) {
     namespace py = pybind11;
     m.def(
         "baha_table_games",
-        [](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile, bool random_dealer,
-           const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic, int64_t max_actions, bool split) {
-            if (players < 2 || players > MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
-            if (heuristic.size() != seeds.size() * static_cast<size_t>(players))
-                throw py::value_error("one policy a seat of every game");
-            Rules rules;
-            rules.players = players;
-            rules.face = face;
-            rules.passing = passing;
-            rules.moon = moon;
-            rules.target = target;
-            rules.draw_pile = draw_pile;
-            rules.random_dealer = random_dealer;
-            rules.stream = split ? Stream::SplitMix : Stream::Twister;
-            rules.derive();
-            TableRows rows;
-            {
-                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_table_games(rules, seeds, heuristic, max_actions, rows);
-            }
-            py::dict out;
-#define CARDROOM_COLUMN(name) out[#name] = column_bytes(rows.name)
-            CARDROOM_COLUMN(totals);
-            CARDROOM_COLUMN(winner);
-            CARDROOM_COLUMN(actions);
-            CARDROOM_COLUMN(deals);
-            CARDROOM_COLUMN(moons);
-            CARDROOM_COLUMN(deal_game);
-            CARDROOM_COLUMN(deal_no);
-            CARDROOM_COLUMN(deal_decisions);
-            CARDROOM_COLUMN(deal_points);
-            CARDROOM_COLUMN(deal_totals);
-            CARDROOM_COLUMN(deal_moon);
-            CARDROOM_COLUMN(deal_pass);
-            CARDROOM_COLUMN(card_game);
-            CARDROOM_COLUMN(card_deal);
-            CARDROOM_COLUMN(card_turn);
-            CARDROOM_COLUMN(card_trick);
-            CARDROOM_COLUMN(card_horns);
-            CARDROOM_COLUMN(card_seat);
-            CARDROOM_COLUMN(card_card);
-            CARDROOM_COLUMN(card_taken_by);
-            CARDROOM_COLUMN(card_led);
-            CARDROOM_COLUMN(card_won);
-            CARDROOM_COLUMN(hand_game);
-            CARDROOM_COLUMN(hand_deal);
-            CARDROOM_COLUMN(hand_seat);
-            CARDROOM_COLUMN(hand_card);
-            CARDROOM_COLUMN(hand_passed);
-            CARDROOM_COLUMN(hand_received);
-            CARDROOM_COLUMN(trick_game);
-            CARDROOM_COLUMN(trick_deal);
-            CARDROOM_COLUMN(trick_no);
-            CARDROOM_COLUMN(trick_horns);
-            CARDROOM_COLUMN(trick_leader);
-            CARDROOM_COLUMN(trick_winner);
-            CARDROOM_COLUMN(trick_cards);
-#undef CARDROOM_COLUMN
-            return out;
-        },
-        py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
-        py::arg("draw_pile"), py::arg("random_dealer"), py::arg("seeds"), py::arg("heuristic"),
-        py::arg("max_actions"), py::arg("split") = false);
+        [](const Rules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
+           int64_t max_actions) { return tables::table_games<TablesTraits>(rules, seeds, heuristic, max_actions); },
+        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
 }
 
 }  // namespace baha

@@ -31,6 +31,7 @@
 #include "cardroom/baebae_module.hpp"
 #include "cardroom/baebae_reward.hpp"
 #include "cardroom/ismcts.hpp"
+#include "cardroom/ismcts_options.hpp"
 #include "cardroom/rng.hpp"
 
 namespace cardroom {
@@ -435,47 +436,27 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
         py::arg("world"), py::arg("state"), py::arg("knowledge"), py::arg("seed"), py::arg("seen_log"));
     m.def(
         "baebae_ismcts",
-        [](py::handle state, const py::tuple& knowledge, int64_t iterations, double seconds, double exploration,
-           bool heuristic, double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, bool win, double win_temperature, bool whole_game, int sight,
-           int infer, double infer_epsilon, bool infer_fresh, const py::list& observed) {
+        [](py::handle state, const py::tuple& knowledge, const ismcts::SearchOptions& options, const py::list& observed) {
             const Core& core = baebae_py::core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
-            if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
-                throw py::value_error("iterations and max_depth must be from 1, threads from 1 to 256");
             if (core.g.space.size() > SearchTraits::MAX_ACTIONS)
                 throw py::value_error("the native search takes decks of up to " +
                                       std::to_string(SearchTraits::MAX_ACTIONS) + " actions, this one has " +
                                       std::to_string(core.g.space.size()));
-            if (!(win_temperature > 0) || !std::isfinite(win_temperature))
-                throw py::value_error("win_temperature must be a finite number more than 0");
             SearchRoot root = make_root(core.g, read_knowledge(core.g, knowledge));
-            root.win = win;
-            root.win_temperature = win_temperature;
-            root.whole_game = whole_game;
-            if (sight < 0 || sight > 2) throw py::value_error("sight is 0 (the seat's knowledge), 1 or 2");
-            root.sight = sight;
-            if (infer < 0 || infer > 1000000 || !(infer_epsilon > 0 && infer_epsilon <= 1))
-                throw py::value_error("infer must be from 0 (none) to 1000000 worlds, infer_epsilon more than 0 and at most 1");
-            root.infer = infer;
-            root.infer_epsilon = infer_epsilon;
-            root.infer_fresh = infer_fresh;
-            if (infer > 0) root.observed = infer::from_python(observed, core.g);
+            root.win = options.win;
+            root.win_temperature = options.win_temperature;
+            root.whole_game = options.whole_game;
+            root.sight = options.sight;
+            root.infer = options.infer;
+            root.infer_epsilon = options.infer_epsilon;
+            root.infer_fresh = options.infer_fresh;
+            if (options.infer > 0) root.observed = infer::from_python(observed, core.g);
             int seat = root.knowledge.seat;
-            ismcts::Options options;
-            options.iterations = iterations;
-            options.seconds = seconds;
-            options.exploration = exploration;
-            options.heuristic = heuristic;
-            options.epsilon = epsilon;
-            options.max_depth = max_depth;
-            options.seed = seed;
-            options.threads = threads;
-            options.root_prior = std::move(root_prior);
             ismcts::Result result;
             {
                 py::gil_scoped_release unlocked;  // the search touches no Python object
-                result = ismcts::search<SearchTraits>(root, seat, options);
+                result = ismcts::search<SearchTraits>(root, seat, options.tree);
             }
             SearchTraits::World at;
             at.game = root.game;
@@ -485,11 +466,7 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
             return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
         },
-        py::arg("state"), py::arg("knowledge"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
-        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>(), py::arg("win") = false, py::arg("win_temperature") = 8.0,
-        py::arg("whole_game") = false, py::arg("sight") = 0, py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25,
-        py::arg("infer_fresh") = false, py::arg("observed") = py::list());
+        py::arg("state"), py::arg("knowledge"), py::arg("options"), py::arg("observed") = py::list());
     m.def(
         "baebae_win_returns",
         [](std::vector<int64_t> totals, int64_t rounds_left, double temperature) {

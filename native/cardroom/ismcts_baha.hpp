@@ -20,6 +20,7 @@
 #include "baha_determinize.hpp"
 #include "baha_heuristic.hpp"
 #include "ismcts.hpp"
+#include "ismcts_options.hpp"
 #include "ismcts_infer.hpp"
 #include "rng.hpp"
 
@@ -236,35 +237,22 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
         py::arg("world"), py::arg("state"), py::arg("seat"), py::arg("seed"), py::arg("seen_log"));
     m.def(
         "baha_ismcts",
-        [core_of](py::handle state, int seat, int64_t iterations, double seconds, double exploration, bool heuristic,
-                  double epsilon, int max_depth, uint64_t seed, int threads,
-           std::vector<double> root_prior, int infer, double infer_epsilon, bool infer_fresh) {
+        [core_of](py::handle state, int seat, const ismcts::SearchOptions& options) {
             auto& core = core_of(state);
             if (core.g.turn < 0) throw py::value_error("nobody is to act: there is nothing to search");
-            if (iterations < 1 || max_depth < 1 || threads < 1 || threads > 256)
-                throw py::value_error("iterations and max_depth must be from 1, threads from 1 to 256");
-            if (infer < 0 || infer > 1000000 || !(infer_epsilon > 0 && infer_epsilon <= 1))
-                throw py::value_error("infer must be from 0 (none) to 1000000 worlds, infer_epsilon more than 0 and at most 1");
+            if (options.win || options.whole_game || options.sight)
+                throw py::value_error("Baha's search backs up the points of the hand, seen from the seat: "
+                                      "no win reward, whole-game horizon or sight");
             SearchRoot root{core.g, read_knowledge(core, seat)};
-            root.infer = infer;
-            root.infer_epsilon = infer_epsilon;
-            root.infer_fresh = infer_fresh;
-            if (infer > 0) root.observed = search_py::read_observed(core, seat);
+            root.infer = options.infer;
+            root.infer_epsilon = options.infer_epsilon;
+            root.infer_fresh = options.infer_fresh;
+            if (options.infer > 0) root.observed = search_py::read_observed(core, seat);
             root.game.seed.clear();
-            ismcts::Options options;
-            options.iterations = iterations;
-            options.seconds = seconds;
-            options.exploration = exploration;
-            options.heuristic = heuristic;
-            options.epsilon = epsilon;
-            options.max_depth = max_depth;
-            options.seed = seed;
-            options.threads = threads;
-            options.root_prior = std::move(root_prior);
             ismcts::Result result;
             {
                 py::gil_scoped_release unlocked;  // the search touches no Python object
-                result = ismcts::search<SearchTraits>(root, seat, options);
+                result = ismcts::search<SearchTraits>(root, seat, options.tree);
             }
             int legal[NUM_ACTIONS];
             int size = SearchTraits::legal(root.game, legal);  // the position searched, whatever ran meanwhile
@@ -272,10 +260,7 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
             for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
             return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
         },
-        py::arg("state"), py::arg("seat"), py::arg("iterations"), py::arg("seconds"), py::arg("exploration"),
-        py::arg("heuristic"), py::arg("epsilon"), py::arg("max_depth"), py::arg("seed"), py::arg("threads"),
-        py::arg("root_prior") = std::vector<double>(), py::arg("infer") = 0, py::arg("infer_epsilon") = 0.25,
-        py::arg("infer_fresh") = false);
+        py::arg("state"), py::arg("seat"), py::arg("options"));
     m.def(
         "baha_infer_chances",
         [core_of](py::handle state, int seat, py::handle world, double epsilon) {

@@ -3,11 +3,24 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+
+
+@pytest.fixture
+def native_engine() -> Iterator[None]:
+    """New games run on the native engine for the test (the choice restored after)."""
+    from cardroom import native
+
+    native.use_engine("native")
+    try:
+        yield
+    finally:
+        native.use_engine(None)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -39,6 +39,19 @@ def option_sets() -> Iterator[dict[str, Any]]:
                             yield {**options, "stream": stream_for(options)}
 
 
+def moments(state: Any, rng: random.Random, per_game: int, horizon: int, first: int = 1) -> Iterator[Any]:
+    """``state`` at ``per_game`` moments of a random game (actions ``first`` to ``horizon``,
+    drawn from ``rng``), the game played on at random between them, until it ends."""
+    moves = 0
+    for moment in sorted(rng.sample(range(first, horizon), per_game)):
+        while moves < moment and not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+            moves += 1
+        if state.is_over:
+            break
+        yield state
+
+
 def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 0.0) -> tuple[Any, Any]:
     """One random game on the Python engine and on the native one, compared at every action:
     the seat to act, the legal actions, the events; at a share ``check_views`` of the moments,

@@ -20,7 +20,6 @@ from cardroom.engine import IllegalAction, RulesError
 from cardroom.games.baebae import Deal, Rules
 from cardroom.games.baebae.rules import read_decks
 from cardroom.games.baebae.state import BaebaeState
-from cardroom.record import make_record, replay
 
 pytestmark = needs_native
 
@@ -60,28 +59,6 @@ def test_generated_decks_agree_at_every_action(deck, players, seed, chosen, draw
     rules = Rules(**read_decks(str(write_deck(deck, "native"))), players=players, rounds=2,
                   chosen_target=chosen, draw_when_able=draw_when_able, turn_limit=200)
     play_both(rules, seed, random.Random(choices.random()), check_views=0.05)
-
-
-def test_the_engine_choice_routes_new_games_and_records_replay_on_either():
-    from cardroom.games.baebae.native import NativeBaebaeState
-
-    rules = Rules(players=3, rounds=2)
-    try:
-        native.use_engine("native")
-        state = rules.new_game(11)
-        assert isinstance(state, NativeBaebaeState)
-        rng = random.Random(3)
-        while not state.is_over:
-            state.apply(rng.choice(state.legal_actions()))
-        record = make_record(state, [{"name": f"S{s}", "agent": "random"} for s in range(3)])
-        again = replay(record)
-        assert isinstance(again, NativeBaebaeState) and again.log == state.log
-        native.use_engine("python")
-        on_python = replay(record)
-        assert isinstance(on_python, BaebaeState) and on_python.log == state.log
-        assert make_record(on_python, record["seats"]) == record
-    finally:
-        native.use_engine(None)
 
 
 def test_illegal_actions_are_refused_in_the_references_words_and_change_nothing():

@@ -203,8 +203,9 @@ def test_bad_observed_plays_are_refused_in_words() -> None:
                        ([(k, p, d, r, 7, dec, since)], "suit"), ([(k, p, d, r, s, dec, [])], "since starts"),
                        ([(3, p, d, r, s, dec, since)], "kind"), ([(p, d)], "is \\(kind")):
         with pytest.raises(ValueError, match=words):
-            core().baebae_ismcts(state, know, 20, 0.0, 4.0, True, 0.1, 200, 1, 1, [], False, 8.0, False, 0,
-                                 10, 0.25, False, bad)
+            core().baebae_ismcts(state, know, core().SearchOptions(
+                iterations=20, seconds=0.0, exploration=4.0, heuristic=True, epsilon=0.1, max_depth=200, seed=1,
+                threads=1, infer=10), bad)
 
 
 def test_the_search_with_inference_is_repeatable_and_steered_by_it() -> None:

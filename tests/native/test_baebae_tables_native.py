@@ -11,13 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 import pytest
 from baebae_native_support import DECK_OPTIONS
 from baebae_support import random_decks, write_deck
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from native_support import needs_native
+from tables_support import counted_batches, tables, written
 from typer.testing import CliRunner
 
 from cardroom import native
@@ -27,7 +27,7 @@ from cardroom.games.baebae.results import rows
 from cardroom.games.baebae.rules import read_decks
 from cardroom.games.contracts import Decisions
 from cardroom.sim import results as sim_results
-from cardroom.sim.results import Backend, read_manifest, simulate_to
+from cardroom.sim.results import Backend, read_manifest
 from cardroom.sim.tournament import Lineup, play_state
 
 pytestmark = needs_native
@@ -41,34 +41,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The games each native table batch played (in this process), in order."""
     import cardroom.games.baebae.native as baebae_native
 
-    played: list[int] = []
-    real = baebae_native.table_games
-
-    def counted(rules: Rules, seeds: list[int], *args: Any) -> Any:
-        played.append(len(seeds))
-        return real(rules, seeds, *args)
-
-    monkeypatch.setattr(baebae_native, "table_games", counted)
-    yield played
-    native.use_engine(None)
-
-
-def tables(folder: Path) -> dict[str, list[dict[str, Any]]]:
-    """Every table of a results folder, row by row, as read back."""
-    manifest = read_manifest(folder)
-    return {name: pq.read_table(folder / entry["file"]).to_pylist() for name, entry in manifest["tables"].items()}
-
-
-def written(folder: Path, engine: str, rules: Rules, games: int, agents: str, batched: bool = True,
-            seed: int = 11, **options: Any) -> dict[str, Any]:
-    native.use_engine(engine)
-    steps: list[int] = []
-    simulate_to(folder, rules, games, seed, Lineup.parse(agents, rules.players), progress=steps.append,
-                batch_games=7, **options)
-    manifest = read_manifest(folder)
-    assert sum(steps) == manifest["games"]  # the bar reaches the end
-    assert manifest["native_batches"] == (engine == "native" and batched)
-    return {} if options.get("csv") else tables(folder)
+    yield from counted_batches(monkeypatch, baebae_native)
 
 
 def assert_every_fact_appears(found: dict[str, list[dict[str, Any]]]) -> None:

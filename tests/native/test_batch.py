@@ -88,7 +88,7 @@ LAYOUT_CASES = [
 def test_the_cores_lists_are_the_old_layouts(options, agents, exact, stream):
     # Many batches (several sizes and seeds, one with the action guard): the lists the core makes
     # hold what the Python cut of its flat lists held, each game's rows their own lists.
-    from cardroom.games.baha.native import BatchGames, agent_games
+    from cardroom.games.baha.native import BatchGames, agent_games, core_rules
     from cardroom.native import core
 
     rules = Rules(**options, stream=stream)
@@ -98,11 +98,7 @@ def test_the_cores_lists_are_the_old_layouts(options, agents, exact, stream):
                                 (9, 11, 150)):
         found = agent_games(rules, games, first, tuple(seats), guard, exact=exact)
         assert type(found) is BatchGames
-        flat = core().baha_games(
-            rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
-            rules.random_dealer, first, games, guard, exact, [a == "heuristic" for a in seats],
-            stream == "splitmix", True,
-        )
+        flat = core().baha_games(core_rules(rules), first, games, guard, exact, [a == "heuristic" for a in seats], True)
         expected = old_layout(rules.players, flat)
         assert {name: getattr(found, name) for name in fields} == expected
         assert len({id(row) for row in found.totals}) == games

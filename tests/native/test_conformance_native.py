@@ -5,7 +5,6 @@ NativeBaebaeState (the other games are left to the suite itself, see conftest.py
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -15,18 +14,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "conformance"))
 from native_support import needs_native  # noqa: E402
 from test_protocol import *  # noqa: E402,F403  (the suite's tests, collected here again)
 
-from cardroom import native  # noqa: E402
-
-pytestmark = needs_native
+pytestmark = [needs_native, pytest.mark.usefixtures("native_engine")]
 
 
-@pytest.fixture(autouse=True)
-def native_engine() -> Iterator[None]:
-    native.use_engine("native")
-    try:
-        yield
-    finally:
-        native.use_engine(None)
 
 
 def test_the_suite_runs_on_the_native_engine() -> None:

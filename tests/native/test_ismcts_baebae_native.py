@@ -14,7 +14,7 @@ from baebae_native_support import DECK_OPTIONS
 from baebae_support import random_decks, write_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from native_support import needs_native
+from native_support import moments, needs_native
 
 from cardroom.agents import make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -38,16 +38,7 @@ def positions(rules: Rules, games: int, per_game: int, first: int = 0) -> Iterat
     for seed in range(first, first + games):
         state = rules.new_game(seed)
         assert type(state).__name__ == "NativeBaebaeState"
-        rng = random.Random(seed)
-        moments = sorted(rng.sample(range(0, 120), per_game))
-        moves = 0
-        for moment in moments:
-            while moves < moment and not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                moves += 1
-            if state.is_over:
-                break
-            yield state
+        yield from moments(state, random.Random(seed), per_game, 120, first=0)
 
 
 def designs(state: Any, mask: int) -> Counter[int]:
@@ -211,8 +202,9 @@ def test_native_search_spends_its_iterations_on_the_root() -> None:
     state = next(decisions(1))
     seat = state.current_player
     for threads in (1, 3):
-        action, done, root = core().baebae_ismcts(
-            state, state.native_knowledge(seat), 400, 0.0, 4.0, True, 0.1, 200, 9, threads)
+        action, done, root = core().baebae_ismcts(state, state.native_knowledge(seat), core().SearchOptions(
+            iterations=400, seconds=0.0, exploration=4.0, heuristic=True, epsilon=0.1, max_depth=200, seed=9,
+            threads=threads))
         assert done == 400 and sum(visits for _, visits, _ in root) == 400
         assert {key for key, _, _ in root} == set(state.legal_actions())
         assert action == max(root, key=lambda r: (r[1], r[2]))[0]
@@ -285,7 +277,9 @@ def test_knowledge_that_does_not_fit_the_deck_is_refused_in_words() -> None:
     too_many = (k[0], k[1], k[2], [top] * len(k[3]))
     for bad, words in ((no_design, "not a design"), (too_many, "more cards of a design")):
         with pytest.raises(ValueError, match=words):
-            core().baebae_ismcts(state, bad, 50, 0.0, 4.0, False, 0.1, 200, 1, 2)
+            core().baebae_ismcts(state, bad, core().SearchOptions(
+                iterations=50, seconds=0.0, exploration=4.0, heuristic=False, epsilon=0.1, max_depth=200, seed=1,
+                threads=2))
         with pytest.raises(ValueError, match=words):
             core().baebae_determinize(state.clone(), state, bad, 1, state.view_log(seat))
     assert (state.hands, state.stock, state.discard, len(state.log)) == before
@@ -355,13 +349,15 @@ def test_sight_is_a_benchmark_bound_no_agent_reaches() -> None:
     state = next(decisions(1))
     seat = state.current_player
     legal = state.legal_actions()
+    def options(sight: int) -> Any:
+        return core().SearchOptions(iterations=40, seconds=0.0, exploration=4.0, heuristic=True, epsilon=0.1,
+                                    max_depth=200, seed=1, threads=1, sight=sight)
+
     for sight in (0, 1, 2):
-        action, done, _ = core().baebae_ismcts(state, state.native_knowledge(seat), 40, 0.0, 4.0, True, 0.1,
-                                               200, 1, 1, [], False, 8.0, False, sight)
+        action, done, _ = core().baebae_ismcts(state, state.native_knowledge(seat), options(sight))
         assert action in legal and done == 40
     for bad in (-1, 3):
         with pytest.raises(ValueError, match="sight is 0"):
-            core().baebae_ismcts(state, state.native_knowledge(seat), 40, 0.0, 4.0, True, 0.1,
-                                 200, 1, 1, [], False, 8.0, False, bad)
+            core().baebae_ismcts(state, state.native_knowledge(seat), options(bad))
     with pytest.raises(AgentError, match="no option 'sight'"):
         make("ismcts", sight=2)

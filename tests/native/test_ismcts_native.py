@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from native_support import needs_native, option_sets
+from native_support import moments, needs_native, option_sets
 
 from cardroom.agents import AgentError, make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -32,15 +32,7 @@ def native_positions(per_game: int = 8) -> Iterator[tuple[dict[str, Any], Any]]:
     for index, options in enumerate(option_sets()):
         rng = random.Random(index)
         rules = baha.Rules(**options, target=60)
-        state = NativeBahaState.start(rules, index)
-        moments = sorted(rng.sample(range(1, 200), per_game))
-        moves = 0
-        for moment in moments:
-            while moves < moment and not state.is_over:
-                state.apply(rng.choice(state.legal_actions()))
-                moves += 1
-            if state.is_over:
-                break
+        for state in moments(NativeBahaState.start(rules, index), rng, per_game, 200):
             yield options, state
 
 
@@ -176,7 +168,9 @@ def test_native_search_spends_its_iterations_on_the_root() -> None:
     state = midgame(4, 30)
     seat = state.current_player
     for threads in (1, 3):
-        action, done, root = core().baha_ismcts(state, seat, 500, 0.0, 0.7, True, 0.1, 200, 9, threads)
+        action, done, root = core().baha_ismcts(state, seat, core().SearchOptions(
+            iterations=500, seconds=0.0, exploration=0.7, heuristic=True, epsilon=0.1, max_depth=200, seed=9,
+            threads=threads))
         assert done == 500 and sum(visits for _, visits, _ in root) == 500
         assert {key for key, _, _ in root} == set(state.legal_actions())
         assert action == max(root, key=lambda r: (r[1], r[2]))[0]

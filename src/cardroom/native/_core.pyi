@@ -56,10 +56,15 @@ class BahaCore:
     last_trick: dict[str, Any] | None
     hand_start: int
 
+class BahaRules:
+    """Baha's rules as the core plays them, one object (cardroom.games.baha.native.core_rules)."""
+    def __init__(self, *, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
+                 random_dealer: bool, split: bool) -> None: ...
+    players: int
+
 def baha_start(
-    state: BahaCore, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
-    random_dealer: bool, seed: str, hand: int, totals: list[int],
-    dealt: tuple[list[int], int, list[int], int] | None, split: bool = ...,
+    state: BahaCore, rules: BahaRules, seed: str, hand: int, totals: list[int],
+    dealt: tuple[list[int], int, list[int], int] | None,
 ) -> None: ...
 def baha_load(state: BahaCore, *fields: Any) -> None: ...
 def baha_random_playout(state: BahaCore, random: Callable[[], float]) -> None: ...
@@ -70,36 +75,47 @@ class BahaHeuristic:
     def random(self) -> float: ...
 
 def baha_games(
-    players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
-    first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool], split: bool = ...,
+    rules: BahaRules, first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
     flat: bool = ...,
 ) -> dict[str, Any]: ...
 def baha_table_games(
-    players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool, random_dealer: bool,
-    seeds: list[int], heuristic: list[bool], max_actions: int, split: bool = ...,
-) -> dict[str, bytes]: ...
+    rules: BahaRules, seeds: list[int], heuristic: list[bool], max_actions: int,
+) -> dict[str, tuple[bytes, str]]: ...
 
 def baha_knowledge(state: BahaCore, seat: int) -> dict[str, Any]: ...
 def baha_determinize(
     world: BahaCore, state: BahaCore, seat: int, seed: int, seen_log: list[dict[str, Any]],
 ) -> int: ...
+class SearchOptions:
+    """A native search's options, one object for every game's search (ismcts_options.hpp)."""
+    def __init__(
+        self, *, iterations: int, seconds: float, exploration: float, heuristic: bool, epsilon: float,
+        max_depth: int, seed: int, threads: int, root_prior: list[float] = ..., infer: int = ...,
+        infer_epsilon: float = ..., infer_fresh: bool = ..., win: bool = ..., win_temperature: float = ...,
+        whole_game: bool = ..., sight: int = ...,
+    ) -> None: ...
+    iterations: int
+    threads: int
+    infer: int
+    win: bool
+    whole_game: bool
+
 def baha_ismcts(
-    state: BahaCore, seat: int, iterations: int, seconds: float, exploration: float, heuristic: bool,
-    epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] = ...,
+    state: BahaCore, seat: int, options: SearchOptions,
 ) -> tuple[int, int, list[tuple[int, int, float]]]: ...
 
 def baha_observe(state: BahaCore, seat: int, out: Any) -> None: ...
 
 class BahaVector:
     """Baha's vector environment (cardroom.games.baha.vector drives it)."""
-    def __init__(self, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
-                 random_dealer: bool, num_envs: int, self_play: bool, seat: int, heuristic: list[bool],
-                 deals: int, max_steps: int, zero_sum: bool, split: bool = ...) -> None: ...
+    def __init__(self, rules: BahaRules, num_envs: int, self_play: bool, seat: int, heuristic: list[bool],
+                 deals: int, max_steps: int, zero_sum: bool) -> None: ...
     size: int
+    actions: int
     def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,
              final_obs: Any, reward_width: int) -> None: ...
-    def reset(self, rows: list[int], seeds: list[int]) -> None: ...
-    def step(self, actions: Any) -> int: ...
+    def reset(self, rows: list[int], seeds: list[int]) -> str: ...  # empty, or why a row stopped
+    def step(self, actions: Any) -> int | str: ...  # -1, the first bad row, or why a row stopped
     def legal_actions(self, row: int) -> list[int]: ...
     def turn(self, row: int) -> int: ...
 
@@ -147,10 +163,15 @@ class BaebaeCore:
     skips: list[int]
     round_penalties: list[int]
 
+class BaebaeRules:
+    """BAEBAE's rules as the core plays them, with their compiled deck, one object
+    (cardroom.games.baebae.native.core_rules)."""
+    def __init__(self, *, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
+                 draw_when_able: bool, chosen_once: bool, split: bool) -> None: ...
+    players: int
+
 def baebae_start(
-    state: BaebaeCore, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
-    draw_when_able: bool, chosen_once: bool, seed: str, dealer: int, totals: list[int],
-    first: list[int] | None, split: bool = ...,
+    state: BaebaeCore, rules: BaebaeRules, seed: str, dealer: int, totals: list[int], first: list[int] | None,
 ) -> None: ...
 
 class BaebaeHeuristic:
@@ -159,21 +180,16 @@ class BaebaeHeuristic:
     def random(self) -> float: ...
 
 def baebae_games(
-    program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
-    chosen_once: bool, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
-    split: bool = ...,
+    rules: BaebaeRules, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
 ) -> dict[str, Any]: ...
 
 def baebae_restricted_games(
-    program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
-    chosen_once: bool, seeds: list[int], seats: list[int], never_play: int, never_action: int,
-    max_actions: int, split: bool = ...,
+    rules: BaebaeRules, seeds: list[int], seats: list[int], never_play: int, never_action: int, max_actions: int,
 ) -> dict[str, list[int]]: ...
 
 def baebae_table_games(
-    program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int, draw_when_able: bool,
-    chosen_once: bool, seeds: list[int], heuristic: list[bool], max_actions: int, split: bool = ...,
-) -> dict[str, bytes]: ...
+    rules: BaebaeRules, seeds: list[int], heuristic: list[bool], max_actions: int,
+) -> dict[str, tuple[bytes, str]]: ...
 
 # BAEBAE's vector environment and a seat's knowledge (native/cardroom/baebae_vector.hpp,
 # baebae_knowledge.hpp)
@@ -182,10 +198,8 @@ def baebae_observe(state: BaebaeCore, seat: int, out: Any) -> None: ...
 
 class BaebaeVector:
     """BAEBAE's vector environment (cardroom.games.baebae.vector drives it)."""
-    def __init__(self, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
-                 draw_when_able: bool, chosen_once: bool, num_envs: int, self_play: bool, seat: int,
-                 heuristic: list[bool], deals: int, max_steps: int, zero_sum: bool,
-                 split: bool = ...) -> None: ...
+    def __init__(self, rules: BaebaeRules, num_envs: int, self_play: bool, seat: int, heuristic: list[bool],
+                 deals: int, max_steps: int, zero_sum: bool) -> None: ...
     size: int
     actions: int
     def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,

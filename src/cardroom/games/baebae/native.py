@@ -23,16 +23,13 @@ in silence, when its deck would need one.
 from __future__ import annotations
 
 import functools
-import operator
-import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import (
     SPLITMIX,
     TWISTER,
     Action,
-    ActionInfo,
     Event,
     IllegalAction,
     RulesError,
@@ -49,7 +46,7 @@ from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
-from cardroom.native import available, core
+from cardroom.native import available, core, face
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.native_tables import TableGames
@@ -100,17 +97,28 @@ def loaded_rules(rules: Rules) -> tuple[Program, Any, ActionSpace]:
     return program, core().BaebaeProgram(program, list(rules.card_texts)), space
 
 
-_FRESH: dict[int, tuple[Rules, Program, ActionSpace, tuple[Any, ...]]] = {}
+_FRESH: dict[int, tuple[Rules, Program, ActionSpace, Any]] = {}
 """Per rules (by identity, the rules held): the program, the action space and the core's start
 arguments of a game with no hand-made deal or totals, read once (a lookup by ``id`` costs less
 than hashing the rules at every new game)."""
 
 
-def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, tuple[Any, ...]]:
+@functools.lru_cache(maxsize=32)
+def core_rules(rules: Rules) -> Any:
+    """The rules as one object of the core (``BaebaeRules``: the options and the compiled deck,
+    :func:`loaded_rules`), which every function of the core that plays BAEBAE takes whole: made
+    once per rules."""
+    return core().BaebaeRules(
+        program=loaded_rules(rules)[1], players=rules.players, rounds=rules.rounds,
+        hand_size=rules.hand_size or 0, turn_limit=rules.turn_limit, draw_when_able=rules.draw_when_able,
+        chosen_once=rules.chosen_once, split=rules.stream == SPLITMIX,
+    )
+
+
+def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, Any]:
     refuse_lacking(rules)
-    program, compiled, space = loaded_rules(rules)
-    args = (compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
-            rules.draw_when_able, rules.chosen_once)
+    program, _, space = loaded_rules(rules)
+    args = core_rules(rules)
     if len(_FRESH) >= 64:
         _FRESH.clear()
     made = _FRESH[id(rules)] = (rules, program, space, args)
@@ -125,7 +133,7 @@ _Core: Any = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
 
 
-class NativeBaebaeState(_Core):  # type: ignore[misc]
+class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
     """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
@@ -140,6 +148,9 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is one call in C."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
+    PHASES = _PHASES
+    VISIBLE = visible_event
+    INFER_CHANCES = "baebae_infer_chances"
 
     rules: Rules
     seed: int
@@ -183,7 +194,7 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             self = cls.__new__(cls)
             self.rules, self.seed, self.n, self.origin = rules, seed, rules.players, None
             self.space, self._program = space, program
-            _START(self, *args, str(seed), 0, [0] * rules.players, None, rules.stream == SPLITMIX)
+            _START(self, args, str(seed), 0, [0] * rules.players, None)
             return self
         seed = check_seed(seed)
         n = rules.players
@@ -199,22 +210,16 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
             if deal is not None:
                 origin["deal"] = {"hands": [list(h) for h in deal.hands], "starter": deal.starter,
                                   "stock": list(deal.stock), "dealer": deal.dealer}
-        program, compiled, space = loaded_rules(rules)
+        program, _, space = loaded_rules(rules)
         self = cls.__new__(cls)
         self.rules, self.seed, self.n, self.origin = rules, seed, n, origin
         self.space, self._program = space, program
         core().baebae_start(
-            self, compiled, n, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-            rules.chosen_once, str(seed), deal.dealer if deal is not None else 0, start_totals, first,
-            rules.stream == SPLITMIX,
+            self, core_rules(rules), str(seed), deal.dealer if deal is not None else 0, start_totals, first,
         )
         return self
 
-    # -- the protocol (the per-action calls are the core type's) -------------------------
-
-    @property
-    def phase(self) -> Phase:
-        return _PHASES[self.phase_code]
+    # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
 
     @property
     def pending(self) -> Decision | None:
@@ -228,21 +233,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
     @property
     def winner(self) -> int | None:
         return self.reference().winner if self.is_over else None
-
-    def _apply_other(self, action: object) -> list[Event]:
-        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
-        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            act = operator.index(action)
-        except TypeError:
-            reason = self.reference().illegal_reason(action)
-            raise IllegalAction(reason or f"{action!r} is not an action") from None
-        if type(act) is int and act in self.legal_actions():
-            events: list[Event] = self.apply(act)
-            return events
-        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
 
     def returns(self) -> list[float]:
         """As :meth:`BaebaeState.returns`: how far each total is below the table's mean, in tens."""
@@ -308,15 +298,6 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         world.seed, world.origin = ref.seed, ref.origin
         return world
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the Python position (a search bot's worker makes it native again).
-        return _unpickle_native, (self.reference(),)
-
-    def determinize(self, seat: int, rng: random.Random) -> NativeBaebaeState:
-        """As :meth:`BaebaeState.determinize` (the reference's, so the same world for the same
-        ``rng``), the world on the native engine."""
-        return self._from_reference(self.reference().determinize(seat, rng))
-
     def native_knowledge(self, seat: int) -> NativeKnowledge:
         """What ``seat`` knows of the hidden cards, in design numbers as the native determinizer
         takes it: the seat; per seat the designs known in its hand and its groups (the designs
@@ -355,98 +336,20 @@ class NativeBaebaeState(_Core):  # type: ignore[misc]
         world.seed, world.origin = int(seed_text), None
         return world, grouped
 
-    def native_ismcts(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int]:
-        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
-        move and the iterations run. The options are
-        :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s; ``threads`` trees search side by side
-        (root parallel), ``iterations`` shared among them. What the seat knows is read once, in
-        C++ (:meth:`native_knowledge`); every world is dealt in C++. ``root_prior``
-        (by action) makes the root's choice PUCT over it. ``reward``: what the search backs up,
-        ``points`` (:meth:`returns`) or ``win`` (:meth:`win_returns` at ``win_temperature``);
-        ``horizon``: how far a roll-out plays, to the end of the ``round`` or of the ``game``;
-        ``infer`` (worlds per tree weighed by the other seats' observed plays,
-        ``native/cardroom/baebae_infer.hpp``, :meth:`native_infer_chances`), one pool a search
-        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
-        action, done, _ = self._search(
-            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
-            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
-        return action, done
-
-    def native_ismcts_root(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        reward: str = "points", win_temperature: float = 8.0, horizon: str = "round",
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
-        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
-        returns backed up through it (the seat's own), for an oracle of each action's value."""
-        action, done, root = self._search(
-            seat, iterations, seconds, exploration, rollout, epsilon, max_depth, seed, threads, root_prior,
-            reward, win_temperature, horizon, infer, infer_epsilon, infer_pool)
-        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
-
-    def _search(
-        self, seat: int, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None, reward: str,
-        win_temperature: float, horizon: str, infer: int, infer_epsilon: float, infer_pool: str,
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
+    def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """The native search (:meth:`native_ismcts`) for ``seat``, ``options`` the core's one
+        object: what the seat knows is read once, in C++ (:meth:`native_knowledge`), and every
+        world is dealt in C++; ``reward`` ``win`` backs up :meth:`win_returns`, ``horizon``
+        ``game`` plays roll-outs to the game's end (``native/cardroom/baebae_infer.hpp`` weighs
+        the worlds of ``infer``)."""
         knowledge = self.native_knowledge(seat)  # a seat out of range is refused here, in words
-        observed = core().baebae_observed(self, seat) if infer else []
+        observed = core().baebae_observed(self, seat) if options.infer else []
         found: tuple[Action, int, list[tuple[int, int, float]]] = core().baebae_ismcts(
-            self, knowledge, iterations, seconds or 0.0, exploration,
-            rollout == "heuristic", epsilon, max_depth, seed % 2**64, threads, root_prior or [],
-            reward == "win", win_temperature, horizon == "game", 0, infer, infer_epsilon,
-            infer_pool == "iteration", observed,
-        )
+            self, knowledge, options, observed)
         return found
-
-    def native_infer_chances(
-        self, seat: int, world: NativeBaebaeState, epsilon: float,
-    ) -> list[tuple[int, int, float]]:
-        """The opponent model of the search's ``infer`` option (``native/cardroom/baebae_infer.hpp``):
-        per play of another seat this round, as ``seat`` saw it, that the model judges, ``(player,
-        design, chance)``: the chance of that card under the softened heuristic with noise
-        ``epsilon``, the player's hand being its hand in ``world`` (a state with ``seat``'s view
-        of this one) plus the cards it has played since."""
-        self._check_seat(seat)
-        found = core().baebae_infer_chances(self, seat, world, epsilon)
-        return [(int(p), int(c), float(x)) for p, c, x in found]
-
-    def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.reference().view(seat)
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def visible_event(self, event: Event, seat: int) -> Event:
-        return visible_event(event, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        return self.reference().public_view()
 
     def public_action(self, action: Action, seat: int) -> Action:
         return self.reference().public_action(action, seat)
-
-    def illegal_reason(self, action: object) -> str | None:
-        return self.reference().illegal_reason(action)
-
-    def action_to_string(self, action: Action) -> str:
-        return self.reference().action_to_string(action)
-
-    def parse_action(self, text: str) -> Action:
-        return self.reference().parse_action(text)
-
-    def decode(self, action: Action) -> ActionInfo:
-        return self.reference().decode(action)
 
     def card_texts(self, mask: int) -> list[str]:
         return self.reference().card_texts(mask)
@@ -479,17 +382,11 @@ for _name in sorted(_READ_THROUGH - {"rules", "seed", "n", "origin", "space"}):
         setattr(NativeBaebaeState, _name, _read_through(_name))
 
 
-def _unpickle_native(ref: BaebaeState) -> NativeBaebaeState:
-    state = NativeBaebaeState.start(ref.rules, ref.seed)
-    return state._from_reference(ref)
-
-
 def native_state(state: BaebaeState | NativeBaebaeState) -> NativeBaebaeState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    if isinstance(state, NativeBaebaeState):
-        return state
-    return _unpickle_native(state)
+    made: NativeBaebaeState = face.to_native(NativeBaebaeState, state)
+    return made
 
 
 class NativeHeuristic:
@@ -515,8 +412,8 @@ class NativeHeuristic:
         return draw
 
 
-POLICIES = ("random", "heuristic")
-"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
+POLICIES = face.POLICIES
+"""The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
 class BatchGames:
@@ -542,80 +439,19 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def agent_games(
-    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-    max_actions: int = 200_000, *, exact: bool = True,
-) -> BatchGames:
-    """Play ``games`` games of ``rules`` natively (the interpreter lock released) between
-    ``agents``: one of :data:`POLICIES` for every seat, or one a seat.
-
-    ``exact=False`` (random agents only) keeps the deals and the chance but lets every seat
-    choose from one fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne
-    Twister seeded per seat): uniform play-outs at a fraction of the cost, no longer the games
-    ``run_games`` plays."""
-    if not -(2**62) <= first_seed <= 2**62 - games:
-        raise RulesError(f"first_seed must be within 2**62 of zero for the native engine, not {first_seed}")
-    if games < 0 or max_actions < 1:
-        raise RulesError(
-            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
-        )
-    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
-    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
-        raise RulesError(
-            f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
-            f"(one name for all, or one a seat), not {list(agents)}"
-        )
-    if not exact and "heuristic" in seats:
-        raise RulesError("exact=False plays the fast uniform stream: random agents only")
-    refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
-    found = core().baebae_games(
-        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, first_seed, games, max_actions, [a == "heuristic" for a in seats], exact,
-        rules.stream == SPLITMIX,
-    )
-    return BatchGames(rules.players, found)
-
-
-def table_games(
-    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
-) -> TableGames:
-    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
-    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
-    tables (:mod:`cardroom.games.baebae.native_tables`; needs pyarrow): the games
-    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
     from cardroom.games.baebae.native_tables import table_games as played
 
-    if len(seeds) != len(lineups):
-        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
-    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
-        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
-    if max_actions < 1:
-        raise RulesError(f"max_actions must be a whole number from 1, not {max_actions}")
-    for lineup in lineups:
-        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
-            raise RulesError(
-                f"a native BAEBAE batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
-                f"not {list(lineup)}"
-            )
-    refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
-    seats = [[a == "heuristic" for a in lineup] for lineup in lineups]
-    return played(rules, compiled, seeds, seats, max_actions)
+    return played(rules, core_rules(rules), seeds, seats, max_actions)
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> BatchGames:
-    """:func:`agent_games` between random agents: the games ``run_games`` plays with a lineup of
-    ``random`` (``exact=False``: the fast uniform stream)."""
-    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
-
-
-def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
-    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
-    of ``heuristic``."""
-    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
+BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",
+                       lambda rules, found: BatchGames(rules.players, found), _tables, refuse_lacking)
+"""BAEBAE's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
+agent_games = BATCHES.agent_games
+table_games = BATCHES.table_games
+random_games = BATCHES.random_games
+heuristic_games = BATCHES.heuristic_games
 
 
 def restricted_games(
@@ -631,13 +467,9 @@ def restricted_games(
     ``forced`` plays, ``declined`` actions and ``avoided`` plays."""
     if len(seeds) != len(seats):
         raise RulesError(f"one restricted seat a game: {len(seeds)} seeds, {len(seats)} seats")
-    if seeds and not -(2**62) <= min(seeds) <= max(seeds) <= 2**62:
-        raise RulesError(f"every seed must be within 2**62 of zero for the native engine, not {min(seeds)}")
+    face.check_seeds("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
     refuse_lacking(rules)
-    _, compiled, _ = loaded_rules(rules)
     found: dict[str, list[int]] = core().baebae_restricted_games(
-        compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, list(seeds), list(seats), never_play, never_action, max_actions,
-        rules.stream == SPLITMIX,
+        core_rules(rules), list(seeds), list(seats), never_play, never_action, max_actions,
     )
     return found

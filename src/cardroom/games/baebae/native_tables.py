@@ -12,14 +12,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom.engine import SPLITMIX
 from cardroom.extras import needs_extra
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
 
 try:
     import pyarrow as pa
-    import pyarrow.compute as pc
+
+    from cardroom.native.tables import (  # pyarrow's too
+        arrays,
+        deal_rows,
+        lists,
+        nulls_below_zero,
+        per_seat,
+        places,
+        texts,
+    )
 except ModuleNotFoundError as err:  # an install without the results extra: say which to add
     raise needs_extra(err, f"{__name__}.table_games") from None
 
@@ -27,39 +35,6 @@ __all__ = ["TableGames", "table_games"]
 
 _SUITS = pa.array(["C", "D", "H", "S"], pa.string())
 _COINS = pa.array(["tails", "heads"], pa.string())
-_TYPES = {"i1": pa.int8(), "u1": pa.uint8(), "i4": pa.int32(), "i8": pa.int64()}
-_COLUMNS = {
-    "totals": "i8", "winners": "u1", "stopped": "u1", "actions": "i8", "deals": "i4", "blocked": "i4",
-    "guarded": "i4",
-    "deal_game": "i4", "deal_no": "i4", "deal_decisions": "i4", "deal_points": "i8", "deal_totals": "i8",
-    "deal_out": "i1", "deal_blocked": "u1", "deal_guard": "u1",
-    "card_game": "i4", "card_deal": "i4", "card_turn": "i4", "card_card": "i4", "card_draws": "i4",
-    "card_skips": "i4", "card_penalties": "i4", "card_reversals": "i4", "card_moves": "i4",
-    "card_seat": "i1", "card_suit": "i1", "card_coin": "i1", "card_ran": "u1", "card_under": "u1",
-    "hand_game": "i4", "hand_deal": "i4", "hand_card": "i4", "hand_seat": "i1",
-}
-"""Every column the native batch returns, with its element type (as NumPy spells them)."""
-
-
-def _array(data: bytes, kind: str) -> pa.Array:
-    """A column's bytes as an Arrow array (one copy of the bytes, no Python object a value)."""
-    dtype = _TYPES[kind]
-    return pa.Array.from_buffers(dtype, len(data) // (dtype.bit_width // 8), [None, pa.py_buffer(data)])
-
-
-def _lists(values: pa.Array, width: int) -> pa.ListArray:
-    """``values`` cut into lists of ``width`` (one a row), as the tables' variable-length lists."""
-    return pa.FixedSizeListArray.from_arrays(values, width).cast(pa.list_(values.type))
-
-
-def _nulls_below_zero(values: pa.Array) -> pa.Array:
-    """-1 (none) as a null, as the Python rows hold ``None``."""
-    return pc.if_else(pc.less(values, 0), pa.scalar(None, values.type), values)
-
-
-def _texts(words: pa.Array, codes: pa.Array) -> pa.Array:
-    """Each code's word, a null where the code is -1 (nothing named, no coin tossed)."""
-    return words.take(_nulls_below_zero(codes))
 
 
 class TableGames:
@@ -68,18 +43,13 @@ class TableGames:
     and the ``places`` of the ``games`` table, and per table of BAEBAE's its columns
     (:meth:`columns`) with the game of each row (:meth:`row_games`)."""
 
-    def __init__(self, rules: Rules, found: dict[str, bytes]) -> None:
+    def __init__(self, rules: Rules, found: dict[str, tuple[bytes, str]]) -> None:
         self.players = players = rules.players
         self._rules = rules
-        self._found = {name: _array(found[name], kind) for name, kind in _COLUMNS.items()}
-        got = self._found
-
-        def rows(flat: list[Any]) -> list[list[Any]]:
-            return [flat[i:i + players] for i in range(0, len(flat), players)]
-
-        self.totals: list[list[int]] = rows(got["totals"].to_pylist())
+        self._found = got = arrays(found)
+        self.totals: list[list[int]] = per_seat(got["totals"].to_pylist(), players)
         stopped = got["stopped"].to_pylist()
-        firsts = rows(got["winners"].to_pylist())
+        firsts = per_seat(got["winners"].to_pylist(), players)
         self.winner_lists = [[s for s, first in enumerate(row) if first] for row in firsts]
         self.winners: list[int] = [-1 if stop else row[0]
                                    for stop, row in zip(stopped, self.winner_lists, strict=True)]
@@ -87,17 +57,9 @@ class TableGames:
         self.actions: list[int] = got["actions"].to_pylist()
         self.extras = [{"blocked_rounds": b, "guard_rounds": g}  # the spec's result_extras
                        for b, g in zip(got["blocked"].to_pylist(), got["guarded"].to_pylist(), strict=True)]
-        points = rows(got["deal_points"].to_pylist())
-        self.deal_points: list[list[list[int]]] = []
-        start = 0
-        for deals in got["deals"].to_pylist():
-            self.deal_points.append(points[start:start + deals])
-            start += deals
+        self.deal_points = deal_rows(got, players)
         # as results.rows: from the end event's ranking, none for a game the guard stopped
-        self.places: list[list[int] | None] = [
-            None if stop else [1 + sum(other < mine for other in totals) for mine in totals]
-            for stop, totals in zip(stopped, self.totals, strict=True)
-        ]
+        self.places = places(self.totals, stopped)
 
     def row_games(self) -> dict[str, pa.Array]:
         """Per table, the game (its place in the batch) of each row."""
@@ -111,9 +73,9 @@ class TableGames:
         designs = pa.array([rules.cards[d].name for d in rules.card_of], pa.string())
         return {
             "deals": {
-                "deal": got["deal_no"], "points": _lists(got["deal_points"].cast(pa.int32()), n),
-                "totals": _lists(got["deal_totals"].cast(pa.int32()), n), "decisions": got["deal_decisions"],
-                "out": _nulls_below_zero(got["deal_out"]), "blocked": got["deal_blocked"].cast(pa.bool_()),
+                "deal": got["deal_no"], "points": lists(got["deal_points"].cast(pa.int32()), n),
+                "totals": lists(got["deal_totals"].cast(pa.int32()), n), "decisions": got["deal_decisions"],
+                "out": nulls_below_zero(got["deal_out"]), "blocked": got["deal_blocked"].cast(pa.bool_()),
                 "guard": got["deal_guard"].cast(pa.bool_()),
             },
             "cards": {
@@ -122,7 +84,7 @@ class TableGames:
                 "action_ran": got["card_ran"].cast(pa.bool_()), "draws_forced": got["card_draws"],
                 "skips": got["card_skips"], "penalties": got["card_penalties"],
                 "reversals": got["card_reversals"], "moves": got["card_moves"],
-                "suit_named": _texts(_SUITS, got["card_suit"]), "coin": _texts(_COINS, got["card_coin"]),
+                "suit_named": texts(_SUITS, got["card_suit"]), "coin": texts(_COINS, got["card_coin"]),
                 "under": got["card_under"].cast(pa.bool_()),
             },
             "hands": {
@@ -133,14 +95,14 @@ class TableGames:
 
 
 def table_games(
-    rules: Rules, program: Any, seeds: Sequence[int], seats: Sequence[Sequence[bool]], max_actions: int
+    rules: Rules, core_rules: Any, seeds: Sequence[int], seats: Sequence[Sequence[bool]],
+    max_actions: int,
 ) -> TableGames:
     """Games of ``seeds`` (game ``i`` seed ``seeds[i]``, seat ``s`` the heuristic where
     ``seats[i][s]``, else the random agent, seeded as simulate seeds them), natively, with every
-    fact of their tables; ``program``: the rules' deck loaded into the core."""
+    fact of their tables; ``core_rules``: the rules as the core takes them (``native.core_rules``)."""
     found = core().baebae_table_games(
-        program, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit, rules.draw_when_able,
-        rules.chosen_once, list(seeds), [flag for game in seats for flag in game], max_actions,
-        rules.stream == SPLITMIX,
+        core_rules, seeds=list(seeds), heuristic=[flag for game in seats for flag in game],
+        max_actions=max_actions,
     )
     return TableGames(rules, found)

@@ -12,18 +12,15 @@ side). The contract is :mod:`cardroom.games.baha.vector`'s.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from cardroom.engine import SPLITMIX, State
 from cardroom.games.baebae.actions import ActionSpace, action_to_string
-from cardroom.games.baebae.native import NativeBaebaeState, loaded_rules, native_state, refuse_lacking
+from cardroom.games.baebae.native import NativeBaebaeState, core_rules, loaded_rules, refuse_lacking
 from cardroom.games.baebae.rules import Rules
 from cardroom.native import core
+from cardroom.native.face import POLICIES, NativeBatch, check_bots
 
 __all__ = ["POLICIES", "Batch"]
 
-POLICIES = ("random", "heuristic")
-"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
 
 
 class _Words:
@@ -34,55 +31,20 @@ class _Words:
         self.rules, self.space = rules, space
 
 
-class Batch:
+class Batch(NativeBatch):
     """BAEBAE's native batch (see :mod:`cardroom.games.baha.vector` for the contract)."""
+
+    STATE = NativeBaebaeState
 
     def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
-        if any(bot is not None and bot not in POLICIES for bot in bots):
-            raise ValueError(f"a native BAEBAE batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        heuristic = check_bots("a native BAEBAE batch", bots)
         refuse_lacking(rules)
         self._rules = rules
-        _, compiled, space = loaded_rules(rules)
-        self._words = _Words(rules, space)
-        self._core: Any = core().BaebaeVector(
-            compiled, rules.players, rules.rounds, rules.hand_size or 0, rules.turn_limit,
-            rules.draw_when_able, rules.chosen_once, num_envs, self_play, seat,
-            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
-            rules.stream == SPLITMIX,
+        self._words = _Words(rules, loaded_rules(rules)[2])
+        self._core = core().BaebaeVector(
+            core_rules(rules), num_envs, self_play, seat, heuristic, deals or 0, max_steps or 0, zero_sum,
         )
 
-    def bind(self, *arrays: Any) -> None:
-        rewards = arrays[2]
-        self._core.bind(*arrays, rewards.size // len(rewards))
-
-    def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
-        skipped: str = self._core.reset(list(rows), list(seeds))
-        if skipped:
-            raise ValueError(skipped)
-
-    def step(self, actions: Any) -> int:
-        bad: int | str = self._core.step(actions)
-        if isinstance(bad, str):
-            raise ValueError(bad)
-        return bad
-
-    def refusal(self, row: int, action: int) -> str:
-        allowed = ", ".join(action_to_string(self._words, a) for a in self._core.legal_actions(row))  # type: ignore[arg-type]
-        return (f"action {action} ({action_to_string(self._words, action)}) is not one seat "  # type: ignore[arg-type]
-                f"{self._core.turn(row)} may take now; allowed: {allowed}")
-
-    def global_state(self, out: Any) -> None:
-        self._core.global_state(out)
-
-    def row_state(self, row: int) -> tuple[State, Any]:
-        state = NativeBaebaeState.start(self._rules, int(self._core.row_seed(row)))
-        words = self._core.row_state(row, state)
-        return state, words
-
-    def set_row_state(self, row: int, state: State, words: Any) -> None:
-        self._core.set_row_state(row, native_state(state), words)  # type: ignore[arg-type]
-
-    def load(self, row: int, state: State, seed: int) -> bool:
-        loaded: bool = self._core.load(row, native_state(state), seed)  # type: ignore[arg-type]
-        return loaded
+    def _text(self, action: int) -> str:
+        return action_to_string(self._words, action)  # type: ignore[arg-type]

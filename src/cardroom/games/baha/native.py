@@ -18,17 +18,14 @@ determinized world comes back on the native engine.
 
 from __future__ import annotations
 
-import operator
-import random
+import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import (
     SPLITMIX,
     Action,
-    ActionInfo,
     Event,
-    IllegalAction,
     RulesError,
     check_seed,
     check_totals,
@@ -40,7 +37,7 @@ from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import BahaState, unpickle
 from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
-from cardroom.native import available, core
+from cardroom.native import available, core, face
 
 if TYPE_CHECKING:
     from cardroom.games.baha.native_tables import TableGames
@@ -62,7 +59,7 @@ _NO_FIELDS: tuple[str, ...] = ()
 """The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
 
-class NativeBahaState(_Core):  # type: ignore[misc]
+class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
     """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
 
@@ -74,6 +71,9 @@ class NativeBahaState(_Core):  # type: ignore[misc]
     protocol is here, in Python."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
+    PHASES = _PHASES
+    VISIBLE = visible_event
+    INFER_CHANCES = "baha_infer_chances"
 
     rules: Rules
     seed: int
@@ -144,28 +144,10 @@ class NativeBahaState(_Core):  # type: ignore[misc]
                 }
         state = cls.__new__(cls)
         state.rules, state.seed, state.n, state.origin = rules, seed, n, origin
-        core().baha_start(
-            state, n, rules.scoring == "face", rules.passing, rules.moon, rules.target, bool(rules.draw_pile),
-            rules.random_dealer, str(seed), hand, start_totals, dealt, rules.stream == SPLITMIX,
-        )
+        core().baha_start(state, core_rules(rules), str(seed), hand, start_totals, dealt)
         return state
 
-    # -- the protocol (the per-action calls are the core type's) -----------------------
-
-    def _apply_other(self, action: object) -> list[Event]:
-        """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
-        taken as that int; the rest is refused with the Python engine's words, nothing changed."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            act = operator.index(action)
-        except TypeError:
-            reason = self.reference().illegal_reason(action)
-            raise IllegalAction(reason or f"{action!r} is not an action") from None
-        if type(act) is int and act in self.legal_actions():
-            events: list[Event] = self.apply(act)
-            return events
-        raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
+    # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
 
     def returns(self) -> list[float]:
         """As :meth:`BahaState.returns`: each seat's total below the table's mean, in moons."""
@@ -219,15 +201,6 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         world.seed, world.origin = ref.seed, ref.origin
         return world
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Pickled as the Python position (a search bot's worker makes it native again).
-        return _unpickle_native, (self.reference(),)
-
-    def determinize(self, seat: int, rng: random.Random) -> NativeBahaState:
-        """As :meth:`BahaState.determinize` (the reference's, so the same world for the same
-        ``rng``), the world on the native engine."""
-        return self._from_reference(self.reference().determinize(seat, rng))
-
     def native_determinize(self, seat: int, seed: int) -> NativeBahaState:
         """A world for ``seat`` dealt by the native determinizer (``baha_determinize.hpp``): the
         same worlds as :meth:`determinize` can deal (the same knowledge, the same constraints),
@@ -245,66 +218,11 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         knowledge: dict[str, Any] = core().baha_knowledge(self, seat)
         return knowledge
 
-    def native_ismcts(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int]:
-        """ISMCTS for ``seat`` in C++ (``native/cardroom/ismcts.hpp``), the GIL released: the
-        move and the iterations run. The options are :class:`~cardroom.agents.ismcts.ISMCTSAgent`'s;
-        ``threads`` trees search side by side (root parallel), ``iterations`` shared among them;
-        ``root_prior`` (by action) makes the root's choice PUCT over it; ``infer`` (worlds per
-        tree, 0: none) draws each iteration's world from a pool weighed by the other seats' plays
-        (``native/cardroom/ismcts_infer.hpp``, :meth:`native_infer_chances`), one pool a search
-        (``infer_pool="search"``) or a new one each iteration (``"iteration"``)."""
+    def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]:
+        """The native search (:meth:`native_ismcts`) for ``seat``, ``options`` the core's one object."""
         self._check_seat(seat)
-        action, done, _ = core().baha_ismcts(
-            self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
-        )
-        return action, done
-
-    def native_ismcts_root(
-        self, seat: int, *, iterations: int, seconds: float | None, exploration: float, rollout: str,
-        epsilon: float, max_depth: int, seed: int, threads: int, root_prior: list[float] | None = None,
-        infer: int = 0, infer_epsilon: float = 0.25, infer_pool: str = "search",
-    ) -> tuple[Action, int, list[tuple[int, int, float]]]:
-        """:meth:`native_ismcts`, and the search's root: per action, its visits and the sum of the
-        returns backed up through it (the seat's own), for an oracle of each action's value."""
-        self._check_seat(seat)
-        action, done, root = core().baha_ismcts(
-            self, seat, iterations, seconds or 0.0, exploration, rollout == "heuristic", epsilon, max_depth,
-            seed % 2**64, threads, root_prior or [], infer, infer_epsilon, infer_pool == "iteration",
-        )
-        return action, done, [(int(k), int(v), float(r)) for k, v, r in root]
-
-    def native_infer_chances(
-        self, seat: int, world: NativeBahaState, epsilon: float,
-    ) -> list[tuple[int, int, float]]:
-        """The opponent model of the search's ``infer`` option (``native/cardroom/ismcts_infer.hpp``):
-        per play of another seat this hand, as ``seat`` saw it, that the model judges, ``(player,
-        card, chance)``: the chance of that card under the heuristic with noise ``epsilon`` on the
-        position then, the player's hand being its hand in ``world`` (a state with ``seat``'s view
-        of this one) plus the cards it has played since."""
-        self._check_seat(seat)
-        found = core().baha_infer_chances(self, seat, world, epsilon)
-        return [(int(p), int(c), float(x)) for p, c, x in found]
-
-    def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
-
-    def view(self, seat: int) -> dict[str, Any]:
-        return self.reference().view(seat)
-
-    def view_log(self, seat: int) -> list[Event]:
-        return [visible_event(e, seat) for e in self.log]
-
-    def visible_event(self, event: Event, seat: int) -> Event:
-        return visible_event(event, seat)
-
-    def public_view(self) -> dict[str, Any]:
-        return self.reference().public_view()
+        found: tuple[Action, int, list[tuple[int, int, float]]] = core().baha_ismcts(self, seat, options)
+        return found
 
     def observation(self, seat: int) -> Observation:
         """As ``views.observation`` (the same fields, read from the core: the heuristic asks
@@ -321,24 +239,8 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         hand_points = self.rules.hand_points
         return tuple(hand_points(t & ~f) for t, f in zip(self.taken, self.face_down, strict=True))
 
-    def illegal_reason(self, action: object) -> str | None:
-        return self.reference().illegal_reason(action)
-
     def is_legal(self, action: Action) -> bool:
         return self.illegal_reason(action) is None
-
-    def action_to_string(self, action: Action) -> str:
-        return self.reference().action_to_string(action)
-
-    def parse_action(self, text: str) -> Action:
-        return self.reference().parse_action(text)
-
-    def decode(self, action: Action) -> ActionInfo:
-        return self.reference().decode(action)
-
-    @property
-    def phase(self) -> Phase:
-        return _PHASES[self.phase_code]
 
     def __repr__(self) -> str:
         return (
@@ -347,17 +249,11 @@ class NativeBahaState(_Core):  # type: ignore[misc]
         )
 
 
-def _unpickle_native(ref: BahaState) -> NativeBahaState:
-    state = NativeBahaState.start(ref.rules, ref.seed)
-    return state._from_reference(ref)
-
-
 def native_state(state: BahaState | NativeBahaState) -> NativeBahaState:
     """``state`` on the native engine: itself if it is native, else the same position made
     native from its fields (as a pickled native state is)."""
-    if isinstance(state, NativeBahaState):
-        return state
-    return _unpickle_native(state)
+    made: NativeBahaState = face.to_native(NativeBahaState, state)
+    return made
 
 
 def gaps() -> str | None:
@@ -365,8 +261,8 @@ def gaps() -> str | None:
     return None
 
 
-POLICIES = ("random", "heuristic")
-"""The agents a native batch plays: simulate's ``random`` and ``heuristic``, seeded as it seeds them."""
+POLICIES = face.POLICIES
+"""The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
 class BatchGames:
@@ -391,75 +287,27 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def agent_games(
-    rules: Rules, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-    max_actions: int = 200_000, *, exact: bool = True,
-) -> BatchGames:
-    """Play ``games`` games of ``rules`` natively (the GIL released) between ``agents``: one of
-    :data:`POLICIES` for every seat, or one for all.
-
-    ``exact=False`` (random agents only) keeps the deals but lets every seat choose from one
-    fast stream per game (SplitMix64) instead of simulate's agents (a Mersenne Twister seeded
-    per seat): uniform play-outs at a fraction of the cost, no longer the games ``run_games``
-    plays."""
-    _check_batch("first_seed", first_seed, first_seed + max(games, 0), games, max_actions)
-    seats = list(agents) * rules.players if len(agents) == 1 else list(agents)
-    if len(seats) != rules.players or any(a not in POLICIES for a in seats):
-        raise RulesError(
-            f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats "
-            f"(one name for all, or one a seat), not {list(agents)}"
-        )
-    heuristic = [a == "heuristic" for a in seats]
-    if not exact and any(heuristic):
-        raise RulesError("exact=False plays the fast uniform stream: random agents only")
-    found = core().baha_games(
-        rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-        bool(rules.draw_pile), rules.random_dealer, first_seed, games, max_actions, exact, heuristic,
-        rules.stream == SPLITMIX,
+@functools.lru_cache(maxsize=64)
+def core_rules(rules: Rules) -> Any:
+    """The rules as one object of the core (``BahaRules``), which every function of the core
+    that plays Baha takes whole: made once per rules."""
+    return core().BahaRules(
+        players=rules.players, face=rules.scoring == "face", passing=rules.passing, moon=rules.moon,
+        target=rules.target, draw_pile=bool(rules.draw_pile), random_dealer=rules.random_dealer,
+        split=rules.stream == SPLITMIX,
     )
-    return BatchGames(rules.players, found)
 
 
-def _check_batch(what: str, first_seed: int, last_seed: int, games: int, max_actions: int) -> None:
-    """Refuse seeds beyond the native engine's 64 bits (``what``: the argument, in words) and
-    counts below their least."""
-    if not -(2**62) <= first_seed <= last_seed <= 2**62:
-        raise RulesError(f"{what} must be within 2**62 of zero for the native engine, not {first_seed}")
-    if games < 0 or max_actions < 1:
-        raise RulesError(
-            f"games must be a whole number from 0 and max_actions from 1, not {games}, {max_actions}"
-        )
-
-
-def table_games(
-    rules: Rules, seeds: Sequence[int], lineups: Sequence[Sequence[str]], max_actions: int = 200_000,
-) -> TableGames:
-    """Play game ``i`` of seed ``seeds[i]`` natively between ``lineups[i]`` (one of
-    :data:`POLICIES` a seat, seeded as simulate seeds them), recording every fact of its results
-    tables (:mod:`cardroom.games.baha.native_tables`; needs pyarrow): the games
-    :func:`cardroom.sim.results.simulate_to` plays, and their rows."""
+def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
     from cardroom.games.baha.native_tables import table_games as played
 
-    if len(seeds) != len(lineups):
-        raise RulesError(f"one line-up a game: {len(seeds)} seeds, {len(lineups)} line-ups")
-    _check_batch("every seed", min(seeds, default=0), max(seeds, default=0), len(seeds), max_actions)
-    for lineup in lineups:
-        if len(lineup) != rules.players or any(a not in POLICIES for a in lineup):
-            raise RulesError(
-                f"a native batch plays {' or '.join(POLICIES)} at each of the {rules.players} seats, "
-                f"not {list(lineup)}"
-            )
-    return played(rules, seeds, [[a == "heuristic" for a in lineup] for lineup in lineups], max_actions)
+    return played(rules, core_rules(rules), seeds, seats, max_actions)
 
 
-def random_games(
-    rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True
-) -> BatchGames:
-    """:func:`agent_games` between random agents (``exact=False``: the fast uniform stream)."""
-    return agent_games(rules, games, first_seed, ("random",), max_actions, exact=exact)
-
-
-def heuristic_games(rules: Rules, games: int, first_seed: int = 0, max_actions: int = 200_000) -> BatchGames:
-    """:func:`agent_games` between heuristic agents: the games ``run_games`` plays with a lineup
-    of ``heuristic``."""
-    return agent_games(rules, games, first_seed, ("heuristic",), max_actions)
+BATCHES = face.Batches("a native batch", core_rules, "baha_games",
+                       lambda rules, found: BatchGames(rules.players, found), _tables)
+"""Baha's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
+agent_games = BATCHES.agent_games
+table_games = BATCHES.table_games
+random_games = BATCHES.random_games
+heuristic_games = BATCHES.heuristic_games

@@ -23,67 +23,29 @@ False, nothing changed, if the bots end the episode before the learner moves).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from cardroom.engine import SPLITMIX, State
 from cardroom.games.baha.actions import CARD_TEXT, PASS_BASE
-from cardroom.games.baha.native import NativeBahaState, native_state
+from cardroom.games.baha.native import NativeBahaState, core_rules
 from cardroom.games.baha.rules import Rules
 from cardroom.native import core
+from cardroom.native.face import POLICIES, NativeBatch, check_bots
 
 __all__ = ["POLICIES", "Batch"]
 
-POLICIES = ("random", "heuristic")
-"""The bots a native batch plays, seeded as the Gymnasium env seeds ``cardroom.agents.make``."""
 
 
-def _text(action: int) -> str:
-    return f"play {CARD_TEXT[action]}" if action < PASS_BASE else f"pass {CARD_TEXT[action - PASS_BASE]}"
-
-
-class Batch:
+class Batch(NativeBatch):
     """Baha's native batch (see the module's docstring for the contract)."""
+
+    STATE = NativeBahaState
 
     def __init__(self, rules: Rules, num_envs: int, self_play: bool, seat: int, bots: Sequence[str | None],
                  deals: int | None, max_steps: int | None, zero_sum: bool) -> None:
-        if any(bot is not None and bot not in POLICIES for bot in bots):
-            raise ValueError(f"a native Baha batch plays {' or '.join(POLICIES)} bots, not {list(bots)}")
+        heuristic = check_bots("a native Baha batch", bots)
         self._rules = rules
-        self._core: Any = core().BahaVector(
-            rules.players, rules.scoring == "face", rules.passing, rules.moon, rules.target,
-            bool(rules.draw_pile), rules.random_dealer, num_envs, self_play, seat,
-            [bot == "heuristic" for bot in bots], deals or 0, max_steps or 0, zero_sum,
-            rules.stream == SPLITMIX,
+        self._core = core().BahaVector(
+            core_rules(rules), num_envs, self_play, seat, heuristic, deals or 0, max_steps or 0, zero_sum,
         )
 
-    def bind(self, *arrays: Any) -> None:
-        rewards = arrays[2]
-        self._core.bind(*arrays, rewards.size // len(rewards))
-
-    def reset(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
-        self._core.reset(list(rows), list(seeds))
-
-    def step(self, actions: Any) -> int:
-        bad: int = self._core.step(actions)
-        return bad
-
-    def refusal(self, row: int, action: int) -> str:
-        legal = self._core.legal_actions(row)
-        allowed = ", ".join(_text(a) for a in legal)
-        return (f"action {action} ({_text(action)}) is not one seat {self._core.turn(row)} may take now; "
-                f"allowed: {allowed}")
-
-    def global_state(self, out: Any) -> None:
-        self._core.global_state(out)
-
-    def row_state(self, row: int) -> tuple[State, Any]:
-        state = NativeBahaState.start(self._rules, int(self._core.row_seed(row)))
-        words = self._core.row_state(row, state)
-        return state, words
-
-    def set_row_state(self, row: int, state: State, words: Any) -> None:
-        self._core.set_row_state(row, native_state(state), words)  # type: ignore[arg-type]
-
-    def load(self, row: int, state: State, seed: int) -> bool:
-        loaded: bool = self._core.load(row, native_state(state), seed)  # type: ignore[arg-type]
-        return loaded
+    def _text(self, action: int) -> str:
+        return f"play {CARD_TEXT[action]}" if action < PASS_BASE else f"pass {CARD_TEXT[action - PASS_BASE]}"
