@@ -184,7 +184,8 @@ def baebae_games(
 ) -> dict[str, Any]: ...
 
 def baebae_restricted_games(
-    rules: BaebaeRules, seeds: list[int], seats: list[int], never_play: int, never_action: int, max_actions: int,
+    rules: BaebaeRules, seeds: list[int], seats: list[int], never_play: int, never_action: int,
+    max_actions: int,
 ) -> dict[str, list[int]]: ...
 
 def baebae_table_games(

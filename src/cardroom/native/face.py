@@ -17,12 +17,11 @@ core's opponent model (``INFER_CHANCES``).
 
 from __future__ import annotations
 
-import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError
+from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, is_whole, whole_index
 from cardroom.native import core
 
 __all__ = [
@@ -207,13 +206,10 @@ class NativeState:
     def _apply_other(self, action: object) -> list[Event]:
         """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
         taken as that int; the rest is refused with the Python engine's words, nothing changed."""
-        try:
-            if isinstance(action, bool) or not isinstance(action, SupportsIndex):
-                raise TypeError  # True is not action 1
-            act = operator.index(action)
-        except TypeError:
+        act = whole_index(action)  # True is not action 1
+        if act is None:
             reason = self.reference().illegal_reason(action)
-            raise IllegalAction(reason or f"{action!r} is not an action") from None
+            raise IllegalAction(reason or f"{action!r} is not an action")
         if type(act) is int and act in self.legal_actions():
             return self.apply(act)
         raise IllegalAction(self.reference().illegal_reason(act) or f"{act} may not be taken now")
@@ -273,7 +269,7 @@ class NativeState:
         return [(int(p), int(c), float(x)) for p, c, x in found]
 
     def _check_seat(self, seat: int) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+        if not is_whole(seat) or not 0 <= seat < self.n:
             raise IllegalAction(f"seat must be 0 to {self.n - 1}, not {seat!r}")
 
     def view(self, seat: int) -> dict[str, Any]:
