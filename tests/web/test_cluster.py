@@ -24,7 +24,8 @@ from web_support import Client, LiveServer
 from websockets.exceptions import ConnectionClosed
 
 from cardroom.cli.main import app
-from cardroom.web.cluster import Leases
+from cardroom.web.accounts import Attempts
+from cardroom.web.cluster import Leases, SharedAttempts
 from cardroom.web.store import SeatData, SeatTaken, Store, TableData
 
 
@@ -540,3 +541,11 @@ def test_wrong_passwords_at_once_over_two_servers_are_checked_no_more_than_the_l
     finally:
         a.stop()
         b.stop()
+
+
+def test_a_shared_count_of_attempts_is_never_read_apart_from_its_shared_step() -> None:
+    """wait and count of the local class would read this node's memory, not Redis: refused."""
+    shared = SharedAttempts(Leases.__new__(Leases), "signin", Attempts(5, 60.0))
+    for look in (shared.wait, shared.count):
+        with pytest.raises(TypeError, match="taken and given back"):
+            look("an address", 0.0)

@@ -458,6 +458,14 @@ class SharedAttempts(Attempts):
     def _key(self, key: str) -> str:
         return f"{self.leases.prefix}:attempts:{self.what}:{key}"
 
+    def wait(self, key: str, now: float) -> float:
+        # A look apart from the count would read this node's memory, not the shared count:
+        # refused loudly rather than answered wrong (the shared count is taken in one step).
+        raise TypeError("a shared count of attempts is taken and given back, not read apart")
+
+    def count(self, key: str, now: float) -> None:
+        raise TypeError("a shared count of attempts is taken and given back, not counted apart")
+
     def take(self, key: str, now: float) -> float:
         from redis.exceptions import RedisError
 
