@@ -5,6 +5,7 @@ under an account's name, and a private table is found by its link only."""
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -180,6 +181,16 @@ def test_no_account_may_be_named_guest(server: LiveServer) -> None:
     for name in ("Guest", "guest"):
         r = server.http.post("/api/account/signup", json={"name": name, "password": PASSWORD})
         assert r.status_code == 400 and "the name of every player without an account" in r.json()["detail"]
+
+
+def test_a_guest_sits_as_guest_beside_an_account_named_so_before_the_rule(server: LiveServer) -> None:
+    """An account called "guest" from before names were refused must not lock every nameless
+    guest out: "Guest" is the name of every player without an account, never an account's."""
+    sign_up(server, "Gues")
+    with sqlite3.connect(server.data_dir / "cardroom.db") as db:
+        db.execute("UPDATE accounts SET name = 'guest', folded = 'guest' WHERE folded = 'gues'")
+    table = server.create(game="baha", players=3, name="Ada", seats=["human", "human", "heuristic"])
+    assert server.join(table["id"], "Guest")["seat"] == 1
 
 
 # -- private tables (item 8) --------------------------------------------------------------------

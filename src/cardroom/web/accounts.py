@@ -424,9 +424,11 @@ class Accounts:
 
     def named(self, name: str) -> str | None:
         """The account whose name ``name`` is (any case, see :func:`folded_name`), as the
-        account writes it; ``None`` when no account has it."""
+        account writes it; ``None`` when no account has it. :data:`GUEST_NAME` is every guest's
+        name, never an account's (an account given it before the name was refused keeps it, but
+        guests are not kept from it)."""
         folded = folded_name(name)
-        if not NAME_MIN <= len(folded) <= NAME_MAX:
+        if not NAME_MIN <= len(folded) <= NAME_MAX or folded == folded_name(GUEST_NAME):
             return None
         with self._session() as s:
             return s.scalar(select(AccountRow.name).where(AccountRow.folded == folded))
