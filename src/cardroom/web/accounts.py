@@ -42,6 +42,7 @@ from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
 
+from cardroom.web.refusal import Refusal
 from cardroom.web.store import ActionRow, Base, PrivateRow, SeatRow, Store, TableRow
 
 __all__ = [
@@ -72,13 +73,11 @@ neither is rated in a further game of it they both play (so that two accounts ca
 PAIR_WINDOW = 24 * 3600.0
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
     """A refusal in words, with its HTTP status (and a wait for 429)."""
 
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
+        super().__init__(status, message, retry_after)
 
 
 def name_problem(name: str) -> str | None:

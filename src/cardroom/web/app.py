@@ -29,11 +29,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from cardroom.agents.levels import bot_ratings
 from cardroom.web import pages
 from cardroom.web.accounts import CSRF_COOKIE, SESSION_COOKIE, SESSION_SECONDS, AccountError, Accounts, Me
-from cardroom.web.bounded import Refused
 from cardroom.web.catalog import catalog
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota, client_address
 from cardroom.web.ops import CONTENT_TYPE
 from cardroom.web.protocol import MAX_DECK_BYTES, CreateBody, JoinBody, QuickBody, TokenBody, error
+from cardroom.web.refusal import Refusal, sendable
 from cardroom.web.store import Store
 from cardroom.web.studio import (
     CancelBody,
@@ -141,6 +141,17 @@ class BodyLimit:
         await response(scope, receive, send)
 
 
+async def answer_refusal(request: Request, err: Exception) -> JSONResponse:
+    """The one handler of every :class:`Refusal`: ``detail`` (and a deck's ``problems``) as
+    JSON, its status, and ``Retry-After`` for a refusal that passes."""
+    assert isinstance(err, Refusal)
+    headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
+    body: dict[str, Any] = {"detail": sendable(str(err))}
+    if err.problems is not None:
+        body["problems"] = err.problems
+    return JSONResponse(body, status_code=err.status, headers=headers)
+
+
 def create_app(
     db_url: str | None, data_dir: Path, bot_delay: float = DEFAULT_BOT_DELAY, bot_workers: int = 1,
     local_only: bool = False, redis_url: str | None = None, quick_wait: float | None = None,
@@ -227,28 +238,7 @@ def create_app(
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SiteGuard, local_only=local_only)
 
-    @app.exception_handler(TableError)
-    async def table_error(request: Request, err: TableError) -> JSONResponse:
-        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
-        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
-
-    @app.exception_handler(AccountError)
-    async def account_error(request: Request, err: AccountError) -> JSONResponse:
-        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
-        return JSONResponse({"detail": _sendable(str(err))}, status_code=err.status, headers=headers)
-
-    @app.exception_handler(StudioError)
-    async def studio_error(request: Request, err: StudioError) -> JSONResponse:
-        headers = None if err.retry_after is None else {"Retry-After": str(math.ceil(err.retry_after))}
-        body: dict[str, Any] = {"detail": _sendable(str(err))}
-        if err.problems is not None:
-            body["problems"] = err.problems
-        return JSONResponse(body, status_code=err.status, headers=headers)
-
-    @app.exception_handler(Refused)
-    async def refused(request: Request, err: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(err)}, status_code=err.status,
-                            headers={"Retry-After": str(math.ceil(err.retry_after))})
+    app.add_exception_handler(Refusal, answer_refusal)
 
     @app.exception_handler(SQLAlchemyError)
     async def database_error(request: Request, err: SQLAlchemyError) -> JSONResponse:
@@ -261,7 +251,7 @@ def create_app(
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, err: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"detail": _sendable(_validation_text(err))}, status_code=400)
+        return JSONResponse({"detail": sendable(_validation_text(err))}, status_code=400)
 
     @app.exception_handler(StarletteHTTPException)
     async def not_found(request: Request, err: StarletteHTTPException) -> Response:
@@ -785,12 +775,6 @@ def create_app(
                     await websocket.close()
 
     return app
-
-
-def _sendable(text: str) -> str:
-    """``text`` as UTF-8 can carry it: a lone surrogate from a JSON escape (``"\\ud800"``)
-    echoed in a message is written as its escape instead of failing the answer."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 _WRAPPERS = frozenset({"body", "settings"})

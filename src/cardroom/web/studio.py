@@ -57,6 +57,7 @@ from cardroom.web.accounts import Attempts
 from cardroom.web.bounded import Pace, WorkerPool
 from cardroom.web.guard import client_address
 from cardroom.web.protocol import MAX_DECK_BYTES
+from cardroom.web.refusal import Refusal
 from cardroom.web.store import Base, Store
 
 __all__ = [
@@ -120,16 +121,9 @@ class FormInvalid(Exception):
         self.errors = errors
 
 
-class StudioError(Exception):
+class StudioError(Refusal):
     """A studio request refused: its HTTP status and the reason in words (``problems``: the
     deck's, each placed at its card and field)."""
-
-    def __init__(self, status: int, message: str, retry_after: float | None = None,
-                 problems: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-        self.problems = problems
 
 
 # -- the tables --------------------------------------------------------------------------
