@@ -10,7 +10,7 @@ from typing import Any
 from sqlalchemy import select
 from web_support import TIMEOUT, Client, LiveServer, play_out
 
-from cardroom.web.store import ActionRow
+from cardroom.web.schema import ActionRow
 
 GRACE = 0.5
 

@@ -7,7 +7,7 @@ import time
 from sqlalchemy import select
 from web_support import TIMEOUT, LiveServer, play_out
 
-from cardroom.web.store import ActionRow
+from cardroom.web.schema import ActionRow
 
 
 def test_timer_stand_in_and_coming_back(server: LiveServer) -> None:

@@ -37,12 +37,26 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from openskill.models import PlackettLuce
-from sqlalchemy import Float, ForeignKey, Integer, String, func, select
 from sqlalchemy import delete as sql_delete
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
-from cardroom.web.store import ActionRow, Base, PrivateRow, SeatRow, Store, TableRow
+from cardroom.web.refusal import Refusal
+from cardroom.web.schema import (
+    AccountAddressRow,
+    AccountRow,
+    AccountSeatRow,
+    AccountSessionRow,
+    ActionRow,
+    PrivateRow,
+    RatedGameRow,
+    RatedPlayerRow,
+    RatingRow,
+    SeatRow,
+    TableRow,
+)
+from cardroom.web.store import Store
 
 __all__ = [
     "AccountError", "Accounts", "Attempts", "SESSION_COOKIE", "CSRF_COOKIE", "SESSION_SECONDS",
@@ -72,13 +86,11 @@ neither is rated in a further game of it they both play (so that two accounts ca
 PAIR_WINDOW = 24 * 3600.0
 
 
-class AccountError(Exception):
+class AccountError(Refusal):
     """A refusal in words, with its HTTP status (and a wait for 429)."""
 
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
+        super().__init__(status, message, retry_after)
 
 
 def name_problem(name: str) -> str | None:
@@ -110,84 +122,6 @@ def password_problem(password: str, name: str) -> str | None:
     if len(set(password)) < 4:
         return "a password needs at least 4 different characters"
     return None
-
-
-# -- the tables ------------------------------------------------------------------------------
-
-
-class AccountRow(Base):
-    """An account: its name as typed, the lower-case name that must be unique, the argon2 hash."""
-
-    __tablename__ = "accounts"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    name: Mapped[str] = mapped_column(String(40))
-    folded: Mapped[str] = mapped_column(String(40), unique=True)
-    password_hash: Mapped[str] = mapped_column(String(200))
-    created: Mapped[float] = mapped_column(Float)
-
-
-class AccountSessionRow(Base):
-    """A signed-in browser: the SHA-256 of its session token, and its CSRF token."""
-
-    __tablename__ = "account_sessions"
-
-    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
-    csrf: Mapped[str] = mapped_column(String(64))
-    expires: Mapped[float] = mapped_column(Float)
-
-
-class AccountSeatRow(Base):
-    """A seat an account took at a table."""
-
-    __tablename__ = "account_seats"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
-
-
-class RatingRow(Base):
-    """An account's openskill rating in one game."""
-
-    __tablename__ = "ratings"
-
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
-    game: Mapped[str] = mapped_column(String(20), primary_key=True)
-    mu: Mapped[float] = mapped_column(Float)
-    sigma: Mapped[float] = mapped_column(Float)
-    games: Mapped[int] = mapped_column(Integer)
-
-
-class AccountAddressRow(Base):
-    """An address an account signed in from (the SHA-256 of the account's id and the address,
-    not the address), and when last: there the account's shared back-off does not hold."""
-
-    __tablename__ = "account_addresses"
-
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
-    address_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    last: Mapped[float] = mapped_column(Float)
-
-
-class RatedGameRow(Base):
-    """A finished table whose game changed ratings (a game is rated once)."""
-
-    __tablename__ = "rated_games"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    at: Mapped[float] = mapped_column(Float)
-
-
-class RatedPlayerRow(Base):
-    """An account a rated game rated (revision 0007)."""
-
-    __tablename__ = "rated_players"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
-                                            index=True)
 
 
 def token_digest(token: str) -> str:

@@ -28,6 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from cardroom.web.guard import client_address
+from cardroom.web.refusal import Refusal
 
 __all__ = ["Refused", "Pace", "WorkerPool", "REFUSAL_PAUSE", "WORKER_NICENESS"]
 
@@ -41,13 +42,13 @@ WORKER_NICENESS = 10
 T = TypeVar("T")
 
 
-class Refused(Exception):
+class Refused(Refusal):
     """A request over a bound: its HTTP status, the reason in words, and when to try again."""
 
+    retry_after: float
+
     def __init__(self, status: int, message: str, retry_after: float) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
+        super().__init__(status, message, retry_after)
 
 
 class Pace:

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardroom.agents import Agent
 from cardroom.engine import Rules, State
+from cardroom.web.refusal import Refusal
 from cardroom.web.store import TableData
 
 __all__ = [
@@ -109,14 +110,11 @@ def _malloc_trim() -> None:
 _libc: Any = None
 
 
-class TableError(Exception):
+class TableError(Refusal):
     """A request about tables that cannot be granted: ``status`` is the HTTP status to answer."""
 
     def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-        """For a refusal that passes (429, 503): seconds to wait, sent as ``Retry-After``."""
+        super().__init__(status, message, retry_after)
 
 
 def hash_token(token: str) -> str:

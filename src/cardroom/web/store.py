@@ -25,13 +25,6 @@ from typing import Any
 from urllib.parse import unquote
 
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    Float,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
     create_engine,
     event,
     insert,
@@ -45,131 +38,29 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import (
-    DeclarativeBase,
-    Mapped,
     Session,
-    mapped_column,
-    relationship,
     selectinload,
     sessionmaker,
 )
 from sqlalchemy.pool import NullPool
 
+from cardroom.web.schema import (
+    ActionRow,
+    Base,
+    ClosureRow,
+    CreatorRow,
+    DeckRow,
+    DepartureRow,
+    PrivateRow,
+    RematchRow,
+    SeatRow,
+    TableRow,
+)
+
 __all__ = ["Store", "TableData", "SeatData", "Base", "DatabaseInUse", "DatabaseDamaged", "ServerLock",
            "AdvisoryLock", "SeatTaken", "PrivateRow", "migrate", "HEAD", "MIGRATIONS"]
 
 log = logging.getLogger("cardroom.web")
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class DeckRow(Base):
-    """An uploaded BAEBAE deck file, by the digest of its content."""
-
-    __tablename__ = "decks"
-
-    digest: Mapped[str] = mapped_column(String(80), primary_key=True)
-    name: Mapped[str] = mapped_column(String(200))
-    text: Mapped[str] = mapped_column(Text)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class TableRow(Base):
-    __tablename__ = "tables"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(20))
-    players: Mapped[int] = mapped_column(Integer)
-    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    """The rule options chosen, without the deck."""
-    deck: Mapped[str | None] = mapped_column(String(100), nullable=True)
-    """A project deck's name, or null for an uploaded deck (``upload``) or no deck (Baha)."""
-    upload: Mapped[str | None] = mapped_column(ForeignKey("decks.digest"), nullable=True)
-    deck_info: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
-    """``{"name", "digest"}`` of the deck the game is played with (as its record names it)."""
-    seed: Mapped[int] = mapped_column(BigInteger)
-    timer: Mapped[float | None] = mapped_column(Float, nullable=True)
-    status: Mapped[str] = mapped_column(String(10), index=True)
-    created: Mapped[float] = mapped_column(Float, index=True)
-    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
-    record: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
-
-    seats: Mapped[list[SeatRow]] = relationship(order_by="SeatRow.seat", cascade="all, delete-orphan")
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(10))
-    bot: Mapped[str | None] = mapped_column(String(200), nullable=True)
-    name: Mapped[str | None] = mapped_column(String(100), nullable=True)
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), primary_key=True)
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    """1 for the first action of the game: the table's ``seq`` once it is taken."""
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(String(100))
-    by: Mapped[str] = mapped_column(String(200))
-    """Who chose it: ``human``, or the bot spec that played the seat."""
-    at: Mapped[float] = mapped_column(Float)
-
-
-# What people did to a table besides playing: each in a table of its own (revision 0002).
-
-
-class CreatorRow(Base):
-    """Who created a table: the hash of the token that may close it."""
-
-    __tablename__ = "creators"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64))
-
-
-class DepartureRow(Base):
-    """A player who left a running game: a stand-in has played the seat since ``after`` actions."""
-
-    __tablename__ = "departures"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    after: Mapped[int] = mapped_column(Integer)
-
-
-class ClosureRow(Base):
-    """A running game its creator closed after ``after`` actions: it ended abandoned."""
-
-    __tablename__ = "closures"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    after: Mapped[int] = mapped_column(Integer)
-
-
-class RematchRow(Base):
-    """The table made as a finished table's rematch."""
-
-    __tablename__ = "rematches"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
-    rematch_id: Mapped[str] = mapped_column(String(32))
-
-
-class PrivateRow(Base):
-    """A table its creator kept out of the lobby's list: found by its link only (revision 0005)."""
-
-    __tablename__ = "private_tables"
-
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
 
 
 @dataclass

@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import JSON, Float, ForeignKey, Integer, String, Text, func, select, update
-from sqlalchemy.orm import Mapped, defer, mapped_column, sessionmaker
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import defer, sessionmaker
 
 from cardroom import games
 from cardroom.engine import CardroomInputError, Rules
@@ -57,7 +57,9 @@ from cardroom.web.accounts import Attempts
 from cardroom.web.bounded import Pace, WorkerPool
 from cardroom.web.guard import client_address
 from cardroom.web.protocol import MAX_DECK_BYTES
-from cardroom.web.store import Base, Store
+from cardroom.web.refusal import Refusal
+from cardroom.web.schema import StudioDeckRow, StudioRunRow, StudioVersionRow
+from cardroom.web.store import Store
 
 __all__ = [
     "Studio", "StudioError", "JOBS", "Job", "Work", "RunSettings", "DeckForm", "OpenBody", "SaveBody",
@@ -120,75 +122,9 @@ class FormInvalid(Exception):
         self.errors = errors
 
 
-class StudioError(Exception):
+class StudioError(Refusal):
     """A studio request refused: its HTTP status and the reason in words (``problems``: the
     deck's, each placed at its card and field)."""
-
-    def __init__(self, status: int, message: str, retry_after: float | None = None,
-                 problems: list[dict[str, Any]] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
-        self.problems = problems
-
-
-# -- the tables --------------------------------------------------------------------------
-
-
-class StudioDeckRow(Base):
-    """A deck opened in the studio: its versions follow."""
-
-    __tablename__ = "studio_decks"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    """The game whose deck it is (a game of :func:`editors`)."""
-    source: Mapped[str] = mapped_column(String(100))
-    """Where it came from: a project deck's name, or ``upload``."""
-    created: Mapped[float] = mapped_column(Float)
-
-
-class StudioVersionRow(Base):
-    """One saved version of a studio deck: its deck file and what changed from the one before."""
-
-    __tablename__ = "studio_versions"
-
-    deck_id: Mapped[str] = mapped_column(ForeignKey("studio_decks.id", ondelete="CASCADE"), primary_key=True)
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(100))
-    digest: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
-    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)
-    created: Mapped[float] = mapped_column(Float)
-    size: Mapped[int] = mapped_column(Integer, default=0)
-    """The deck file's bytes (revision 0008; 0 for versions saved before it)."""
-    address: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    """The client address that saved it (``None`` before revision 0008)."""
-    account: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
-    """The account that saved it, if one was signed in."""
-
-
-class StudioRunRow(Base):
-    """A job played on a studio deck's versions, and its report once finished."""
-
-    __tablename__ = "studio_runs"
-
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(20))
-    deck_id: Mapped[str] = mapped_column(ForeignKey("studio_decks.id", ondelete="CASCADE"), index=True)
-    versions: Mapped[list[int]] = mapped_column(JSON)
-    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(10), index=True)
-    """``waiting``, ``running``, ``done``, ``failed``, ``cancelled`` or ``stopped``."""
-    games: Mapped[int] = mapped_column(Integer)
-    """Games the run plays in all (every version's)."""
-    played: Mapped[int] = mapped_column(Integer)
-    """Games played when it was last stored (a finished run's: all it played)."""
-    error: Mapped[str | None] = mapped_column(Text, nullable=True)
-    report_html: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
-    report_text: Mapped[str | None] = mapped_column(Text, nullable=True, deferred=True)
-    created: Mapped[float] = mapped_column(Float)
-    finished: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 # -- the requests ------------------------------------------------------------------------

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from cardroom.web import accounts as _accounts  # noqa: F401  (its tables, in the same metadata)
-from cardroom.web import studio as _studio  # noqa: F401  (its tables too)
-from cardroom.web.store import Base
+from cardroom.web.schema import Base  # every row of the web table (schema.py), in one metadata
 
 
 def run_migrations() -> None:
