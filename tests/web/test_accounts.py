@@ -441,10 +441,18 @@ def test_changing_the_password_ends_the_other_sessions(server: LiveServer, monke
         r = here.post("/api/account/password", headers=csrf(here), json={"password": PASSWORD})
         assert r.status_code == 400 and "new_password" in r.json()["detail"]
         assert there.get("/api/account").json()["signed_in"] is True  # nothing changed so far
+        before = dict(here.cookies)
         r = here.post("/api/account/password", headers=csrf(here), json=change)
         assert r.status_code == 200, r.text
         assert r.json() == {"changed": True, "signed_out": 1}
+        # this browser's session goes on under a new token and CSRF token: the old ones are spent
+        assert here.cookies["cardroom_session"] != before["cardroom_session"]
+        assert here.cookies["cardroom_csrf"] != before["cardroom_csrf"]
         assert here.get("/api/account").json() == {"signed_in": True, "name": "Ada", "sessions": 1}
+        assert here.post("/api/account/signout-others", headers=csrf(here)).status_code == 200
+        with person(server) as thief:
+            thief.cookies.set("cardroom_session", before["cardroom_session"])
+            assert thief.get("/api/account").json() == {"signed_in": False}
         assert there.get("/api/account").json() == {"signed_in": False}
     r = server.http.post("/api/account/signin", json={"name": "Ada", "password": PASSWORD})
     assert r.status_code == 401

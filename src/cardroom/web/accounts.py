@@ -397,9 +397,12 @@ class Accounts:
             raise AccountError(403, "that is not this account's password; nothing changed")
         return row
 
-    def change_password(self, me: Me, token: str, password: str, new: str, address: str) -> int:
+    def change_password(self, me: Me, token: str, password: str, new: str,
+                        address: str) -> tuple[int, Me, str]:
         """Replace the password (``password`` the current one); every other session ends, as
-        one may change a password because someone else knows it. Answers how many ended."""
+        one may change a password because someone else knows it, and this one goes on under a
+        new token and CSRF token (the old ones may be known too). Answers how many others ended,
+        and this browser's new session."""
         problem = password_problem(new, me.name)
         if problem is not None:
             raise AccountError(400, f"the new password: {problem}")
@@ -410,7 +413,10 @@ class Accounts:
             if row is None:
                 raise AccountError(401, "this session's account is gone; sign in again")
             row.password_hash = digest
-        return self.sign_out_others(me, token)
+        ended = self.sign_out_others(me, token)
+        self.sign_out(token)
+        fresh, fresh_token = self._open(me.id, me.name, time.time())
+        return ended, fresh, fresh_token
 
     def delete(self, me: Me, password: str, address: str) -> list[tuple[str, int, str]]:
         """Delete the account (``password`` its own): its sessions, ratings, seats and

@@ -47,8 +47,9 @@ class ConfirmBody(BaseModel):
     password: str = Field(max_length=1000)
 
 
-def open_session(request: Request, me: Me, token: str) -> JSONResponse:
-    answer = JSONResponse({"name": me.name, "signed_in": True})
+def open_session(request: Request, me: Me, token: str, body: dict[str, Any] | None = None) -> JSONResponse:
+    """``body`` (by default the account's name) with the session's cookies set."""
+    answer = JSONResponse({"name": me.name, "signed_in": True} if body is None else body)
     secure = request.url.scheme == "https"
     answer.set_cookie(SESSION_COOKIE, token, max_age=SESSION_SECONDS, path="/", httponly=True,
                       samesite="lax", secure=secure)
@@ -83,11 +84,11 @@ async def get_account(me: Signed, accounts: AccountsOf) -> dict[str, Any]:
 
 @router.post("/api/account/password")
 async def change_password(body: PasswordBody, request: Request, me: Signed, accounts: AccountsOf,
-                          address: Address) -> dict[str, Any]:
+                          address: Address) -> JSONResponse:
     mine, token = own_account(request, me)
-    ended = await asyncio.to_thread(accounts.change_password, mine, token, body.password,
-                                    body.new_password, address)
-    return {"changed": True, "signed_out": ended}
+    ended, fresh, fresh_token = await asyncio.to_thread(
+        accounts.change_password, mine, token, body.password, body.new_password, address)
+    return open_session(request, fresh, fresh_token, {"changed": True, "signed_out": ended})
 
 
 @router.post("/api/account/signout-others")
