@@ -4,6 +4,7 @@ a player, the designer's studio; a page of its own for an address with nothing t
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 
 from fastapi import APIRouter
@@ -88,22 +89,23 @@ async def studio_page() -> Response:
     return page("studio.html")
 
 
-@router.get("/studio/decks/{deck_id}")
-async def studio_deck_page(deck_id: str, studio: StudioOf) -> Response:
+async def _studio_page_of(look_up: Callable[[str], object], key: str) -> Response:
+    """The studio's page for a deck or a run that ``look_up`` finds; else a missing page in words."""
     try:
-        await asyncio.to_thread(studio.exists, deck_id)
+        await asyncio.to_thread(look_up, key)
     except StudioError as err:
         return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
     return page("studio.html")
+
+
+@router.get("/studio/decks/{deck_id}")
+async def studio_deck_page(deck_id: str, studio: StudioOf) -> Response:
+    return await _studio_page_of(studio.exists, deck_id)
 
 
 @router.get("/studio/runs/{run_id}")
 async def studio_run_page(run_id: str, studio: StudioOf) -> Response:
-    try:
-        await asyncio.to_thread(studio.run, run_id)
-    except StudioError as err:
-        return missing(f"{_sentence(str(err)[:200])}: the address is not quite right.")
-    return page("studio.html")
+    return await _studio_page_of(studio.run, run_id)
 
 
 @router.get("/favicon.ico")
