@@ -14,8 +14,10 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
+
+from sqlalchemy.exc import IntegrityError
 
 from cardroom import games
 from cardroom.agents import AgentError, format_spec, make, parse_spec
@@ -27,10 +29,11 @@ from cardroom.record import make_record, rebuild
 from cardroom.text import plural
 from cardroom.web import views
 from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
+from cardroom.web.directory import LocalDirectory, TableDirectory
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
 from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
 from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
-from cardroom.web.store import SeatData, TableData
+from cardroom.web.store import SeatData, SeatTaken, Store, TableData
 
 __all__ = [
     "TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS", "MAX_QUEUED_BYTES",
@@ -61,24 +64,52 @@ weighs, each kept in memory per search tree)."""
 
 
 class TableManager(TablePlay):
-    """Every table of one server, in memory, backed by the store."""
+    """The tables this server holds, in memory, backed by the store; where each table lives
+    (which this server holds, the lobby over every server's) is its ``directory``'s: one
+    server's own (:class:`LocalDirectory`, the default) or a cluster node's
+    (:class:`cardroom.web.cluster.RedisDirectory`)."""
+
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1,
+                 directory: TableDirectory | None = None) -> None:
+        super().__init__(store, data_dir, bot_delay, bot_workers)
+        self.directory: TableDirectory = directory if directory is not None else LocalDirectory()
+        self.directory.bind(self)
+
+    @property
+    def leases(self) -> TableDirectory:
+        """The directory, which keeps the leases of the tables (its ``node`` names this server)."""
+        return self.directory
+
+    @property
+    def address(self) -> str:
+        """Where the other servers reach this one (the directory's)."""
+        return self.directory.address
+
+    @address.setter
+    def address(self, address: str) -> None:
+        self.directory.address = address
 
     # -- starting and stopping -------------------------------------------------------
 
     def load(self) -> None:
+        """Load the tables this server holds at start, as its directory says."""
+        self.directory.load()
+
+    def load_stored(self) -> None:
         """Rebuild every table from the database: unfinished games replay their actions."""
         for data in self.store.tables(with_actions=True):
             if data.status == "over":
                 self.tables[data.id] = LiveTable(data, None)
                 continue
             try:
-                table = self._rebuild(data)
+                table = self.rebuild_table(data)
             except Exception as err:  # a table that cannot be rebuilt must not stop the others
                 log.error("table %s cannot be rebuilt and is left out: %s", data.id, err)
                 continue
             self.tables[data.id] = table
 
-    def _rebuild(self, data: TableData) -> LiveTable:
+    def rebuild_table(self, data: TableData) -> LiveTable:
+        """A stored table, its game (if running) rebuilt from its actions."""
         rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
         if data.deck_info is not None:
             have = rules.deck_record() if isinstance(rules, DeckRules) else {}
@@ -96,8 +127,10 @@ class TableManager(TablePlay):
         for table in self.tables.values():
             self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_every())
+        self.directory.start()
 
     async def stop(self) -> None:
+        await self.directory.stop()
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
@@ -113,6 +146,27 @@ class TableManager(TablePlay):
         self.bot_pool.close()
         for threads in (self.quick_pool, self.replay_pool, self.hint_pool):
             threads.shutdown(wait=False, cancel_futures=True)
+        await self.directory.close()
+
+    def hold(self, table: LiveTable) -> None:
+        """Hold a table the directory took (its owner died): in memory, its bot or timer going."""
+        self.tables[table.id] = table
+        self._kick(table)
+
+    def moved_away(self, table: LiveTable) -> None:
+        """A table another server holds now, forgotten here already: its bot or timer stops,
+        its connections close (their clients connect again and reach its holder)."""
+        if table.task is not None and not table.task.done():
+            table.task.cancel()
+        for conn in list(table.conns):
+            conn.push(error("moved", "this table moved to another server; connecting again"))
+            conn.close()
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        super()._refused(table, what, err)
+        if isinstance(err, IntegrityError):
+            # the seq is taken in the database: another server played this table meanwhile
+            self.directory.moved(table.id, "the database holds a newer action")
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -223,8 +277,12 @@ class TableManager(TablePlay):
                          now - table.data.created)
 
     def unfinished(self, table_id: str) -> bool:
+        """Whether the table's game goes on, wherever it is held (the directory says for a
+        table this server does not hold)."""
         table = self.tables.get(table_id)
-        return table is not None and table.status != "over"
+        if table is None:
+            return self.directory.unfinished(table_id)
+        return table.status != "over"
 
     async def _sweep_every(self) -> None:
         while True:
@@ -282,7 +340,12 @@ class TableManager(TablePlay):
         token_hash = hash_token(token)
         left = [s for s in seats if s.kind == "human" and s.token_hash is None and s is not chosen]
         status = "waiting" if left else "running"
-        self.store.take_seat(table.id, chosen.seat, name, token_hash, status)
+        try:
+            self.store.take_seat(table.id, chosen.seat, name, token_hash, status)
+        except SeatTaken:
+            if not self.directory.moved(table_id, "a seat it offered was taken through another server"):
+                raise
+            raise TableError(409, f"that seat of table {table_id} was just taken; look again") from None
         chosen.name = name
         chosen.token_hash = token_hash
         table.data.status = status
@@ -396,10 +459,19 @@ class TableManager(TablePlay):
             raise TableError(
                 400, f"status may be left out (open and running tables) or be over, not {status!r:.40}"
             )
-        chosen = [t for t in self.tables.values()
-                  if (t.status == "over") == (status == "over") and not t.data.private]
-        chosen.sort(key=lambda t: t.data.created, reverse=True)
-        return [self.summary(t) for t in chosen[:limit]]
+        shared = self.directory.lobby()
+        if shared is None:
+            chosen = [t for t in self.tables.values()
+                      if (t.status == "over") == (status == "over") and not t.data.private]
+            chosen.sort(key=lambda t: t.data.created, reverse=True)
+            return [self.summary(t) for t in chosen[:limit]]
+        # the lobby over every server's tables, this server's own as they are now
+        for table in self.tables.values():
+            shared[table.id] = self.summary(table)
+        found = [s for s in shared.values()
+                 if (s.get("status") == "over") == (status == "over") and not s.get("private")]
+        found.sort(key=lambda s: float(s.get("created", 0)), reverse=True)
+        return found[:limit]
 
 
     # -- leaving, closing, rematches ------------------------------------------------------
@@ -657,9 +729,10 @@ class TableManager(TablePlay):
 
 
     def _new_id(self) -> str:
+        """A new table's id, held in the directory before the table is stored."""
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables:
+            if table_id not in self.tables and self.directory.claim(table_id):
                 return table_id
 
     @staticmethod
