@@ -23,7 +23,7 @@ from cardroom import games
 from cardroom.agents import AgentError, format_spec, make, parse_spec
 from cardroom.agents.levels import LEVELS
 from cardroom.agents.levels import resolve as resolve_level
-from cardroom.engine import CardroomInputError, DeckRules, Rules, RulesError
+from cardroom.engine import CardroomInputError, DeckRules, Rules, RulesError, is_whole
 from cardroom.games import make_rules
 from cardroom.record import make_record, rebuild
 from cardroom.text import plural
@@ -31,9 +31,10 @@ from cardroom.web import views
 from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
 from cardroom.web.directory import LocalDirectory, TableDirectory
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
-from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
+from cardroom.web.play import MAX_CONNECTIONS, TablePlay
 from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
 from cardroom.web.store import SeatData, SeatTaken, Store, TableData
+from cardroom.web.updates import design_rows
 
 __all__ = [
     "TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS", "MAX_QUEUED_BYTES",
@@ -193,7 +194,7 @@ class TableManager(TablePlay):
             players = options.pop("players")
         if players is None:
             players = len(body.seats) if body.seats else make_rules(game).to_dict()["players"]
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
+        if not is_whole(players) or not 2 <= players <= MAX_PLAYERS:
             # checked before anything is built per seat: rules.players is not bounded by the body
             raise TableError(
                 400, f"players must be a whole number from 2 to {MAX_PLAYERS}, not {players!r:.40}"
