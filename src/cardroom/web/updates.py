@@ -18,7 +18,7 @@ from cardroom.engine import Rules, State
 from cardroom.record import rebuild
 from cardroom.seats import seat_name
 from cardroom.web import views
-from cardroom.web.live import Connection, LiveTable
+from cardroom.web.live import Connection, LiveTable, TableError
 from cardroom.web.store import Store
 
 __all__ = ["TableViews", "design_rows", "seat_title"]
@@ -46,6 +46,12 @@ class TableViews:
         """For each table and delay watched, the game as it was that many actions ago (its seq)."""
         self.quick_waits: dict[str, tuple[str, float]] = {}
         """Tables made by Play now still in their wait: the bot that fills them, and when."""
+
+    def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise TableError(404, f"no table {table_id!r:.40}")
+        return table
 
     # -- messages to connections ---------------------------------------------------------
 
