@@ -35,3 +35,27 @@ def test_no_function_of_the_web_is_over_80_lines() -> None:
                 if length > MOST_FUNCTION_LINES:
                     long[f"{path.relative_to(WEB).as_posix()}:{node.lineno} {node.name}"] = length
     assert long == {}
+
+
+EDGES = {
+    "catalog.py": "GET /api/catalog: every game of the registry, each asked for once",
+    "pages.py": "GET /rules/{game}: the game the address names",
+    "seating.py": "a create or Play now request: the game its body names",
+    "live.py": "a table: the game its stored data names, asked for once per table",
+    "studio.py": "the studio's games, asked for once when it is made",
+    "studio_forms.py": "the games whose decks the studio edits, the registry enumerated once",
+    "studio_work.py": "a deck worker process, given the game's name",
+}
+"""Where the web asks the registry for a game by name: its edges, once each."""
+
+
+def test_the_registry_is_asked_for_a_game_at_the_webs_edges_only() -> None:
+    asked: dict[str, int] = {}
+    for path in _modules():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "games"):
+                name = path.relative_to(WEB).as_posix()
+                asked[name] = asked.get(name, 0) + 1
+    assert set(asked) <= set(EDGES), sorted(set(asked) - set(EDGES))
+    assert sum(asked.values()) <= len(EDGES) + 1, asked  # the rules page asks twice (its title, its text)

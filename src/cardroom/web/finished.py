@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from cardroom import games
 from cardroom.engine import CardroomInputError, Rules
 from cardroom.record import rebuild
 from cardroom.web import views
@@ -49,7 +48,7 @@ class FinishedTables(TablePlay):
         content; the file is for people who want the deck itself.)"""
         table = self.get(table_id)
         data = table.data
-        decks = games.get(data.game).decks
+        decks = table.spec.decks
         if decks is None:
             raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
         if data.upload is not None:
@@ -101,7 +100,7 @@ class FinishedTables(TablePlay):
             if not self._replaying[address]:
                 del self._replaying[address]
         if table.cards is None:  # a finished game after a restart
-            table.cards = design_rows(rules)
+            table.cards = design_rows(table.spec, rules)
         while len(self._replays) >= 16:
             self._replays.pop(next(iter(self._replays)))
         self._replays[key] = steps, total

@@ -22,7 +22,6 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from cardroom import games
 from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import CardroomInputError, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
@@ -237,7 +236,7 @@ class TablePlay(TableViews):
         if hint.seq != table.seq:
             raise ProtocolError("stale", f"seq {hint.seq} is not the game's seq {table.seq}: ask on the "
                                          "latest update")
-        if games.get(str(state.rules.game)).heuristic is None:
+        if table.spec.heuristic is None:
             raise ProtocolError("no_hint", "this game has no heuristic bot to give hints")
         key = (table.id, seat)
         if key in self._hints:
@@ -342,7 +341,7 @@ class TablePlay(TableViews):
         table.rules = rules
         table.state = state
         table.seq = len(actions)
-        table.cards = design_rows(rules)
+        table.cards = design_rows(table.spec, rules)
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -561,7 +560,7 @@ class TablePlay(TableViews):
             if s.kind == "bot" and s.bot is not None:
                 name, options = parse_spec(s.bot)
                 table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
-        table.cards = design_rows(rules)
+        table.cards = design_rows(table.spec, rules)
         return table
 
     def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None,

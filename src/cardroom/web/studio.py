@@ -49,6 +49,7 @@ from sqlalchemy.orm import defer, sessionmaker
 
 from cardroom import games
 from cardroom.engine import CardroomInputError, Rules
+from cardroom.games import GameSpec
 from cardroom.games.contracts import DeckEditing
 from cardroom.web.accounts import Attempts
 from cardroom.web.bounded import Pace, WorkerPool
@@ -155,6 +156,7 @@ class Studio:
         servers may be playing runs of their own now: none is marked stopped at start.
         ``editing``: the games whose decks it edits (by default :func:`editors`)."""
         self.editing = dict(editors() if editing is None else editing)
+        self.specs = {name: games.get(name) for name in self.editing}  # each asked for once, here
         self.engine = store.engine  # its tables are made by the store's migrations (0004_studio)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.workers = workers
@@ -575,15 +577,15 @@ class Studio:
             "jobs": [{"kind": j.kind, "title": j.title, "about": j.about, "versions": list(j.versions)}
                      for j in JOBS.values()],
             "agents": list(STUDIO_AGENTS), "max_games": MAX_RUN_GAMES, "max_seconds": MAX_RUN_SECONDS,
-            "games": [{"name": name, "title": games.get(name).title, "renderer": _renderer(name),
+            "games": [{"name": name, "title": self.specs[name].title, "renderer": _renderer(self.specs[name]),
                        "steps": list(e.step_kinds), "marks": list(e.marks), "decks": e.project_decks()}
                       for name, e in self.editing.items()],
         }
 
 
-def _renderer(game: str) -> str | None:
+def _renderer(spec: GameSpec) -> str | None:
     """The game's card faces for the page: its web renderer, as the catalog names it."""
-    renderer = games.get(game).web_renderer
+    renderer = spec.web_renderer
     return f"/static/{renderer}" if renderer else None
 
 

@@ -10,11 +10,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardroom import games
+from cardroom.games import GameSpec
 from cardroom.games.contracts import DeckEditing, DeckLimits
 from cardroom.web.protocol import MAX_DECK_BYTES
 
-__all__ = ["FormInvalid", "editors", "DeckForm", "OpenBody", "SaveBody", "RunSettings", "RunBody",
-           "CancelBody", "MAX_RUN_GAMES", "MAX_VERSIONS", "MAX_TUNE_TRIALS", "TUNE_TOP", "LIMITS",
+__all__ = ["FormInvalid", "editors", "studio_games", "DeckForm", "OpenBody", "SaveBody", "RunSettings",
+           "RunBody", "CancelBody", "MAX_RUN_GAMES", "MAX_VERSIONS", "MAX_TUNE_TRIALS", "TUNE_TOP", "LIMITS",
            "MOST_MARKS"]
 
 MAX_RUN_GAMES = 2000
@@ -36,8 +37,14 @@ class FormInvalid(Exception):
 def editors() -> dict[str, DeckEditing]:
     """The games the studio edits decks of, by name: each game whose spec has a
     ``deck_editing``, in the registry's order."""
-    return {name: games.get(name).load("deck_editing") for name in games.names()
-            if games.get(name).deck_editing is not None}
+    return {name: spec.load("deck_editing") for name, spec in studio_games().items()}
+
+
+def studio_games() -> dict[str, GameSpec]:
+    """The games whose spec has a ``deck_editing``, by name, in the registry's order: each asked
+    of the registry once."""
+    specs = {name: games.get(name) for name in games.names()}
+    return {name: spec for name, spec in specs.items() if spec.deck_editing is not None}
 
 
 def _widest(found: Sequence[DeckEditing]) -> tuple[DeckLimits, int]:

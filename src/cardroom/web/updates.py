@@ -12,9 +12,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cardroom import games
 from cardroom.agents import levels
 from cardroom.engine import Rules, State
+from cardroom.games import GameSpec
 from cardroom.record import rebuild
 from cardroom.seats import seat_name
 from cardroom.web import views
@@ -24,10 +24,10 @@ from cardroom.web.store import Store
 __all__ = ["TableViews", "design_rows", "seat_title"]
 
 
-def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
+def design_rows(spec: GameSpec, rules: Rules) -> list[dict[str, Any]] | None:
     """The designs of the decks ``rules`` are played with, for the ``welcome`` message, as the
     game's deck support describes them; ``None`` for a game without decks."""
-    decks = games.get(rules.game).decks
+    decks = spec.decks
     return None if decks is None else decks.design_rows(rules)
 
 
