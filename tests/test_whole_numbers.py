@@ -21,8 +21,6 @@ COPIED = re.compile(r"isinstance\(([^,]+), bool\) or not isinstance\(\1, (?:int|
                     r"|isinstance\(([^,]+), int\) and not isinstance\(\2, bool\)")
 NOT_YET = {
     "engine.py": "the one check itself",
-    "web/protocol.py": "the web's requests (issue 34's web routers)",
-    "web/tables.py": "the web's requests (issue 34's web routers)",
     "rl/vector.py": "the native batch's faces (issue 34's one native face)",
     "games/baha/native.py": "the native batch's faces (issue 34's one native face)",
     "games/baebae/native.py": "the native batch's faces (issue 34's one native face)",

@@ -86,7 +86,7 @@ def _stage(game: str, players: int, seed: int) -> StagedGame:
     summary = {"id": f"staged-{game}-{players}", "game": game, "players": players, "rules": rules.to_dict(), "deck": None,
                "seats": seats, "status": "running", "closed": False, "rematch": None, "timer": None, "bots_at": None,
                "created": time.time(), "url": f"/table/staged-{game}-{players}"}
-    staged = StagedGame({"type": "welcome", "seat": 0, "table": summary, "cards": design_rows(rules)})
+    staged = StagedGame({"type": "welcome", "seat": 0, "table": summary, "cards": design_rows(games.get(game), rules)})
     wanted = [m for m in MOMENTS[game] if m != "result"]
     seq, sent = 0, 0
     while not state.is_over:

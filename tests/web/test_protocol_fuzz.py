@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,3 +51,16 @@ def test_any_object_parses_or_is_refused_in_words(message: dict) -> None:
 @given(st.one_of(JSON.map(json.dumps), st.text(max_size=60), st.binary(max_size=60)))
 def test_any_text_or_bytes_parses_or_is_refused(data: str | bytes) -> None:
     _parse(data)
+
+
+def test_a_protocol_error_is_a_refusal_and_an_input_error() -> None:
+    """One base under every refusal: the web's (a status and words) and Cardroom's input error."""
+    from cardroom.engine import CardroomInputError
+    from cardroom.web.refusal import Refusal
+
+    with pytest.raises(ProtocolError) as caught:
+        parse_message("[1]")
+    err = caught.value
+    assert isinstance(err, Refusal) and isinstance(err, CardroomInputError) and isinstance(err, ValueError)
+    assert (err.code, err.status) == ("bad_message", 400)
+    assert str(err) == 'a message is a JSON object with a "type", not a JSON list'

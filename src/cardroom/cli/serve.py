@@ -104,7 +104,7 @@ def _reach_redis(app: Any, url: str) -> None:
     from cardroom.cli.options import UsageError
 
     try:
-        app.state.manager.leases.redis.ping()
+        app.state.cluster.leases.redis.ping()
     except RedisError as err:
         app.state.manager.store.close()
         raise UsageError(f"--redis {url}: Redis does not answer ({err})") from None

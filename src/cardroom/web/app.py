@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from cardroom.web.accounts import Accounts
 from cardroom.web.bounded import Pace
+from cardroom.web.directory import LocalDirectory, TableDirectory
 from cardroom.web.guard import ConnectionGate, SiteGuard, TableQuota
 from cardroom.web.protocol import MAX_DECK_BYTES
 from cardroom.web.refusal import Refusal, sendable
@@ -38,7 +39,7 @@ from cardroom.web.studio import Studio
 from cardroom.web.tables import TableManager
 
 if TYPE_CHECKING:
-    from cardroom.web.cluster import ClusterTables
+    from cardroom.web.cluster import RedisDirectory
 
 __all__ = ["create_app", "application", "Settings", "STATIC_DIR", "DEFAULT_BOT_DELAY", "MAX_BODY_BYTES"]
 
@@ -158,9 +159,9 @@ def application(settings: Settings) -> FastAPI:
     state.store, state.cluster, state.quota = store, parts.cluster, parts.quota
     state.pace = Pace("change something", *CHANGE_PACE)
     if parts.cluster is not None:
-        from cardroom.web.cluster import ClusterRouter
+        from cardroom.web.relay import ClusterRouter
 
-        app.add_middleware(ClusterRouter, tables=parts.cluster)
+        app.add_middleware(ClusterRouter, directory=parts.cluster)
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(SiteGuard, local_only=settings.local_only)
     app.add_exception_handler(Refusal, answer_refusal)
@@ -185,30 +186,32 @@ class _Parts:
     studio: Studio
     gate: ConnectionGate
     quota: TableQuota
-    cluster: ClusterTables | None
+    cluster: RedisDirectory | None
+    """A cluster node's table directory (``None``: one server's own)."""
 
 
 def _parts(settings: Settings) -> _Parts:
     """The store, the tables, the accounts, the studio and the bounds of ``settings``: one
-    server's, or a cluster node's (``redis_url``) with the bounds counted over every node."""
+    server's, or a cluster node's (``redis_url``: its tables' directory in Redis) with the
+    bounds counted over every node."""
     data_dir = settings.data_dir
     data_dir.mkdir(parents=True, exist_ok=True)
     url = settings.db_url or f"sqlite:///{(data_dir / 'cardroom.db').resolve()}"
-    manager: TableManager
+    directory: TableDirectory
     cluster = None
     if settings.redis_url is None:
         store = Store(url)
-        manager = TableManager(store, data_dir, settings.bot_delay, settings.bot_workers)
+        directory = LocalDirectory()
     else:
-        from cardroom.web.cluster import ClusterTables, Leases, cluster_database
+        from cardroom.web.cluster import Leases, RedisDirectory, cluster_database
 
         store = Store(cluster_database(url), shared=True)
         try:
-            manager = cluster = ClusterTables(store, data_dir, settings.bot_delay, settings.bot_workers,
-                                              Leases(settings.redis_url))
+            directory = cluster = RedisDirectory(Leases(settings.redis_url))
         except BaseException:
             store.close()
             raise
+    manager = TableManager(store, data_dir, settings.bot_delay, settings.bot_workers, directory)
     if settings.quick_wait is not None:
         manager.quick_wait = settings.quick_wait
     if settings.away_after is not None:
@@ -234,7 +237,11 @@ def _parts(settings: Settings) -> _Parts:
     manager.on_finish = rate
     manager.account_seats = accounts.account_seats
     manager.account_named = accounts.named
-    quota = TableQuota() if cluster is None else cluster.quota
+    quota = TableQuota()
+    if cluster is not None:  # the table quotas, shared by every node
+        from cardroom.web.cluster import SharedQuota
+
+        quota = SharedQuota(cluster.leases)
     return _Parts(store, manager, accounts, studio, gate, quota, cluster)
 
 

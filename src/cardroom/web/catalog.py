@@ -10,12 +10,11 @@ the games' ``Rules`` classes stay the authority on what is valid.
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from cardroom import games
 from cardroom.agents import levels
-from cardroom.games import make_rules
+from cardroom.games import GameSpec
 from cardroom.web.pages import has_rules
 
 __all__ = ["BOTS", "WEB_REFUSED", "catalog", "option_names", "players_range"]
@@ -30,33 +29,38 @@ WEB_REFUSED = {
 """Bot options the web table refuses, with the reason: no file a request names is ever loaded."""
 
 
-def option_names(game: str) -> list[str]:
-    """Rule options a web table may set for ``game`` (``players`` and ``deck`` apart)."""
-    return [o.name for o in games.get(game).options]
+def option_names(spec: GameSpec) -> list[str]:
+    """Rule options a web table may set for the game ``spec`` (``players`` and ``deck`` apart)."""
+    return [o.name for o in spec.options]
 
 
-@functools.cache
-def _defaults(game: str) -> dict[str, Any]:
-    # An option whose default depends on the number of players has none to show (null).
-    unset = {o.name: None for o in games.get(game).options if o.by_players}
-    return make_rules(game, {}).to_dict() | unset
+_DEFAULTS: dict[str, dict[str, Any]] = {}
+"""Each game's default options, by name, worked out once."""
 
 
-def players_range(game: str) -> tuple[int, int]:
-    """Fewest and most players of ``game`` with its default options."""
-    return games.get(game).players()
+def _defaults(spec: GameSpec) -> dict[str, Any]:
+    if spec.name not in _DEFAULTS:
+        # An option whose default depends on the number of players has none to show (null).
+        unset = {o.name: None for o in spec.options if o.by_players}
+        _DEFAULTS[spec.name] = spec.make_rules({}).to_dict() | unset
+    return _DEFAULTS[spec.name]
+
+
+def players_range(spec: GameSpec) -> tuple[int, int]:
+    """Fewest and most players of the game ``spec`` with its default options."""
+    return spec.players()
 
 
 def catalog() -> dict[str, Any]:
-    """The answer of ``GET /api/catalog``."""
+    """The answer of ``GET /api/catalog``: every game of the registry, each asked for once."""
+    specs = {game: games.get(game) for game in games.names()}
     described: dict[str, Any] = {}
-    for game in games.names():
-        spec = games.get(game)
-        defaults = _defaults(game)
+    for game, spec in specs.items():
+        defaults = _defaults(spec)
         described[game] = {
             "title": spec.title,
             "options": [{**o.describe(), "default": defaults[o.name]} for o in spec.options],
-            "players": list(players_range(game)),
+            "players": list(players_range(spec)),
             "decks": spec.decks is not None,
             # The pages import this module to draw the game (static/games/*.js).
             "renderer": f"/static/{spec.web_renderer}" if spec.web_renderer else None,
@@ -65,8 +69,8 @@ def catalog() -> dict[str, Any]:
             "studio": spec.deck_editing is not None,
         }
     decks = []
-    for game in games.names():
-        support = games.get(game).decks
+    for game, spec in specs.items():
+        support = spec.decks
         if support is None:
             continue
         for name in support.names():

@@ -165,88 +165,92 @@ def refuse(transport: asyncio.Transport, why: str) -> None:
     transport.close()
 
 
+class GuardedHttp(HttpToolsProtocol):
+    """Uvicorn's httptools protocol, admitting connections through the class's ``gate`` and
+    timing requests (:func:`guarded_http` makes one for a gate)."""
+
+    gate: ConnectionGate
+    _deadline: asyncio.TimerHandle | None = None
+    _counted = False
+    _waiting = False
+    _stalled = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._held: list[bytes] = []
+        """What arrived while the connection waits on the servers' shared bound."""
+        super().connection_made(transport)
+        address, port = self.client or ("", 0)
+        refused = self.gate.admit(address, port, transport)
+        if refused is not None:
+            refuse(transport, refused)
+            return
+        self._counted = True
+        self._waiting = self.gate.share(address, port, self._shared)
+        self._start_clock()
+
+    def _shared(self, refused: str | None) -> None:
+        self._waiting = False
+        held, self._held = self._held, []
+        if self.transport.is_closing():
+            return
+        if refused is not None:
+            refuse(self.transport, refused)
+            return
+        for data in held:
+            super().data_received(data)
+        if self._stalled:
+            self._stalled = False
+            self.transport.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        if self._waiting:  # not read before the servers' shared bound let the connection in
+            self._held.append(data)
+            if sum(map(len, self._held)) > 65536 and not self._stalled:
+                self._stalled = True
+                self.transport.pause_reading()
+            return
+        super().data_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_clock()
+        if self._counted:
+            self._counted = False
+            address, port = self.client or ("", 0)
+            self.gate.closed(address, port)
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._start_clock()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._stop_clock()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._stop_clock()
+        super().handle_websocket_upgrade()
+
+    def _start_clock(self) -> None:
+        if self._deadline is None:
+            self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
+
+    def _stop_clock(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            log.info("closing a connection from %s: its request did not arrive within %g s",
+                     self.client[0] if self.client else "?", REQUEST_TIMEOUT)
+            self.transport.abort()
+
+
 def guarded_http(gate: ConnectionGate) -> type[asyncio.Protocol]:
     """Uvicorn's httptools protocol, admitting connections through ``gate`` and timing requests."""
-
-    class GuardedHttp(HttpToolsProtocol):
-        _deadline: asyncio.TimerHandle | None = None
-        _counted = False
-        _waiting = False
-        _stalled = False
-
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            self._held: list[bytes] = []
-            """What arrived while the connection waits on the servers' shared bound."""
-            super().connection_made(transport)
-            address, port = self.client or ("", 0)
-            refused = gate.admit(address, port, transport)
-            if refused is not None:
-                refuse(transport, refused)
-                return
-            self._counted = True
-            self._waiting = gate.share(address, port, self._shared)
-            self._start_clock()
-
-        def _shared(self, refused: str | None) -> None:
-            self._waiting = False
-            held, self._held = self._held, []
-            if self.transport.is_closing():
-                return
-            if refused is not None:
-                refuse(self.transport, refused)
-                return
-            for data in held:
-                super().data_received(data)
-            if self._stalled:
-                self._stalled = False
-                self.transport.resume_reading()
-
-        def data_received(self, data: bytes) -> None:
-            if self._waiting:  # not read before the servers' shared bound let the connection in
-                self._held.append(data)
-                if sum(map(len, self._held)) > 65536 and not self._stalled:
-                    self._stalled = True
-                    self.transport.pause_reading()
-                return
-            super().data_received(data)
-
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_clock()
-            if self._counted:
-                self._counted = False
-                address, port = self.client or ("", 0)
-                gate.closed(address, port)
-            super().connection_lost(exc)
-
-        def on_message_begin(self) -> None:
-            super().on_message_begin()
-            self._start_clock()
-
-        def on_message_complete(self) -> None:
-            super().on_message_complete()
-            self._stop_clock()
-
-        def handle_websocket_upgrade(self) -> None:
-            self._stop_clock()
-            super().handle_websocket_upgrade()
-
-        def _start_clock(self) -> None:
-            if self._deadline is None:
-                self._deadline = self.loop.call_later(REQUEST_TIMEOUT, self._too_slow)
-
-        def _stop_clock(self) -> None:
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-
-        def _too_slow(self) -> None:
-            self._deadline = None
-            if not self.transport.is_closing():
-                log.info("closing a connection from %s: its request did not arrive within %g s",
-                         self.client[0] if self.client else "?", REQUEST_TIMEOUT)
-                self.transport.abort()
-
-    return GuardedHttp
+    return type("GuardedHttp", (GuardedHttp,), {"gate": gate})
 
 
 CONTENT_SECURITY_POLICY = (

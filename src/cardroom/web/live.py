@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import ctypes
 import ctypes.util
+import functools
 import hashlib
 import hmac
 import json
@@ -18,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardroom import games
 from cardroom.agents import Agent
 from cardroom.engine import Rules, State
+from cardroom.games import GameSpec
 from cardroom.web.refusal import Refusal
 from cardroom.web.store import TableData
 
@@ -232,6 +235,11 @@ class LiveTable:
     loop's clock): past the grace period a stand-in plays them (``TablePlay.away_after``)."""
     grace: asyncio.TimerHandle | None = None
     """The next look at ``gone`` seats whose grace period ends."""
+
+    @functools.cached_property
+    def spec(self) -> GameSpec:
+        """The game the table plays, asked of the registry once: its stored data names it."""
+        return games.get(self.data.game)
 
     @property
     def id(self) -> str:

@@ -22,13 +22,12 @@ from typing import Any
 
 from sqlalchemy.exc import SQLAlchemyError
 
-from cardroom import games
-from cardroom.agents import Agent, AgentError, levels, make, parse_spec
+from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import CardroomInputError, IllegalAction, Rules, RulesError, State
 from cardroom.games import make_rules, start_game
 from cardroom.match import choose
 from cardroom.record import make_record, rebuild, recorded_options
-from cardroom.seats import seat_entries, seat_name
+from cardroom.seats import seat_entries
 from cardroom.web import views
 from cardroom.web.bounded import REFUSAL_PAUSE, Pace, Refused
 from cardroom.web.chat import TableChat
@@ -37,8 +36,9 @@ from cardroom.web.ops import ServerMetrics
 from cardroom.web.protocol import Act, Chat, Hello, Hint, Ping, ProtocolError, error, parse_message
 from cardroom.web.store import Store, TableData
 from cardroom.web.thinking import BotPool, SearchTimeout, is_search_bot
+from cardroom.web.updates import TableViews, design_rows, seat_title
 
-__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS", "QUICK_WAIT", "AWAY_AFTER"]
+__all__ = ["TablePlay", "MAX_CONNECTIONS", "MAX_SEAT_CONNECTIONS", "QUICK_WAIT", "AWAY_AFTER", "design_rows"]
 
 log = logging.getLogger("cardroom.web")
 
@@ -66,18 +66,11 @@ network) before a stand-in plays their seat, while another person is at the tabl
 takes the seat back. With nobody at the table the game waits (see ``ABANDON_AFTER``)."""
 
 
-def design_rows(rules: Rules) -> list[dict[str, Any]] | None:
-    """The designs of the decks ``rules`` are played with, for the ``welcome`` message, as the
-    game's deck support describes them; ``None`` for a game without decks."""
-    decks = games.get(rules.game).decks
-    return None if decks is None else decks.design_rows(rules)
-
-
-class TablePlay:
+class TablePlay(TableViews):
     """Every table of one server, in memory, backed by the store: how each is played."""
 
     def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1) -> None:
-        self.store = store
+        super().__init__(store)
         self.data_dir = data_dir
         self.bot_delay = bot_delay
         self.bot_pool = BotPool(bot_workers)
@@ -90,7 +83,6 @@ class TablePlay:
         self._replaying: dict[str, int] = {}
         """Replays being worked out (or waiting for a thread), by client address."""
         self._sweeper: asyncio.Task[None] | None = None
-        self.tables: dict[str, LiveTable] = {}
         self.refused_writes = 0
         """Actions the database refused to store since the server started (disk full, say)."""
         self.metrics = ServerMetrics(lambda: [t.status for t in self.tables.values()],
@@ -101,9 +93,6 @@ class TablePlay:
         """What the players at each table said (in memory only)."""
         self.on_finish: Callable[[LiveTable], None] | None = None
         """Told of each game that ends by its last action (the accounts rate it)."""
-        self.account_seats: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
-        """The seats of a table that accounts hold (cardroom.web.accounts); the others' people
-        are guests."""
         self.account_named: Callable[[str], str | None] = lambda _name: None
         """The account whose name a name is, if any: a guest may not chat under it."""
         self._hints: dict[tuple[str, int], asyncio.Task[None]] = {}
@@ -111,14 +100,8 @@ class TablePlay:
         self.hint_pool = ThreadPoolExecutor(1, thread_name_prefix="cardroom-hint")
         """Where hints are worked out: a thread of their own."""
         self.hint_pace = Pace("ask for a hint", *HINT_PACE)
-        self._delays: dict[Connection, int] = {}
-        """Spectators watching behind the game: actions each lags."""
-        self._behind: dict[tuple[str, int], tuple[int, State]] = {}
-        """For each table and delay watched, the game as it was that many actions ago (its seq)."""
         self.quick_wait = QUICK_WAIT
         """Seconds a table made by Play now waits for people before bots take its free seats."""
-        self.quick_waits: dict[str, tuple[str, float]] = {}
-        """Tables made by Play now still in their wait: the bot that fills them, and when."""
         self.away_after = AWAY_AFTER
         """Seconds a person may be without a connection before a stand-in plays their seat."""
 
@@ -253,7 +236,7 @@ class TablePlay:
         if hint.seq != table.seq:
             raise ProtocolError("stale", f"seq {hint.seq} is not the game's seq {table.seq}: ask on the "
                                          "latest update")
-        if games.get(str(state.rules.game)).heuristic is None:
+        if table.spec.heuristic is None:
             raise ProtocolError("no_hint", "this game has no heuristic bot to give hints")
         key = (table.id, seat)
         if key in self._hints:
@@ -358,7 +341,7 @@ class TablePlay:
         table.rules = rules
         table.state = state
         table.seq = len(actions)
-        table.cards = design_rows(rules)
+        table.cards = design_rows(table.spec, rules)
 
     # -- the one path of an action ---------------------------------------------------------
 
@@ -558,56 +541,6 @@ class TablePlay:
             table.grace.cancel()
             table.grace = None
 
-    # -- messages to connections ---------------------------------------------------------
-
-    def _broadcast(self, table: LiveTable, skip: Connection | None = None) -> None:
-        summary = self.summary(table)
-        for conn in list(table.conns):
-            if conn.greeted and conn is not skip:
-                conn.push(self._update(table, conn, summary))
-
-    def _update(self, table: LiveTable, conn: Connection, summary: dict[str, Any]) -> dict[str, Any]:
-        state = table.state
-        if state is None:
-            return {"type": "update", "seq": 0, "view": None, "events": [], "moves": [],
-                    "table": summary, "deadline": None, "now": time.time()}
-        delay = self._delays.get(conn, 0)
-        if delay and not state.is_over and table.status != "over":
-            return self._delayed_update(table, conn, summary, delay)
-        if delay:
-            self._behind.pop((table.id, delay), None)  # over: every watcher sees the game whole
-        seat = conn.seat if conn.seat is not None else views.SPECTATOR
-        events = views.visible_events(state, seat, conn.sent)
-        conn.sent = len(state.log)
-        moves = []
-        if conn.seat is not None and state.current_player == conn.seat:
-            moves = [views.move_fields(state, a) for a in state.legal_actions()]
-        return {
-            "type": "update", "seq": table.seq, "view": views.seat_view(state, seat), "events": events,
-            "moves": moves, "table": summary, "deadline": table.deadline, "now": time.time(),
-        }
-
-    def _delayed_update(self, table: LiveTable, conn: Connection, summary: dict[str, Any],
-                        delay: int) -> dict[str, Any]:
-        """A spectator's update ``delay`` actions behind the game: the public view and events
-        of the game as it was then (at its seq), no deadline. Once the game is over, the
-        spectator sees it whole."""
-        assert table.rules is not None
-        target = max(0, table.seq - delay)
-        key = (table.id, delay)
-        seq, state = self._behind.get(key, (-1, None))
-        if state is None or seq > target:
-            seq, state = 0, rebuild(table.rules, table.data.seed, [])
-        if seq < target:
-            for action in self.store.actions(table.id)[seq:target]:
-                state.apply(action)
-            seq = target
-        self._behind[key] = (seq, state)
-        events = views.visible_events(state, views.SPECTATOR, conn.sent)
-        conn.sent = len(state.log)
-        return {"type": "update", "seq": seq, "view": views.public_view(state), "events": events, "moves": [],
-                "table": summary, "deadline": None, "now": time.time(), "behind": table.seq - seq}
-
     # -- helpers -----------------------------------------------------------------------
 
     def _begin(self, table: LiveTable) -> None:
@@ -627,7 +560,7 @@ class TablePlay:
             if s.kind == "bot" and s.bot is not None:
                 name, options = parse_spec(s.bot)
                 table.agents[s.seat] = make(name, seed=data.seed + 7919 * (s.seat + 1), **options)
-        table.cards = design_rows(rules)
+        table.cards = design_rows(table.spec, rules)
         return table
 
     def _rules(self, game: str, options: dict[str, Any], deck: str | None, upload: str | None,
@@ -649,45 +582,6 @@ class TablePlay:
             if isinstance(err, CardroomInputError):
                 raise
             raise RulesError(f"bad rules: {err}") from None
-
-    # -- summaries -------------------------------------------------------------------
-
-    def summary(self, table: LiveTable) -> dict[str, Any]:
-        data = table.data
-        accounts = self.account_seats(data.id)
-        return {
-            "id": data.id,
-            "game": data.game,
-            "players": data.players,
-            "rules": dict(data.rules),
-            "deck": None if data.deck_info is None else dict(data.deck_info),
-            "seats": [
-                {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name,
-                 "title": seat_title(s.seat, s.name, s.bot),
-                 "account": s.seat in accounts,
-                 "connected": table.connected(s.seat), "away": s.seat in table.away,
-                 "left": s.seat in data.left}
-                for s in data.seats
-            ],
-            "status": data.status,
-            "closed": data.closed_after is not None,
-            "private": data.private,
-            "rematch": data.rematch if data.rematch in self.tables else None,
-            "timer": data.timer,
-            # Play now's wait: when bots take the free seats (a time, as "deadline"), else null.
-            "bots_at": self.quick_waits[data.id][1]
-            if data.id in self.quick_waits and data.status == "waiting" else None,
-            "created": data.created,
-            "url": f"/table/{data.id}",
-        }
-
-
-def seat_title(seat: int, name: str | None, bot: str | None) -> str:
-    """A seat's name at the table: a searching level's bot by its level ("Expert 2", as the
-    lobby offers it), any other seat as every front names it (``seat_name``)."""
-    level = levels.searching_level(bot) if bot is not None and not name else None
-    return f"{level.capitalize()} {seat}" if level is not None else seat_name(seat, name, bot)
-
 
 def _first_line(err: Exception) -> str:
     """The database's own words for a refusal (SQLAlchemy adds the statement and a link)."""

@@ -12,7 +12,9 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from cardroom.engine import CardroomInputError, is_whole
 from cardroom.text import MAX_NAME, clean_name, unsafe_character
+from cardroom.web.refusal import Refusal
 
 __all__ = [
     "MAX_MESSAGE_BYTES",
@@ -50,11 +52,13 @@ MAX_RULE_TEXT = 40
 """The longest game name, rule option name or text value a create request may give."""
 
 
-class ProtocolError(ValueError):
-    """A message that cannot be taken: ``code`` is the error code sent back."""
+class ProtocolError(Refusal, CardroomInputError):
+    """A message that cannot be taken: ``code`` is the error code sent back (in an ``error``
+    message). A refusal like every other of the web table (a request's would be answered 400)
+    and an input error like every other of Cardroom."""
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+        super().__init__(400, message)
         self.code = code
 
 
@@ -103,10 +107,6 @@ def _bad(message: str) -> ProtocolError:
     return ProtocolError("bad_message", message)
 
 
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_message(data: str | bytes) -> Message:
     """One client message from a WebSocket frame; raises :class:`ProtocolError`."""
     size = len(data.encode("utf-8")) if isinstance(data, str) else len(data)
@@ -136,7 +136,7 @@ def parse_message(data: str | bytes) -> Message:
         ):
             raise _bad("hello's token is the text /join answered, or null to watch")
         delay: Any = obj.get("delay", 0)
-        if not _whole(delay) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
+        if not is_whole(delay) or not 0 <= delay <= MAX_SPECTATOR_DELAY:
             raise _bad(f"hello's delay is the actions a spectator watches behind the game, a whole number "
                        f"from 0 to {MAX_SPECTATOR_DELAY}, not {delay!r:.40}")
         if delay and token is not None:
@@ -144,14 +144,14 @@ def parse_message(data: str | bytes) -> Message:
         return Hello(token, delay)
     if kind == "hint":
         seq: Any = obj.get("seq")
-        if not _whole(seq) or not 0 <= seq < 2**31:
+        if not is_whole(seq) or not 0 <= seq < 2**31:
             raise _bad(f'a hint message is {{"type": "hint", "seq": int}}: seq a whole number from 0 to '
                        f'{2**31 - 1}, not {seq!r:.40}')
         return Hint(seq)
     for name in ("action", "seq"):
         if name not in obj:
             raise _bad(f'an act message needs "{name}": {{"type": "act", "action": int, "seq": int}}')
-        if not _whole(obj[name]) or not 0 <= obj[name] < 2**31:
+        if not is_whole(obj[name]) or not 0 <= obj[name] < 2**31:
             raise _bad(f"{name} must be a whole number from 0 to {2**31 - 1}, not {obj[name]!r:.40}")
     return Act(obj["action"], obj["seq"])
 
@@ -202,8 +202,7 @@ class CreateBody(_Body):
     @classmethod
     def _players(cls, value: Any) -> Any:
         # Said in Cardroom's words (a game's own rules may allow fewer: they say so next).
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)
-                                  or not 2 <= value <= MAX_PLAYERS):
+        if value is not None and (not is_whole(value) or not 2 <= value <= MAX_PLAYERS):
             raise ValueError(f"a table seats 2 to {MAX_PLAYERS} players (a whole number), not {value!r:.40}")
         return value
 

@@ -3,9 +3,10 @@
 A :class:`Refusal` carries its HTTP status, the reason in words, a wait for a refusal that
 passes (429, 503; sent as ``Retry-After``) and, for a deck, its problems each placed at its
 card and field. The tables' :class:`~cardroom.web.live.TableError`, the accounts'
-:class:`~cardroom.web.accounts.AccountError`, the studio's :class:`~cardroom.web.studio.StudioError`
-and a bound's :class:`~cardroom.web.bounded.Refused` are its kinds; the application answers
-them all with one handler (``cardroom.web.app``).
+:class:`~cardroom.web.accounts.AccountError`, the studio's :class:`~cardroom.web.studio.StudioError`,
+a bound's :class:`~cardroom.web.bounded.Refused` and a WebSocket message's
+:class:`~cardroom.web.protocol.ProtocolError` are its kinds; the application answers them all
+with one handler (``cardroom.web.app``), a WebSocket's with an ``error`` message.
 """
 
 from __future__ import annotations

@@ -14,10 +14,11 @@ file of each, its digest and what changed from the one before) and the runs
 HTML and text once finished). A run still waiting or running when the server stops is marked
 stopped when it starts again: a shared link to a finished run survives restarts.
 
-Jobs run through :data:`JOBS`, one entry per kind of job: a function of the decks (one
-``Rules`` a version) and the settings that returns a report: ``simulate``, ``compare``,
-``restrict`` (restricted play), ``skill`` and ``tune``; each further designer's command is one
-more entry.
+Jobs run through :data:`JOBS` (:mod:`cardroom.web.studio_jobs`), one entry per kind of job: a
+function of the decks (one ``Rules`` a version) and the settings that returns a report:
+``simulate``, ``compare``, ``restrict`` (restricted play), ``skill`` and ``tune``; each further
+designer's command is one more entry. The requests' models are :mod:`cardroom.web.studio_forms`;
+the deck work done in worker processes :mod:`cardroom.web.studio_work`.
 
 The bounds (as table creation's, ``guard.TableQuota``): per address, runs waiting or running
 (:data:`MAX_RUNS_PER_ADDRESS`) and runs, decks opened and versions saved a minute; per server,
@@ -30,8 +31,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import io
-import json
 import logging
 import re
 import secrets
@@ -40,30 +39,42 @@ import tempfile
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import defer, sessionmaker
 
 from cardroom import games
 from cardroom.engine import CardroomInputError, Rules
-from cardroom.games.contracts import DeckEditing, DeckLimits
+from cardroom.games import GameSpec
+from cardroom.games.contracts import DeckEditing
 from cardroom.web.accounts import Attempts
 from cardroom.web.bounded import Pace, WorkerPool
 from cardroom.web.guard import client_address
-from cardroom.web.protocol import MAX_DECK_BYTES
 from cardroom.web.refusal import Refusal
 from cardroom.web.schema import StudioDeckRow, StudioRunRow, StudioVersionRow
 from cardroom.web.store import Store
+from cardroom.web.studio_forms import (
+    MAX_RUN_GAMES,
+    MAX_VERSIONS,
+    CancelBody,
+    DeckForm,
+    FormInvalid,
+    OpenBody,
+    RunBody,
+    RunSettings,
+    SaveBody,
+    editors,
+)
+from cardroom.web.studio_jobs import ENDED, JOBS, Job, LiveRun, Report, Stopped, Work
+from cardroom.web.studio_work import check_work, joined, open_work, save_work, view_work
 
 __all__ = [
-    "Studio", "StudioError", "JOBS", "Job", "Work", "RunSettings", "DeckForm", "OpenBody", "SaveBody",
-    "RunBody", "CancelBody", "MAX_RUN_GAMES", "MAX_RUN_SECONDS", "MAX_RUNS_PER_ADDRESS",
+    "Studio", "StudioError", "JOBS", "Job", "Work", "Report", "RunSettings", "DeckForm", "OpenBody",
+    "SaveBody", "RunBody", "CancelBody", "MAX_RUN_GAMES", "MAX_RUN_SECONDS", "MAX_RUNS_PER_ADDRESS",
     "MAX_SERVER_RUNS", "RUN_THREADS", "RUNS_PER_MINUTE", "DECKS_PER_MINUTE", "SAVES_PER_MINUTE",
     "MAX_VERSIONS", "STUDIO_AGENTS", "editors", "FormInvalid", "check_work", "view_work", "open_work",
     "save_work", "DECK_PACE", "DECK_WORKERS", "DECK_JOBS_WAITING", "DECK_JOBS_PER_ADDRESS", "DECK_SECONDS",
@@ -72,8 +83,6 @@ __all__ = [
 
 log = logging.getLogger("cardroom.web")
 
-MAX_RUN_GAMES = 2000
-"""Games a run may play of each deck version."""
 MAX_RUN_SECONDS = 120.0
 """Seconds a run may play; past them it stops, and says so."""
 MAX_RUNS_PER_ADDRESS = 2
@@ -88,8 +97,6 @@ DECKS_PER_MINUTE = 20
 """Decks one address may open or upload a minute."""
 SAVES_PER_MINUTE = 60
 """Versions one address may save a minute."""
-MAX_VERSIONS = 500
-"""Versions one studio deck may have."""
 DECK_PACE = (2.0, 20, 5.0)
 """Deck-sized requests (check, a deck's or a version's form) one address may make: 2 a second
 after 20 at once, each waiting its turn up to 5 s (:class:`cardroom.web.bounded.Pace`)."""
@@ -113,474 +120,12 @@ STUDIO_AGENTS = ("heuristic", "random")
 """Who may play the studio's games: the quick bots (a search bot's games take minutes)."""
 
 
-class FormInvalid(Exception):
-    """A request body the request model refused: pydantic's errors (made small: :func:`_small`), which
-    the server words as it words every refused body."""
-
-    def __init__(self, errors: list[dict[str, Any]]) -> None:
-        super().__init__("the request is not valid")
-        self.errors = errors
 
 
 class StudioError(Refusal):
     """A studio request refused: its HTTP status and the reason in words (``problems``: the
     deck's, each placed at its card and field)."""
 
-
-# -- the requests ------------------------------------------------------------------------
-
-
-def editors() -> dict[str, DeckEditing]:
-    """The games the studio edits decks of, by name: each game whose spec has a
-    ``deck_editing``, in the registry's order."""
-    return {name: games.get(name).load("deck_editing") for name in games.names()
-            if games.get(name).deck_editing is not None}
-
-
-def _widest(found: Sequence[DeckEditing]) -> tuple[DeckLimits, int]:
-    """The largest of the games' deck limits, and of their numbers of marks: what a form's
-    fields are bounded by before a game's checker (which says its own limits) reads them."""
-    limits = [e.limits for e in found]
-    widest = DeckLimits(**{name: max((getattr(one, name) for one in limits), default=0)
-                           for name in DeckLimits.__dataclass_fields__})
-    return widest, max((len(e.marks) for e in found), default=0)
-
-
-LIMITS, MOST_MARKS = _widest(list(editors().values()))
-"""The bounds of the request models (twice each limit for texts: the checker says the limit)."""
-
-TypeName = Annotated[str, Field(max_length=LIMITS.type * 2)]
-
-
-class StepForm(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    step: str = Field(max_length=40)
-    fields: str = Field(default="", max_length=4000)
-
-
-class ActionForm(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    text: str = Field(default="", max_length=LIMITS.text * 2)
-    optional: bool = False
-    can_win: bool = True
-    on_start: bool = False
-    steps: list[StepForm] = Field(default_factory=list, max_length=40)
-
-
-class CardForm(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    rank: str = Field(max_length=10)
-    suit: str = Field(max_length=10)
-    name: str = Field(default="", max_length=LIMITS.card_name * 2)
-    types: list[TypeName] = Field(default_factory=list, max_length=LIMITS.types)
-    marks: list[Annotated[str, Field(max_length=20)]] = Field(default_factory=list, max_length=MOST_MARKS)
-    copies: int = 1
-    action: ActionForm = Field(default_factory=ActionForm)
-
-
-class DeckForm(BaseModel):
-    """A deck as the studio's form sends it (a :class:`~cardroom.games.contracts.DeckEditing`'s form)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    name: str = Field(max_length=LIMITS.name * 2)
-    description: str = Field(default="", max_length=LIMITS.description * 2)
-    types: list[TypeName] = Field(default_factory=list, max_length=LIMITS.types)
-    cards: list[CardForm] = Field(max_length=LIMITS.cards)
-
-
-class OpenBody(BaseModel):
-    """``POST /api/studio/decks``: a project deck by name, or a deck file's text, of a game
-    (by default the studio's first)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    game: str | None = Field(default=None, max_length=40)
-    project: str | None = Field(default=None, max_length=100)
-    deck_toml: str | None = Field(default=None, max_length=MAX_DECK_BYTES)
-    deck_file: str | None = Field(default=None, max_length=100)
-    """The uploaded file's name, which its problems are told by."""
-
-
-class SaveBody(BaseModel):
-    """``POST /api/studio/decks/{id}/versions``: the edited form, and the version it was made from."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    form: DeckForm
-    base: int = Field(ge=1, le=MAX_VERSIONS)
-
-
-MAX_TUNE_TRIALS = 12
-"""The most values a studio ``tune`` run tries."""
-
-TUNE_TOP = 2
-"""The best values of a studio ``tune`` run played again on fresh seeds (with the deck's own)."""
-
-
-class RunSettings(BaseModel):
-    """How a run plays: games of each version, players, who plays every seat, the first seed."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    games: int = Field(default=100, ge=1, le=MAX_RUN_GAMES)
-    players: int = Field(default=4, ge=2, le=10)
-    agents: Literal["heuristic", "random"] = "heuristic"
-    seed: int = Field(default=1, ge=0, le=2**31 - 1)
-    param: str | None = Field(default=None, max_length=100)
-    """``tune`` only: the number searched, as ``cardroom tune --param`` takes it (``10C.count=1..6``)."""
-    target: str | None = Field(default=None, max_length=100)
-    """``tune`` only: the goal, as ``cardroom tune --target`` takes it (``decisions=125``)."""
-    trials: int = Field(default=6, ge=1, le=MAX_TUNE_TRIALS)
-    """``tune`` only: the values tried (each on ``games`` games), before the best are played again."""
-
-
-class RunBody(BaseModel):
-    """``POST /api/studio/runs``: a job of :data:`JOBS` on versions of a studio deck."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-    kind: str = Field(max_length=20)
-    deck: str = Field(max_length=32)
-    versions: list[int] = Field(min_length=1, max_length=8)
-    settings: RunSettings = Field(default_factory=RunSettings)
-
-
-class CancelBody(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-    token: str = Field(max_length=100)
-
-
-# -- the jobs ----------------------------------------------------------------------------
-
-
-class Stopped(Exception):
-    """A run stopped before its end: cancelled, or past its time."""
-
-    def __init__(self, status: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-
-
-@dataclass(frozen=True)
-class Work:
-    """What a job is given: each version's label and rules, the settings, a folder of its own
-    (removed after), the processes its games may use, and ``progress(games)`` to call as games
-    finish (it raises :class:`Stopped` when the run is cancelled or out of time)."""
-
-    variants: Sequence[tuple[str, Rules]]
-    settings: RunSettings
-    folder: Path
-    workers: int
-    progress: Callable[[int], None]
-
-
-@dataclass(frozen=True)
-class Report:
-    """A job's answer: the report as an HTML fragment (no script, no style element: the page's
-    style sheet draws it) and as text."""
-
-    html: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Job:
-    """One kind of run: its name, title, how many versions it plays, and the function."""
-
-    kind: str
-    title: str
-    about: str
-    versions: tuple[int, int]
-    run: Callable[[Work], Report]
-    games: Callable[[Sequence[tuple[str, Rules]], RunSettings], int] | None = None
-    """The games the run plays in all (its progress bar's length); ``None``: the settings' games
-    for each version."""
-
-
-_PLOTTING = threading.Lock()
-"""matplotlib's pyplot is not thread-safe: one report is drawn at a time."""
-
-
-def _report(work: Work, make: Callable[[], Any]) -> Report:
-    """The analysis report ``make()`` builds (``cardroom.analysis.report.Report``) as the studio
-    shows it; none for a run stopped meanwhile (:class:`Stopped`, before each costly step)."""
-    from rich.console import Console
-
-    from cardroom.analysis.html import render_html
-    from cardroom.cli.analyze import print_report
-
-    work.progress(0)
-    report = make()
-    work.progress(0)
-    with _PLOTTING:
-        page = render_html(report)
-    body = page.split("<body>", 1)[1].rsplit("</body>", 1)[0]
-    console = Console(record=True, file=io.StringIO(), width=120, color_system=None)
-    print_report(console, report)
-    return Report(html=body, text=console.export_text())
-
-
-def _played(work: Work, index: int) -> Any:
-    """Version ``index``'s games, written as results into the job's folder, and read back."""
-    from cardroom.analysis.folder import read_results
-    from cardroom.sim.results import Backend, simulate_to
-    from cardroom.sim.tournament import Lineup
-
-    label, rules = work.variants[index]
-    folder = work.folder / f"v{index + 1}"
-    lineup = Lineup.parse(work.settings.agents, rules.to_dict()["players"])
-    simulate_to(folder, rules, work.settings.games, work.settings.seed, lineup,
-                backend=Backend(workers=work.workers), variant=label, progress=work.progress)
-    return read_results(folder)
-
-
-def simulate_job(work: Work) -> Report:
-    """``simulate`` then ``analyze``: one version's games and every figure of them."""
-    from cardroom.analysis.figures import build_report
-
-    played = _played(work, 0)
-    return _report(work, lambda: build_report(played))
-
-
-def compare_job(work: Work) -> Report:
-    """``compare``: the versions played on the same seeds, each against the first."""
-    from cardroom.analysis.compare import compare_runs
-
-    runs = [_played(work, i) for i in range(len(work.variants))]
-    # Versions of one deck share its name: that is no warning here.
-    return _report(work, lambda: compare_runs(runs, [label for label, _ in work.variants], versions=True))
-
-
-def _restrictions(rules: Any) -> int:
-    """The restricted line-ups of ``cardroom restrict`` on these rules: none, each card, each
-    optional action."""
-    cards = list(rules.cards)
-    return 1 + len(cards) + sum(1 for card in cards if card.optional)
-
-
-def restrict_job(work: Work) -> Report:
-    """``restrict``: every card (and optional action) forbidden to one seat, on the same seeds."""
-    from cardroom.analysis.restrict import restricted_report
-
-    _, rules = work.variants[0]
-    games = work.settings.games
-    return _report(work, lambda: restricted_report(rules, games=games, seed=work.settings.seed,
-                                                   agents_text=work.settings.agents,
-                                                   progress=lambda done: work.progress(done * games)))
-
-
-SKILL_RUNGS = {"base": 25, "doublings": 2}
-"""The studio's skill ladder: random, heuristic, ISMCTS at 25, 50 and 100 iterations (and the
-registered agents of ``cardroom.sim.skill.EXTRA_RUNGS``), bounded for a run of the server."""
-
-
-def _skill_rungs() -> list[str]:
-    from cardroom.sim.skill import skill_rungs
-
-    return skill_rungs(**SKILL_RUNGS)
-
-
-def _skill_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
-    from cardroom.sim.skill import games_of_skill
-
-    return sum(games_of_skill(rules, _skill_rungs(), settings.games) for _, rules in variants)
-
-
-def skill_job(work: Work) -> Report:
-    """``skill``: each rung of the ladder of budgets against the one below, on duplicate deals
-    (the settings' games are deals), for each version."""
-    from cardroom.cli.skill import skill_report
-    from cardroom.sim.skill import run_skill
-
-    reports = []
-    for label, rules in work.variants:
-        report = run_skill(rules, _skill_rungs(), work.settings.games, work.settings.seed,
-                           workers=work.workers, progress=work.progress)
-        report["variant"] = label
-        reports.append(report)
-    return _report(work, lambda: skill_report(reports))
-
-
-def _tune_games(variants: Sequence[tuple[str, Rules]], settings: RunSettings) -> int:
-    """A tune run's games: each trial's (no more trials than the range has values), then the
-    re-test of the best and of the deck's own value (counted when the run ends)."""
-    from cardroom.analysis.tune import TuneError, parse_param
-
-    trials = settings.trials
-    if settings.param:
-        try:
-            param = parse_param(variants[0][1].game, settings.param)
-            trials = min(trials, param.high - param.low + 1)
-        except TuneError:
-            pass  # the job refuses it in words
-    return (trials + TUNE_TOP + 1) * settings.games
-
-
-def tune_job(work: Work) -> Report:
-    """``tune``: one number of the version searched toward one target (``settings.param`` and
-    ``settings.target``, as ``cardroom tune`` reads them), the best re-tested on fresh seeds."""
-    from cardroom.analysis.tune import TuneError, parse_goal, parse_param, tune, tune_report
-
-    settings = work.settings
-    if not settings.param or not settings.target:
-        raise TuneError("tune needs settings.param (a number of the deck, 10C.count=1..6) and "
-                        "settings.target (decisions=125, length=3, seats=0.05, spread=2)")
-    _, rules = work.variants[0]
-    game = rules.game
-    param, goal = parse_param(game, settings.param), parse_goal(game, settings.target)
-    if not param.deck:
-        raise TuneError(f"the studio tunes a number of the deck (CARD.FIELD=LO..HI), not the rules "
-                        f"option {param.name!r}; rules options are tuned by cardroom tune")
-    made: Any = rules  # a studio version's rules: its deck by digest, its text in deck_files
-    text = made.deck_files[0]
-    base = {"deck": made.deck, "deck_files": [text], "players": settings.players}
-    done = [0]
-
-    def trial_played(trials: int) -> None:
-        done[0] += trials * settings.games
-        work.progress(trials * settings.games)
-
-    tuned = tune(game, [param], [goal], base=base, deck_text=text, agents=settings.agents,
-                 trials=settings.trials, games=settings.games, retest_games=settings.games, top=TUNE_TOP,
-                 seed=settings.seed, workers=work.workers, progress=trial_played)
-    work.progress(_tune_games(work.variants, settings) - done[0])  # the re-tests
-    return _report(work, lambda: tune_report(tuned))
-
-
-JOBS: dict[str, Job] = {
-    job.kind: job
-    for job in (
-        Job("simulate", "Simulate and analyze",
-            "Plays one version's games and reports every figure of them (cardroom simulate --out, "
-            "then cardroom analyze).", (1, 1), simulate_job),
-        Job("compare", "Compare versions",
-            "Plays two or more versions on the same seeds and reports each one's differences from "
-            "the first, paired by seed (cardroom compare).", (2, 4), compare_job),
-        Job("restrict", "Restricted play",
-            "Plays one version with each card (and each optional action) forbidden to one seat, "
-            "on the same seeds as free games, and ranks the cards by what they are worth "
-            "(cardroom restrict).", (1, 1), restrict_job,
-            lambda variants, settings: _restrictions(variants[0][1]) * settings.games),
-        Job("skill", "Skill depth",
-            "Plays random, heuristic and ISMCTS at 25, 50 and 100 iterations, each rung against "
-            "the one below on duplicate deals (the games are deals), and fits the trend: how much "
-            "skill matters with each version (cardroom skill).", (1, 4), skill_job, _skill_games),
-        Job("tune", "Tune a number",
-            "Searches one number of a version (its param, e.g. 10C.count=1..6) toward a target "
-            "(e.g. decisions=125), plays the best values again on fresh seeds and gives the change "
-            "to make (cardroom tune).", (1, 1), tune_job, _tune_games),
-    )
-}
-"""The studio's jobs by kind. A designer's command joins the studio as one entry: its
-``run(work)`` plays ``work.variants`` with ``work.settings``, calls ``work.progress`` as games
-finish, and returns a :class:`Report`."""
-
-
-# -- deck work, in the deck workers (cardroom.web.bounded.WorkerPool) ----------------------------
-
-
-def _editing_of(game: str) -> DeckEditing:
-    """The deck editing of ``game``, from the registry (a worker reaches games by name)."""
-    return games.get(game).load("deck_editing")
-
-
-def _json(value: Any) -> bytes:
-    """``value`` as the server writes JSON answers."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
-
-
-M = TypeVar("M", bound=BaseModel)
-
-
-def _read(model: type[M], body: bytes) -> M | list[dict[str, Any]]:
-    """``body`` read as JSON into ``model`` as FastAPI reads a request's body; else the errors
-    FastAPI would give (made small to send back: :func:`_small`)."""
-    try:
-        value = json.loads(body)
-    except ValueError as err:
-        return [{"type": "json_invalid", "loc": (getattr(err, "pos", 0),), "msg": "JSON decode error"}]
-    try:
-        return model.model_validate(value)
-    except ValidationError as err:
-        return [_small(dict(e)) for e in err.errors(include_url=False)]
-
-
-_SCALARS = (str, int, float, bool, type(None))
-
-
-def _small(error: dict[str, Any]) -> dict[str, Any]:
-    """A refusal made small to send back: its input kept only where it is one short value (the
-    words say what was sent), its context as plain values."""
-    value = error.pop("input", None)
-    if isinstance(value, _SCALARS):
-        error["input"] = value[:40] if isinstance(value, str) else value
-    if "ctx" in error:
-        error["ctx"] = {k: v if isinstance(v, _SCALARS) else str(v) for k, v in error["ctx"].items()}
-    return error
-
-
-def _checked(editing: DeckEditing, form: dict[str, Any]) -> tuple[dict[str, Any], str | None]:
-    """The deck checker's word on a form (the answer of ``POST /api/studio/check``), and the
-    deck file it makes (``None`` when refused)."""
-    try:
-        text = editing.checked(form)
-    except editing.error as err:
-        return {"ok": False, "problems": editing.where_problems(err), "cards": None}, None
-    if len(text.encode()) > MAX_DECK_BYTES:
-        return {"ok": False, "cards": None, "problems": [
-            {"card": None, "field": None, "step": None,
-             "message": f"the deck file would be {len(text.encode()) // 1024} KiB; at most "
-                        f"{MAX_DECK_BYTES // 1024} KiB"}]}, None
-    deck = editing.parse(text, "the deck")
-    return {"ok": True, "problems": [], "cards": deck.cards, "digest": deck.digest, "size": deck.size}, text
-
-
-def check_work(game: str, body: bytes) -> tuple[list[dict[str, Any]] | None, bytes]:
-    """A :class:`DeckForm` sent as JSON, checked: the model's errors (``None``: it is a form),
-    and the checker's answer as JSON."""
-    form = _read(DeckForm, body)
-    if isinstance(form, list):
-        return form, b""
-    return None, _json(_checked(_editing_of(game), form.model_dump())[0])
-
-
-def _view(editing: DeckEditing, text: str) -> bytes:
-    return _json({"form": editing.form_of(text, "the deck"), "cards": editing.parse(text, "the deck").cards})
-
-
-def view_work(game: str, text: str) -> bytes:
-    """A version's form and cards, as JSON (an object of those two members)."""
-    return _view(_editing_of(game), text)
-
-
-def open_work(game: str, text: str, where: str) -> tuple[str, Any]:
-    """A deck file to open: ``("problems", (words, problems))`` when the checker refuses it,
-    else ``("ok", (name, digest, view))``."""
-    editing = _editing_of(game)
-    try:
-        editing.form_of(text, where)
-    except editing.error as err:
-        return "problems", (str(err), editing.where_problems(err))
-    deck = editing.parse(text, where)
-    return "ok", (deck.name, deck.digest, _view(editing, text))
-
-
-def save_work(game: str, body: bytes, before: str) -> tuple[str, Any]:
-    """A :class:`SaveBody` sent as JSON, made a version after the deck file ``before``:
-    ``("invalid", errors)``, ``("problems", (base, words, problems))``, or ``("ok", (base, text,
-    name, digest, changes, view))``."""
-    save = _read(SaveBody, body)
-    if isinstance(save, list):
-        return "invalid", save
-    editing = _editing_of(game)
-    answer, text = _checked(editing, save.form.model_dump())
-    if text is None:
-        words = "; ".join(p["message"] for p in answer["problems"])
-        return "problems", (save.base, words, answer["problems"])
-    changes = editing.deck_diff(editing.form_of(before, "the deck"), editing.form_of(text, "the deck"))
-    deck = editing.parse(text, "the deck")
-    return "ok", (save.base, text, deck.name, deck.digest, changes, _view(editing, text))
-
-
-def _joined(head: dict[str, Any], members: bytes) -> bytes:
-    """The JSON object ``head`` with the members of the JSON object ``members`` after its own."""
-    return _json(head)[:-1] + b"," + members[1:]
 
 
 def _mib(size: int) -> str:
@@ -611,6 +156,7 @@ class Studio:
         servers may be playing runs of their own now: none is marked stopped at start.
         ``editing``: the games whose decks it edits (by default :func:`editors`)."""
         self.editing = dict(editors() if editing is None else editing)
+        self.specs = {name: games.get(name) for name in self.editing}  # each asked for once, here
         self.engine = store.engine  # its tables are made by the store's migrations (0004_studio)
         self._session = sessionmaker(self.engine, expire_on_commit=False)
         self.workers = workers
@@ -619,7 +165,7 @@ class Studio:
         self.opened = Attempts(DECKS_PER_MINUTE, 60.0)
         self.saved = Attempts(SAVES_PER_MINUTE, 60.0)
         self.started = Attempts(RUNS_PER_MINUTE, 60.0)
-        self.live: dict[str, _Live] = {}
+        self.live: dict[str, LiveRun] = {}
         """The runs waiting or running in this process."""
         self.pace = Pace("check a deck or read its form", *DECK_PACE)
         self.work = WorkerPool("deck jobs", DECK_WORKERS, DECK_JOBS_WAITING, DECK_JOBS_PER_ADDRESS,
@@ -755,7 +301,7 @@ class Studio:
         view = await self._view(address, row.game, deck_id, newest.number)
         head = {"id": deck_id, "game": row.game, "source": row.source, "url": f"/studio/decks/{deck_id}",
                 "versions": [_version_summary(v) for v in versions], "version": newest.number}
-        return _joined(head, view)
+        return joined(head, view)
 
     async def _view(self, address: str, game: str, deck_id: str, number: int) -> bytes:
         """The form and cards of version ``number`` (JSON members), kept once worked out: a
@@ -800,7 +346,7 @@ class Studio:
             return _version_summary(row)
 
         head = await asyncio.to_thread(summary)
-        return _joined(head, await self._view(address, game, deck_id, number))
+        return joined(head, await self._view(address, game, deck_id, number))
 
     def version_text(self, deck_id: str, number: int) -> tuple[str, str]:
         """A version's deck file and a name for it."""
@@ -914,7 +460,7 @@ class Studio:
             token = secrets.token_urlsafe(16)
             total = (job.games(variants, body.settings) if job.games is not None
                      else body.settings.games * len(variants))
-            live = _Live(run_id, address, _hash(token), total)
+            live = LiveRun(run_id, address, _hash(token), total)
             self.live[run_id] = live
         try:
             with self._session() as s, s.begin():
@@ -928,7 +474,7 @@ class Studio:
             raise
         return {**self.run(run_id), "token": token}
 
-    def _play(self, job: Job, live: _Live, variants: Sequence[tuple[str, Rules]],
+    def _play(self, job: Job, live: LiveRun, variants: Sequence[tuple[str, Rules]],
               settings: RunSettings) -> None:
         """The run, in a thread of the pool: its report stored, or why it stopped."""
         deadline = time.monotonic() + MAX_RUN_SECONDS
@@ -1017,7 +563,7 @@ class Studio:
         if live is None or ending is not None:
             status = ending or found["status"]
             raise StudioError(409, f"the run {run_id} had already ended ({status}: "
-                                   f"{_ENDED.get(status, status)}); there is nothing to cancel")
+                                   f"{ENDED.get(status, status)}); there is nothing to cancel")
         # The run is cancelled now, whatever it does next; its thread stops at its next chunk of
         # games. Wait a little for it, so that the answer is the run as it is kept.
         live.ended.wait(CANCEL_WAIT)
@@ -1031,45 +577,15 @@ class Studio:
             "jobs": [{"kind": j.kind, "title": j.title, "about": j.about, "versions": list(j.versions)}
                      for j in JOBS.values()],
             "agents": list(STUDIO_AGENTS), "max_games": MAX_RUN_GAMES, "max_seconds": MAX_RUN_SECONDS,
-            "games": [{"name": name, "title": games.get(name).title, "renderer": _renderer(name),
+            "games": [{"name": name, "title": self.specs[name].title, "renderer": _renderer(self.specs[name]),
                        "steps": list(e.step_kinds), "marks": list(e.marks), "decks": e.project_decks()}
                       for name, e in self.editing.items()],
         }
 
 
-@dataclass
-class _Live:
-    """A run waiting or running in this process."""
-
-    id: str
-    address: str
-    token_hash: str
-    games: int
-    played: int = 0
-    status: str = "waiting"
-
-    def __post_init__(self) -> None:
-        self.cancelled = threading.Event()
-        self.reason = ("cancelled", "cancelled")
-        self.ending: str | None = None
-        """The status the run ends with, once its thread has decided it (under the studio's lock)."""
-        self.ended = threading.Event()
-        """Set once the run's end is stored."""
-
-    def stop(self, status: str, why: str) -> None:
-        """Ask the run to stop at its next chunk of games: stored as ``status``, ``why`` its error."""
-        if not self.cancelled.is_set():
-            self.reason = (status, why)
-            self.cancelled.set()
-
-
-_ENDED = {"done": "its report is kept", "failed": "it failed", "cancelled": "it was cancelled",
-          "stopped": "it was stopped"}
-
-
-def _renderer(game: str) -> str | None:
+def _renderer(spec: GameSpec) -> str | None:
     """The game's card faces for the page: its web renderer, as the catalog names it."""
-    renderer = games.get(game).web_renderer
+    renderer = spec.web_renderer
     return f"/static/{renderer}" if renderer else None
 
 

@@ -14,27 +14,26 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
-from cardroom import games
-from cardroom.agents import AgentError, format_spec, make, parse_spec
-from cardroom.agents.levels import LEVELS
-from cardroom.agents.levels import resolve as resolve_level
-from cardroom.engine import CardroomInputError, DeckRules, Rules, RulesError
-from cardroom.games import make_rules
+from sqlalchemy.exc import IntegrityError
+
+from cardroom.agents import make, parse_spec
+from cardroom.engine import CardroomInputError, DeckRules, RulesError
+from cardroom.games import GameSpec
 from cardroom.record import make_record, rebuild
-from cardroom.text import plural
-from cardroom.web import views
-from cardroom.web.catalog import BOTS, WEB_REFUSED, option_names
+from cardroom.web.directory import LocalDirectory, TableDirectory
+from cardroom.web.finished import MAX_REPLAY_STEPS, MAX_REPLAYS, MAX_REPLAYS_PER_ADDRESS, FinishedTables
 from cardroom.web.live import MAX_QUEUED_BYTES, Connection, LiveTable, TableError, hash_token
-from cardroom.web.play import MAX_CONNECTIONS, TablePlay, design_rows
-from cardroom.web.protocol import MAX_PLAYERS, CreateBody, error
-from cardroom.web.store import SeatData, TableData
+from cardroom.web.play import MAX_CONNECTIONS
+from cardroom.web.protocol import CreateBody, error
+from cardroom.web.seating import BOT_LIMITS, check_fits, game_spec, project_deck, quick_bot, table_plan
+from cardroom.web.store import SeatData, SeatTaken, Store, TableData
 
 __all__ = [
     "TableError", "Connection", "LiveTable", "TableManager", "MAX_CONNECTIONS", "MAX_QUEUED_BYTES",
-    "MAX_REPLAY_STEPS",
+    "MAX_REPLAY_STEPS", "MAX_REPLAYS", "MAX_REPLAYS_PER_ADDRESS", "BOT_LIMITS",
 ]
 
 log = logging.getLogger("cardroom.web")
@@ -48,37 +47,55 @@ ABANDON_AFTER = 3600.0
 """A running game that no player has been connected to for this long ends as abandoned."""
 SWEEP_EVERY = 60.0
 """Seconds between two looks for abandoned games."""
-MAX_REPLAY_STEPS = 2000
-"""The most steps one replay answer carries (a long game is fetched a window at a time)."""
-MAX_REPLAYS_PER_ADDRESS = 2
-"""Replays one client address may have worked out at once; more answer 429."""
-MAX_REPLAYS = 16
-"""Replays worked out or waiting for a thread at once, in all; more answer 503."""
-BOT_LIMITS = {"iterations": 5000, "seconds": 5.0, "infer": 1000}
-"""The largest search budgets a web table grants a bot per move (``infer``: the worlds a search
-weighs, each kept in memory per search tree)."""
 
 
+class TableManager(FinishedTables):
+    """The tables this server holds, in memory, backed by the store; where each table lives
+    (which this server holds, the lobby over every server's) is its ``directory``'s: one
+    server's own (:class:`LocalDirectory`, the default) or a cluster node's
+    (:class:`cardroom.web.cluster.RedisDirectory`)."""
 
-class TableManager(TablePlay):
-    """Every table of one server, in memory, backed by the store."""
+    def __init__(self, store: Store, data_dir: Path, bot_delay: float, bot_workers: int = 1,
+                 directory: TableDirectory | None = None) -> None:
+        super().__init__(store, data_dir, bot_delay, bot_workers)
+        self.directory: TableDirectory = directory if directory is not None else LocalDirectory()
+        self.directory.bind(self)
+
+    @property
+    def leases(self) -> TableDirectory:
+        """The directory, which keeps the leases of the tables (its ``node`` names this server)."""
+        return self.directory
+
+    @property
+    def address(self) -> str:
+        """Where the other servers reach this one (the directory's)."""
+        return self.directory.address
+
+    @address.setter
+    def address(self, address: str) -> None:
+        self.directory.address = address
 
     # -- starting and stopping -------------------------------------------------------
 
     def load(self) -> None:
+        """Load the tables this server holds at start, as its directory says."""
+        self.directory.load()
+
+    def load_stored(self) -> None:
         """Rebuild every table from the database: unfinished games replay their actions."""
         for data in self.store.tables(with_actions=True):
             if data.status == "over":
                 self.tables[data.id] = LiveTable(data, None)
                 continue
             try:
-                table = self._rebuild(data)
+                table = self.rebuild_table(data)
             except Exception as err:  # a table that cannot be rebuilt must not stop the others
                 log.error("table %s cannot be rebuilt and is left out: %s", data.id, err)
                 continue
             self.tables[data.id] = table
 
-    def _rebuild(self, data: TableData) -> LiveTable:
+    def rebuild_table(self, data: TableData) -> LiveTable:
+        """A stored table, its game (if running) rebuilt from its actions."""
         rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
         if data.deck_info is not None:
             have = rules.deck_record() if isinstance(rules, DeckRules) else {}
@@ -96,8 +113,10 @@ class TableManager(TablePlay):
         for table in self.tables.values():
             self._kick(table)
         self._sweeper = asyncio.create_task(self._sweep_every())
+        self.directory.start()
 
     async def stop(self) -> None:
+        await self.directory.stop()
         tasks = [t.task for t in self.tables.values() if t.task is not None and not t.task.done()]
         if self._sweeper is not None:
             tasks.append(self._sweeper)
@@ -113,6 +132,27 @@ class TableManager(TablePlay):
         self.bot_pool.close()
         for threads in (self.quick_pool, self.replay_pool, self.hint_pool):
             threads.shutdown(wait=False, cancel_futures=True)
+        await self.directory.close()
+
+    def hold(self, table: LiveTable) -> None:
+        """Hold a table the directory took (its owner died): in memory, its bot or timer going."""
+        self.tables[table.id] = table
+        self._kick(table)
+
+    def moved_away(self, table: LiveTable) -> None:
+        """A table another server holds now, forgotten here already: its bot or timer stops,
+        its connections close (their clients connect again and reach its holder)."""
+        if table.task is not None and not table.task.done():
+            table.task.cancel()
+        for conn in list(table.conns):
+            conn.push(error("moved", "this table moved to another server; connecting again"))
+            conn.close()
+
+    def _refused(self, table: LiveTable, what: str, err: Exception) -> None:
+        super()._refused(table, what, err)
+        if isinstance(err, IntegrityError):
+            # the seq is taken in the database: another server played this table meanwhile
+            self.directory.moved(table.id, "the database holds a newer action")
 
     # -- creating and joining ------------------------------------------------------------
 
@@ -122,60 +162,17 @@ class TableManager(TablePlay):
             self._drop_abandoned(time.time())
         if sum(1 for t in self.tables.values() if t.status != "over") >= MAX_OPEN_TABLES:
             raise TableError(503, f"this server already holds {MAX_OPEN_TABLES} unfinished tables; try later")
-        game = body.game
-        if game not in games.names():
-            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
-        options = dict(body.rules)
-        allowed = option_names(game)
-        for name in options:
-            if name not in allowed and name != "players":
-                extra = " (choose the deck with \"deck\" or \"deck_toml\")" if name == "deck" else ""
-                raise TableError(400, f"unknown {game} rule {name!r:.40}{extra}; the rules are "
-                                      f"{', '.join(allowed)}")
-        players = body.players
-        if "players" in options:
-            if players is not None and options["players"] != players:
-                raise TableError(400, "give the number of players once: \"players\" or rules.players")
-            players = options.pop("players")
-        if players is None:
-            players = len(body.seats) if body.seats else make_rules(game).to_dict()["players"]
-        if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= MAX_PLAYERS:
-            # checked before anything is built per seat: rules.players is not bounded by the body
-            raise TableError(
-                400, f"players must be a whole number from 2 to {MAX_PLAYERS}, not {players!r:.40}"
-            )
-        options["players"] = players
-        seats = body.seats if body.seats is not None else ["human"] + ["heuristic"] * (players - 1)
-        if len(seats) != players:
-            raise TableError(
-                400, f"seats lists {plural(len(seats), 'seat')}; a table of {players} players needs {players}"
-            )
-        seat_data = [self._seat(k, spec) for k, spec in enumerate(seats)]
-
-        deck: str | None = None
-        upload: str | None = None
-        decks = games.get(game).decks
-        if decks is not None:
-            if body.deck is not None and body.deck_toml is not None:
-                raise TableError(
-                    400, "give one deck: \"deck\" (a project deck's name) or \"deck_toml\" (a deck file)"
-                )
-            if body.deck_toml is not None:
-                upload = self._upload(game, body.deck_toml, body.deck_file)
-            else:
-                deck = body.deck if body.deck is not None else decks.default
-                if deck not in decks.names():
-                    raise TableError(400, f"unknown deck {deck!r:.40}; the project's decks are "
-                                          f"{', '.join(decks.names())} (or upload one as deck_toml)")
-        elif body.deck is not None or body.deck_toml is not None:
-            raise TableError(400, f"{game} is played without a deck file; leave out deck and deck_toml")
+        spec = game_spec(body.game)
+        options, players, seat_data = table_plan(spec, body)
+        deck = project_deck(spec, body)
+        upload = None if body.deck_toml is None else self._upload(spec, body.deck_toml, body.deck_file)
         try:
-            rules = self._rules(game, options, deck, upload)
+            rules = self._rules(spec.name, options, deck, upload)
         except CardroomInputError as err:
             raise TableError(400, str(err)) from None
         for s in seat_data:
             if s.bot is not None:
-                self._fits(s.seat, s.bot, rules)
+                check_fits(s.seat, s.bot, rules)
         # The deck is kept apart (a project deck's name, or the upload's digest and text).
         stored = {k: v for k, v in rules.to_dict().items() if k not in ("deck", "deck_files")}
         deck_info = None
@@ -196,7 +193,7 @@ class TableManager(TablePlay):
             seat_data[seat].token_hash = hash_token(token)
         free = [s for s in seat_data if s.kind == "human" and s.token_hash is None]
         data = TableData(
-            id=self._new_id(), game=game, players=players, rules=stored, deck=deck, upload=upload,
+            id=self._new_id(), game=spec.name, players=players, rules=stored, deck=deck, upload=upload,
             deck_info=deck_info, seed=secrets.randbelow(2**31), timer=body.timer,
             status="waiting" if free else "running", created=time.time(), finished=None, seats=seat_data,
             creator_hash=hash_token(token), private=body.private,
@@ -223,8 +220,12 @@ class TableManager(TablePlay):
                          now - table.data.created)
 
     def unfinished(self, table_id: str) -> bool:
+        """Whether the table's game goes on, wherever it is held (the directory says for a
+        table this server does not hold)."""
         table = self.tables.get(table_id)
-        return table is not None and table.status != "over"
+        if table is None:
+            return self.directory.unfinished(table_id)
+        return table.status != "over"
 
     async def _sweep_every(self) -> None:
         while True:
@@ -282,7 +283,12 @@ class TableManager(TablePlay):
         token_hash = hash_token(token)
         left = [s for s in seats if s.kind == "human" and s.token_hash is None and s is not chosen]
         status = "waiting" if left else "running"
-        self.store.take_seat(table.id, chosen.seat, name, token_hash, status)
+        try:
+            self.store.take_seat(table.id, chosen.seat, name, token_hash, status)
+        except SeatTaken:
+            if not self.directory.moved(table_id, "a seat it offered was taken through another server"):
+                raise
+            raise TableError(409, f"that seat of table {table_id} was just taken; look again") from None
         chosen.name = name
         chosen.token_hash = token_hash
         table.data.status = status
@@ -316,18 +322,7 @@ class TableManager(TablePlay):
     def quick_check(self, game: str, players: int, bot: str) -> str:
         """Refuse, in words, a Play now of an unknown game, size or bot (nothing is made); the
         bot's spec as a seat keeps it (a level's name is its agent's spec)."""
-        if game not in games.names():
-            raise TableError(400, f"unknown game {game!r:.40}; the games are {', '.join(games.names())}")
-        fewest, most = games.get(game).players()
-        if not fewest <= players <= most:
-            title = games.get(game).title
-            raise TableError(400, f"{title} is played by {fewest} to {most} players, not {players}")
-        seat = self._seat(1, bot)  # a bot the web table may seat, or a 400 saying which are
-        if seat.bot is None:
-            raise TableError(400, f"Play now's free seats go to bots: a level ({', '.join(LEVELS)}) or a bot "
-                                  f"({', '.join(BOTS)}), not {bot!r:.40}")
-        self._fits(1, seat.bot, make_rules(game, {"players": players}))
-        return seat.bot
+        return quick_bot(game_spec(game), players, bot)
 
     def quick_create(self, game: str, players: int, bot: str, name: str) -> tuple[LiveTable, int, str]:
         """A new table for Play now: ``name`` in the first seat, the others free for people who
@@ -372,12 +367,6 @@ class TableManager(TablePlay):
         table.data.status = "running"
         self._begin(table)
 
-    def get(self, table_id: str) -> LiveTable:
-        table = self.tables.get(table_id)
-        if table is None:
-            raise TableError(404, f"no table {table_id!r:.40}")
-        return table
-
     def rename_seat(self, table_id: str, seat: int, old: str, new: str) -> None:
         """The person at ``seat`` of ``table_id`` is called ``new`` from now on, where this server
         holds the table (in its summary and chat; the database is the caller's): a deleted
@@ -396,10 +385,19 @@ class TableManager(TablePlay):
             raise TableError(
                 400, f"status may be left out (open and running tables) or be over, not {status!r:.40}"
             )
-        chosen = [t for t in self.tables.values()
-                  if (t.status == "over") == (status == "over") and not t.data.private]
-        chosen.sort(key=lambda t: t.data.created, reverse=True)
-        return [self.summary(t) for t in chosen[:limit]]
+        shared = self.directory.lobby()
+        if shared is None:
+            chosen = [t for t in self.tables.values()
+                      if (t.status == "over") == (status == "over") and not t.data.private]
+            chosen.sort(key=lambda t: t.data.created, reverse=True)
+            return [self.summary(t) for t in chosen[:limit]]
+        # the lobby over every server's tables, this server's own as they are now
+        for table in self.tables.values():
+            shared[table.id] = self.summary(table)
+        found = [s for s in shared.values()
+                 if (s.get("status") == "over") == (status == "over") and not s.get("private")]
+        found.sort(key=lambda s: float(s.get("created", 0)), reverse=True)
+        return found[:limit]
 
 
     # -- leaving, closing, rematches ------------------------------------------------------
@@ -513,139 +511,13 @@ class TableManager(TablePlay):
             self._broadcast(table)  # everyone at the finished table hears of the rematch
         return again, again.seat_of(token)
 
-    # -- finished games ----------------------------------------------------------------
-
-    def record_text(self, table_id: str) -> str:
-        table = self.get(table_id)
-        if table.status != "over":
-            raise TableError(
-                409, f"table {table_id}'s game is {table.status}: its record is kept once it is over"
-            )
-        text = self.store.record(table_id)
-        if text is None:
-            raise TableError(404, f"table {table_id} has no record")
-        return text
-
-    def deck_text(self, table_id: str) -> tuple[str, str]:
-        """The deck file of a table played with a deck, and a file name for it: an uploaded deck
-        is ``<digest>.toml``, a project deck its own file's name. (A record carries its decks'
-        content; the file is for people who want the deck itself.)"""
-        table = self.get(table_id)
-        data = table.data
-        decks = games.get(data.game).decks
-        if decks is None:
-            raise TableError(404, f"table {table_id} plays {data.game}, which has no deck file")
-        if data.upload is not None:
-            text = self.store.deck_text(data.upload)
-            if text is None:
-                raise TableError(404, f"the deck of table {table_id} is missing from the database")
-            return text, data.upload.removeprefix("sha256:") + ".toml"
-        path = decks.path(data.deck or "")
-        if path is None:
-            raise TableError(404, f"table {table_id}'s deck {data.deck!r:.40} is not a project deck here")
-        return path.read_text(encoding="utf-8"), path.name
-
-    async def replay(
-        self, table_id: str, seat: int | None, start: int = 0, count: int = MAX_REPLAY_STEPS,
-        address: str = "",
-    ) -> tuple[list[dict[str, Any]], int]:
-        """A finished game step by step from ``seat``'s point of view (``None``: every seat's):
-        the steps ``start`` to ``start + count - 1`` (0 is the deal), and how many there are.
-
-        The steps are worked out in the replays' own threads, at most
-        ``MAX_REPLAYS_PER_ADDRESS`` at once for the client ``address`` and ``MAX_REPLAYS`` in
-        all; the cache is kept on the event loop only.
-        """
-        table = self.get(table_id)
-        if table.status != "over":
-            raise TableError(
-                409, f"table {table_id}'s game is {table.status}: it can be replayed once it is over"
-            )
-        if seat is not None and not 0 <= seat < table.data.players:
-            raise TableError(400, f"seat must be 0 to {table.data.players - 1} or all, not {seat}")
-        key = (table_id, seat, start, count)
-        cached = self._replays.get(key)
-        if cached is not None:
-            return cached
-        mine = self._replaying.get(address, 0)
-        if mine >= MAX_REPLAYS_PER_ADDRESS:
-            raise TableError(429, f"this address already has {MAX_REPLAYS_PER_ADDRESS} replays being worked "
-                                  "out; wait for one to come back", retry_after=1.0)
-        if sum(self._replaying.values()) >= MAX_REPLAYS:
-            raise TableError(503, f"the server is working out {MAX_REPLAYS} replays; try again shortly",
-                             retry_after=1.0)
-        self._replaying[address] = mine + 1
-        try:
-            loop = asyncio.get_running_loop()
-            rules, steps, total = await loop.run_in_executor(
-                self.replay_pool, self._replay_steps, table, seat, start, count)
-        finally:
-            self._replaying[address] -= 1
-            if not self._replaying[address]:
-                del self._replaying[address]
-        if table.cards is None:  # a finished game after a restart
-            table.cards = design_rows(rules)
-        while len(self._replays) >= 16:
-            self._replays.pop(next(iter(self._replays)))
-        self._replays[key] = steps, total
-        return steps, total
-
-    def _replay_steps(
-        self, table: LiveTable, seat: int | None, start: int, count: int
-    ) -> tuple[Rules, list[dict[str, Any]], int]:
-        data = table.data
-        try:
-            rules = table.rules or self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
-            actions = self.store.actions(data.id)
-            # Step k is the game after its k-th action (0: the deal): rebuilt up to the window.
-            before = max(start - 1, 0)
-            state = rebuild(rules, data.seed, actions[:before])
-            window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
-            return rules, window, len(actions) + 1
-        except CardroomInputError as err:
-            raise TableError(409, f"table {data.id}'s game cannot be replayed here: {err}") from None
     # -- helpers -----------------------------------------------------------------------
 
-    def _seat(self, seat: int, spec: str) -> SeatData:
-        text = resolve_level(spec)  # a level's name stands for its agent (cardroom.agents.levels)
-        if text == "human":
-            return SeatData(seat, "human")
-        try:
-            name, options = parse_spec(text)
-            if name not in BOTS:
-                raise AgentError(f"unknown bot {name!r:.40}")
-            for key, why in WEB_REFUSED.get(name, {}).items():
-                if key in options:
-                    raise AgentError(f"{name}: no {key} option on the web table: {why}")
-            for key, most in BOT_LIMITS.items():
-                value = options.get(key)
-                if isinstance(value, int | float) and value > most:
-                    raise AgentError(f"{name}: {key} may be at most {most:g} on the web table, not {value}")
-            make(name, seed=0, **options)
-        except AgentError as err:
-            raise TableError(
-                400, f"seat {seat}: {err} (a seat is \"human\", a level: {', '.join(LEVELS)}, or a bot: "
-                     f"{', '.join(BOTS)}, with options after colons, e.g. ismcts:iterations=300)"
-            ) from None
-        # Kept in its shortest form: every summary repeats it, so padding must not be stored.
-        return SeatData(seat, "bot", bot=format_spec(name, options))
-
-    def _fits(self, seat: int, spec: str, rules: Any) -> None:
-        """Refuse a learned bot (or a search with its network) at a table its weights cannot play."""
-        name, options = parse_spec(spec)
-        if name == "learned" or (name == "ismcts" and options.get("policy") == "learned"):
-            from cardroom.agents.learned import check_table
-
-            try:
-                check_table(rules, options.get("weights") if name == "learned" else None)
-            except AgentError as err:
-                raise TableError(400, f"seat {seat}: {err}; choose another bot for this table") from None
-
-    def _upload(self, game: str, text: str, filename: str | None) -> str:
-        """Validate an uploaded deck file of ``game`` and keep it in the database; its digest. Its
-        problems are told by the file's name (without any folder), as the person chose it, else by
-        the field that carried the text (``deck_toml``)."""
-        decks = games.get(game).decks
+    def _upload(self, spec: GameSpec, text: str, filename: str | None) -> str:
+        """Validate an uploaded deck file of the game ``spec`` and keep it in the database; its
+        digest. Its problems are told by the file's name (without any folder), as the person
+        chose it, else by the field that carried the text (``deck_toml``)."""
+        decks = spec.decks
         assert decks is not None
         where = PurePath(filename.replace("\\", "/")).name if filename else ""
         try:
@@ -655,11 +527,11 @@ class TableManager(TablePlay):
         self.store.add_deck(deck.digest, deck.title, text, time.time())
         return deck.digest
 
-
     def _new_id(self) -> str:
+        """A new table's id, held in the directory before the table is stored."""
         while True:
             table_id = secrets.token_urlsafe(6)
-            if table_id not in self.tables:
+            if table_id not in self.tables and self.directory.claim(table_id):
                 return table_id
 
     @staticmethod
