@@ -161,7 +161,7 @@ def game_drama(
             drama.valued.append(
                 Decision(**{**found.__dict__, "chosen": text, "taken": found.values.get(text)})
             )
-    result = result_from_log(rules.game, state.log, 0, seed, state.scores)
+    result = result_from_log(rules.spec, state.log, 0, seed, state.scores)
     drama.lead_changes = _lead_changes(result.deal_points, game_registry.get(rules.game).lower_wins)
     return drama
 

@@ -232,7 +232,7 @@ def run_variants(
         runs = []
         for i, (label, rules) in enumerate(variants):
             folder = root / f"{i + 1}-{_slug(label)}"
-            lineup = Lineup.parse(agents or default_agents(rules.game), rules.to_dict()["players"])
+            lineup = Lineup.parse(agents or default_agents(rules.spec), rules.players)
             backend = Backend(workers=workers)
             if err.is_terminal:
                 with Progress(

@@ -11,7 +11,7 @@ from typing import Any
 
 from cardroom import games
 from cardroom.engine import CardroomInputError
-from cardroom.games import make_rules
+from cardroom.games import GameSpec
 
 __all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "parse_rule_options", "with_deck"]
 
@@ -20,8 +20,9 @@ class UsageError(CardroomInputError):
     """A bad argument: printed as one line, exit status 2."""
 
 
-def parse_rule_options(game: str, players: int | None, rules: list[str] | None) -> Any:
-    """Rules of ``game`` from ``--players`` and ``--rule KEY=VALUE`` options."""
+def parse_rule_options(game: str | GameSpec, players: int | None, rules: list[str] | None) -> Any:
+    """Rules of ``game`` (its spec, or the name a command was given) from ``--players`` and
+    ``--rule KEY=VALUE`` options."""
     options: dict[str, Any] = {}
     for item in rules or []:
         key, eq, value = item.partition("=")
@@ -32,11 +33,11 @@ def parse_rule_options(game: str, players: int | None, rules: list[str] | None) 
         if "players" in options:
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
-    decks = games.get(game).decks
-    if decks is not None and "deck" in options:
+    spec = game if isinstance(game, GameSpec) else games.get(game)  # the command's game, by its name
+    if spec.decks is not None and "deck" in options:
         # The command line may read files: deck files become their content, as rules hold them.
-        options.update(decks.read(options["deck"], None))
-    return make_rules(game, options)
+        options.update(spec.decks.read(options["deck"], None))
+    return spec.make_rules(options)
 
 
 def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
@@ -44,7 +45,7 @@ def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> li
     if not decks:
         return rules
     if not games.get(game).decks:
-        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
+        decked = " and ".join(spec.title for spec in games.specs() if spec.decks)
         raise UsageError(f"--deck is for {decked}; {game} has no deck files")
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")

@@ -40,8 +40,7 @@ def run_train(
     from cardroom.agents.learned import load_network
     from cardroom.sim.tournament import Lineup
 
-    game = rules.game
-    spec = games.get(game)
+    game, spec = rules.game, rules.spec
     if spec.native is None or spec.observation is None:
         console.print(f"[red]{spec.title} cannot be trained: the training needs its native search and "
                       "its observation encoder[/red]")

@@ -16,6 +16,12 @@ Traceback (most recent call last):
 ...
 cardroom.games.UnknownGame: unknown game 'chess'; the games are baha, baebae
 
+A front asks the registry by name once, at its edge (a command's ``--game``, a table made from a
+request, a record's ``game``); below it, the rules it made know their game's spec:
+
+>>> spec.make_rules({"players": 3}).spec is spec
+True
+
 A game installed by another package is found through the entry-point group
 ``cardroom.games``: the entry point names a :class:`GameSpec` (or a function returning one),
 as pytest finds its plugins.
@@ -29,7 +35,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Literal, overload
 
-from cardroom.engine import CardroomInputError, Event, Rules, RulesError, State
+from cardroom.engine import CardroomInputError, Event, NamedOptions, Rules, RulesError, State
 from cardroom.games.contracts import (
     AnalysisSections,
     DealLimits,
@@ -49,6 +55,7 @@ __all__ = [
     "ENTRY_POINTS",
     "DealLimits",
     "GameInfo",
+    "GameRules",
     "GameSpec",
     "REFERENCES",
     "OptionSpec",
@@ -58,6 +65,8 @@ __all__ = [
     "make_rules",
     "names",
     "register",
+    "spec_of",
+    "specs",
     "start_game",
 ]
 
@@ -253,6 +262,8 @@ REFERENCES: Mapping[str, type] = {
 
 
 _GAMES: dict[str, GameSpec] = {}
+_BY_RULES: dict[type, GameSpec] = {}
+"""Each registered spec under its rules class: what :attr:`GameRules.spec` reads."""
 _BUILT_IN = ("cardroom.games.baha.spec", "cardroom.games.baebae.spec")
 _loaded = False
 
@@ -269,6 +280,7 @@ def register(spec: GameSpec) -> GameSpec:
         raise RulesError(f"{spec.name}'s decks.error, {error!r:.60}, is not a CardroomInputError: the fronts "
                          "tell only those as a refusal in words")
     _GAMES[spec.name] = spec
+    _BY_RULES[spec.rules] = spec
     return spec
 
 
@@ -292,6 +304,12 @@ def names() -> list[str]:
     """Every registered game's name, the built-in ones first."""
     _load()
     return list(_GAMES)
+
+
+def specs() -> list[GameSpec]:
+    """Every registered game's spec, the built-in ones first (for a front listing the games)."""
+    _load()
+    return list(_GAMES.values())
 
 
 def get(name: str) -> GameSpec:
@@ -320,4 +338,27 @@ def start_game(rules: Rules, seed: int, start: Mapping[str, Any] | None = None) 
     """A new game of ``rules``; ``start`` is a record's description of a hand-made beginning."""
     if not start:
         return rules.new_game(seed)
-    return get(rules.game).start(rules, seed, start)
+    return rules.spec.start(rules, seed, start)
+
+
+def spec_of(rules: type) -> GameSpec:
+    """The spec registered with the rules class ``rules`` (or a class it derives from); an
+    :class:`UnknownGame` when no registered game's rules are that class."""
+    _load()
+    for klass in rules.__mro__:
+        spec = _BY_RULES.get(klass)
+        if spec is not None:
+            return spec
+    raise UnknownGame(f"{rules.__name__} are the rules of no registered game; "
+                      f"the games are {', '.join(_GAMES)}")
+
+
+class GameRules(NamedOptions):
+    """The base of a game's rules class: options as data (:class:`~cardroom.engine.NamedOptions`)
+    and the spec of the game they are the rules of, found by the class it was registered with,
+    so that code holding the rules never looks the game up by name again."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec (the one registered with this rules class)."""
+        return _BY_RULES.get(type(self)) or spec_of(type(self))
