@@ -397,7 +397,7 @@ def tune(
     for param in params:
         if not param.deck:
             start_values[param.name] = int(start_rules.to_dict()[param.name])
-    players = int(start_rules.to_dict()["players"])
+    players = start_rules.players
     lineup = Lineup.parse(agents, players)
 
     seen: dict[tuple[int, ...], Variant] = {}

@@ -130,7 +130,7 @@ def _deck_text(run: Any) -> str | None:
     files: tuple[str, ...] = tuple(getattr(run, "deck_files", ()))
     if len(files) == 1:
         return str(files[0])
-    spec = game_registry.get(run.game)
+    spec = run.spec
     name = str((run.manifest.get("rules") or {}).get("deck", ""))
     path = spec.decks.path(name) if spec.decks is not None and name and "," not in name else None
     return path.read_text(encoding="utf-8") if path is not None else None
@@ -139,7 +139,7 @@ def _deck_text(run: Any) -> str | None:
 def _numbers_moved(base: Any, run: Any) -> list[str]:
     """The numbers that differ between two runs, as ``--param NAME=LO..HI`` ranges (a deck's
     ``CARD.FIELD`` and numeric rules options)."""
-    spec = game_registry.get(run.game)
+    spec = run.spec
     params = []
     rules_a = {k: v for k, v in (base.manifest.get("rules") or {}).items() if k not in ("deck", "deck_files")}
     rules_b = {k: v for k, v in (run.manifest.get("rules") or {}).items() if k not in ("deck", "deck_files")}
@@ -177,7 +177,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     if not targets:
         return []
     game = run.game
-    spec = game_registry.get(game)
+    spec = run.spec
     params = _numbers_moved(base, run)
     words = ["cardroom", "tune", game]
     rules = run.manifest.get("rules") or {}

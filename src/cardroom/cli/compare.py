@@ -120,7 +120,7 @@ def compare_variants(
 def same_players(variants: Sequence[tuple[str, Rules]]) -> None:
     """Refuse, before any game is played, variants with different numbers of players: their
     seats' figures cannot be set side by side."""
-    counts = {label: rules.to_dict()["players"] for label, rules in variants}
+    counts = {label: rules.players for label, rules in variants}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{label}: {n}" for label, n in counts.items())
         raise UsageError(f"the variants have different numbers of players ({shown}); compare variants with "

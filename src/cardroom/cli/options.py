@@ -40,13 +40,14 @@ def parse_rule_options(game: str | GameSpec, players: int | None, rules: list[st
     return spec.make_rules(options)
 
 
-def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
+def with_deck(game: str | GameSpec, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
     """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
     if not decks:
         return rules
-    if not games.get(game).decks:
-        decked = " and ".join(spec.title for spec in games.specs() if spec.decks)
-        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
+    spec = game if isinstance(game, GameSpec) else games.get(game)
+    if not spec.decks:
+        decked = " and ".join(taker.title for taker in games.specs() if taker.decks)
+        raise UsageError(f"--deck is for {decked}; {spec.name} has no deck files")
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
     return [*(rules or []), "deck=" + ",".join(decks)]
