@@ -33,7 +33,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Literal, overload
+from typing import Any, ClassVar, Literal, overload
 
 from cardroom.engine import CardroomInputError, Event, NamedOptions, Rules, RulesError, State
 from cardroom.games.contracts import (
@@ -65,7 +65,6 @@ __all__ = [
     "make_rules",
     "names",
     "register",
-    "spec_of",
     "specs",
     "start_game",
 ]
@@ -262,8 +261,6 @@ REFERENCES: Mapping[str, type] = {
 
 
 _GAMES: dict[str, GameSpec] = {}
-_BY_RULES: dict[type, GameSpec] = {}
-"""Each registered spec under its rules class: what :attr:`GameRules.spec` reads."""
 _BUILT_IN = ("cardroom.games.baha.spec", "cardroom.games.baebae.spec")
 _loaded = False
 
@@ -280,7 +277,6 @@ def register(spec: GameSpec) -> GameSpec:
         raise RulesError(f"{spec.name}'s decks.error, {error!r:.60}, is not a CardroomInputError: the fronts "
                          "tell only those as a refusal in words")
     _GAMES[spec.name] = spec
-    _BY_RULES[spec.rules] = spec
     return spec
 
 
@@ -341,24 +337,16 @@ def start_game(rules: Rules, seed: int, start: Mapping[str, Any] | None = None) 
     return rules.spec.start(rules, seed, start)
 
 
-def spec_of(rules: type) -> GameSpec:
-    """The spec registered with the rules class ``rules`` (or a class it derives from); an
-    :class:`UnknownGame` when no registered game's rules are that class."""
-    _load()
-    for klass in rules.__mro__:
-        spec = _BY_RULES.get(klass)
-        if spec is not None:
-            return spec
-    raise UnknownGame(f"{rules.__name__} are the rules of no registered game; "
-                      f"the games are {', '.join(_GAMES)}")
-
-
 class GameRules(NamedOptions):
     """The base of a game's rules class: options as data (:class:`~cardroom.engine.NamedOptions`)
-    and the spec of the game they are the rules of, found by the class it was registered with,
-    so that code holding the rules never looks the game up by name again."""
+    and the spec of the game they are the rules of, so that code holding the rules never looks
+    the game up by name again."""
+
+    game: ClassVar[str]
+    """The game's name (each game's rules class sets it)."""
 
     @property
     def spec(self) -> GameSpec:
-        """The game's spec (the one registered with this rules class)."""
-        return _BY_RULES.get(type(self)) or spec_of(type(self))
+        """The game's spec: the one registered under the rules' game."""
+        spec = _GAMES.get(self.game)
+        return spec if spec is not None else get(self.game)  # the registry not loaded yet

@@ -128,7 +128,7 @@ class Engine:
     game runs natively is this object's :meth:`plays`, never read again from the environment.
 
     >>> from cardroom import games
-    >>> Engine("python").plays(games.get("baha"))
+    >>> Engine("python").plays(games.specs()[0])
     False
     >>> Engine("turbo")
     Traceback (most recent call last):
