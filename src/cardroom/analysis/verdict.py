@@ -184,7 +184,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     deck_spec = str(rules.get("deck", ""))
     if spec.decks is not None and deck_spec:
         words += ["--deck", deck or (deck_spec if not deck_spec.startswith("sha256:") else "DECK.toml")]
-    defaults = game_registry.make_rules(game, {}).to_dict()
+    defaults = spec.make_rules({}).to_dict()
     if rules.get("players") != defaults.get("players"):
         words += ["--players", str(rules.get("players"))]
     searched = {p.partition("=")[0] for p in params}
@@ -199,7 +199,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     from cardroom.sim.tournament import default_agents
 
     agents = list(getattr(run, "agents", []))
-    if agents and any(a != default_agents(game) for a in agents):
+    if agents and any(a != default_agents(spec) for a in agents):
         words += ["--agents", ",".join(agents)]
     what = " and ".join(w for _, _, w in targets)
     how = ("" if params else " (name the number to search: a rules option, or a deck's CARD.FIELD such as "
