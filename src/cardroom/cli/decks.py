@@ -20,7 +20,7 @@ from rich.text import Text
 from cardroom import games
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import UsageError
+from cardroom.cli.options import UsageError, game_spec
 from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural, terminal_safe
 
@@ -43,7 +43,7 @@ def deck_support(game: str | None = None) -> DeckSupport:
         else:
             raise UsageError(f"several games take decks ({', '.join(takers)}): say which with --game"
                              if takers else "no game takes decks")
-    spec = games.get(game)  # --game, by name: looked up here
+    spec = game_spec(game)
     if spec.decks is None:
         raise UsageError(f"{spec.title} takes no decks; the games that do: {', '.join(takers)}")
     return spec.decks

@@ -13,11 +13,18 @@ from cardroom import games
 from cardroom.engine import CardroomInputError
 from cardroom.games import GameSpec
 
-__all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "parse_rule_options", "with_deck"]
+__all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "game_spec", "parse_rule_options",
+           "with_deck"]
 
 
 class UsageError(CardroomInputError):
     """A bad argument: printed as one line, exit status 2."""
+
+
+def game_spec(game: str | GameSpec) -> GameSpec:
+    """The spec of the game a command was given by name (its ``GAME`` argument, ``--game``):
+    where the command line looks a game up; a spec already found is used as it is."""
+    return game if isinstance(game, GameSpec) else games.get(game)
 
 
 def parse_rule_options(game: str | GameSpec, players: int | None, rules: list[str] | None) -> Any:
@@ -33,7 +40,7 @@ def parse_rule_options(game: str | GameSpec, players: int | None, rules: list[st
         if "players" in options:
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
-    spec = game if isinstance(game, GameSpec) else games.get(game)  # the command's game, by its name
+    spec = game_spec(game)
     if spec.decks is not None and "deck" in options:
         # The command line may read files: deck files become their content, as rules hold them.
         options.update(spec.decks.read(options["deck"], None))
@@ -44,7 +51,7 @@ def with_deck(game: str | GameSpec, rules: list[str] | None, decks: list[str] | 
     """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
     if not decks:
         return rules
-    spec = game if isinstance(game, GameSpec) else games.get(game)
+    spec = game_spec(game)
     if not spec.decks:
         decked = " and ".join(taker.title for taker in games.specs() if taker.decks)
         raise UsageError(f"--deck is for {decked}; {spec.name} has no deck files")

@@ -11,11 +11,17 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cardroom import games
 from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import PEOPLE_PLAY, UsageError, bots_only, check_workers, parse_rule_options
+from cardroom.cli.options import (
+    PEOPLE_PLAY,
+    UsageError,
+    bots_only,
+    check_workers,
+    game_spec,
+    parse_rule_options,
+)
 from cardroom.cli.params import CsvOpt, DesignerAgentsOpt, GameArg, HtmlOpt, JsonFileOpt, RuleOpt
 from cardroom.games import GameSpec
 
@@ -85,7 +91,7 @@ def run_tune(
     if write is not None:
         check_output_file(write, "--write")
     try:
-        spec = games.get(game)  # the command's game, by the name it was given: looked up here, once
+        spec = game_spec(game)
         parsed = [parse_param(spec, p) for p in params]
         goals = [parse_goal(spec, t) for t in targets]
         if write is not None and not any(p.deck for p in parsed):

@@ -179,45 +179,45 @@ _ENGINES = {name: Engine(name) for name in ENGINES}
 
 def native_games() -> tuple[str, ...]:
     """The games the native engine plays: those whose spec names a native face."""
-    from cardroom import games  # the registry (imported here: the games import this module)
+    from cardroom import games
 
     return tuple(spec.name for spec in games.specs() if spec.native is not None)
+
+
+def _named(game: str) -> GameSpec | None:
+    """The spec of the game called ``game``, ``None`` for a name no game has: for the functions
+    below, which take a game by its name (benchmarks, tests, a caller holding only a name)."""
+    from cardroom import games  # the registry (imported here: the games import this module)
+
+    try:
+        return games.get(game)
+    except games.UnknownGame:
+        return None
 
 
 def native_for(game: str) -> bool:
     """Whether a new game of ``game`` runs on the engine chosen now (:meth:`Engine.plays`), for
     code that holds a game's name only; code that holds its rules asks ``Engine.plays(rules.spec)``."""
-    from cardroom import games
-
     engine = Engine.chosen()
-    try:
-        spec = games.get(game)
-    except games.UnknownGame:
-        return False
-    return engine.plays(spec)
+    spec = _named(game)
+    return spec is not None and engine.plays(spec)
 
 
 def batch_for(game: str) -> NativeEngine | None:
     """:meth:`Engine.batch` of the engine chosen now, for ``game`` by its name."""
-    from cardroom import games
+    engine = Engine.chosen()
+    spec = _named(game)
+    return None if spec is None else engine.batch(spec)
 
-    return Engine.chosen().batch(games.get(game))
 
-
-def vector_for(spec: GameSpec | str) -> NativeVector | None:
+def vector_for(game: GameSpec | str) -> NativeVector | None:
     """The game's batched environment on the native engine (its spec's ``vector``, a
     :class:`~cardroom.games.contracts.NativeVector`), when the core is built and the game has
-    one; else ``None``. ``spec``: the game's spec (or its name, looked up)."""
+    one; else ``None``. ``game``: its spec (or its name, looked up)."""
     if _module is None:
         return None
-    if isinstance(spec, str):
-        from cardroom import games
-
-        try:
-            spec = games.get(spec)
-        except games.UnknownGame:
-            return None
-    return None if spec.vector is None else spec.load("vector")
+    spec = _named(game) if isinstance(game, str) else game
+    return None if spec is None or spec.vector is None else spec.load("vector")
 
 
 def describe() -> str:

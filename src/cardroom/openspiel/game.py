@@ -70,7 +70,7 @@ class ObserverError(CardroomInputError):
 def game_name(name: str) -> str:
     """OpenSpiel's name for the Cardroom game ``name`` (an :class:`~cardroom.games.UnknownGame`
     error lists the games if there is none)."""
-    return PREFIX + games.get(name).name
+    return PREFIX + _spec_named(name).name
 
 
 def register() -> list[str]:
@@ -88,7 +88,7 @@ def register() -> list[str]:
 def load(name: str, **params: Any) -> Any:
     """The OpenSpiel game of the Cardroom game ``name`` with ``params`` (rule options,
     ``players``, ``deals``): ``pyspiel.load_game`` after :func:`register`."""
-    spec = games.get(name)  # the caller's game, by name: looked up here, once
+    spec = _spec_named(name)
     full = PREFIX + spec.name
     if spec.deal_limits is None:
         raise RulesError(f"game {name!r} declares no deal limits, which OpenSpiel needs")
@@ -231,8 +231,8 @@ def _setup_of(game: Any) -> _Setup:
 
 
 def _spec_named(name: str) -> GameSpec:
-    """The spec of a game OpenSpiel names (by the name it was registered under, :func:`register`):
-    pyspiel hands games and pickled states back by name."""
+    """The spec of the Cardroom game ``name``: the adapter's one look-up by name (OpenSpiel and
+    its callers name games; pyspiel hands games and pickled states back by name)."""
     spec = _registered.get(name)
     return spec if spec is not None else games.get(name)
 
