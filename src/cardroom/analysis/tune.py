@@ -30,6 +30,7 @@ from cardroom.analysis.stats import mean_t, seat_advantage
 from cardroom.engine import CardroomInputError, Rules, RulesError
 from cardroom.games import GameSpec
 from cardroom.games.contracts import DeckNumbers
+from cardroom.native import Engine
 from cardroom.sim.tournament import GameResult, Lineup, run_games
 
 __all__ = [
@@ -343,9 +344,10 @@ def _variant(
 
 
 def _measure(
-    variant: Variant, goals: Sequence[Goal], games: int, seed: int, lineup: Lineup, workers: int
+    variant: Variant, goals: Sequence[Goal], games: int, seed: int, lineup: Lineup, workers: int,
+    engine: Engine,
 ) -> tuple[dict[str, tuple[float, float, float]], float]:
-    results = run_games(variant.rules, games, seed, lineup, workers=workers)
+    results = run_games(variant.rules, games, seed, lineup, workers=workers, engine=engine)
     trial = Trial([r for r in results if not r.guard_stopped] or results, variant.rules, lineup, seed)
     figures = {}
     miss = 0.0
@@ -382,6 +384,7 @@ def tune(
             "a deck's numbers are searched in one deck: give one --deck (a project deck or a file)"
         )
     spec = _spec(game)
+    engine = Engine.chosen()  # every trial of the search plays on the one engine read here
     start_values: dict[str, int] = {}
     for param in params:
         if param.deck:
@@ -407,7 +410,7 @@ def tune(
         key = tuple(values[p.name] for p in params)
         if key not in seen:
             variant = _variant(spec, base, deck_text, values, params)
-            variant.figures, variant.miss = _measure(variant, goals, games, seed, lineup, workers)
+            variant.figures, variant.miss = _measure(variant, goals, games, seed, lineup, workers, engine)
             seen[key] = variant
         if progress:
             progress(1)
@@ -430,7 +433,8 @@ def tune(
     best = sorted(seen.values(), key=lambda v: v.miss)[:top]
     start = _variant(spec, base, deck_text, start_values, params)
     for variant in [start, *best]:
-        variant.retest, variant.retest_miss = _measure(variant, goals, retest_games, fresh, lineup, workers)
+        variant.retest, variant.retest_miss = _measure(variant, goals, retest_games, fresh, lineup, workers,
+                                                       engine)
     best.sort(key=lambda v: v.retest_miss)
     return Tuned(
         spec.name, list(params), list(goals), start, best, len(study.trials), games, retest_games, seed,
