@@ -40,11 +40,11 @@ from cardroom.games import GameSpec, make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
-    "record_game",
     "FORMAT",
     "RecordError",
     "Verdict",
     "check_record",
+    "record_game",
     "named_deck_files",
     "with_decks",
     "make_record",

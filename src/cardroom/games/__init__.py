@@ -190,7 +190,8 @@ class GameSpec:
     """The game's face on the native engine, as a module name (its package's ``native``
     module): a :class:`~cardroom.games.contracts.NativeEngine` (its batches, what the core
     lacks for it); ``None`` for a game the native engine does not play. :mod:`cardroom.native`
-    reads which games it plays from here."""
+    reads which games it plays from here; such a game's rules take the engine to play on as
+    ``new_game``'s ``engine`` (a :class:`cardroom.native.Engine`)."""
     vector: str | None = None
     """The game's batched environment on the native engine, as a module name: a
     :class:`~cardroom.games.contracts.NativeVector` that ``cardroom.rl.vector_env`` steps; ``None``

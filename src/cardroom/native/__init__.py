@@ -12,9 +12,9 @@ Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environm
 (``native``, the default where the core is built, or ``python``, the reference and the default
 where it is not) or by :func:`use_engine`, read once by a front into an :class:`Engine` that it
 passes down (a run's games, its batches, its workers all play on that one choice). Which
-games the native engine plays, and where each one's batches are, each game's spec says (``GameSpec.native``, a
-:class:`~cardroom.games.contracts.NativeEngine`): this module names no game; a game whose spec
-names no native face always runs on Python.
+games the native engine plays, and where each one's batches are, each game's spec says
+(``GameSpec.native``, a :class:`~cardroom.games.contracts.NativeEngine`): this module names no
+game; a game whose spec names no native face always runs on Python.
 
 >>> from cardroom import native
 >>> native.engine_choice() in native.ENGINES
