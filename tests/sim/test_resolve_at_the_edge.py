@@ -67,6 +67,13 @@ def test_a_run_reads_the_engine_once_and_every_game_plays_on_it(choices: list[st
     assert len(choices) == 1  # before: once more at every new game
 
 
+@pytest.mark.parametrize("agents", ["random", "ismcts:iterations=2"])  # a native batch, a game at a time
+def test_a_run_given_its_engine_never_reads_the_environment(choices: list[str], agents: str) -> None:
+    rules = games.get(games.names()[0]).make_rules()
+    run_games(rules, 3, 0, Lineup.parse(agents, rules.players), workers=1, engine=Engine("python"))
+    assert choices == []
+
+
 def test_the_engine_passed_down_is_the_one_that_plays() -> None:
     rules = games.get(games.names()[0]).make_rules()
     lineup = Lineup.parse("random", rules.players)
