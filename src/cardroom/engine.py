@@ -24,7 +24,20 @@ import operator
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, Self, SupportsIndex, TypeAlias, TypeGuard, runtime_checkable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    ClassVar,
+    Protocol,
+    Self,
+    SupportsIndex,
+    TypeAlias,
+    TypeGuard,
+    runtime_checkable,
+)
+
+if TYPE_CHECKING:
+    from cardroom.games import GameSpec
 
 __all__ = [
     "NamedOptions",
@@ -285,6 +298,11 @@ class Rules(Protocol):
 
     game: ClassVar[str]
     """The game's name, e.g. ``"baha"``."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec in the registry (:class:`cardroom.games.GameRules` gives it): what
+        code holding the rules knows of their game, without looking it up by name."""
 
     @property
     def players(self) -> int:

@@ -36,7 +36,7 @@ from cardroom.engine import (
     State,
     is_whole,
 )
-from cardroom.games import make_rules, start_game
+from cardroom.games import GameSpec, make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "RecordError",
     "Verdict",
     "check_record",
+    "record_game",
     "named_deck_files",
     "with_decks",
     "make_record",
@@ -139,8 +140,8 @@ def named_deck_files(record: Mapping[str, Any]) -> list[str]:
     rules = record.get("rules")
     if not isinstance(rules, Mapping) or rules.get("deck_files") or not isinstance(rules.get("deck"), str):
         return []
-    game = record.get("game")
-    if game not in games.names() or games.get(game).decks is None:
+    spec = record_game(record)
+    if spec is None or spec.decks is None:
         return []
     parts = [p.strip() for p in rules["deck"].split(",") if p.strip()]
     return [p for p in parts if _is_path(p)]
@@ -166,7 +167,8 @@ def with_decks(record: dict[str, Any], files: Sequence[str | Path], where: str =
         wanted = ", ".join(repr(shorten(n, 60)) for n in named)
         raise RecordError(f"{where}: the record names {plural(len(named), 'deck file')} by path ({wanted}); "
                           f"give one --deck for each, in that order, not {len(files)}")
-    support = games.get(record["game"]).decks
+    game = record_game(record)
+    support = None if game is None else game.decks
     assert support is not None  # named_deck_files found files: the game reads decks
     given = iter(str(f) for f in files)
     parts = [p.strip() for p in record["rules"]["deck"].split(",") if p.strip()]
@@ -343,11 +345,20 @@ def _text(state: State, action: Action) -> str:
         return str(action)
 
 
-def recorded_options(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+def record_game(record: Mapping[str, Any]) -> GameSpec | None:
+    """The spec of the game ``record`` names (its ``game``), or ``None`` when no registered game
+    has that name: the one place a record's game is looked up by its name."""
+    game = record.get("game")
+    return games.get(game) if isinstance(game, str) and game in games.names() else None
+
+
+def recorded_options(game: str | GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options of a game stored before some reading existed (a simulation's records, a
     web table in the database), each such reading missing given its first value: the one
-    every game stored without it was played under (``stream``: the Twister)."""
-    readings: Mapping[str, Sequence[Any]] = getattr(games.get(game).rules, "readings", {})
+    every game stored without it was played under (``stream``: the Twister). ``game``: its
+    spec (or its name, looked up)."""
+    spec = games.get(game) if isinstance(game, str) else game
+    readings: Mapping[str, Sequence[Any]] = getattr(spec.rules, "readings", {})
     return {**{key: values[0] for key, values in readings.items() if key not in options}, **options}
 
 
@@ -365,13 +376,15 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
             f"{where}: the record names the deck file {shorten(named[0], 60)!r} by path (it was written "
             "before records carried their decks); Cardroom reads no file a record names: give the "
             "deck file itself (cardroom replay --deck FILE)")
+    spec = record_game(record)
+    assert spec is not None  # check_record refuses a game no one registered
     options = dict(record["rules"])
-    readings: Mapping[str, Sequence[Any]] = getattr(games.get(record["game"]).rules, "readings", {})
+    readings: Mapping[str, Sequence[Any]] = getattr(spec.rules, "readings", {})
     missing = {key: values for key, values in readings.items() if key not in options}
     first: State | RecordError | None = None
     for values in itertools.product(*missing.values()):
         try:
-            state = _replay_under(record, {**options, **dict(zip(missing, values, strict=True))}, where)
+            state = _replay_under(spec, record, {**options, **dict(zip(missing, values, strict=True))}, where)
         except RecordError as err:
             first = err if first is None else first
             continue
@@ -384,9 +397,9 @@ def replay(record: Mapping[str, Any], where: str = "record") -> State:
     return first
 
 
-def _replay_under(record: Mapping[str, Any], options: dict[str, Any], where: str) -> State:
+def _replay_under(spec: GameSpec, record: Mapping[str, Any], options: dict[str, Any], where: str) -> State:
     try:
-        rules = make_rules(record["game"], options)
+        rules = spec.make_rules(options)
     except (ValueError, TypeError) as err:  # bad rules
         raise RecordError(f"{where}: {err}") from None
     if len(record["seats"]) != rules.players:

@@ -30,9 +30,7 @@ def renderer(rules: Any, **options: Any) -> int:
 
 def with_spec(monkeypatch: pytest.MonkeyPatch, name: str, **changes: Any) -> None:
     """The registry answers for ``name`` with its spec changed by ``changes``."""
-    real = games.get
-    changed = dataclasses.replace(real(name), **changes)
-    monkeypatch.setattr(games, "get", lambda wanted: changed if wanted == name else real(wanted))
+    monkeypatch.setitem(games._GAMES, name, dataclasses.replace(games.get(name), **changes))
 
 
 def said(output: str) -> str:

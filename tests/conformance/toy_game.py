@@ -25,12 +25,11 @@ from cardroom.engine import (
     CardroomInputError,
     Event,
     IllegalAction,
-    NamedOptions,
     RulesError,
     chance_rng,
     check_seed,
 )
-from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameRules, GameSpec, OptionSpec
 from cardroom.games.contracts import DeckInfo
 
 DECK = 16
@@ -137,7 +136,7 @@ DECKS = ToyDecks()
 
 
 @dataclass(frozen=True)
-class Rules(NamedOptions):
+class Rules(GameRules):
     game: ClassVar[str] = "highcard"
     title: ClassVar[str] = "high card"
 

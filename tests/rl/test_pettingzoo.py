@@ -215,7 +215,7 @@ def test_a_game_without_an_encoder_has_no_environment(monkeypatch):
     import dataclasses
 
     spec = dataclasses.replace(games.get("baha"), observation=None)
-    monkeypatch.setattr(games, "get", lambda name: spec)
+    monkeypatch.setitem(games._GAMES, "baha", spec)
     with pytest.raises(rl.EnvError, match="Baha has no observation encoder"):
         rl.env("baha")
 

@@ -56,7 +56,7 @@ def written(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
 def test_every_table_has_its_schema(written: tuple[str, Path]) -> None:
     game, folder = written
     tables = _tables(folder)
-    expected = schemas(game)
+    expected = schemas(games.get(game))
     assert set(tables) == set(expected) == {"games", "deals", "cards", "hands"} | ({"tricks"} if game == "baha" else set())
     for name, table in tables.items():
         assert table.schema.equals(expected[name]), name

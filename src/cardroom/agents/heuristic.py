@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardroom import games
 from cardroom.engine import Action, State
 
 __all__ = ["HeuristicAgent"]
@@ -25,7 +24,7 @@ class HeuristicAgent:
         game = state.rules.game
         player = self._players.get(game)
         if player is None:
-            spec = games.get(game)
+            spec = state.rules.spec
             if spec.heuristic is None:
                 from cardroom.agents.base import AgentError
 

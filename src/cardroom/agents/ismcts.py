@@ -39,7 +39,6 @@ import random
 import time
 from typing import Any, cast
 
-from cardroom import games
 from cardroom.engine import (
     Action,
     NativeInference,
@@ -265,7 +264,7 @@ class ISMCTSAgent:
             return legal[0]
         root = _Node()
         c = self.exploration
-        self.c = games.get(state.rules.game).exploration if c is None else c
+        self.c = state.rules.spec.exploration if c is None else c
         if self.policy is not None:
             self._network = self._learned().network_for(state)
         native = self._native(state)
@@ -307,7 +306,7 @@ class ISMCTSAgent:
         self._check_reward(state)
         legal = state.legal_actions()
         c = self.exploration
-        self.c = games.get(state.rules.game).exploration if c is None else c
+        self.c = state.rules.spec.exploration if c is None else c
         native = self._native(state)
         if native is not None and isinstance(native, NativeSearchRoot):
             _, self.last_iterations, found = native.native_ismcts_root(

@@ -109,7 +109,7 @@ def shipped_path(name: str) -> Path:
 
 def observe(state: State, seat: int) -> Floats:
     """What ``seat`` observes of ``state``: the game's observation encoder on the seat's view."""
-    spec = games.get(state.rules.game)
+    spec = state.rules.spec
     if spec.observation is None:
         raise AgentError(f"learned: {spec.title} has no observation encoder, so no network can play it")
     encoder = spec.load("observation")
@@ -184,7 +184,7 @@ def check_table(rules: Any, weights: object = None) -> None:
     name = str(weights) if weights is not None else _default_name(state)
     network = load_network(shipped_path(name))
     players = len(state.scores)
-    size = games.get(game).load("observation").size(rules) if games.get(game).observation else -1
+    size = rules.spec.load("observation").size(rules) if rules.spec.observation else -1
     if network.game != game or network.players != players or network.observation_size != size:
         raise AgentError(
             f"learned: the shipped weights {name!r} play {network.game} with {network.players} players "

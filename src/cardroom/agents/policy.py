@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from cardroom import games
 from cardroom.agents.base import AgentError
 from cardroom.engine import Action, State
 from cardroom.text import shorten
@@ -85,7 +84,7 @@ class PolicyAgent:
         actions = int(self.model.action_space.n)
         if observation.size == wanted and mask.size == actions:
             return
-        title = games.get(state.rules.game).title
+        title = state.rules.spec.title
         players = len(state.scores)
         raise AgentError(
             f"policy {shorten(str(self.path), 60)!r} was trained on observations of {wanted} numbers and "
@@ -98,7 +97,7 @@ def seen_by(state: State, seat: int) -> tuple[npt.NDArray[np.float32], Mask]:
     """What ``seat`` observes of ``state`` (the game's encoder, through its spec) and the mask
     of the legal actions of the seat to act, over the game's action space: what
     ``cardroom.rl``'s environments give a policy they train."""
-    spec = games.get(state.rules.game)
+    spec = state.rules.spec
     if spec.observation is None:
         raise AgentError(f"policy: {spec.title} has no observation encoder, so no policy can play it")
     encoder = spec.load("observation")

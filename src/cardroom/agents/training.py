@@ -35,7 +35,6 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from cardroom import games
 from cardroom.agents.base import Agent
 from cardroom.agents.ismcts import DEFAULT_WIN_TEMPERATURE
 from cardroom.agents.learned import FORMAT, Network, observe
@@ -99,7 +98,7 @@ def search(
     if not isinstance(state, NativeSearchRoot):
         raise ValueError(f"no native search for {state.rules.game}: training needs the native engine")
     options = options or {}
-    c = options.get("exploration", games.get(state.rules.game).exploration)
+    c = options.get("exploration", state.rules.spec.exploration)
     reward = {} if options.get("reward", "points") == "points" else {
         "reward": options["reward"],
         "win_temperature": options.get("win_temperature", DEFAULT_WIN_TEMPERATURE),
@@ -162,10 +161,10 @@ def generate(
     takes this network's policy as its root prior (PUCT, as ``ismcts:policy=`` does): expert
     iteration. ``options``: the labelling search's (:func:`search_options`); with ``reward=win``
     the outcome target is the share of the win too."""
-    from cardroom import native
+    from cardroom.native import Engine
 
-    native.use_engine("native")
-    spec = games.get(game)
+    engine = Engine("native")  # the search labels decisions on native states
+    spec = rules.spec
     num_actions = spec.info.num_actions(rules)
     rng = random.Random(seed)
     action_values: list[npt.NDArray[np.float32]] = []
@@ -179,7 +178,7 @@ def generate(
     for g in range(first_game, first_game + games_count):
         if deadline is not None and time.monotonic() >= deadline:
             break
-        state = rules.new_game(seed + g)
+        state = engine.new_game(rules, seed + g)
         players = len(state.scores)
         agents = None if play is None else [
             play((s - g) % players, (seed + g) * 1000 + s) for s in range(players)
@@ -349,7 +348,7 @@ def save_network(
     """Write ``tensors`` as a weights file the learned agent reads (safetensors, with metadata)."""
     from safetensors.numpy import save_file
 
-    spec = games.get(game)
+    spec = rules.spec
     metadata = {
         "format": FORMAT,
         "game": game,

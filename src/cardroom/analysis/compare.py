@@ -17,7 +17,6 @@ from typing import Any
 
 import polars as pl
 
-from cardroom import games as game_registry
 from cardroom.analysis.figures import game_frame, metric_names, rules_words, seed_text
 from cardroom.analysis.folder import Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
@@ -52,8 +51,8 @@ def check_same_game(runs: Sequence[Results], *, players: bool = True) -> None:
     for run in runs[1:]:
         if run.game != first.game:
             raise ResultsError(
-                f"{first.path} holds {game_registry.get(first.game).title} results and {run.path} "
-                f"{game_registry.get(run.game).title} results: compare runs of one game"
+                f"{first.path} holds {first.spec.title} results and {run.path} "
+                f"{run.spec.title} results: compare runs of one game"
             )
         if players and run.players != first.players:
             raise ResultsError(
@@ -73,7 +72,7 @@ def _difference(base: pl.DataFrame, other: pl.DataFrame, metric: str) -> Differe
 def _facts(runs: Sequence[Results], labels: Sequence[str]) -> tuple[list[tuple[str, str]], list[str]]:
     """Each variant's games and seeds, its rules (a deck by name and digest) and its agents: a
     report forwarded alone says what was played."""
-    spec = game_registry.get(runs[0].game)
+    spec = runs[0].spec
     facts = [("game", spec.title)]
     for label, run in zip(labels, runs, strict=True):
         facts.append(
@@ -99,7 +98,7 @@ def _game_compare(
     analysis function (the spec's ``analysis`` module), when it has one; ``versions``: the runs
     play versions of one deck (see :func:`compare_runs`). A section's figure
     ``effects_by_variant`` (each label's direct effects, surest first) joins the verdict."""
-    spec = game_registry.get(runs[0].game)
+    spec = runs[0].spec
     if spec.analysis is None:
         return [], []
     module = importlib.import_module(spec.analysis.partition(":")[0])
@@ -178,7 +177,7 @@ def compare_runs(
         raise ResultsError("compare needs two or more runs")
     check_same_game(runs, players=same_players)
     labels = list(labels or [run.label for run in runs])
-    spec = game_registry.get(runs[0].game)
+    spec = runs[0].spec
     frames = [game_frame(run) for run in runs]
     names, shared = _game_metrics(runs, frames)
     frames = _pooled(frames, names, shared, spec.points)
@@ -290,7 +289,7 @@ def compare_runs(
         verdict = _with_effects(verdict, labels, effects)
     # The direct effects (the game's first section) come first, then the per-game metrics.
     return Report(
-        f"{game_registry.get(runs[0].game).title}: {' vs '.join(labels)}",
+        f"{runs[0].spec.title}: {' vs '.join(labels)}",
         facts,
         [*warnings, *own_warnings],
         [*own_sections[:1], section, *own_sections[1:]],
@@ -347,7 +346,7 @@ def sweep_report(option: str, values: Sequence[str], runs: Sequence[Results]) ->
         plots,
     )
     return Report(
-        f"{game_registry.get(runs[0].game).title}: {option} = {', '.join(values)}",
+        f"{runs[0].spec.title}: {option} = {', '.join(values)}",
         facts,
         warnings,
         [sweep, *comparison.sections],

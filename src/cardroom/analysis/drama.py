@@ -25,7 +25,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom import games as game_registry
 from cardroom.agents.ismcts import ISMCTSAgent
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import mean_t
@@ -161,8 +160,8 @@ def game_drama(
             drama.valued.append(
                 Decision(**{**found.__dict__, "chosen": text, "taken": found.values.get(text)})
             )
-    result = result_from_log(rules.game, state.log, 0, seed, state.scores)
-    drama.lead_changes = _lead_changes(result.deal_points, game_registry.get(rules.game).lower_wins)
+    result = result_from_log(rules.spec, state.log, 0, seed, state.scores)
+    drama.lead_changes = _lead_changes(result.deal_points, rules.spec.lower_wins)
     return drama
 
 
@@ -184,7 +183,7 @@ def drama_report(
     from cardroom.engine import DeckRules
     from cardroom.sim.report import deck_words, rules_shown
 
-    spec = game_registry.get(rules.game)
+    spec = rules.spec
     deck = deck_words(rules.deck_record()) if isinstance(rules, DeckRules) else ""
     shown = rules_shown(rules)
     per_game = [d.summary(threshold) for d in dramas]
@@ -265,7 +264,7 @@ def drama_report(
         xlabel="range",
         ylabel="count",
     )
-    unit = game_registry.get(rules.game).returns_unit
+    unit = rules.spec.returns_unit
     about = [
         f"At each real decision the oracle ({oracle_spec}) searched from the acting seat's view and valued "
         f"each action by its mean return to the end of the deal, in {unit}. Range: best minus worst; gap: "

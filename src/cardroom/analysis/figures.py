@@ -14,7 +14,6 @@ from typing import Any
 
 import polars as pl
 
-from cardroom import games as game_registry
 from cardroom.analysis.folder import PART_GAMES, Folder, Results, ResultsError
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import wilson
@@ -74,7 +73,7 @@ def game_frame(results: Results) -> pl.DataFrame:
     and the game's own counts."""
     games = results.games.sort("game_index")
     players = results.players
-    lower = game_registry.get(results.game).lower_wins
+    lower = results.spec.lower_wins
     leads = _lead_changes(results.deals, lower)
     rows: dict[str, list[Any]] = {
         "seed": games["seed"].to_list(),
@@ -109,7 +108,7 @@ def game_frame(results: Results) -> pl.DataFrame:
 
 def metric_names(results: Results) -> dict[str, str]:
     """What each column of :func:`game_frame` means, in words."""
-    spec = game_registry.get(results.game)
+    spec = results.spec
     names = {f"win_seat{s}": f"win rate, seat {s}" for s in range(results.players)}
     names |= {f"points_seat{s}": f"{spec.points} a game, seat {s}" for s in range(results.players)}
     names |= {
@@ -187,7 +186,7 @@ def _seat_section(results: Folder | Results, tally: Tally) -> Section:
                 "unfair": flagged,
             }
         )
-    unit = game_registry.get(results.game).points
+    unit = results.spec.points
     rates = [wilson(tally.counts(f"win_seat{s}").total, n).to_dict() for s in range(players)]
     table = Table(
         "seats",
@@ -242,7 +241,7 @@ def _histogram(key: str, title: str, counts: Counts, xlabel: str) -> Plot:
 
 
 def _distribution_section(results: Folder | Results, tally: Tally) -> Section:
-    spec = game_registry.get(results.game)
+    spec = results.spec
     series = [
         ("points_per_deal", f"{spec.points.capitalize()} per seat per {spec.deal_unit}"),
         ("totals", f"Final totals per seat ({spec.points})"),
@@ -290,7 +289,7 @@ def _distribution_section(results: Folder | Results, tally: Tally) -> Section:
 def _ludii_section(results: Folder | Results, tally: Tally) -> Section:
     players = results.players
     n = results.played
-    spec = game_registry.get(results.game)
+    spec = results.spec
     rates = [tally.counts(f"win_seat{s}").total / n for s in range(players)] if n else [0.0]
     balance = max(rates) - min(rates)
     tied = wilson(tally.counts("tied_first").total, n)
@@ -353,7 +352,7 @@ def rules_words(results: Folder | Results) -> str:
 
 
 def _facts(results: Folder | Results) -> tuple[list[tuple[str, str]], list[str]]:
-    spec = game_registry.get(results.game)
+    spec = results.spec
     agents = results.agents
     facts = [("game", spec.title), ("rules", rules_words(results))]
     facts += [
@@ -379,7 +378,7 @@ def build_report(results: Folder | Results, part_games: int = PART_GAMES) -> Rep
     :class:`Folder` is read ``part_games`` games at a time; tables already read, at once."""
     if results.played == 0:
         raise ResultsError(f"{results.path} holds no games")
-    spec = game_registry.get(results.game)
+    spec = results.spec
     analysis = spec.load("analysis") if spec.analysis is not None else None
     tally = Tally()
     for part in results.parts(part_games):

@@ -21,6 +21,7 @@ import polars as pl
 
 from cardroom import games as game_registry
 from cardroom.engine import DeckRules
+from cardroom.games import GameSpec
 from cardroom.sim.results import ResultsError, read_manifest
 
 __all__ = ["PART_GAMES", "Folder", "Results", "ResultsError", "open_folder", "read_results", "seed_runs"]
@@ -53,6 +54,12 @@ class Results:
     @property
     def game(self) -> str:
         return str(self.manifest["game"])
+
+    @property
+    def spec(self) -> GameSpec:
+        """The spec of the game the run played: its manifest names it (checked known when the
+        folder was read), and this is where a results folder's game is looked up."""
+        return game_registry.get(self.game)
 
     @property
     def games(self) -> pl.DataFrame:
@@ -147,6 +154,12 @@ class Folder:
     @property
     def game(self) -> str:
         return str(self.manifest["game"])
+
+    @property
+    def spec(self) -> GameSpec:
+        """The spec of the game the run played: its manifest names it (checked known when the
+        folder was read), and this is where a results folder's game is looked up."""
+        return game_registry.get(self.game)
 
     def has(self, name: str) -> bool:
         return name in self.scans

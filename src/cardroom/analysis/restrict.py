@@ -21,7 +21,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from cardroom import games as game_registry
 from cardroom import native
 from cardroom.analysis.report import Column, Plot, Report, Section, Table
 from cardroom.analysis.stats import holm, paired_difference
@@ -47,8 +46,8 @@ class Played:
 
 def _native_restricted(rules: Any) -> Callable[..., dict[str, list[int]]] | None:
     """The game's native restricted batch (its native module's ``restricted_games``), when the
-    game runs natively and has one."""
-    batch = native.batch_for(rules.game)
+    game runs natively (on the engine chosen now: the run's one reading) and has one."""
+    batch = native.Engine.chosen().batch(rules.spec)
     found: Callable[..., dict[str, list[int]]] | None = getattr(batch, "restricted_games", None)
     return found
 
@@ -271,7 +270,7 @@ def restricted_report(
         ylabel="points a game",
     )
     deck = rules.deck_record()
-    title = game_registry.get(rules.game).title
+    title = rules.spec.title
     facts = [
         ("game", title),
         ("deck", deck_words(deck)),

@@ -28,7 +28,9 @@ from cardroom import games as game_registry
 from cardroom.analysis.report import Column, Report, Section, Table
 from cardroom.analysis.stats import mean_t, seat_advantage
 from cardroom.engine import CardroomInputError, Rules, RulesError
+from cardroom.games import GameSpec
 from cardroom.games.contracts import DeckNumbers
+from cardroom.native import Engine
 from cardroom.sim.tournament import GameResult, Lineup, run_games
 
 __all__ = [
@@ -66,7 +68,7 @@ class Param:
     deck: bool
 
 
-def parse_param(game: str, text: str) -> Param:
+def parse_param(game: GameSpec | str, text: str) -> Param:
     """``NAME=LO..HI``: a deck's number when NAME has a dot (``10C.count``), else a rules option
     of ``game`` whose values are whole numbers."""
     found = _RANGE.match(text)
@@ -78,15 +80,15 @@ def parse_param(game: str, text: str) -> Param:
     name, low, high = found.group(1), int(found.group(2)), int(found.group(3))
     if low >= high:
         raise TuneError(f"--param {text!r}: the range's low end must be below its high end")
-    spec = game_registry.get(game)
+    spec = _spec(game)
     if "." in name:
         if spec.decks is None or not isinstance(spec.decks, DeckNumbers):
             raise TuneError(
                 f"--param {name}: {spec.title} has no deck numbers to tune; its numeric options "
-                f"are {', '.join(_numeric_options(game)) or 'none'}"
+                f"are {', '.join(_numeric_options(spec)) or 'none'}"
             )
         return Param(name.upper().split(".", 1)[0] + "." + name.split(".", 1)[1], low, high, True)
-    options = _numeric_options(game)
+    options = _numeric_options(spec)
     if name not in options:
         raise TuneError(
             f"--param {name}: not a numeric option of {spec.title}; they are "
@@ -100,8 +102,13 @@ def parse_param(game: str, text: str) -> Param:
     return Param(name, low, high, False)
 
 
-def _numeric_options(game: str) -> list[str]:
-    return [o.name for o in game_registry.get(game).options if o.kind == "int" and o.name != "players"]
+def _numeric_options(spec: GameSpec) -> list[str]:
+    return [o.name for o in spec.options if o.kind == "int" and o.name != "players"]
+
+
+def _spec(game: GameSpec | str) -> GameSpec:
+    """The game's spec as given, or looked up by the name a caller holds (the web's studio)."""
+    return game if isinstance(game, GameSpec) else game_registry.get(game)
 
 
 # -- targets --------------------------------------------------------------------------------
@@ -241,11 +248,11 @@ class Goal:
     value: float
 
 
-def parse_goal(game: str, text: str) -> Goal:
+def parse_goal(game: GameSpec | str, text: str) -> Goal:
     """``NAME=GOAL``, a target of :data:`TARGETS` and its goal (a number)."""
     name, eq, value = text.partition("=")
     target = TARGETS.get(name.strip())
-    decks = game_registry.get(game).decks is not None
+    decks = _spec(game).decks is not None
     known = ", ".join(f"{t.example} ({t.words})" for t in TARGETS.values() if decks or not t.needs_decks)
     if not eq or target is None:
         raise TuneError(f"--target {text!r}: give NAME=GOAL; the targets are {known}")
@@ -311,13 +318,12 @@ class Tuned:
 
 
 def _variant(
-    game: str,
+    spec: GameSpec,
     base: Mapping[str, Any],
     deck_text: str | None,
     values: Mapping[str, int],
     params: Sequence[Param],
 ) -> Variant:
-    spec = game_registry.get(game)
     options = dict(base)
     text = deck_text
     for param in params:
@@ -338,9 +344,10 @@ def _variant(
 
 
 def _measure(
-    variant: Variant, goals: Sequence[Goal], games: int, seed: int, lineup: Lineup, workers: int
+    variant: Variant, goals: Sequence[Goal], games: int, seed: int, lineup: Lineup, workers: int,
+    engine: Engine,
 ) -> tuple[dict[str, tuple[float, float, float]], float]:
-    results = run_games(variant.rules, games, seed, lineup, workers=workers)
+    results = run_games(variant.rules, games, seed, lineup, workers=workers, engine=engine)
     trial = Trial([r for r in results if not r.guard_stopped] or results, variant.rules, lineup, seed)
     figures = {}
     miss = 0.0
@@ -351,7 +358,7 @@ def _measure(
 
 
 def tune(
-    game: str,
+    game: GameSpec | str,
     params: Sequence[Param],
     goals: Sequence[Goal],
     *,
@@ -376,7 +383,8 @@ def tune(
         raise TuneError(
             "a deck's numbers are searched in one deck: give one --deck (a project deck or a file)"
         )
-    spec = game_registry.get(game)
+    spec = _spec(game)
+    engine = Engine.chosen()  # every trial of the search plays on the one engine read here
     start_values: dict[str, int] = {}
     for param in params:
         if param.deck:
@@ -387,12 +395,12 @@ def tune(
                 raise TuneError(f"--param {err}") from None
     for param in params:  # every end of every range must make valid rules before a game is played
         for end in (param.low, param.high):
-            _variant(game, base, deck_text, {**{p.name: p.low for p in params}, param.name: end}, params)
-    start_rules = _variant(game, base, deck_text, start_values, [p for p in params if p.deck]).rules
+            _variant(spec, base, deck_text, {**{p.name: p.low for p in params}, param.name: end}, params)
+    start_rules = _variant(spec, base, deck_text, start_values, [p for p in params if p.deck]).rules
     for param in params:
         if not param.deck:
             start_values[param.name] = int(start_rules.to_dict()[param.name])
-    players = int(start_rules.to_dict()["players"])
+    players = start_rules.players
     lineup = Lineup.parse(agents, players)
 
     seen: dict[tuple[int, ...], Variant] = {}
@@ -401,8 +409,8 @@ def tune(
         values = {p.name: trial.suggest_int(p.name, p.low, p.high) for p in params}
         key = tuple(values[p.name] for p in params)
         if key not in seen:
-            variant = _variant(game, base, deck_text, values, params)
-            variant.figures, variant.miss = _measure(variant, goals, games, seed, lineup, workers)
+            variant = _variant(spec, base, deck_text, values, params)
+            variant.figures, variant.miss = _measure(variant, goals, games, seed, lineup, workers, engine)
             seen[key] = variant
         if progress:
             progress(1)
@@ -423,12 +431,14 @@ def tune(
 
     fresh = seed + games  # seeds no trial played
     best = sorted(seen.values(), key=lambda v: v.miss)[:top]
-    start = _variant(game, base, deck_text, start_values, params)
+    start = _variant(spec, base, deck_text, start_values, params)
     for variant in [start, *best]:
-        variant.retest, variant.retest_miss = _measure(variant, goals, retest_games, fresh, lineup, workers)
+        variant.retest, variant.retest_miss = _measure(variant, goals, retest_games, fresh, lineup, workers,
+                                                       engine)
     best.sort(key=lambda v: v.retest_miss)
     return Tuned(
-        game, list(params), list(goals), start, best, len(study.trials), games, retest_games, seed, agents
+        spec.name, list(params), list(goals), start, best, len(study.trials), games, retest_games, seed,
+        agents
     )
 
 
@@ -443,7 +453,7 @@ def _figure(found: tuple[float, float, float]) -> dict[str, Any]:
 
 def deck_changes(tuned: Tuned, variant: Variant) -> list[dict[str, Any]]:
     """What to change to play ``variant``: per parameter, its starting and tuned value."""
-    spec = game_registry.get(tuned.game)
+    spec = tuned.start.rules.spec
     rows = []
     for param in tuned.params:
         before, after = tuned.start.values[param.name], variant.values[param.name]
@@ -466,7 +476,7 @@ def tune_report(tuned: Tuned) -> Report:
     """The best variants as a report: their values, each target's figure on fresh seeds with its
     interval, how far from the goals on the search's and the fresh seeds; then the changes to
     make for the best."""
-    spec = game_registry.get(tuned.game)
+    spec = tuned.start.rules.spec
     goals = tuned.goals
     rows = []
     for rank, variant in enumerate([*tuned.best, tuned.start]):

@@ -130,7 +130,7 @@ def _deck_text(run: Any) -> str | None:
     files: tuple[str, ...] = tuple(getattr(run, "deck_files", ()))
     if len(files) == 1:
         return str(files[0])
-    spec = game_registry.get(run.game)
+    spec = run.spec
     name = str((run.manifest.get("rules") or {}).get("deck", ""))
     path = spec.decks.path(name) if spec.decks is not None and name and "," not in name else None
     return path.read_text(encoding="utf-8") if path is not None else None
@@ -139,7 +139,7 @@ def _deck_text(run: Any) -> str | None:
 def _numbers_moved(base: Any, run: Any) -> list[str]:
     """The numbers that differ between two runs, as ``--param NAME=LO..HI`` ranges (a deck's
     ``CARD.FIELD`` and numeric rules options)."""
-    spec = game_registry.get(run.game)
+    spec = run.spec
     params = []
     rules_a = {k: v for k, v in (base.manifest.get("rules") or {}).items() if k not in ("deck", "deck_files")}
     rules_b = {k: v for k, v in (run.manifest.get("rules") or {}).items() if k not in ("deck", "deck_files")}
@@ -177,14 +177,14 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     if not targets:
         return []
     game = run.game
-    spec = game_registry.get(game)
+    spec = run.spec
     params = _numbers_moved(base, run)
     words = ["cardroom", "tune", game]
     rules = run.manifest.get("rules") or {}
     deck_spec = str(rules.get("deck", ""))
     if spec.decks is not None and deck_spec:
         words += ["--deck", deck or (deck_spec if not deck_spec.startswith("sha256:") else "DECK.toml")]
-    defaults = game_registry.make_rules(game, {}).to_dict()
+    defaults = spec.make_rules({}).to_dict()
     if rules.get("players") != defaults.get("players"):
         words += ["--players", str(rules.get("players"))]
     searched = {p.partition("=")[0] for p in params}
@@ -199,7 +199,7 @@ def tune_hints(base: Any, run: Any, rows: Sequence[Mapping[str, Any]], deck: str
     from cardroom.sim.tournament import default_agents
 
     agents = list(getattr(run, "agents", []))
-    if agents and any(a != default_agents(game) for a in agents):
+    if agents and any(a != default_agents(spec) for a in agents):
         words += ["--agents", ",".join(agents)]
     what = " and ".join(w for _, _, w in targets)
     how = ("" if params else " (name the number to search: a rules option, or a deck's CARD.FIELD such as "

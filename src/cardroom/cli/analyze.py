@@ -105,12 +105,11 @@ def _with_decks(results: Folder, decks: Sequence[str] | None) -> Folder:
     file is the project deck)."""
     if not decks:
         return results
-    from cardroom import games
     from cardroom.cli.options import UsageError
     from cardroom.engine import DeckRules
     from cardroom.sim.report import deck_words
 
-    spec = games.get(results.game)
+    spec = results.spec
     support = spec.decks
     if support is None:
         raise UsageError(f"--deck is for games played with decks; {results.game} has none")

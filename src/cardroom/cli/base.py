@@ -90,7 +90,7 @@ class Command(TyperCommand):
 
 def titles() -> str:
     """The registered games' titles in running text: "Baha and BAEBAE"."""
-    titles = [games.get(name).title for name in games.names()]
+    titles = [spec.title for spec in games.specs()]
     return titles[0] if len(titles) == 1 else ", ".join(titles[:-1]) + " and " + titles[-1]
 
 

@@ -120,7 +120,7 @@ def compare_variants(
 def same_players(variants: Sequence[tuple[str, Rules]]) -> None:
     """Refuse, before any game is played, variants with different numbers of players: their
     seats' figures cannot be set side by side."""
-    counts = {label: rules.to_dict()["players"] for label, rules in variants}
+    counts = {label: rules.players for label, rules in variants}
     if len(set(counts.values())) > 1:
         shown = ", ".join(f"{label}: {n}" for label, n in counts.items())
         raise UsageError(f"the variants have different numbers of players ({shown}); compare variants with "
@@ -220,6 +220,7 @@ def run_variants(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from cardroom.analysis.folder import read_results
+    from cardroom.native import Engine
     from cardroom.sim.results import Backend, simulate_to
     from cardroom.sim.tournament import Lineup, default_agents
 
@@ -228,11 +229,12 @@ def run_variants(
         raise UsageError(f"{out} already holds files: name a new folder for the variants' results")
     root = out if out is not None else Path(tempfile.mkdtemp(prefix="cardroom-compare-"))
     err = make_console(stderr=True)
+    engine = Engine.chosen()  # every variant plays on the one engine read here
     try:
         runs = []
         for i, (label, rules) in enumerate(variants):
             folder = root / f"{i + 1}-{_slug(label)}"
-            lineup = Lineup.parse(agents or default_agents(rules.game), rules.to_dict()["players"])
+            lineup = Lineup.parse(agents or default_agents(rules.spec), rules.players)
             backend = Backend(workers=workers)
             if err.is_terminal:
                 with Progress(
@@ -253,9 +255,10 @@ def run_variants(
                         backend=backend,
                         variant=label,
                         progress=partial(bar.advance, task),
+                        engine=engine,
                     )
             else:
-                simulate_to(folder, rules, games, seed, lineup, backend=backend, variant=label)
+                simulate_to(folder, rules, games, seed, lineup, backend=backend, variant=label, engine=engine)
             runs.append(read_results(folder))  # a deck file's text is read from beside the tables
         if keep:
             console.print(f"results of each variant written under {escape(str(root))}/", highlight=False)

@@ -20,7 +20,7 @@ from rich.text import Text
 from cardroom import games
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import UsageError
+from cardroom.cli.options import UsageError, game_spec
 from cardroom.games.contracts import DeckSupport
 from cardroom.text import plural, terminal_safe
 
@@ -30,7 +30,7 @@ __all__ = ["deck_games", "deck_new", "deck_show", "deck_support", "deck_validate
 
 def deck_games() -> list[str]:
     """The registered games that take decks."""
-    return [name for name in games.names() if games.get(name).decks is not None]
+    return [spec.name for spec in games.specs() if spec.decks is not None]
 
 
 def deck_support(game: str | None = None) -> DeckSupport:
@@ -43,10 +43,10 @@ def deck_support(game: str | None = None) -> DeckSupport:
         else:
             raise UsageError(f"several games take decks ({', '.join(takers)}): say which with --game"
                              if takers else "no game takes decks")
-    support = games.get(game).decks
-    if support is None:
-        raise UsageError(f"{games.get(game).title} takes no decks; the games that do: {', '.join(takers)}")
-    return support
+    spec = game_spec(game)
+    if spec.decks is None:
+        raise UsageError(f"{spec.title} takes no decks; the games that do: {', '.join(takers)}")
+    return spec.decks
 
 
 def run_validate(files: list[str], *, json_out: bool, console: Console, game: str | None = None) -> int:

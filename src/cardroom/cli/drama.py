@@ -46,7 +46,7 @@ def run_drama(
     if not threshold >= 0:
         raise UsageError(f"--threshold must be a number of 0 or more, not {threshold}")
     made = parse_rule_options(game, players, with_deck(game, list(rules), list(decks)))
-    lineup = Lineup.parse(agents or default_agents(made.game), made.to_dict()["players"])
+    lineup = Lineup.parse(agents or default_agents(made.spec), made.players)
     name, options = parse_spec(oracle)
     if name != "ismcts":
         raise UsageError(

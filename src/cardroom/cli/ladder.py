@@ -214,7 +214,7 @@ def ladder(
         if json_out and markdown:
             raise UsageError("give --json or --markdown, not both")
         rules = parse_rule_options(game, players, with_deck(game, rule, deck))
-        chosen = ladder_agents(agents, rules.to_dict()["players"])
+        chosen = ladder_agents(agents, rules.players)
         try:
             run_ladder_command(rules, chosen, deals=deals, seed=seed, workers=workers, bootstrap=bootstrap,
                                json_out=json_out, markdown=markdown, save=save, doc=doc,

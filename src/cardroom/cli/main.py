@@ -25,7 +25,6 @@ from cardroom.cli import (
 )
 from cardroom.cli.base import Command, Group, titles
 from cardroom.cli.consoles import make_console
-from cardroom.cli.params import DECK_GAMES
 
 __all__ = ["app", "main"]
 
@@ -68,7 +67,7 @@ for command in (play.play, simulate.simulate, train.train, replay.replay, simula
     app.command(cls=Command)(command)
 app.command(cls=Command, help=serve.HELP)(serve.serve)
 
-deck_app = typer.Typer(help=f"Check and preview {' and '.join(games.get(name).title for name in DECK_GAMES)} "
+deck_app = typer.Typer(help=f"Check and preview {' and '.join(s.title for s in games.specs() if s.decks)} "
                             "deck files.", no_args_is_help=True, cls=Group)
 app.add_typer(deck_app, name="deck")
 deck_app.command("validate", cls=Command)(decks.deck_validate)

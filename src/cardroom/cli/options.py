@@ -11,17 +11,25 @@ from typing import Any
 
 from cardroom import games
 from cardroom.engine import CardroomInputError
-from cardroom.games import make_rules
+from cardroom.games import GameSpec
 
-__all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "parse_rule_options", "with_deck"]
+__all__ = ["PEOPLE_PLAY", "UsageError", "bots_only", "check_workers", "game_spec", "parse_rule_options",
+           "with_deck"]
 
 
 class UsageError(CardroomInputError):
     """A bad argument: printed as one line, exit status 2."""
 
 
-def parse_rule_options(game: str, players: int | None, rules: list[str] | None) -> Any:
-    """Rules of ``game`` from ``--players`` and ``--rule KEY=VALUE`` options."""
+def game_spec(game: str | GameSpec) -> GameSpec:
+    """The spec of the game a command was given by name (its ``GAME`` argument, ``--game``):
+    where the command line looks a game up; a spec already found is used as it is."""
+    return game if isinstance(game, GameSpec) else games.get(game)
+
+
+def parse_rule_options(game: str | GameSpec, players: int | None, rules: list[str] | None) -> Any:
+    """Rules of ``game`` (its spec, or the name a command was given) from ``--players`` and
+    ``--rule KEY=VALUE`` options."""
     options: dict[str, Any] = {}
     for item in rules or []:
         key, eq, value = item.partition("=")
@@ -32,20 +40,21 @@ def parse_rule_options(game: str, players: int | None, rules: list[str] | None) 
         if "players" in options:
             raise UsageError("give the number of players once: --players or --rule players=N")
         options["players"] = players
-    decks = games.get(game).decks
-    if decks is not None and "deck" in options:
+    spec = game_spec(game)
+    if spec.decks is not None and "deck" in options:
         # The command line may read files: deck files become their content, as rules hold them.
-        options.update(decks.read(options["deck"], None))
-    return make_rules(game, options)
+        options.update(spec.decks.read(options["deck"], None))
+    return spec.make_rules(options)
 
 
-def with_deck(game: str, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
+def with_deck(game: str | GameSpec, rules: list[str] | None, decks: list[str] | None) -> list[str] | None:
     """``--deck`` options as the rules option ``deck`` (several files joined by commas)."""
     if not decks:
         return rules
-    if not games.get(game).decks:
-        decked = " and ".join(games.get(name).title for name in games.names() if games.get(name).decks)
-        raise UsageError(f"--deck is for {decked}; {game} has no deck files")
+    spec = game_spec(game)
+    if not spec.decks:
+        decked = " and ".join(taker.title for taker in games.specs() if taker.decks)
+        raise UsageError(f"--deck is for {decked}; {spec.name} has no deck files")
     if any(r.partition("=")[0].strip() == "deck" for r in rules or []):
         raise UsageError("give the deck once: --deck FILE or --rule deck=FILE")
     return [*(rules or []), "deck=" + ",".join(decks)]

@@ -23,11 +23,11 @@ RuleOpt = Annotated[
 ]
 
 
-DECK_GAMES = [name for name in games.names() if games.get(name).decks]
+DECK_GAMES = [spec.name for spec in games.specs() if spec.decks]
 """The games whose rules take deck files."""
 DeckOpt = Annotated[
     list[str] | None,
-    typer.Option("--deck", "-d", help=f"The deck ({', '.join(games.get(g).title for g in DECK_GAMES)}): "
+    typer.Option("--deck", "-d", help=f"The deck ({', '.join(s.title for s in games.specs() if s.decks)}): "
                  "a project deck's name or a deck file (repeatable).", metavar="DECK"),
 ]
 

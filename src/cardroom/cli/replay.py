@@ -13,7 +13,6 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from cardroom import games
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
 from cardroom.cli.options import UsageError
@@ -32,7 +31,7 @@ def narration(record: dict[str, Any], seat: int | None, where: str = "record") -
     names = record_names(record["seats"])
     if seat is not None and not 0 <= seat < len(names):
         raise RecordError(f"{where}: --seat {seat}: the seats are 0 to {len(names) - 1}")
-    tell = games.get(record["game"]).narrate  # replay() has checked the game is known
+    tell = state.rules.spec.narrate
     log = state.log if seat is None else state.view_log(seat)
     return [line for event in log if (line := tell(event, names, state.rules)) is not None]
 

@@ -49,9 +49,9 @@ def run_restrict(
     if not getattr(rules, "cards", None):
         from cardroom import games as registry
 
-        takers = [registry.get(name).title for name in registry.names() if registry.get(name).decks]
+        takers = [spec.title for spec in registry.specs() if spec.decks]
         raise UsageError(f"restricted play needs a game of card designs ({', '.join(takers)}); "
-                         f"{registry.get(game).title} has none")
+                         f"{rules.spec.title} has none")
     chosen = {k.upper() for k in cards} if cards else {c.key.upper() for c in rules.cards}
     optional = sum(c.optional for c in rules.cards if c.key.upper() in chosen) if actions else 0
     count = 1 + len(chosen) + optional

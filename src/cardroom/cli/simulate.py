@@ -64,6 +64,7 @@ def run_simulate(
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from cardroom.native import Engine
     from cardroom.sim.duplicate import by_deal, rotations, run_duplicate, summarize_duplicate
     from cardroom.sim.report import summarize
     from cardroom.sim.tournament import (
@@ -74,8 +75,9 @@ def run_simulate(
         run_games,
     )
 
-    players = rules.to_dict()["players"]
-    lineup = Lineup.parse(agents or default_agents(rules.game), players)
+    engine = Engine.chosen()  # the one reading of the engine for the whole run
+    players = rules.players
+    lineup = Lineup.parse(agents or default_agents(rules.spec), players)
     if tables is not None:
         _check_installed("pyarrow", "results")
         if tables.ray:
@@ -91,7 +93,7 @@ def run_simulate(
             backend = Backend(workers=workers, ray=tables.ray, address=tables.ray_address)
             kept = simulate_to(tables.folder, rules, games, seed, lineup, backend=backend,
                                variant=tables.variant, csv=tables.csv, records=records, force=tables.force,
-                               progress=progress, duplicate=duplicate)
+                               progress=progress, duplicate=duplicate, engine=engine)
             if duplicate:
                 lineups = rotations(lineup)
                 return summarize_duplicate(rules, lineup, lineups, by_deal(kept, len(lineups)), seed,
@@ -99,10 +101,10 @@ def run_simulate(
             return summarize(rules, lineup, kept, seed, time.perf_counter() - started)
         if duplicate:
             lineups, rows = run_duplicate(rules, games, seed, lineup, workers=workers, records=records,
-                                          progress=progress)
+                                          progress=progress, engine=engine)
             return summarize_duplicate(rules, lineup, lineups, rows, seed, time.perf_counter() - started)
         results = run_games(rules, games, seed, lineup, workers=workers, records=records,
-                            progress=progress)
+                            progress=progress, engine=engine)
         return summarize(rules, lineup, results, seed, time.perf_counter() - started)
 
     played = [0]

@@ -52,7 +52,7 @@ def run_skill_command(
 
     for _, rules in variants:
         for rung in rungs:
-            Lineup.parse(rung, rules.to_dict()["players"])
+            Lineup.parse(rung, rules.players)
     if html is not None:
         import importlib.util
 

@@ -17,10 +17,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from cardroom import games
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import UsageError, parse_rule_options
+from cardroom.cli.options import UsageError, game_spec, parse_rule_options
 from cardroom.cli.params import DEFAULT_GAME, GameArg, RuleOpt
 from cardroom.engine import Rules, WinReturns
 from cardroom.text import shorten
@@ -40,8 +39,7 @@ def run_train(
     from cardroom.agents.learned import load_network
     from cardroom.sim.tournament import Lineup
 
-    game = rules.game
-    spec = games.get(game)
+    game, spec = rules.game, rules.spec
     if spec.native is None or spec.observation is None:
         console.print(f"[red]{spec.title} cannot be trained: the training needs its native search and "
                       "its observation encoder[/red]")
@@ -225,8 +223,9 @@ def train(
                              "e.g. 256,256") from None
         if not 1 <= len(widths) <= 8 or not all(1 <= w <= 4096 for w in widths):
             raise UsageError("--hidden: 1 to 8 layers, each 1 to 4096 wide")
-        given = dict(games.get(game).trained_options) if game in games.names() else {}
-        rules = parse_rule_options(game, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
+        spec = game_spec(game)
+        given = dict(spec.trained_options)
+        rules = parse_rule_options(spec, None, [*(f"{k}={v}" for k, v in given.items()), *(rule or [])])
         code = run_train(rules, games_count=games_count, iterations=iterations, epochs=epochs, hidden=widths,
                          seed=seed, data=data, out=out or Path(f"{game}.safetensors"), minutes=minutes,
                          plot=plot, console=make_console(), first_game=first_game, sharpen=sharpen,

@@ -11,12 +11,19 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from cardroom import games
 from cardroom.cli.analyze import check_outputs, print_report, save_report
 from cardroom.cli.base import guard
 from cardroom.cli.consoles import make_console
-from cardroom.cli.options import PEOPLE_PLAY, UsageError, bots_only, check_workers, parse_rule_options
+from cardroom.cli.options import (
+    PEOPLE_PLAY,
+    UsageError,
+    bots_only,
+    check_workers,
+    game_spec,
+    parse_rule_options,
+)
 from cardroom.cli.params import CsvOpt, DesignerAgentsOpt, GameArg, HtmlOpt, JsonFileOpt, RuleOpt
+from cardroom.games import GameSpec
 
 if TYPE_CHECKING:  # the results and analysis extras (pyarrow, polars) load when a command runs, not at start
     from cardroom.analysis.report import Report
@@ -25,14 +32,13 @@ __all__ = ["run_tune", "tune"]
 
 
 def _base(
-    game: str, rules: Sequence[str], deck: str | None, players: int | None, params: Sequence[str]
+    spec: GameSpec, rules: Sequence[str], deck: str | None, players: int | None, params: Sequence[str]
 ) -> tuple[dict[str, Any], str | None]:
     """The fixed options (as ``--rule`` gives them, checked) and the text of the one deck whose
     numbers are searched (``None`` when no deck is given)."""
-    spec = games.get(game)
     items = list(rules)
     parse_rule_options(
-        game, players, [*items, *([f"deck={deck}"] if deck else [])]
+        spec, players, [*items, *([f"deck={deck}"] if deck else [])]
     )  # checked as simulate would
     options: dict[str, Any] = {}
     for item in items:
@@ -46,7 +52,7 @@ def _base(
         else:
             return options, None
     if spec.decks is None:
-        raise UsageError(f"--deck is for games played with decks; {game} has none")
+        raise UsageError(f"--deck is for games played with decks; {spec.name} has none")
     if "," in deck:
         raise UsageError("tune searches the numbers of one deck: give one --deck (a project deck or a file)")
     read = spec.decks.read(deck, None)
@@ -85,21 +91,22 @@ def run_tune(
     if write is not None:
         check_output_file(write, "--write")
     try:
-        parsed = [parse_param(game, p) for p in params]
-        goals = [parse_goal(game, t) for t in targets]
+        spec = game_spec(game)
+        parsed = [parse_param(spec, p) for p in params]
+        goals = [parse_goal(spec, t) for t in targets]
         if write is not None and not any(p.deck for p in parsed):
             raise UsageError(
                 "--write saves the tuned deck: give a deck's number to tune (--param 10C.count=1..4); "
                 "rules options are given to simulate with --rule"
             )
-        base, text = _base(game, rules, deck, players, params)
+        base, text = _base(spec, rules, deck, players, params)
         tuned = tune(
-            game,
+            spec,
             parsed,
             goals,
             base=base,
             deck_text=text,
-            agents=agents or default_agents(game),
+            agents=agents or default_agents(spec),
             trials=trials,
             games=games_,
             retest_games=retest_games,

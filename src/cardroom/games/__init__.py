@@ -16,6 +16,12 @@ Traceback (most recent call last):
 ...
 cardroom.games.UnknownGame: unknown game 'chess'; the games are baha, baebae
 
+A front asks the registry by name once, at its edge (a command's ``--game``, a table made from a
+request, a record's ``game``); below it, the rules it made know their game's spec:
+
+>>> spec.make_rules({"players": 3}).spec is spec
+True
+
 A game installed by another package is found through the entry-point group
 ``cardroom.games``: the entry point names a :class:`GameSpec` (or a function returning one),
 as pytest finds its plugins.
@@ -27,9 +33,9 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Literal, overload
+from typing import Any, ClassVar, Literal, overload
 
-from cardroom.engine import CardroomInputError, Event, Rules, RulesError, State
+from cardroom.engine import CardroomInputError, Event, NamedOptions, Rules, RulesError, State
 from cardroom.games.contracts import (
     AnalysisSections,
     DealLimits,
@@ -49,6 +55,7 @@ __all__ = [
     "ENTRY_POINTS",
     "DealLimits",
     "GameInfo",
+    "GameRules",
     "GameSpec",
     "REFERENCES",
     "OptionSpec",
@@ -58,6 +65,7 @@ __all__ = [
     "make_rules",
     "names",
     "register",
+    "specs",
     "start_game",
 ]
 
@@ -182,7 +190,8 @@ class GameSpec:
     """The game's face on the native engine, as a module name (its package's ``native``
     module): a :class:`~cardroom.games.contracts.NativeEngine` (its batches, what the core
     lacks for it); ``None`` for a game the native engine does not play. :mod:`cardroom.native`
-    reads which games it plays from here."""
+    reads which games it plays from here; such a game's rules take the engine to play on as
+    ``new_game``'s ``engine`` (a :class:`cardroom.native.Engine`)."""
     vector: str | None = None
     """The game's batched environment on the native engine, as a module name: a
     :class:`~cardroom.games.contracts.NativeVector` that ``cardroom.rl.vector_env`` steps; ``None``
@@ -294,6 +303,12 @@ def names() -> list[str]:
     return list(_GAMES)
 
 
+def specs() -> list[GameSpec]:
+    """Every registered game's spec, the built-in ones first (for a front listing the games)."""
+    _load()
+    return list(_GAMES.values())
+
+
 def get(name: str) -> GameSpec:
     """The game called ``name``; :class:`UnknownGame` (listing the games) if there is none."""
     _load()
@@ -320,4 +335,19 @@ def start_game(rules: Rules, seed: int, start: Mapping[str, Any] | None = None) 
     """A new game of ``rules``; ``start`` is a record's description of a hand-made beginning."""
     if not start:
         return rules.new_game(seed)
-    return get(rules.game).start(rules, seed, start)
+    return rules.spec.start(rules, seed, start)
+
+
+class GameRules(NamedOptions):
+    """The base of a game's rules class: options as data (:class:`~cardroom.engine.NamedOptions`)
+    and the spec of the game they are the rules of, so that code holding the rules never looks
+    the game up by name again."""
+
+    game: ClassVar[str]
+    """The game's name (each game's rules class sets it)."""
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec: the one registered under the rules' game."""
+        spec = _GAMES.get(self.game)
+        return spec if spec is not None else get(self.game)  # the registry not loaded yet

@@ -420,7 +420,7 @@ class NativeEngine(Protocol):
     the agents its batches play, the batches (whole games with no Python in the loop, the very
     games ``cardroom simulate`` plays with that lineup), and what the native core lacks for the
     game, in words (``None``: nothing). Its rules make the native state themselves
-    (``Rules.new_game``, through :func:`cardroom.native.native_for`)."""
+    (``Rules.new_game``, on the engine it is given, :class:`cardroom.native.Engine`)."""
 
     POLICIES: tuple[str, ...]
 

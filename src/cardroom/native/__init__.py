@@ -10,10 +10,11 @@ so a record replays identically on either.
 
 Which engine a new game runs on is chosen by ``CARDROOM_ENGINE`` in the environment
 (``native``, the default where the core is built, or ``python``, the reference and the default
-where it is not) or by :func:`use_engine`. Which games the native engine plays, and where each
-one's batches are, each game's spec says (``GameSpec.native``, a
-:class:`~cardroom.games.contracts.NativeEngine`): this module names no game; a game whose spec
-names no native face always runs on Python.
+where it is not) or by :func:`use_engine`, read once by a front into an :class:`Engine` that it
+passes down (a run's games, its batches, its workers all play on that one choice). Which
+games the native engine plays, and where each one's batches are, each game's spec says
+(``GameSpec.native``, a :class:`~cardroom.games.contracts.NativeEngine`): this module names no
+game; a game whose spec names no native face always runs on Python.
 
 >>> from cardroom import native
 >>> native.engine_choice() in native.ENGINES
@@ -24,16 +25,20 @@ from __future__ import annotations
 
 import importlib
 import os
+from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import RulesError
 
 if TYPE_CHECKING:
+    from cardroom.engine import Rules, State
+    from cardroom.games import GameSpec
     from cardroom.games.contracts import NativeEngine, NativeVector
 
 __all__ = [
-    "ENGINES", "ENGINE_VARIABLE", "available", "batch_for", "core", "describe", "engine_choice", "native_for",
+    "ENGINES", "ENGINE_VARIABLE", "Engine", "available",
+    "batch_for", "core", "describe", "engine_choice", "native_for",
     "native_games", "unavailable_reason", "use_engine", "vector_for",
 ]
 
@@ -116,67 +121,103 @@ def engine_choice() -> str:
     return _check(value, ENGINE_VARIABLE)
 
 
+@dataclass(frozen=True)
+class Engine:
+    """The engine new games run on, chosen once by a front (:meth:`chosen`: a command, the web
+    server, a learning environment) and passed down with the rules: below the front, whether a
+    game runs natively is this object's :meth:`plays`, never read again from the environment.
+
+    >>> from cardroom import games
+    >>> Engine("python").plays(games.specs()[0])
+    False
+    >>> Engine("turbo")
+    Traceback (most recent call last):
+    ...
+    cardroom.engine.RulesError: engine must be one of python, native, not 'turbo'
+    """
+
+    name: str
+    """``python`` (the reference) or ``native``."""
+
+    def __post_init__(self) -> None:
+        _check(self.name, "engine")
+
+    @classmethod
+    def chosen(cls) -> Engine:
+        """The engine asked for now (:func:`engine_choice`): a front's one reading of it."""
+        choice = engine_choice()
+        return _ENGINES.get(choice) or cls(choice)
+
+    def plays(self, spec: GameSpec) -> bool:
+        """Whether new games of ``spec``'s game run on the native engine: this is the native
+        engine and the game has a native face (``GameSpec.native``). Asking for the native
+        engine where it is not built is refused in words (:func:`core`)."""
+        if self.name != "native" or spec.native is None:
+            return False
+        core()
+        return True
+
+    def batch(self, spec: GameSpec) -> NativeEngine | None:
+        """The game's native face (its spec's ``native``: ``POLICIES``, ``agent_games``, whose
+        result has per game ``totals``, ``winners`` (the first winner; -1: stopped by the action
+        guard), ``deal_points``, ``actions`` and ``extras``, the game's ``result_extras``, and
+        where first place may be shared ``winner_lists``) when :meth:`plays`; else ``None``."""
+        return spec.load("native") if self.plays(spec) else None
+
+    def new_game(self, rules: Rules, seed: int) -> State:
+        """A new game of ``rules`` on this engine (a game with a native face takes the engine as
+        its ``new_game``'s ``engine``; the others run on Python)."""
+        if rules.spec.native is None:
+            return rules.new_game(seed)
+        made: State = rules.new_game(seed, engine=self)  # type: ignore[call-arg]
+        return made
+
+
+_ENGINES = {name: Engine(name) for name in ENGINES}
+"""One value per engine: :meth:`Engine.chosen` at every new game makes no object."""
+
+
 def native_games() -> tuple[str, ...]:
     """The games the native engine plays: those whose spec names a native face."""
+    from cardroom import games
+
+    return tuple(spec.name for spec in games.specs() if spec.native is not None)
+
+
+def _named(game: str) -> GameSpec | None:
+    """The spec of the game called ``game``, ``None`` for a name no game has: for the functions
+    below, which take a game by its name (benchmarks, tests, a caller holding only a name)."""
     from cardroom import games  # the registry (imported here: the games import this module)
 
-    return tuple(name for name in games.names() if games.get(name).native is not None)
+    try:
+        return games.get(game)
+    except games.UnknownGame:
+        return None
 
 
 def native_for(game: str) -> bool:
-    """Whether a new game of ``game`` runs on the native engine: asked for, and the game is one
-    it plays. Asking for it where it is not built is refused in words."""
-    if engine_choice() != "native" or not _plays(game):
-        return False
-    core()
-    return True
-
-
-_registry: ModuleType | None = None
-"""``cardroom.games`` once imported (it imports this module): an import statement at every new
-game costs as much as the lookup."""
-
-
-def _plays(game: str) -> bool:
-    """Whether ``game``'s spec names a native face (its one spec read: this runs at every new game)."""
-    global _registry
-    if _registry is None:
-        from cardroom import games as registry
-
-        _registry = registry
-    games: Any = _registry
-    try:
-        return games.get(game).native is not None
-    except games.UnknownGame:
-        return False
+    """Whether a new game of ``game`` runs on the engine chosen now (:meth:`Engine.plays`), for
+    code that holds a game's name only; code that holds its rules asks ``Engine.plays(rules.spec)``."""
+    engine = Engine.chosen()
+    spec = _named(game)
+    return spec is not None and engine.plays(spec)
 
 
 def batch_for(game: str) -> NativeEngine | None:
-    """The game's native face (its spec's ``native``: ``POLICIES``, ``agent_games``, whose
-    result has per game ``totals``, ``winners`` (the first winner; -1: stopped by the action
-    guard), ``deal_points``, ``actions`` and ``extras``, the game's ``result_extras``, and where
-    first place may be shared ``winner_lists``), when new games of it run on the native engine
-    (:func:`native_for`); else ``None``."""
-    if not native_for(game):
-        return None
-    from cardroom import games
-
-    return games.get(game).load("native")
+    """:meth:`Engine.batch` of the engine chosen now, for ``game`` by its name."""
+    engine = Engine.chosen()
+    spec = _named(game)
+    return None if spec is None else engine.batch(spec)
 
 
-def vector_for(game: str) -> NativeVector | None:
-    """``game``'s batched environment on the native engine (its spec's ``vector``, a
+def vector_for(game: GameSpec | str) -> NativeVector | None:
+    """The game's batched environment on the native engine (its spec's ``vector``, a
     :class:`~cardroom.games.contracts.NativeVector`), when the core is built and the game has
-    one; else ``None``."""
+    one; else ``None``. ``game``: its spec (or its name, looked up)."""
     if _module is None:
         return None
-    from cardroom import games
-
-    try:
-        spec = games.get(game)
-    except games.UnknownGame:
-        return None
-    return None if spec.vector is None else spec.load("vector")
+    spec = _named(game) if isinstance(game, str) else game
+    return None if spec is None or spec.vector is None else spec.load("vector")
 
 
 def describe() -> str:
@@ -192,9 +233,10 @@ def describe() -> str:
         return f"native core {_reason}, games run on python"
     from cardroom import games
 
-    names = native_games()
-    lacking = [gap for name in names if (gap := games.get(name).load("native").gaps()) is not None]
-    built = f"native core built ({', '.join(names)})" + "".join(f"; {gap}" for gap in lacking)
+    played = [spec for spec in games.specs() if spec.native is not None]
+    lacking = [gap for spec in played if (gap := spec.load("native").gaps()) is not None]
+    built = (f"native core built ({', '.join(spec.name for spec in played)})"
+             + "".join(f"; {gap}" for gap in lacking))
     try:
         choice = engine_choice()
     except RulesError as error:

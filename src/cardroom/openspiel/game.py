@@ -70,27 +70,27 @@ class ObserverError(CardroomInputError):
 def game_name(name: str) -> str:
     """OpenSpiel's name for the Cardroom game ``name`` (an :class:`~cardroom.games.UnknownGame`
     error lists the games if there is none)."""
-    return PREFIX + games.get(name).name
+    return PREFIX + _spec_named(name).name
 
 
 def register() -> list[str]:
     """Register every game of Cardroom's registry that declares its deal limits (which
     OpenSpiel needs: ``GameSpec.deal_limits``) with ``pyspiel``, once; their OpenSpiel names."""
-    for name in games.names():
-        if name not in _registered:
-            spec = games.get(name)
+    for spec in games.specs():
+        if spec.name not in _registered:
             if spec.deal_limits is None:
                 continue
             pyspiel.register_game(_game_type(spec, 1), _factory(spec))
-            _registered[name] = spec
+            _registered[spec.name] = spec
     return [PREFIX + name for name in _registered]
 
 
 def load(name: str, **params: Any) -> Any:
     """The OpenSpiel game of the Cardroom game ``name`` with ``params`` (rule options,
     ``players``, ``deals``): ``pyspiel.load_game`` after :func:`register`."""
-    full = game_name(name)
-    if games.get(name).deal_limits is None:
+    spec = _spec_named(name)
+    full = PREFIX + spec.name
+    if spec.deal_limits is None:
         raise RulesError(f"game {name!r} declares no deal limits, which OpenSpiel needs")
     register()
     return pyspiel.load_game(full, params)
@@ -150,7 +150,7 @@ def _factory(spec: GameSpec) -> type[CardroomGame]:
     """A subclass of :class:`CardroomGame` for ``spec``: pyspiel is given a class, as its own
     Python games register, since it keeps the factory until the interpreter has gone."""
     name = f"Cardroom{spec.name.title()}Game"
-    game_class = type(name, (CardroomGame,), {"spec_name": spec.name, "__module__": __name__})
+    game_class = type(name, (CardroomGame,), {"spec_name": spec.name, "spec": spec, "__module__": __name__})
     # A module attribute, so that pickle finds the class by name (OpenSpiel pickles a game as
     # its class and its string; a state as its game, its history and its attributes).
     globals()[name] = game_class
@@ -219,7 +219,7 @@ def _setup(spec: GameSpec, params: Mapping[str, Any]) -> _Setup:
 def _setup_named(name: str, params: str) -> _Setup:
     """The setup of the Cardroom game ``name`` with OpenSpiel's ``params`` (JSON): what an
     unpickled state is given."""
-    return _setup(games.get(name), json.loads(params))
+    return _setup(_spec_named(name), json.loads(params))
 
 
 def _setup_of(game: Any) -> _Setup:
@@ -227,7 +227,14 @@ def _setup_of(game: Any) -> _Setup:
     (its name and parameters): pyspiel may hand back a game whose Python attributes are gone
     when it made the game itself (a clone, a game rebuilt from its string)."""
     name = game.get_type().short_name.removeprefix(PREFIX)
-    return _setup(games.get(name), game.get_parameters())
+    return _setup(_spec_named(name), game.get_parameters())
+
+
+def _spec_named(name: str) -> GameSpec:
+    """The spec of the Cardroom game ``name``: the adapter's one look-up by name (OpenSpiel and
+    its callers name games; pyspiel hands games and pickled states back by name)."""
+    spec = _registered.get(name)
+    return spec if spec is not None else games.get(name)
 
 
 class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type information
@@ -235,9 +242,11 @@ class CardroomGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no type i
 
     spec_name: str
     """The name of the Cardroom game, set on each game's subclass (see :func:`register`)."""
+    spec: GameSpec
+    """The Cardroom game's spec, set on each game's subclass with its name."""
 
     def __init__(self, params: Mapping[str, Any] | None = None) -> None:
-        spec = games.get(self.spec_name)
+        spec = self.spec
         params = dict(params or {})
         setup = _setup(spec, params)
         super().__init__(

@@ -14,6 +14,7 @@ from gymnasium import spaces
 from cardroom import agents, games
 from cardroom.agents import Agent
 from cardroom.engine import Action, IllegalAction, State, check_whole
+from cardroom.games import GameSpec
 from cardroom.rl.aec import Observation, check_deals, check_max_steps, check_render_mode
 from cardroom.rl.table import (
     RENDER_MODES,
@@ -324,10 +325,11 @@ GYMNASIUM_NAMESPACE = "cardroom"
 """The namespace of Cardroom's environments in Gymnasium's registry."""
 
 
-def gymnasium_id(game: str) -> str:
-    """Gymnasium's id of ``game``'s environment: ``cardroom/<title>-v0`` (``cardroom/Baha-v0``,
-    ``cardroom/BAEBAE-v0``), the title without its spaces and signs."""
-    title = re.sub(r"[^A-Za-z0-9]", "", games.get(game).title)
+def gymnasium_id(game: str | GameSpec) -> str:
+    """Gymnasium's id of ``game``'s environment (its spec, or its name): ``cardroom/<title>-v0``
+    (``cardroom/Baha-v0``, ``cardroom/BAEBAE-v0``), the title without its spaces and signs."""
+    spec = games.get(game) if isinstance(game, str) else game
+    title = re.sub(r"[^A-Za-z0-9]", "", spec.title)
     return f"{GYMNASIUM_NAMESPACE}/{title}-v0"
 
 
@@ -339,12 +341,12 @@ def register_gymnasium() -> list[str]:
     (``vectorization_mode="sync"`` or ``"async"``: Gymnasium's own, over :class:`CardroomGymEnv`).
     Their ids."""
     ids = []
-    for name in games.names():
-        if games.get(name).observation is None:
+    for spec in games.specs():
+        if spec.observation is None:
             continue
-        env_id = gymnasium_id(name)
+        env_id = gymnasium_id(spec)
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=f"{__name__}:CardroomGymEnv", kwargs={"game": name},
+            gymnasium.register(env_id, entry_point=f"{__name__}:CardroomGymEnv", kwargs={"game": spec.name},
                                vector_entry_point="cardroom.rl.vector:CardroomVectorEnv")
         ids.append(env_id)
     return ids

@@ -33,7 +33,7 @@ class Table:
     """
 
     def __init__(self, rules: Rules) -> None:
-        spec = games.get(rules.game)
+        spec = rules.spec
         if spec.observation is None:
             raise EnvError(f"{spec.title} has no observation encoder, so no learning environment")
         self.spec = spec
@@ -183,7 +183,7 @@ class DealRewards:
 
     def __init__(self, state: State, zero_sum: bool) -> None:
         self.zero_sum = zero_sum
-        self.sign = -1.0 if games.get(state.rules.game).lower_wins else 1.0
+        self.sign = -1.0 if state.rules.spec.lower_wins else 1.0
         self.start = state.scores
         self.deal = self.first = state.deal_number
         self.deals = 0

@@ -272,10 +272,11 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
 
     def _choose_engine(self, game: str, engine: str | None, opponents: object,
                        options: dict[str, Any]) -> str:
-        module = native.vector_for(game)
+        module = native.vector_for(self.table.spec)
         seats = [] if self.self_play else [s for s in range(self.table.players) if s != self.seat]
         bots = None if module is None else _native_bots(opponents, seats, module.POLICIES)
-        if engine == "native" or (engine is None and native.engine_choice() == "native"):
+        # The environment's one choice of engine: asked for, else the one chosen now.
+        if (native.Engine(engine) if engine is not None else native.Engine.chosen()).name == "native":
             if module is not None and bots is not None:
                 named: list[str | None] = [None] * self.table.players
                 for s, bot in zip(seats, bots, strict=True):

@@ -22,6 +22,7 @@ from typing import Any
 
 from cardroom.engine import DeckRules, Rules
 from cardroom.games.contracts import NativeEngine
+from cardroom.native import Engine
 from cardroom.sim.report import rules_shown, units
 from cardroom.sim.runner import chunk_size, run_chunks
 from cardroom.sim.stats import mean_ci, wilson
@@ -51,11 +52,14 @@ def rotations(lineup: Lineup) -> list[Lineup]:
 Job = tuple[int, int, int]  # (deal index, rotation index, seed)
 
 
-def _play(args: tuple[Rules, list[Job], list[Lineup], Path | None]) -> list[tuple[int, int, GameResult]]:
-    rules, jobs, lineups, records = args
+def _play(
+    args: tuple[Rules, list[Job], list[Lineup], Path | None, Engine],
+) -> list[tuple[int, int, GameResult]]:
+    rules, jobs, lineups, records, engine = args
     out = []
     for deal, rot, seed in jobs:
-        result = play_game(rules, seed, lineups[rot], index=deal * len(lineups) + rot, records=records)
+        result = play_game(rules, seed, lineups[rot], index=deal * len(lineups) + rot, records=records,
+                           engine=engine)
         out.append((deal, rot, result))
     return out
 
@@ -69,18 +73,21 @@ def run_duplicate(
     workers: int = 1,
     records: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
 ) -> tuple[list[Lineup], list[list[GameResult]]]:
-    """Play deal ``i`` (seed ``seed + i``) once per rotation; ``results[deal][rotation]``."""
+    """Play deal ``i`` (seed ``seed + i``) once per rotation; ``results[deal][rotation]``, every
+    game on ``engine`` (by default the one chosen now, read once for the run)."""
+    engine = engine or Engine.chosen()
     if records is not None:
         make_records_folder(records)
     lineups = rotations(lineup)
-    if records is None and (batch := native_plays(rules.game, lineups, seed, seed + deals)) is not None:
+    if records is None and (batch := native_plays(engine, rules, lineups, seed, seed + deals)) is not None:
         return lineups, _native_duplicate(batch, rules, deals, seed, lineups, progress)
     jobs = [(d, r, seed + d) for d in range(deals) for r in range(len(lineups))]
     results: list[list[GameResult | None]] = [[None] * len(lineups) for _ in range(deals)]
     workers = worker_count(workers, len(jobs))
     size = 1 if workers == 1 else chunk_size(len(jobs), workers, most=20)
-    parts = ((rules, jobs[at:at + size], lineups, records) for at in range(0, len(jobs), size))
+    parts = ((rules, jobs[at:at + size], lineups, records, engine) for at in range(0, len(jobs), size))
     for chunk in run_chunks(_play, parts, workers):
         _store(results, chunk, progress)
     return lineups, [[r for r in row if r is not None] for row in results]
@@ -136,7 +143,7 @@ def summarize_duplicate(
 ) -> dict[str, Any]:
     """Per agent and per pair of agents, over deals; see the module documentation."""
     agents = list(dict.fromkeys(lineup.specs))
-    deal_name, unit = units(rules.game)
+    deal_name, unit = units(rules.spec)
     per_deal: dict[str, list[float]] = {a: [] for a in agents}
     wins = dict.fromkeys(agents, 0.0)
     seat_games = dict.fromkeys(agents, 0)

@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from cardroom import games as game_registry
 from cardroom.engine import Rules
+from cardroom.native import Engine
 from cardroom.sim.duplicate import rotations, run_duplicate
 from cardroom.sim.report import units
 from cardroom.sim.stats import Estimate, mean_ci, wilson
@@ -183,7 +183,7 @@ def evaluate(
 
 def games_of(rules: Rules, pairs: Sequence[tuple[str, str]], deals: int) -> int:
     """How many games :func:`evaluate_pairs` plays (for a progress bar)."""
-    players = rules.to_dict()["players"]
+    players = rules.players
     return deals * sum(len(rotations(seating(a, b, players))) for a, b in pairs)
 
 
@@ -197,8 +197,10 @@ def evaluate_pairs(
     bootstrap: int = BOOTSTRAP,
     bootstrap_seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
 ) -> Evaluation:
-    """The pairings ``pairs`` (agent, opponent), each on the same ``deals`` duplicate deals."""
+    """The pairings ``pairs`` (agent, opponent), each on the same ``deals`` duplicate deals, on
+    ``engine`` (by default the one chosen now, read once for every pairing)."""
     if deals < 1:
         raise ValueError(f"an evaluation needs 1 deal or more, not {deals}")
     if bootstrap < 0:
@@ -206,8 +208,9 @@ def evaluate_pairs(
     for a, b in pairs:
         if a == b:
             raise ValueError(f"{a} is paired with itself: a pairing needs two different agents")
-    players = rules.to_dict()["players"]
-    lower = game_registry.get(rules.game).lower_wins
+    players = rules.players
+    lower = rules.spec.lower_wins
+    engine = engine or Engine.chosen()
     started, cpu = time.perf_counter(), cpu_time()
     pairings = []
     for k, (a, b) in enumerate(pairs):
@@ -215,7 +218,8 @@ def evaluate_pairs(
         for seat in range(players):
             lineup.make(seat, 0)  # a bad spec fails now, with the agent's own message
         pair_started = time.perf_counter()
-        lineups, rows = run_duplicate(rules, deals, seed, lineup, workers=workers, progress=progress)
+        lineups, rows = run_duplicate(rules, deals, seed, lineup, workers=workers, progress=progress,
+                                     engine=engine)
         pairings.append(
             _pairing(
                 a, b, lineups, rows, bootstrap, bootstrap_seed + k, time.perf_counter() - pair_started, lower
@@ -226,7 +230,7 @@ def evaluate_pairs(
         rules=rules.to_dict(),
         deals=deals,
         seed=seed,
-        unit=units(rules.game)[1],
+        unit=units(rules.spec)[1],
         pairings=pairings,
         seconds=time.perf_counter() - started,
         cpu_seconds=cpu_time() - cpu,

@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from cardroom.games import make_rules
-from cardroom.record import RecordError, load, recorded_options, verify
+from cardroom.games import GameSpec
+from cardroom.record import RecordError, load, record_game, recorded_options, verify
 from cardroom.sim.duplicate import rotations, summarize_duplicate
 from cardroom.sim.report import summarize
 from cardroom.sim.tournament import GameResult, Lineup, result_from_log
@@ -39,6 +39,7 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
     """Summarize the games of the records under ``paths`` (all of one game, rules and deck)."""
     files = record_files(paths)
     first: dict[str, Any] | None = None
+    spec: GameSpec | None = None
     games: list[tuple[int, tuple[str, ...], GameResult]] = []
     for i, path in enumerate(files):
         record = load(path)
@@ -48,7 +49,7 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
             raise RecordError(f"{verdict.message}; a report counts only records that replay exactly")
         key = (record["game"], record["rules"], record.get("deck"))
         if first is None:
-            first = record
+            first, spec = record, record_game(record)
         elif key != (first["game"], first["rules"], first.get("deck")):
             raise RecordError(f"{path}: another game, rules or deck than {files[0]}; report them apart")
         specs = tuple(seat["agent"] for seat in record["seats"])
@@ -56,10 +57,12 @@ def report_records(paths: Iterable[Path]) -> dict[str, Any]:
         for event in record["log"]:
             if "totals" in event:
                 totals = list(event["totals"])
-        result = result_from_log(record["game"], record["log"], i, record["seed"], totals)
+        assert spec is not None  # verify() refuses a game no one registered
+        result = result_from_log(spec, record["log"], i, record["seed"], totals)
         games.append((record["seed"], specs, result))
     assert first is not None
-    rules = make_rules(first["game"], recorded_options(first["game"], first["rules"]))
+    assert spec is not None
+    rules = spec.make_rules(recorded_options(spec, first["rules"]))
     seeds = sorted({seed for seed, _, _ in games})
     lineup = Lineup(games[0][1])
     turned = [r.specs for r in rotations(lineup)]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cardroom import games as game_registry
 from cardroom.engine import DeckRules, Rules
+from cardroom.games import GameSpec
 from cardroom.sim.stats import mean_ci, wilson
 from cardroom.sim.tournament import GameResult, Lineup
 
@@ -34,10 +34,9 @@ def deck_words(deck: Any) -> str:
     return f"{deck.get('name', '')} ({str(deck.get('digest', ''))[:19]}...)"
 
 
-def units(game: str) -> tuple[str, str]:
-    """What a deal of ``game`` is called and the unit of its mean points, from its spec:
+def units(spec: GameSpec) -> tuple[str, str]:
+    """What a deal of ``spec``'s game is called and the unit of its mean points:
     ``("hand", "horns per hand")``."""
-    spec = game_registry.get(game)
     return spec.deal_unit, f"{spec.points} per {spec.deal_unit}"
 
 
@@ -52,7 +51,7 @@ def summarize(
     rates are per seat-game, with Wilson intervals. The game's own counts (its spec's
     ``result_extras``: moons, blocked rounds...) are summed over the games.
     """
-    deal, unit = units(rules.game)
+    deal, unit = units(rules.spec)
     players = len(lineup.specs)
     games = len(results)
     per_seat_points: list[list[float]] = [[] for _ in range(players)]
@@ -100,7 +99,7 @@ def summarize(
         "agents": agents,
     }
     # the game's own counts: their keys are those of a game without events, where each is 0
-    for key in game_registry.get(rules.game).result_extras([]):
+    for key in rules.spec.result_extras([]):
         summary[key] = sum(r.extras.get(key, 0) for r in results)
     if isinstance(rules, DeckRules):
         summary["deck"] = rules.deck_record()

@@ -24,10 +24,11 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any, overload
 
-from cardroom import games as game_registry
 from cardroom.engine import DeckRules, Rules
 from cardroom.extras import needs_extra
+from cardroom.games import GameSpec
 from cardroom.games.contracts import Columns, Decisions, GameRows, GameTables
+from cardroom.native import Engine
 from cardroom.record import RecordError
 from cardroom.sim.duplicate import rotations
 from cardroom.sim.runner import Backend, chunk_size, ray_refusal, run_chunks
@@ -102,18 +103,16 @@ class ResultsError(RecordError):
     """A results folder that cannot be written (or read): the message says why and what to do."""
 
 
-def game_tables(game: str) -> GameTables:
+def game_tables(spec: GameSpec) -> GameTables:
     """The game's :class:`GameTables`; a game without them is told in words."""
-    spec = game_registry.get(game)
     if spec.results is None:
         raise ResultsError(f"{spec.title} does not describe its results as tables yet")
     return spec.load("results")
 
 
-def schemas(game: str) -> dict[str, pa.Schema]:
-    """Every table of ``game`` with its columns, in the order they are written."""
-    spec = game_registry.get(game)
-    own = game_tables(game)
+def schemas(spec: GameSpec) -> dict[str, pa.Schema]:
+    """Every table of ``spec``'s game with its columns, in the order they are written."""
+    own = game_tables(spec)
     extras = [(key, pa.int32()) for key in spec.result_extras([])]
     key = arrow_fields(_KEY)
     out = {"games": pa.schema([
@@ -153,7 +152,8 @@ class Chunk:
 class Job:
     """What a worker needs to play a chunk of games and turn them into rows: the line-ups
     (one, or each rotation of duplicate deals), the games as (index, seed, line-up), and the
-    native batch module that plays them (its name; ``None``: the Python engine plays them)."""
+    native batch module that plays them (its name; ``None``: they are played a game at a time,
+    on ``engine``, the run's)."""
 
     rules: Rules
     lineups: tuple[Lineup, ...]
@@ -161,25 +161,27 @@ class Job:
     records: Path | None
     games: tuple[tuple[int, int, int], ...] = field(default=())
     native: str | None = None
+    engine: Engine = field(default_factory=Engine.chosen)
 
 
 def play_chunk(job: Job) -> Chunk:
     """Play ``job``'s games and read their rows (in a worker, or here)."""
     rules = job.rules
-    shapes = schemas(rules.game)
+    shapes = schemas(rules.spec)
     fixed = {"game": rules.game, "variant": job.variant, "rules": rules_json(rules),
              "deck": _deck_digest(rules)}
     if job.native is not None:
         from cardroom.sim.native_rows import play_native
 
         return Chunk(*play_native(job.native, rules, job.lineups, job.games, shapes, fixed))
-    own = game_tables(rules.game)
+    own = game_tables(rules.spec)
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in shapes}
     results = []
     for index, seed, seats in job.games:
         lineup = job.lineups[seats]
         marks: list[int] = []
-        state, result = play_state(rules, seed, lineup, index=index, records=job.records, marks=marks)
+        state, result = play_state(rules, seed, lineup, index=index, records=job.records, marks=marks,
+                                   engine=job.engine)
         found = own.rows(state.log, rules, Decisions(marks))
         key = {"game_index": index, "seed": seed}
         rows["games"].append({
@@ -359,12 +361,12 @@ def _csv_table(table: pa.Table) -> pa.Table:
 # -- running -----------------------------------------------------------------------------
 
 def _jobs(rules: Rules, lineups: tuple[Lineup, ...], variant: str, records: Path | None, deals: int,
-          seed: int, size: int, native: str | None) -> Iterator[Job]:
+          seed: int, size: int, native: str | None, engine: Engine) -> Iterator[Job]:
     """Game ``d * len(lineups) + r`` is deal ``d`` (seed ``seed + d``) under line-up ``r``."""
     rotations = len(lineups)
     games = [(d * rotations + r, seed + d, r) for d in range(deals) for r in range(rotations)]
     for start in range(0, len(games), size):
-        yield Job(rules, lineups, variant, records, tuple(games[start:start + size]), native)
+        yield Job(rules, lineups, variant, records, tuple(games[start:start + size]), native, engine)
 
 
 NATIVE_CHUNK = 500
@@ -372,14 +374,14 @@ NATIVE_CHUNK = 500
 a native game takes well under a millisecond, and a chunk's tables are built column by column."""
 
 
-def _native_module(rules: Rules, lineups: Sequence[Lineup], records: Path | None, seed: int,
+def _native_module(engine: Engine, rules: Rules, lineups: Sequence[Lineup], records: Path | None, seed: int,
                    games: int) -> str | None:
     """The native batch module that plays these games with their rows (its ``table_games``), or
     ``None`` for the Python path: records (a game's log) need the Python engine's states."""
-    batch = native_plays(rules.game, lineups, seed, seed + games)
+    batch = native_plays(engine, rules, lineups, seed, seed + games)
     if records is not None or batch is None or not hasattr(batch, "table_games"):
         return None
-    return game_registry.get(rules.game).native  # its module's name: a worker or a Ray task imports it
+    return rules.spec.native  # its module's name: a worker or a Ray task imports it
 
 
 def ray_address_answers(address: str, timeout: float = 5.0) -> None:
@@ -417,6 +419,7 @@ def simulate_to(
     batch_games: int = BATCH_GAMES,
     progress: Callable[[int], None] | None = None,
     duplicate: bool = False,
+    engine: Engine | None = None,
 ) -> Kept:
     """Play ``games`` games (game ``i`` uses seed ``seed + i``) and write their tables into
     ``folder``; returns the games' summaries, in game order.
@@ -426,7 +429,8 @@ def simulate_to(
     rotation ``r`` (the numbering of ``run_duplicate``'s records), its ``agents`` by seat.
 
     The tables do not depend on the backend or the number of workers. The manifest is written
-    last; a run that fails leaves no manifest and no table under its final name.
+    last; a run that fails leaves no manifest and no table under its final name. Every game
+    runs on ``engine`` (by default the one chosen now, read once for the run).
     """
     if batch_games < 1:
         raise ResultsError(f"a batch holds at least one game, not {batch_games}")
@@ -439,14 +443,14 @@ def simulate_to(
     workers = worker_count(backend.workers, games * len(lineups))
     if backend.ray and backend.address is not None:
         ray_address_answers(backend.address)  # before anything is written
-    shapes = schemas(rules.game)
+    shapes = schemas(rules.spec)
     made = missing_folders(folder) + ([] if records is None else missing_folders(records))
     folder.mkdir(parents=True, exist_ok=True)
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     try:
         return _simulate_into(folder, rules, games, seed, lineup, lineups, backend, variant, csv, records,
-                              batch_games, progress, duplicate, workers, shapes)
+                              batch_games, progress, duplicate, workers, shapes, engine or Engine.chosen())
     except BaseException:
         remove_empty_folders(made)  # a run stopped or failed leaves no empty folder of its own making
         raise
@@ -455,14 +459,14 @@ def simulate_to(
 def _simulate_into(folder: Path, rules: Rules, games: int, seed: int, lineup: Lineup,
                    lineups: tuple[Lineup, ...], backend: Backend, variant: str, csv: bool,
                    records: Path | None, batch_games: int, progress: Callable[[int], None] | None,
-                   duplicate: bool, workers: int, shapes: dict[str, pa.Schema]) -> Kept:
-    native = _native_module(rules, lineups, records, seed, games)
+                   duplicate: bool, workers: int, shapes: dict[str, pa.Schema], engine: Engine) -> Kept:
+    native = _native_module(engine, rules, lineups, records, seed, games)
     size = chunk_size(games * len(lineups), workers, most=NATIVE_CHUNK if native else 50)
-    jobs = _jobs(rules, lineups, variant, records, games, seed, size, native)
+    jobs = _jobs(rules, lineups, variant, records, games, seed, size, native, engine)
     chunks = run_chunks(play_chunk, jobs, workers, ray=backend.ray, address=backend.address,
                         threads=native is not None)
     writer = _Writer(folder, shapes, csv)
-    results = Kept(list(game_registry.get(rules.game).result_extras([])))
+    results = Kept(list(rules.spec.result_extras([])))
     try:
         batch: list[Chunk] = []
         waiting = 0

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from cardroom import agents as agent_registry
-from cardroom import games as game_registry
-from cardroom import native
 from cardroom.engine import Event, Rules, State, is_whole
+from cardroom.games import GameSpec
 from cardroom.games.contracts import NativeEngine
 from cardroom.match import Match
+from cardroom.native import Engine
 from cardroom.record import RecordError, make_record, save
 from cardroom.sim.runner import chunk_size, run_chunks
 
@@ -29,9 +29,9 @@ DEFAULT_AGENT = "heuristic"
 ``tune``, ``drama``): random play says little of a card's or a rule's effect."""
 
 
-def default_agents(game: str) -> str:
+def default_agents(spec: GameSpec) -> str:
     """:data:`DEFAULT_AGENT`, or ``random`` for a game that has no heuristic bot."""
-    return DEFAULT_AGENT if game_registry.get(game).heuristic is not None else "random"
+    return DEFAULT_AGENT if spec.heuristic is not None else "random"
 
 
 MAX_WORKERS = 1024
@@ -105,9 +105,11 @@ def play_game(
     index: int = 0,
     records: Path | None = None,
     max_actions: int = MAX_ACTIONS,
+    engine: Engine | None = None,
 ) -> GameResult:
     """Play one game; write its record into ``records`` if given."""
-    return play_state(rules, seed, lineup, index=index, records=records, max_actions=max_actions)[1]
+    return play_state(rules, seed, lineup, index=index, records=records, max_actions=max_actions,
+                      engine=engine)[1]
 
 
 def play_state(
@@ -119,10 +121,12 @@ def play_state(
     records: Path | None = None,
     max_actions: int = MAX_ACTIONS,
     marks: list[int] | None = None,
+    engine: Engine | None = None,
 ) -> tuple[State, GameResult]:
     """:func:`play_game`, also giving the finished state; ``marks`` (if given) gets the length
-    of the log before each action, so that a game's events can be told apart by decision."""
-    state = rules.new_game(seed)
+    of the log before each action, so that a game's events can be told apart by decision.
+    ``engine``: the one the run chose (by default the one chosen now)."""
+    state = (engine or Engine.chosen()).new_game(rules, seed)
     players = len(state.scores)
     on_events = None
     if marks is not None:
@@ -135,7 +139,7 @@ def play_state(
     match = Match(state, [lineup.make(s, seed * 1000 + s) for s in range(players)], max_actions=max_actions,
                   on_events=on_events)
     match.run()
-    result = result_from_log(rules.game, state.log, index, seed, state.scores)
+    result = result_from_log(rules.spec, state.log, index, seed, state.scores)
     result.actions = match.actions
     result.guard_stopped = not state.is_over
     if records is not None:
@@ -144,11 +148,10 @@ def play_state(
     return state, result
 
 
-def result_from_log(game: str, log: list[Event], index: int, seed: int, totals: list[int]) -> GameResult:
+def result_from_log(spec: GameSpec, log: list[Event], index: int, seed: int, totals: list[int]) -> GameResult:
     """Read a game's figures from its events through the game's spec (the points of each deal,
     the winners from the event that ends it, ``info.end_event``; the extras), so one summary
     serves every game."""
-    spec = game_registry.get(game)
     deal_points = [points for event in log if (points := spec.deal_points(event)) is not None]
     # A game stopped by the action guard has no end event, and no winner.
     end = next((event for event in reversed(log) if event["t"] == spec.info.end_event), None)
@@ -179,9 +182,9 @@ def make_records_folder(records: Path) -> None:
         raise RecordError(f"cannot write records into {records}: {err.strerror or err}") from None
 
 
-def _play_chunk(args: tuple[Rules, list[tuple[int, int]], Lineup, Path | None]) -> list[GameResult]:
-    rules, jobs, lineup, records = args
-    return [play_game(rules, seed, lineup, index=i, records=records) for i, seed in jobs]
+def _play_chunk(args: tuple[Rules, list[tuple[int, int]], Lineup, Path | None, Engine]) -> list[GameResult]:
+    rules, jobs, lineup, records, engine = args
+    return [play_game(rules, seed, lineup, index=i, records=records, engine=engine) for i, seed in jobs]
 
 
 def run_games(
@@ -193,20 +196,24 @@ def run_games(
     workers: int = 1,
     records: Path | None = None,
     progress: Callable[[int], None] | None = None,
+    engine: Engine | None = None,
 ) -> list[GameResult]:
     """Play ``games`` games (game ``i`` uses seed ``seed + i``), on ``workers`` processes
-    (:func:`cardroom.sim.runner.run_chunks`).
+    (:func:`cardroom.sim.runner.run_chunks`), every one on ``engine`` (by default the one
+    chosen now, read once for the whole run).
 
     Results come back in game order and do not depend on the number of workers.
     """
+    engine = engine or Engine.chosen()
     if records is not None:
         make_records_folder(records)
     jobs = [(i, seed + i) for i in range(games)]
     workers = worker_count(workers, len(jobs))
-    if records is None and (batched := _native_batch(rules, games, seed, lineup, progress)) is not None:
+    batched = None if records is not None else _native_batch(rules, games, seed, lineup, progress, engine)
+    if batched is not None:
         return batched
     size = 1 if workers == 1 else chunk_size(len(jobs), workers)  # in this process, a game at a time
-    parts = ((rules, jobs[at:at + size], lineup, records) for at in range(0, len(jobs), size))
+    parts = ((rules, jobs[at:at + size], lineup, records, engine) for at in range(0, len(jobs), size))
     results: list[GameResult] = []
     for chunk in run_chunks(_play_chunk, parts, workers):
         results.extend(chunk)
@@ -221,12 +228,13 @@ after each."""
 
 
 def _native_batch(
-    rules: Rules, games: int, seed: int, lineup: Lineup, progress: Callable[[int], None] | None
+    rules: Rules, games: int, seed: int, lineup: Lineup, progress: Callable[[int], None] | None,
+    engine: Engine,
 ) -> list[GameResult] | None:
     """The very games ``run_games`` plays, played by the native engine in batches (one process,
     no Python in the loop), when the game runs on it and every seat is an agent it plays
     (``random`` or ``heuristic``, no options); else ``None``."""
-    batch = native_plays(rules.game, [lineup], seed, seed + games)
+    batch = native_plays(engine, rules, [lineup], seed, seed + games)
     if batch is None:
         return None
     results: list[GameResult] = []
@@ -241,12 +249,13 @@ def _native_batch(
 
 
 def native_plays(
-    game: str, lineups: Sequence[Lineup], first_seed: int, last_seed: int
+    engine: Engine, rules: Rules, lineups: Sequence[Lineup], first_seed: int, last_seed: int
 ) -> NativeEngine | None:
-    """The native batch module (:func:`cardroom.native.batch_for`) that plays games of seeds
-    ``first_seed..last_seed`` of ``game`` between ``lineups`` (every seat an agent of its
-    ``POLICIES``: ``random`` or ``heuristic``, no options), when new games run natively; else ``None``."""
-    batch = native.batch_for(game)
+    """The native batch module (:meth:`cardroom.native.Engine.batch`) that plays games of seeds
+    ``first_seed..last_seed`` of ``rules`` between ``lineups`` (every seat an agent of its
+    ``POLICIES``: ``random`` or ``heuristic``, no options), when ``engine`` plays the game
+    natively; else ``None``."""
+    batch = engine.batch(rules.spec)
     if batch is None or any(spec not in batch.POLICIES for lineup in lineups for spec in lineup.specs):
         return None
     if not -(2**62) <= first_seed <= last_seed <= 2**62:  # the native engine's seeds are 64-bit

@@ -35,7 +35,7 @@ __all__ = ["checked_name", "play", "run_play", "terminal_games", "with_think"]
 
 def terminal_games() -> list[str]:
     """The registered games that have a terminal renderer."""
-    return [name for name in games.names() if games.get(name).terminal is not None]
+    return [spec.name for spec in games.specs() if spec.terminal is not None]
 
 
 def run_play(
@@ -53,7 +53,7 @@ def run_play(
     errors); a game with no terminal renderer is a ``RulesError`` naming those that have one.
 
     >>> import io
-    >>> first = games.get(games.names()[0])
+    >>> first = games.specs()[0]
     >>> out = io.StringIO()
     >>> run_play(first.make_rules(), seed=3, bots="random", name="Ada", record_path=None,
     ...          console=Console(file=out), ask=lambda prompt: "quit")
@@ -61,7 +61,7 @@ def run_play(
     >>> out.getvalue().splitlines()[-1]
     'You left the game.'
     """
-    spec = games.get(rules.game)
+    spec = rules.spec
     if spec.terminal is None:
         can = ", ".join(terminal_games())
         raise RulesError(f"{spec.title} cannot be played in the terminal; the games that can: {can}")
@@ -98,7 +98,8 @@ def _levels_help() -> str:
     """The levels with their agents and their ratings on the shipped ladders, for ``play --help``."""
     parts = []
     for name, level in LEVELS.items():
-        rated = [f"{games.get(g).title} {r['mu']:.1f}" for g in games.names() if (r := rating(g, level.spec))]
+        rated = [f"{game.title} {r['mu']:.1f}" for game in games.specs()
+                 if (r := rating(game.name, level.spec))]
         parts.append(f"{name} = {level.spec}" + (f" (rated {', '.join(rated)})" if rated else ""))
     return ("Levels, weakest first: " + "; ".join(parts) + ". Ratings: openskill mu on the ladder of bots "
             "(cardroom ladder, docs/strength.md).")

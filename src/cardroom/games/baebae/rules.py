@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import bits_of
-from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream, check_whole
+from cardroom.engine import SPLITMIX, TWISTER, RulesError, check_stream, check_whole
+from cardroom.games import GameRules
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
     CardDef,
@@ -27,6 +28,7 @@ from cardroom.text import plural, shorten
 if TYPE_CHECKING:
     from cardroom.games.baebae.native import NativeBaebaeState
     from cardroom.games.baebae.state import BaebaeState, Deal
+    from cardroom.native import Engine
 
 __all__ = [
     "Rules", "MIN_PLAYERS", "MAX_ROUNDS", "penalty_of", "hand_size_for", "players_for", "read_decks",
@@ -152,15 +154,15 @@ _STARTS: dict[bool, Callable[..., Any]] = {}
 """``BaebaeState.start`` (False) and ``NativeBaebaeState.start`` (True), once imported."""
 
 
-_NATIVE_FOR: list[Callable[[str], bool]] = []
-"""``cardroom.native.native_for``, once imported (it imports this module's neighbours)."""
+_CHOSEN: list[Callable[[], Engine]] = []
+"""``cardroom.native.Engine.chosen``, once imported (that module imports this one's neighbours)."""
 
 
-def _native_for() -> Callable[[str], bool]:
-    from cardroom.native import native_for
+def _chosen() -> Callable[[], Engine]:
+    from cardroom.native import Engine
 
-    _NATIVE_FOR.append(native_for)
-    return native_for
+    _CHOSEN.append(Engine.chosen)
+    return Engine.chosen
 
 
 def _start_of(native: bool) -> Callable[..., Any]:
@@ -183,7 +185,7 @@ def penalty_of(card: CardDef, ace_penalty: int) -> int:
 
 
 @dataclass(frozen=True)
-class Rules(NamedOptions):
+class Rules(GameRules):
     """BAEBAE's rules, every option named (see ``docs/rules-baebae.md``).
 
     ``deck`` names project decks (``sample``) and, by their digests (``sha256:...``), the decks
@@ -332,15 +334,17 @@ class Rules(NamedOptions):
         return {"name": self.deck_data.name, "digest": self.deck_data.digest, "spec": self.deck}
 
     def new_game(
-        self, seed: int = 0, *, deal: Deal | None = None, totals: Sequence[int] | None = None
+        self, seed: int = 0, *, deal: Deal | None = None, totals: Sequence[int] | None = None,
+        engine: Engine | None = None,
     ) -> BaebaeState | NativeBaebaeState:
         """A new game; every shuffle and coin comes from ``seed``.
 
         ``deal`` and ``totals`` start it from a hand-made first round and running totals.
-        The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
+        The game runs on ``engine``, by default the one chosen now (``CARDROOM_ENGINE``,
+        :class:`cardroom.native.Engine`).
         """
         # The engine's two starts, imported on first use (each on its path) and kept: the
         # import statements cost as much as the choice at every new game.
-        native = (_NATIVE_FOR[0] if _NATIVE_FOR else _native_for())(self.game)
+        native = (engine or (_CHOSEN[0] if _CHOSEN else _chosen())()).plays(self.spec)
         start = _STARTS.get(native) or _start_of(native)
         return start(self, seed, deal=deal, totals=totals)  # type: ignore[no-any-return]

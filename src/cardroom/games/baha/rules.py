@@ -7,12 +7,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardMask, mask_of
-from cardroom.engine import SPLITMIX, TWISTER, NamedOptions, RulesError, check_stream, check_whole
+from cardroom.engine import SPLITMIX, TWISTER, RulesError, check_stream, check_whole
+from cardroom.games import GameRules
 from cardroom.games.baha.cards import BAHA_DECK, VALUES, horns_of, mask_points, value_of
 
 if TYPE_CHECKING:
     from cardroom.games.baha.native import NativeBahaState
     from cardroom.games.baha.state import BahaState
+    from cardroom.native import Engine
 
 __all__ = ["Rules", "Deal", "SCORINGS", "MIN_PLAYERS", "MAX_PLAYERS", "MAX_TARGET"]
 
@@ -53,7 +55,7 @@ class Deal:
 
 
 @dataclass(frozen=True)
-class Rules(NamedOptions):
+class Rules(GameRules):
     """Baha's rules, every option named (see ``docs/rules-baha.md``).
 
     >>> Rules(players=3).hand_size, Rules(players=3).leftover_count
@@ -148,16 +150,18 @@ class Rules(NamedOptions):
         deal: Deal | None = None,
         totals: Sequence[int] | None = None,
         hand: int = 1,
+        engine: Engine | None = None,
     ) -> BahaState | NativeBahaState:
         """A new game; every shuffle comes from ``seed``.
 
         ``deal``, ``totals`` and ``hand`` start the game from a given first deal, running
         totals and hand number (for tests, puzzles and teaching); later hands are shuffled.
-        The game runs on the engine chosen (``CARDROOM_ENGINE``, :mod:`cardroom.native`).
+        The game runs on ``engine``, by default the one chosen now (``CARDROOM_ENGINE``,
+        :class:`cardroom.native.Engine`).
         """
-        from cardroom.native import native_for
+        from cardroom.native import Engine
 
-        if native_for(self.game):
+        if (engine or Engine.chosen()).plays(self.spec):
             from cardroom.games.baha.native import NativeBahaState
 
             return NativeBahaState.start(self, seed, deal=deal, totals=totals, hand=hand)
