@@ -29,6 +29,7 @@ from cardroom.engine import (
     RulesError,
     check_seed,
     check_totals,
+    check_whole,
 )
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.cards import parse_baha_card
@@ -123,8 +124,7 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
         checks it (the same refusals, in the same order)."""
         seed = check_seed(seed)
         n = rules.players
-        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
-            raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
+        hand = check_whole(hand, "hand", 1)
         start_totals = check_totals(totals, n, least=0) if totals is not None else [0] * n
         dealt = check_deal(rules, deal) if deal is not None else None
         if hand >= LIMIT or max(start_totals) >= LIMIT:
