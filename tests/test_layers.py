@@ -41,6 +41,7 @@ ADAPTERS = frozenset({
     "cardroom.agents.baha_heuristic", "cardroom.agents.baebae_heuristic",
     "cardroom.cli.play.baha", "cardroom.cli.play.baebae", "cardroom.cli.play.baebae_narration",
     "cardroom.analysis.games.baha", "cardroom.analysis.games.baebae",
+    "cardroom.analysis.games.baebae_compare", "cardroom.analysis.games.baebae_designs",
 })
 """The per-game adapter files of the fronts (a spec names each): the only modules outside
 ``cardroom.games`` that import a game's package."""

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardroom import games
+from cardroom import games, rl
 from cardroom.agents import AgentError, make
 from cardroom.engine import RulesError, check_whole, is_whole, whole_index
 from cardroom.games import make_rules
@@ -21,9 +21,6 @@ COPIED = re.compile(r"isinstance\(([^,]+), bool\) or not isinstance\(\1, (?:int|
                     r"|isinstance\(([^,]+), int\) and not isinstance\(\2, bool\)")
 NOT_YET = {
     "engine.py": "the one check itself",
-    "rl/vector.py": "the native batch's faces (issue 34's one native face)",
-    "games/baha/native.py": "the native batch's faces (issue 34's one native face)",
-    "games/baebae/native.py": "the native batch's faces (issue 34's one native face)",
 }
 """Files whose copies are left to the sessions that rework them."""
 
@@ -67,3 +64,12 @@ def test_the_check_is_not_written_again_outside_the_files_left_to_other_work() -
             if COPIED.search(line):
                 copies.append(f"{name}:{number}")
     assert copies == [], "call cardroom.engine.is_whole / whole_index / check_whole instead"
+
+
+def test_the_vector_env_refuses_true_for_a_count_or_a_row_in_the_one_wording() -> None:
+    with pytest.raises(rl.EnvError, match=r"^num_envs must be a whole number from 1, not True$"):
+        rl.vector_env(games.names()[0], num_envs=True)
+    envs = rl.vector_env(games.names()[0], num_envs=2, seed=1)
+    envs.reset()
+    with pytest.raises(rl.EnvError, match=r"^row must be a whole number from 0 to 1, not True$"):
+        envs.load_row(True, seed=1)

@@ -179,13 +179,13 @@ def test_per_card_impact_from_parts_is_the_whole_tables_comparison(baebae_run: P
 def test_within_value_plays_action_ran_and_notes_from_parts_are_the_whole_tables(baebae_run: Path) -> None:
     """The per-card table's within-value differences, plays a game, action-ran shares and
     notes, made from sums over parts of 6 games, are those made from the whole tables at once."""
-    from cardroom.analysis.games import baebae
+    from cardroom.analysis.games import baebae, baebae_designs
     from cardroom.analysis.impact import impact_rows, seat_units
 
     results = read_results(baebae_run)
     hands, cards = results.table("hands"), results.table("cards")
     assert hands is not None and cards is not None
-    designs = baebae._design_map(baebae.deck_of(results))
+    designs = baebae_designs.design_map(baebae_designs.deck_of(results))
     held = impact_rows(seat_units(results), hands, "design")
     within = baebae._within_value(held, designs, int(results.rules_record.get("ace_penalty", 1)))
     assert within, "no penalty value with two designs: the test would prove nothing"

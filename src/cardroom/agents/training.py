@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cardroom.agents.base import Agent
-from cardroom.agents.ismcts import DEFAULT_WIN_TEMPERATURE
+from cardroom.agents.ismcts_options import DEFAULT_WIN_TEMPERATURE
 from cardroom.agents.learned import FORMAT, Network, observe
 from cardroom.engine import NativeSearchRoot, Rules, State, WinReturns
 

@@ -40,6 +40,7 @@ __all__ = [
     "CAPABILITIES",
     "COLUMN_KINDS",
     "AnalysisSections",
+    "BatchResults",
     "Columns",
     "DealLimits",
     "DealLimitsOf",
@@ -414,6 +415,28 @@ class HeuristicFactory(Protocol):
     def __call__(self, seed: int | None, /) -> _Agent: ...
 
 
+class BatchResults(Protocol):
+    """Whole games played by a game's native batch (its ``agent_games``, its table games), one
+    entry a game: the totals, the first winner (-1 when the action guard stopped the game),
+    the points of every deal (one list a seat), the actions taken and the spec's
+    ``result_extras``. A game whose first place may be shared adds ``winner_lists``."""
+
+    @property
+    def totals(self) -> list[list[int]]: ...
+
+    @property
+    def winners(self) -> list[int]: ...
+
+    @property
+    def deal_points(self) -> list[list[list[int]]]: ...
+
+    @property
+    def actions(self) -> list[int]: ...
+
+    @property
+    def extras(self) -> list[dict[str, int]]: ...
+
+
 @runtime_checkable
 class NativeEngine(Protocol):
     """A game's face on the native engine (its spec's ``native``, the game's ``native`` module):
@@ -425,7 +448,7 @@ class NativeEngine(Protocol):
     POLICIES: tuple[str, ...]
 
     def agent_games(self, rules: Any, games: int, first_seed: int = 0, agents: Sequence[str] = ("random",),
-                    max_actions: int = 200_000) -> Any: ...
+                    max_actions: int = 200_000) -> BatchResults: ...
 
     def gaps(self) -> str | None: ...
 

@@ -41,7 +41,7 @@ from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from cardroom import native
-from cardroom.engine import IllegalAction, State
+from cardroom.engine import IllegalAction, State, check_whole
 from cardroom.rl.aec import CardroomEnv
 from cardroom.rl.single import CardroomGymEnv, Opponent
 from cardroom.rl.table import MAX_ENV_SEED, DealRewards, EnvError, Seeds, check_env_seed, check_position
@@ -226,8 +226,7 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
                  seed: int | None = None, deals: int | None = None, zero_sum: bool = False,
                  max_steps: int | None = None, self_play: bool = False, engine: str | None = None,
                  copy: bool = False, **rules: Any) -> None:
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-            raise EnvError(f"num_envs must be a whole number from 1, not {num_envs!r}")
+        check_whole(num_envs, "num_envs", 1, error=EnvError)
         for name, flag in (("self_play", self_play), ("copy", copy), ("zero_sum", zero_sum)):
             if not isinstance(flag, bool):
                 raise EnvError(f"{name} must be True or False, not {flag!r}")
@@ -432,8 +431,7 @@ class CardroomVectorEnv(gymnasium.vector.VectorEnv[dict[str, Any], Any, Any]):
         ``rl.gym_env``'s ``reset(options={"state": state})``). The other rows are untouched; the
         observations and infos of every row, as ``reset`` returns them."""
         self._require_games()
-        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < self.num_envs:
-            raise EnvError(f"row must be a whole number from 0 to {self.num_envs - 1}, not {row!r}")
+        check_whole(row, "row", 0, self.num_envs - 1, error=EnvError)
         if (seed is None) == (state is None):
             raise EnvError("load_row takes a seed (a deal) or a state (a position), one of them")
         if seed is not None:

@@ -12,7 +12,7 @@ from typing import Any
 from cardroom import agents as agent_registry
 from cardroom.engine import Event, Rules, State, is_whole
 from cardroom.games import GameSpec
-from cardroom.games.contracts import NativeEngine
+from cardroom.games.contracts import BatchResults, NativeEngine
 from cardroom.match import Match
 from cardroom.native import Engine
 from cardroom.record import RecordError, make_record, save
@@ -263,9 +263,8 @@ def native_plays(
     return batch
 
 
-def batch_results(found: Any, indexes: Iterable[int], seeds: Iterable[int]) -> list[GameResult]:
-    """A native batch's games (``found``: per game ``totals``, ``winners``, ``deal_points``,
-    ``actions``, ``extras``, and ``winner_lists`` where first place may be shared; see the
+def batch_results(found: BatchResults, indexes: Iterable[int], seeds: Iterable[int]) -> list[GameResult]:
+    """A native batch's games (``found``, :class:`~cardroom.games.contracts.BatchResults`; see the
     game's native engine, ``GameSpec.native``) as results, with their indexes and seeds."""
     results = []
     lists = getattr(found, "winner_lists", None)  # a game whose first place may be shared

@@ -22,6 +22,24 @@ from cardroom.engine import Event
 from cardroom.games.baebae import CardDef
 from cardroom.games.baebae import Rules as BaebaeRules
 from cardroom.games.baebae.effects import RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from cardroom.games.baebae.events import (
+    CoinEvent,
+    DeclareEvent,
+    DrawEvent,
+    EffectEvent,
+    EndEvent,
+    MoveEvent,
+    PassEvent,
+    PenaltyEvent,
+    Place,
+    PlayEvent,
+    ReshuffleEvent,
+    ReverseEvent,
+    RoundEndEvent,
+    RoundEvent,
+    SkipEvent,
+    baebae_event,
+)
 from cardroom.games.baebae.rules import penalty_of
 from cardroom.text import plural
 
@@ -172,10 +190,10 @@ class Narration(TableScreen):
 
     def continues(self, event: Event) -> bool:
         """One player's draws in a row are held back to be told as one line (:meth:`flush`)."""
-        held = self.drawing
+        held, seen = self.drawing, baebae_event(event)
         return (
-            held is not None and event["t"] == "draw" and event["p"] == held[0]
-            and bool(event.get("forced")) == held[2]
+            held is not None and seen["t"] == "draw" and seen["p"] == held[0]
+            and bool(seen.get("forced")) == held[2]
         )
 
     def flush(self) -> None:
@@ -189,7 +207,7 @@ class Narration(TableScreen):
         else:
             self._line(f"{self.seat(seat)} draws {plural(len(cards), 'card', one='a')}.")
 
-    def _on_round(self, event: Event) -> None:
+    def _on_round(self, event: RoundEvent) -> None:
         self.round = event["n"]
         self.direction = event["direction"]
         self.declarer = None
@@ -213,7 +231,7 @@ class Narration(TableScreen):
         self._line(f"Play goes {self.way(self.direction)} ({self.order(self.direction)}); "
                    f"{self.seat(first)} {'start' if first == ME else 'starts'}.")
 
-    def _on_play(self, event: Event) -> None:
+    def _on_play(self, event: PlayEvent) -> None:
         seat, key = event["p"], event["card"]
         if event.get("under"):
             under = self.action_card[1] if self.action_card else None
@@ -226,50 +244,52 @@ class Narration(TableScreen):
         self.declarer = None
         self._line(f"{self.verb(seat, 'play')} ", self.described(key))
 
-    def _on_declare(self, event: Event) -> None:
+    def _on_declare(self, event: DeclareEvent) -> None:
         self.declarer = event["p"]
         self._line(f"{self.verb(event['p'], 'declare')} ", self.suit(event["suit"]), ".")
 
-    def _on_draw(self, event: Event) -> None:
+    def _on_draw(self, event: DrawEvent) -> None:
         if self.drawing is None:
             self.drawing = (event["p"], [], bool(event.get("forced")))
         self.drawing[1].append(event["card"])
 
-    def _on_pass(self, event: Event) -> None:
+    def _on_pass(self, event: PassEvent) -> None:
         seat = event["p"]
-        before = self.previous
+        before = None if self.previous is None else baebae_event(self.previous)
         if before is not None and before["t"] == "draw" and before["p"] == seat and not before.get("forced"):
             self._line(f"{self.verb(seat, 'pass')}.")
         else:
             self._line(f"{self.verb(seat, 'pass')}: nothing is left to draw.")
 
-    def _on_reshuffle(self, event: Event) -> None:
+    def _on_reshuffle(self, event: ReshuffleEvent) -> None:
         count = len(event["stock"])
         self._line(f"The stockpile is empty: the discard pile under the top card is shuffled into "
                    f"a new stockpile of {plural(count, 'card')}.")
 
-    def _on_coin(self, event: Event) -> None:
+    def _on_coin(self, event: CoinEvent) -> None:
         self._line(f"{self.verb(event['p'], 'flip')} a coin. Coin: ", (event["result"], "bold"), ".")
 
-    def _on_skip(self, event: Event) -> None:
+    def _on_skip(self, event: SkipEvent) -> None:
         seat = event["p"]
         self._line(f"{self.verb(seat, 'lose')} {'your' if seat == ME else 'their'} turn (skipped).")
 
-    def _on_reverse(self, event: Event) -> None:
+    def _on_reverse(self, event: ReverseEvent) -> None:
         self.direction = event["direction"]
         self._line(f"Direction reversed: play now goes {self.way(self.direction)} "
                    f"({self.order(self.direction)}).")
 
-    def _on_move(self, event: Event) -> None:
-        source, to, cards, why = event["from"], event["to"], event["cards"], event["why"]
+    def _on_move(self, event: MoveEvent) -> None:
+        source, cards = event["from"], event["cards"]
         shown = HIDDEN not in cards
-        if why == "discard" or to == "discard":
+        if event["why"] == "discard":
             under = self.action_card[1] if self.action_card else None
             self._line(
                 f"{self.verb(source, 'put')} ", self.cards(cards, named=True), " under ",
                 self.card(under) if under else "the action card", ".",
             )
-        elif why == "give":
+            return
+        to, why = event["to"], event["why"]
+        if why == "give":
             if to == ME and shown:
                 self._line(f"{self.verb(source, 'give')} you ", self.cards(cards, named=True), ".")
             elif source == ME and shown:
@@ -286,7 +306,7 @@ class Narration(TableScreen):
             else:
                 self._line(f"{self.verb(to, 'take')} {taken} from {self.obj(source)}.")
         elif why == "swap":
-            before = self.previous
+            before = None if self.previous is None else baebae_event(self.previous)
             second = (before is not None and before["t"] == "move" and before.get("why") == "swap"
                       and before["from"] == to and before["to"] == source)
             if not second:
@@ -299,7 +319,7 @@ class Narration(TableScreen):
             moved = plural(len(cards), "card", one="a")
             self._line(f"{self.verb(source, 'move')} {moved} to {self.obj(to)}.")
 
-    def _on_penalty(self, event: Event) -> None:
+    def _on_penalty(self, event: PenaltyEvent) -> None:
         seat, points = event["p"], event["points"]
         if points >= 0:
             self._line(f"{self.verb(seat, 'get')} {plural(points, 'penalty point')} this round.")
@@ -307,27 +327,27 @@ class Narration(TableScreen):
             self._line(f"{self.verb(seat, 'take')} {plural(-points, 'point')} off "
                        f"{'your' if seat == ME else 'their'} penalty this round.")
 
-    def _on_effect(self, event: Event) -> None:
-        op, seat = event["op"], event["p"]
-        if op == "on_start":
+    def _on_effect(self, event: EffectEvent) -> None:
+        seat = event["p"]
+        if event["op"] == "on_start":
             design = self.design(event["card"])
             self.action_card = (seat, event["card"])
             self._line(
                 f"The starter's action is carried out, with the dealer ({self.obj(seat)}) as its player: ",
                 design.text if design else "",
             )
-        elif op == "optional":
+        elif event["op"] == "optional":
             carried = event.get("carried_out")
             self._line(f"{self.verb(seat, 'carry') if carried else self.verb(seat, 'do')}"
                        f"{'' if carried else ' not carry'} out the action of ", self.card(event["card"]), ".")
-        elif op == "choose":
+        elif event["op"] == "choose":
             self._line(f"{self.verb(seat, 'choose')}: ", (str(event.get("label", "")), "bold"), ".")
-        elif op == "skip":
+        elif event["op"] == "skip":
             who = event["who"]
             self._line(f"{self.seat(who)} will lose {'your' if who == ME else 'their'} next turn.")
-        elif op == "play_again":
+        elif event["op"] == "play_again":
             self._line(f"{self.seat(seat)} will take another turn.")
-        elif op == "peek":
+        elif event["op"] == "peek":
             who = event["who"]
             if seat == ME:
                 cards = event.get("cards") or []
@@ -338,12 +358,12 @@ class Narration(TableScreen):
             else:
                 self._line(f"{self.seat(seat)} peeks at {self.whose(who)} hand.")
 
-    def _on_round_end(self, event: Event) -> None:
+    def _on_round_end(self, event: RoundEndEvent) -> None:
         n, out = event["n"], event["out"]
         if event.get("guard"):
             self._line((f"Round {n} went on too long ({self.rules.turn_limit} turns) and is stopped; "
                         "nobody is out.", "bold"))
-        elif event.get("blocked"):
+        elif event.get("blocked") or out is None:
             self._line((f"Nobody can play or draw: round {n} is blocked and over; nobody is out.", "bold"))
         elif out == ME:
             self._line((f"You are out: round {n} is over!", "bold green"))
@@ -374,9 +394,9 @@ class Narration(TableScreen):
         design = self.design(key)
         return penalty_of(design, self.rules.ace_penalty) if design is not None else 0
 
-    def _on_end(self, event: Event) -> None:
+    def _on_end(self, event: EndEvent) -> None:
         totals: list[int] = event["totals"]
-        ranking: list[dict[str, int]] = event["ranking"]
+        ranking: list[Place] = event["ranking"]
         shame: list[int] = event["shame"]
         self.game_over(self.round, "round")
         places = [r["place"] for r in ranking]

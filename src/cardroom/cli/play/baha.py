@@ -32,6 +32,18 @@ from cardroom.cli.play.session import (
 )
 from cardroom.engine import Action, Event, IllegalAction, Rules
 from cardroom.games.baha.cards import COLOUR_LETTERS, COLOUR_NAMES, horns_of, parse_baha_card, value_of
+from cardroom.games.baha.events import (
+    DrawEvent,
+    EndEvent,
+    HandEvent,
+    PassEvent,
+    PassPickEvent,
+    PlayEvent,
+    ScoreEvent,
+    TakeEvent,
+    TrickEvent,
+    baha_event,
+)
 from cardroom.games.baha.rules import PASS_COUNT
 from cardroom.text import plural
 
@@ -289,7 +301,8 @@ class Screen(TableScreen):
 
     def continues(self, event: Event) -> bool:
         """A bot's pass picks are held back to be told as one line (:meth:`flush`)."""
-        return bool(event["t"] == "pass_pick" and event["p"] != ME)
+        seen = baha_event(event)
+        return seen["t"] == "pass_pick" and seen["p"] != ME
 
     def flush(self) -> None:
         """Tell the bot pass picks held back so that one seat's picks make one line."""
@@ -298,7 +311,7 @@ class Screen(TableScreen):
             self.picking = None
             self._line(f"{self.seat(seat)} chose {plural(picks, 'card')} to pass.")
 
-    def _on_hand(self, event: Event) -> None:
+    def _on_hand(self, event: HandEvent) -> None:
         self.hands_played = event["n"]
         direction = event.get("pass", "none")
         passing = (
@@ -308,7 +321,7 @@ class Screen(TableScreen):
         self.console.print()
         self.console.rule(f"[bold]Hand {event['n']}[/] · dealer {self.seat(event['dealer'])} · {passing}")
 
-    def _on_pass_pick(self, event: Event) -> None:
+    def _on_pass_pick(self, event: PassPickEvent) -> None:
         seat = event["p"]
         if seat == ME:
             self._line("You pick ", self.card(event["card"]), " to pass.")
@@ -318,17 +331,17 @@ class Screen(TableScreen):
             self.flush()
             self.picking = (seat, 1)
 
-    def _on_pass(self, event: Event) -> None:
+    def _on_pass(self, event: PassEvent) -> None:
         if event["from"] == ME:
             self._line("You pass ", self.cards(event["cards"]), f" to {self.seat(event['to'])}.")
         elif event["to"] == ME:
             self._line(f"{self.seat(event['from'])} passes you ", self.cards(event["cards"]), ".")
 
-    def _on_play(self, event: Event) -> None:
+    def _on_play(self, event: PlayEvent) -> None:
         verb = "play" if event["p"] == ME else "plays"
         self._line(f"{self.seat(event['p'])} {verb} ", self.card(event["card"]), ".")
 
-    def _on_trick(self, event: Event) -> None:
+    def _on_trick(self, event: TrickEvent) -> None:
         winner = event["winner"]
         verb = "take" if winner == ME else "takes"
         taken = self.amount(event["horns"])
@@ -343,13 +356,13 @@ class Screen(TableScreen):
         self.console.print(line)
         self.console.print()
 
-    def _on_draw(self, event: Event) -> None:
+    def _on_draw(self, event: DrawEvent) -> None:
         if event["p"] == ME:
             self._line("You draw ", self.card(event["card"]), ".")
         else:
             self._line(f"{self.seat(event['p'])} draws a card.")
 
-    def _on_take(self, event: Event) -> None:
+    def _on_take(self, event: TakeEvent) -> None:
         cards = event["cards"]
         rest = f"the last {plural(len(cards), 'card')} of the draw pile face down"
         if event["p"] == ME:
@@ -357,7 +370,7 @@ class Screen(TableScreen):
         else:
             self._line(f"{self.seat(event['p'])} takes {rest}.")
 
-    def _on_score(self, event: Event) -> None:
+    def _on_score(self, event: ScoreEvent) -> None:
         revealed: list[list[str]] = event.get("revealed") or [[] for _ in range(self.players)]
         table = Table(title=f"Scores after hand {event['hand']}", box=box.SIMPLE_HEAD)
         table.add_column("Player")
@@ -385,7 +398,7 @@ class Screen(TableScreen):
                 " 0 for the shooter; everyone else scores all the hand's points.",
             )
 
-    def _on_end(self, event: Event) -> None:
+    def _on_end(self, event: EndEvent) -> None:
         totals: list[int] = event["totals"]
         winner: int = event["winner"]
         self.game_over(self.hands_played, "hand")

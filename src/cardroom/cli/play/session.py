@@ -214,7 +214,9 @@ class TableScreen:
         self.agents: Mapping[int, str] = {}
         """Each bot's spec by seat (:func:`play_game` sets it), which names the bot."""
         self.previous: Event | None = None  # the event told last
-        self.handlers: dict[str, Callable[[Event], None]] = {}
+        self.handlers: dict[str, Callable[[Any], None]] = {}
+        """Each kind of event told (by its ``t``) to the method telling it, which takes that kind's
+        event as the game declares it (its ``events`` module's ``TypedDict``)."""
 
     def seat(self, seat: int) -> str:
         """A seat in running text: "You" for the person, "Heuristic 2" for a bot (as every front

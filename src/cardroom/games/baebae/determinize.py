@@ -39,6 +39,7 @@ from cardroom.cards import bits_of
 from cardroom.engine import Event
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS
+from cardroom.games.baebae.events import BaebaeEvent, baebae_events
 from cardroom.games.baebae.interpreter import Phase, matching
 from cardroom.games.baebae.views import visible_event
 
@@ -77,7 +78,7 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     swap_pair = False
     infer = not rules.draw_when_able
     top_rank, suit, declared = 0, 0, False
-    last: Event | None = None
+    last: BaebaeEvent | None = None
 
     def unseen(p: int) -> int:
         return sum(count for _, count in groups[p])
@@ -144,38 +145,42 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
     no_win_designs = _designs(cards, lambda c: not c.can_win and not c.optional)
 
     seen_log = tuple(visible_event(e, seat) for e in state.log)
-    for event in seen_log[state.round_start:]:
-        t = event["t"]
-        if t == "round":
+    for event in baebae_events(seen_log[state.round_start:]):
+        if event["t"] == "round":
             groups = [[] if s == seat else [[0, len(h)]] for s, h in enumerate(event["hands"])]
             top_rank = cards[design[event["starter"]]].rank
             suit, declared = SUITS.index(event["suit"]), False
-        elif t == "draw":
+        elif event["t"] == "draw":
             p = event["p"]
             if p != seat:
                 if not event["forced"]:
                     could_not_play(p)  # a draw at the start of a turn: nothing to play (E5)
                 add(p, 1)
-        elif t == "pass":
+        elif event["t"] == "pass":
             p = event["p"]
             after_draw = last is not None and last["t"] == "draw" and last["p"] == p and not last["forced"]
             if p != seat and not after_draw:
                 could_not_play(p)  # passing with nothing to draw, nor to play
-        elif t == "play":
+        elif event["t"] == "play":
             if event["p"] != seat:
                 lose(event["p"], event["card"])
             if not event.get("under"):
                 top = cards[design[event["card"]]]
                 top_rank, suit, declared = top.rank, top.suit, False
-        elif t == "declare":
+        elif event["t"] == "declare":
             suit, declared = SUITS.index(event["suit"]), True
-        elif t == "effect" and event.get("op") == "peek" and event["p"] == seat:
+        elif event["t"] == "effect" and event["op"] == "peek" and event["p"] == seat:
             other = event["who"]
             known[other] = Counter(event["cards"])
             groups[other] = []
-        elif t == "move":
-            src, dst, moved = event["from"], event["to"], event["cards"]
-            if event["why"] == "swap":  # two events: a's hand to b, then b's to a
+        elif event["t"] == "move":
+            src, moved = event["from"], event["cards"]
+            if event["why"] == "discard":
+                if src != seat:
+                    for key in moved:
+                        lose(src, key)
+            elif event["why"] == "swap":  # two events: a's hand to b, then b's to a
+                dst = event["to"]
                 if not swap_pair:
                     known[src], known[dst] = known[dst], known[src]
                     groups[src], groups[dst] = groups[dst], groups[src]
@@ -183,21 +188,15 @@ def knowledge(state: BaebaeState, seat: int) -> Knowledge:
                 if src == seat:  # the seat saw its old hand go to the other player
                     known[dst] = Counter(moved)
                     groups[dst] = []
-                last = event
-                continue
-            if dst == "discard":
-                if src != seat:
-                    for key in moved:
-                        lose(src, key)
             elif src == seat:
-                known[dst].update(moved)
-            elif dst == seat:
+                known[event["to"]].update(moved)
+            elif event["to"] == seat:
                 for key in moved:
                     lose(src, key)
             else:
                 blur(src)
                 remove_any(src, len(moved))
-                add(dst, len(moved))
+                add(event["to"], len(moved))
         last = event
     known[seat] = Counter()
     pool: Counter[str] = Counter()

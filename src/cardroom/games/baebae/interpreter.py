@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardroom.cards import bits_of, lowest
 from cardroom.engine import chance_rng
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.effects import SUITS, CardFilter, Step, Target
+from cardroom.games.baebae.events import BaebaeEvent
 from cardroom.games.baebae.rules import lowest_of_design
 
 if TYPE_CHECKING:
@@ -156,8 +157,9 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
     kind = decision.kind
     if kind == "optional":
         carry = action == space.yes
-        state.log.append({"t": "effect", "p": seat, "op": "optional", "card": state.card_text(decision.card),
-                         "carried_out": carry})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "effect", "p": seat, "op": "optional", "card": state.card_text(decision.card),
+             "carried_out": carry})
         frame.next_step()
         if carry:
             state.frames.append(Frame(state.card_def(decision.card).effects, seat, decision.card))
@@ -170,14 +172,14 @@ def decide(state: BaebaeState, seat: int, action: int) -> None:
             state.chosen = who
         else:
             frame.chosen = who
-        state.log.append({"t": "effect", "p": seat, "op": "target", "card": state.card_text(decision.card),
-                         "who": who})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "effect", "p": seat, "op": "target", "card": state.card_text(decision.card), "who": who})
     elif kind == "option":
         number = action - space.option
         step = frame.steps[frame.index]
         option = step.options[number]
-        state.log.append({"t": "effect", "p": seat, "op": "choose", "option": number + 1,
-                         "label": option.label})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "effect", "p": seat, "op": "choose", "option": number + 1, "label": option.label})
         frame.next_step()
         state.frames.append(Frame(option.effects, frame.actor, frame.card))
     else:  # select
@@ -199,7 +201,7 @@ def _declare(state: BaebaeState, seat: int, suit: int) -> None:
     state.suit = suit
     state.declared = True
     state.card_declared = True
-    state.log.append({"t": "declare", "p": seat, "suit": SUITS[suit]})
+    cast("list[BaebaeEvent]", state.log).append({"t": "declare", "p": seat, "suit": SUITS[suit]})
 
 
 # Targets ---------------------------------------------------------------------------
@@ -317,15 +319,16 @@ def _move_selected(state: BaebaeState, frame: Frame, step: Step, seat: int, pid:
     if step.op == "give":
         assert frame.receiver is not None
         state.hands[frame.receiver] |= 1 << pid
-        state.log.append({"t": "move", "from": seat, "to": frame.receiver, "cards": [text], "why": "give"})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "move", "from": seat, "to": frame.receiver, "cards": [text], "why": "give"})
     else:
         # E11: cards played through an action go under the action card
         state.discard.insert(state.discard.index(frame.card), pid)
         if step.op == "discard_under":
-            state.log.append({"t": "play", "p": seat, "card": text, "under": True})
+            cast("list[BaebaeEvent]", state.log).append({"t": "play", "p": seat, "card": text, "under": True})
         else:
-            state.log.append({"t": "move", "from": seat, "to": "discard", "cards": [text],
-                             "why": "discard"})
+            cast("list[BaebaeEvent]", state.log).append(
+                {"t": "move", "from": seat, "to": "discard", "cards": [text], "why": "discard"})
     if not state.hands[seat]:
         state.end_round(seat)
 
@@ -360,8 +363,9 @@ def _step_take(state: BaebaeState, frame: Frame, step: Step) -> bool:
     for pid in taken:
         state.hands[victim] &= ~(1 << pid)
         state.hands[actor] |= 1 << pid
-    state.log.append({"t": "move", "from": victim, "to": actor, "cards": [state.card_text(p) for p in taken],
-                     "why": "take"})
+    cast("list[BaebaeEvent]", state.log).append(
+        {"t": "move", "from": victim, "to": actor, "cards": [state.card_text(p) for p in taken],
+         "why": "take"})
     if not state.hands[victim]:
         state.end_round(victim)
     return True
@@ -377,7 +381,7 @@ def _step_swap_hands(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return True
     mine, theirs = state.hands[actor], state.hands[other]
     state.hands[actor], state.hands[other] = theirs, mine
-    log = state.log
+    log = cast("list[BaebaeEvent]", state.log)
     log.append({"t": "move", "from": actor, "to": other, "cards": state.card_texts(mine), "why": "swap"})
     log.append({"t": "move", "from": other, "to": actor, "cards": state.card_texts(theirs), "why": "swap"})
     return True
@@ -389,13 +393,14 @@ def _step_skip(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return False
     for seat in players:
         state.skips[seat] += 1
-        state.log.append({"t": "effect", "p": frame.actor, "op": "skip", "who": seat})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "effect", "p": frame.actor, "op": "skip", "who": seat})
     return True
 
 
 def _step_reverse(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.direction = -state.direction
-    state.log.append({"t": "reverse", "direction": state.direction})
+    cast("list[BaebaeEvent]", state.log).append({"t": "reverse", "direction": state.direction})
     return True
 
 
@@ -407,7 +412,7 @@ def _step_declare_suit(state: BaebaeState, frame: Frame, step: Step) -> bool:
 
 def _step_play_again(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.extra_turn = True
-    state.log.append({"t": "effect", "p": frame.actor, "op": "play_again"})
+    cast("list[BaebaeEvent]", state.log).append({"t": "effect", "p": frame.actor, "op": "play_again"})
     return True
 
 
@@ -417,8 +422,9 @@ def _step_peek(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return False
     other = players[0]
     if other != frame.actor:
-        state.log.append({"t": "effect", "p": frame.actor, "op": "peek", "who": other,
-                         "cards": state.card_texts(state.hands[other])})
+        cast("list[BaebaeEvent]", state.log).append(
+            {"t": "effect", "p": frame.actor, "op": "peek", "who": other,
+             "cards": state.card_texts(state.hands[other])})
     return True
 
 
@@ -428,7 +434,7 @@ def _step_penalty(state: BaebaeState, frame: Frame, step: Step) -> bool:
         return False
     for seat in players:
         state.round_penalties[seat] += step.points
-        state.log.append({"t": "penalty", "p": seat, "points": step.points})
+        cast("list[BaebaeEvent]", state.log).append({"t": "penalty", "p": seat, "points": step.points})
     return True
 
 
@@ -436,7 +442,8 @@ def _step_coin(state: BaebaeState, frame: Frame, step: Step) -> bool:
     state.chance += 1
     heads = chance_rng(state.seed, "coin", state.round_no, state.chance,
                        stream=state.rules.stream).random() < 0.5
-    state.log.append({"t": "coin", "p": frame.actor, "result": "heads" if heads else "tails"})
+    cast("list[BaebaeEvent]", state.log).append(
+        {"t": "coin", "p": frame.actor, "result": "heads" if heads else "tails"})
     branch = step.heads if heads else step.tails
     if branch:  # on top of this frame: it runs before the steps after the coin
         state.frames.append(Frame(branch, frame.actor, frame.card))

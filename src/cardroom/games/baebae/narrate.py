@@ -21,6 +21,22 @@ from typing import Any
 
 from cardroom.engine import Event
 from cardroom.games.baebae.effects import SUIT_NAMES, SUIT_SYMBOLS, SUITS
+from cardroom.games.baebae.events import (
+    CoinEvent,
+    DeclareEvent,
+    DrawEvent,
+    EffectEvent,
+    EndEvent,
+    MoveEvent,
+    PassEvent,
+    PenaltyEvent,
+    PlayEvent,
+    ReshuffleEvent,
+    ReverseEvent,
+    RoundEndEvent,
+    RoundEvent,
+    SkipEvent,
+)
 from cardroom.text import plural
 
 __all__ = ["narrate", "card_text"]
@@ -75,7 +91,7 @@ def _way(direction: int) -> str:
     return "left" if direction == 1 else "right"
 
 
-def _round(event: Event, names: Sequence[str], rules: Any) -> str:
+def _round(event: RoundEvent, names: Sequence[str], rules: Any) -> str:
     hands = event["hands"]
     line = (f"Round {event['n']}: {names[event['dealer']]} deals {plural(len(hands[0]), 'card')} each; "
             f"the starter is {card_text(event['starter'], rules)}, {_suit(event['suit'])} in play; "
@@ -86,46 +102,47 @@ def _round(event: Event, names: Sequence[str], rules: Any) -> str:
     return line
 
 
-def _play(event: Event, names: Sequence[str], rules: Any) -> str:
+def _play(event: PlayEvent, names: Sequence[str], rules: Any) -> str:
     if event.get("under"):
         return f"{names[event['p']]} puts {card_text(event['card'], rules)} under the action card."
     return f"{names[event['p']]} plays {card_text(event['card'], rules)}."
 
 
-def _declare(event: Event, names: Sequence[str], rules: Any) -> str:
+def _declare(event: DeclareEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} names {_suit(event['suit'])}."
 
 
-def _draw(event: Event, names: Sequence[str], rules: Any) -> str:
+def _draw(event: DrawEvent, names: Sequence[str], rules: Any) -> str:
     forced = " (made to by an action)" if event.get("forced") else ""
     return f"{names[event['p']]} draws {_some([event['card']], rules)}{forced}."
 
 
-def _pass(event: Event, names: Sequence[str], rules: Any) -> str:
+def _pass(event: PassEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} passes."
 
 
-def _reshuffle(event: Event, names: Sequence[str], rules: Any) -> str:
+def _reshuffle(event: ReshuffleEvent, names: Sequence[str], rules: Any) -> str:
     stock = plural(len(event["stock"]), "card")
     return f"The discard pile under the top card becomes a new stockpile of {stock}."
 
 
-def _coin(event: Event, names: Sequence[str], rules: Any) -> str:
+def _coin(event: CoinEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} flips a coin: {event['result']}."
 
 
-def _skip(event: Event, names: Sequence[str], rules: Any) -> str:
+def _skip(event: SkipEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} loses a turn."
 
 
-def _reverse(event: Event, names: Sequence[str], rules: Any) -> str:
+def _reverse(event: ReverseEvent, names: Sequence[str], rules: Any) -> str:
     return f"Play now goes {_way(event['direction'])}."
 
 
-def _move(event: Event, names: Sequence[str], rules: Any) -> str:
-    source, to, cards, why = event["from"], event["to"], event["cards"], event["why"]
-    if to == "discard" or why == "discard":
+def _move(event: MoveEvent, names: Sequence[str], rules: Any) -> str:
+    source, cards = event["from"], event["cards"]
+    if event["why"] == "discard":
         return f"{names[source]} puts {_some(cards, rules)} under the action card."
+    to, why = event["to"], event["why"]
     if why == "take":
         return f"{names[to]} takes {_some(cards, rules)} from {names[source]}."
     if why == "swap":
@@ -133,29 +150,29 @@ def _move(event: Event, names: Sequence[str], rules: Any) -> str:
     return f"{names[source]} gives {names[to]} {_some(cards, rules)}."
 
 
-def _penalty(event: Event, names: Sequence[str], rules: Any) -> str:
+def _penalty(event: PenaltyEvent, names: Sequence[str], rules: Any) -> str:
     points = event["points"]
     if points >= 0:
         return f"{names[event['p']]} gets {plural(points, 'penalty point')}."
     return f"{names[event['p']]} takes {plural(-points, 'point')} off their penalty."
 
 
-def _effect(event: Event, names: Sequence[str], rules: Any) -> str | None:
-    op, who = event["op"], names[event["p"]]
-    if op == "on_start":
+def _effect(event: EffectEvent, names: Sequence[str], rules: Any) -> str | None:
+    who = names[event["p"]]
+    if event["op"] == "on_start":
         return f"The starter's action is carried out with the dealer, {who}, as its player."
-    if op == "optional":
+    if event["op"] == "optional":
         done = "carries out" if event.get("carried_out") else "does not carry out"
         return f"{who} {done} the action of {card_text(event['card'], rules, named=False)}."
-    if op == "target":
+    if event["op"] == "target":
         return f"{who} chooses {names[event['who']]} for {card_text(event['card'], rules, named=False)}."
-    if op == "choose":
+    if event["op"] == "choose":
         return f"{who} chooses: {event.get('label', event.get('option'))}."
-    if op == "skip":
+    if event["op"] == "skip":
         return f"{names[event['who']]} will lose their next turn."
-    if op == "play_again":
+    if event["op"] == "play_again":
         return f"{who} will take another turn."
-    if op == "peek":
+    if event["op"] == "peek":
         cards = event.get("cards") or []
         if HIDDEN in cards:
             return f"{who} looks at {names[event['who']]}'s hand."
@@ -163,13 +180,14 @@ def _effect(event: Event, names: Sequence[str], rules: Any) -> str | None:
     return None
 
 
-def _round_end(event: Event, names: Sequence[str], rules: Any) -> str:
+def _round_end(event: RoundEndEvent, names: Sequence[str], rules: Any) -> str:
+    out = event["out"]
     if event.get("guard"):
         how = "went on too long and is stopped; nobody is out"
-    elif event.get("blocked"):
+    elif event.get("blocked") or out is None:
         how = "is blocked; nobody is out"
     else:
-        how = f"is over: {names[event['out']]} is out"
+        how = f"is over: {names[out]} is out"
     left = [f"{names[s]} {_cards(h, rules)}" for s, h in enumerate(event["hands"]) if h]
     line = f"Round {event['n']} {how}."
     if left:
@@ -178,7 +196,7 @@ def _round_end(event: Event, names: Sequence[str], rules: Any) -> str:
     return line + f" Penalties {penalties}; totals {totals}."
 
 
-def _end(event: Event, names: Sequence[str], rules: Any) -> str:
+def _end(event: EndEvent, names: Sequence[str], rules: Any) -> str:
     ranking = "; ".join(f"{r['place']}. {names[r['seat']]} {r['total']}" for r in event["ranking"])
     line = f"Game over: {ranking}."
     if event.get("shame"):
@@ -187,7 +205,7 @@ def _end(event: Event, names: Sequence[str], rules: Any) -> str:
     return line
 
 
-_TELLERS: dict[str, Callable[[Event, Sequence[str], Any], str | None]] = {
+_TELLERS: dict[str, Callable[[Any, Sequence[str], Any], str | None]] = {
     "round": _round, "play": _play, "declare": _declare, "draw": _draw, "pass": _pass,
     "reshuffle": _reshuffle, "coin": _coin, "skip": _skip, "reverse": _reverse, "move": _move,
     "penalty": _penalty, "effect": _effect, "round_end": _round_end, "end": _end,

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from cardroom.engine import (
     SPLITMIX,
@@ -52,9 +52,9 @@ if TYPE_CHECKING:
     from cardroom.games.baebae.native_tables import TableGames
 
 __all__ = [
-    "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
-    "gaps", "heuristic_games", "loaded_rules", "native_state", "random_games", "refuse_lacking",
-    "restricted_games", "table_games",
+    "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchFound", "BatchGames",
+    "agent_games", "gaps", "heuristic_games", "loaded_rules", "native_state", "random_games",
+    "refuse_lacking", "restricted_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -416,6 +416,18 @@ POLICIES = face.POLICIES
 """The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
+class BatchFound(TypedDict):
+    """What the core's ``baebae_games`` returns (``native/cardroom/baebae_module.hpp``), one
+    entry a game: see :class:`BatchGames`."""
+
+    totals: list[list[int]]
+    winner_lists: list[list[int]]
+    winners: list[int]
+    actions: list[int]
+    extras: list[dict[str, int]]
+    deal_points: list[list[list[int]]]
+
+
 class BatchGames:
     """Whole games played by the native engine in one call (no Python in the loop): per game
     its totals, its winners (every seat in first place; none when the action guard stopped it),
@@ -427,7 +439,7 @@ class BatchGames:
 
     __slots__ = ("players", "totals", "winner_lists", "winners", "actions", "deal_points", "extras")
 
-    def __init__(self, players: int, found: dict[str, Any]) -> None:
+    def __init__(self, players: int, found: BatchFound) -> None:
         # The core makes every list in one pass (native/cardroom/baebae_module.hpp, batch_games)
         self.players = players
         self.totals: list[list[int]] = found["totals"]
@@ -446,7 +458,8 @@ def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_act
 
 
 BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",
-                       lambda rules, found: BatchGames(rules.players, found), _tables, refuse_lacking)
+                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)), _tables,
+                       refuse_lacking)
 """BAEBAE's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
 agent_games = BATCHES.agent_games
 table_games = BATCHES.table_games

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cardroom.engine import Event, Rules
+from cardroom.games.baebae.events import baebae_events
 from cardroom.games.baebae.rules import Rules as BaebaeRules
 from cardroom.games.contracts import Decisions, GameRows, GameTables
 
@@ -37,19 +38,20 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
     deal = start = first = 0
     acting: dict[str, Any] | None = None  # the card whose play is still having its effects
     places: list[int] | None = None
-    for index, event in enumerate(log):
+    events = baebae_events(log)
+    for index, event in enumerate(events):
         kind = event["t"]
-        if kind == "round_end" and acting is not None and log[index - 1]["t"] == "play":
+        if kind == "round_end" and acting is not None and events[index - 1]["t"] == "play":
             acting["action_ran"] = False  # the round's last card: it has no effect (E10)
-        if kind in _TURN_ENDS or (kind == "draw" and not event["forced"]):
+        if kind in _TURN_ENDS or (event["t"] == "draw" and not event["forced"]):
             acting = None
-        if kind == "round":
+        if event["t"] == "round":
             deal, start, first = event["n"], index, decisions.first(index)
             for seat, hand in enumerate(event["hands"]):
                 for key in hand:
                     design = rules.cards[rules.design_of_key[key.upper()]]
                     hands.append({"deal": deal, "seat": seat, "card": key, "design": design.name})
-        elif kind == "play":
+        elif event["t"] == "play":
             turn = decisions.at(index) - first + 1
             row = _card_row(rules, deal, turn, event["p"], event["card"], event["under"])
             cards.append(row)
@@ -60,28 +62,28 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
                 row["action_ran"] = design.has_action and not design.optional
         elif acting is None:
             pass  # a starter's action, or a voluntary draw: no card played to credit
-        elif kind == "effect":
+        elif event["t"] == "effect":
             if event["op"] == "optional":
                 acting["action_ran"] = bool(event["carried_out"])
             elif event["op"] == "skip":
                 acting["skips"] += 1
-        elif kind == "draw":
+        elif event["t"] == "draw":
             acting["draws_forced"] += 1
-        elif kind == "penalty":
+        elif event["t"] == "penalty":
             acting["penalties"] += event["points"]
-        elif kind == "reverse":
+        elif event["t"] == "reverse":
             acting["reversals"] += 1
-        elif kind == "move":
+        elif event["t"] == "move":
             acting["moves"] += len(event["cards"])
-        elif kind == "declare":
+        elif event["t"] == "declare":
             acting["suit_named"] = event["suit"]
-        elif kind == "coin":
+        elif event["t"] == "coin":
             acting["coin"] = event["result"]
-        if kind == "round_end":
+        if event["t"] == "round_end":
             deals.append({"deal": deal, "points": event["penalties"], "totals": event["totals"],
                           "decisions": decisions.between(start, index + 1), "out": event["out"],
                           "blocked": event["blocked"], "guard": event["guard"]})
-        elif kind == "end":
+        elif event["t"] == "end":
             by_seat = {r["seat"]: r["place"] for r in event["ranking"]}
             places = [by_seat[seat] for seat in range(len(by_seat))]
     return GameRows(places, {"deals": deals, "cards": cards, "hands": hands})

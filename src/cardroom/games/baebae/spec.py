@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardroom.engine import Event, Rules, RulesError, State
 from cardroom.games import GameInfo, GameSpec, OptionSpec
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deck import find_deck
 from cardroom.games.baebae.deck_support import DECKS
+from cardroom.games.baebae.events import EndEvent, baebae_event, baebae_events
 from cardroom.games.baebae.narrate import narrate
 from cardroom.games.baebae.rules import (
     MAX_HAND,
@@ -44,11 +45,12 @@ def _players() -> tuple[int, int]:
 
 
 def _deal_points(event: Event) -> list[int] | None:
-    return list(event["penalties"]) if event["t"] == "round_end" else None
+    seen = baebae_event(event)
+    return list(seen["penalties"]) if seen["t"] == "round_end" else None
 
 
 def _winners(end: Event) -> list[int]:
-    return [r["seat"] for r in end["ranking"] if r["place"] == 1]
+    return [r["seat"] for r in cast(EndEvent, end)["ranking"] if r["place"] == 1]
 
 
 def _num_actions(rules: Rules) -> int:
@@ -57,7 +59,7 @@ def _num_actions(rules: Rules) -> int:
 
 
 def _extras(log: Sequence[Event]) -> dict[str, int]:
-    ends = [e for e in log if e["t"] == "round_end"]
+    ends = [e for e in baebae_events(log) if e["t"] == "round_end"]
     return {"blocked_rounds": sum(bool(e["blocked"]) for e in ends),
             "guard_rounds": sum(bool(e.get("guard")) for e in ends)}
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardroom.cards import bits_of, mask_of, select
 from cardroom.engine import (
@@ -36,6 +36,7 @@ from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.deck import CardDef
 from cardroom.games.baebae.determinize import determinize as redeal_hidden
 from cardroom.games.baebae.effects import SUITS
+from cardroom.games.baebae.events import BaebaeEvent, Place
 from cardroom.games.baebae.interpreter import (
     ASK_OPTIONAL,
     END_TURN,
@@ -359,11 +360,10 @@ class BaebaeState(BaebaeFields):
         self.chosen = None
         self.chance = 0
         self.round_start = len(self.log)
-        self.log.append({
-            "t": "round", "n": self.round_no, "dealer": self.dealer,
-            "hands": [self.card_texts(h) for h in hands], "stock": [self.card_text(p) for p in rest[1:]],
-            "starter": self.card_text(starter), "suit": SUITS[self.suit], "direction": self.direction,
-        })
+        cast("list[BaebaeEvent]", self.log).append(
+            {"t": "round", "n": self.round_no, "dealer": self.dealer,
+             "hands": [self.card_texts(h) for h in hands], "stock": [self.card_text(p) for p in rest[1:]],
+             "starter": self.card_text(starter), "suit": SUITS[self.suit], "direction": self.direction, })
         self.phase = Phase.PLAY
         self.turn = self.next_seat(self.dealer)
         if card.on_start and card.effects:
@@ -371,8 +371,8 @@ class BaebaeState(BaebaeFields):
             # decides, as any card's player does, whether an optional one is carried out: E8).
             steps = (ASK_OPTIONAL,) if card.optional else card.effects
             self.frames = [Frame((END_TURN,), self.dealer, starter), Frame(steps, self.dealer, starter)]
-            self.log.append({"t": "effect", "p": self.dealer, "op": "on_start",
-                             "card": self.card_text(starter)})
+            cast("list[BaebaeEvent]", self.log).append(
+                {"t": "effect", "p": self.dealer, "op": "on_start", "card": self.card_text(starter)})
             with contextlib.suppress(RoundOver):
                 self._run()
 
@@ -391,11 +391,10 @@ class BaebaeState(BaebaeFields):
         self.frames = []
         self.pending = None
         self.drawn = None
-        self.log.append({
-            "t": "round_end", "n": self.round_no, "out": out,
-            "hands": [self.card_texts(h) for h in self.hands], "penalties": penalties,
-            "totals": self.totals[:], "blocked": blocked, "guard": guard,
-        })
+        cast("list[BaebaeEvent]", self.log).append(
+            {"t": "round_end", "n": self.round_no, "out": out,
+             "hands": [self.card_texts(h) for h in self.hands], "penalties": penalties,
+             "totals": self.totals[:], "blocked": blocked, "guard": guard, })
         if self.round_no >= rules.rounds:
             self._end_game()
         else:
@@ -414,8 +413,9 @@ class BaebaeState(BaebaeFields):
         self.ranking = ranking
         self.phase = Phase.OVER
         self.turn = None
-        self.log.append({"t": "end", "totals": totals[:], "ranking": [dict(r) for r in ranking],
-                         "shame": self.shame[:], "guard_rounds": self.guard_rounds})
+        cast("list[BaebaeEvent]", self.log).append(
+            {"t": "end", "totals": totals[:], "ranking": cast("list[Place]", [dict(r) for r in ranking]),
+             "shame": self.shame[:], "guard_rounds": self.guard_rounds})
 
     # -- taking an action --------------------------------------------------------------
 
@@ -443,7 +443,7 @@ class BaebaeState(BaebaeFields):
 
     def _pass(self, seat: int) -> None:
         nothing = self.phase is Phase.PLAY  # passing at the start of a turn: nothing to draw
-        self.log.append({"t": "pass", "p": seat})
+        cast("list[BaebaeEvent]", self.log).append({"t": "pass", "p": seat})
         if nothing:
             self.idle_passes |= 1 << seat
             if self.idle_passes == (1 << self.n) - 1:
@@ -471,10 +471,12 @@ class BaebaeState(BaebaeFields):
             rng = chance_rng(self.seed, "reshuffle", self.round_no, self.chance, stream=self.rules.stream)
             rng.shuffle(rest)
             self.stock = rest
-            self.log.append({"t": "reshuffle", "stock": [self.card_text(p) for p in reversed(rest)]})
+            cast("list[BaebaeEvent]", self.log).append(
+                {"t": "reshuffle", "stock": [self.card_text(p) for p in reversed(rest)]})
         pid = self.stock.pop()
         self.hands[seat] |= 1 << pid
-        self.log.append({"t": "draw", "p": seat, "card": self.card_text(pid), "forced": forced})
+        cast("list[BaebaeEvent]", self.log).append(
+            {"t": "draw", "p": seat, "card": self.card_text(pid), "forced": forced})
         return pid
 
     def _play(self, seat: int, pid: int) -> None:
@@ -487,7 +489,7 @@ class BaebaeState(BaebaeFields):
         self.declared = False
         self.card_declared = False
         self.chosen = None
-        self.log.append({"t": "play", "p": seat, "card": card.key, "under": False})
+        cast("list[BaebaeEvent]", self.log).append({"t": "play", "p": seat, "card": card.key, "under": False})
         if not self.hands[seat]:
             self.end_round(seat)  # E10: the last card has no effect at all
         if not card.effects and not card.marks:
@@ -510,7 +512,7 @@ class BaebaeState(BaebaeFields):
             if not self.skips[nxt]:
                 break
             self.skips[nxt] -= 1
-            self.log.append({"t": "skip", "p": nxt})
+            cast("list[BaebaeEvent]", self.log).append({"t": "skip", "p": nxt})
             nxt = self.next_seat(nxt)
         self._start_turn(nxt)
 

@@ -3,11 +3,12 @@ what anyone watching may know."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardroom.engine import Event, IllegalAction
 from cardroom.games.baebae.actions import decision_text
 from cardroom.games.baebae.effects import SUITS
+from cardroom.games.baebae.events import BaebaeEvent
 
 if TYPE_CHECKING:
     from cardroom.games.baebae.state import BaebaeState
@@ -31,19 +32,19 @@ PRIVATE_KEYS: dict[str, Any] = {"seat": None, "hand": [], "drawn": None, "pendin
 
 def visible_event(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` saw it (RULINGS E14): others' hands, draws and the stock hidden."""
-    t = event["t"]
-    if t == "round":
+    seen = cast(BaebaeEvent, event)
+    if seen["t"] == "round":
         return {**event,
-                "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
-                "stock": [HIDDEN] * len(event["stock"])}
-    if t == "draw" and event["p"] != seat:
+                "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(seen["hands"])],
+                "stock": [HIDDEN] * len(seen["stock"])}
+    if seen["t"] == "draw" and seen["p"] != seat:
         return {**event, "card": HIDDEN}
-    if t == "reshuffle":
-        return {**event, "stock": [HIDDEN] * len(event["stock"])}
-    if t == "move" and event["to"] != "discard" and seat not in (event["from"], event["to"]):
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    if t == "effect" and event.get("op") == "peek" and event["p"] != seat:
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    if seen["t"] == "reshuffle":
+        return {**event, "stock": [HIDDEN] * len(seen["stock"])}
+    if seen["t"] == "move" and seen["to"] != "discard" and seat not in (seen["from"], seen["to"]):
+        return {**event, "cards": [HIDDEN] * len(seen["cards"])}
+    if seen["t"] == "effect" and seen["op"] == "peek" and seen["p"] != seat:
+        return {**event, "cards": [HIDDEN] * len(seen["cards"])}
     return event
 
 

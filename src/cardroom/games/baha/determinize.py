@@ -25,6 +25,7 @@ from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import Event
 from cardroom.games.baha.actions import Phase
 from cardroom.games.baha.cards import BAHA_DECK, FULL_BAHA_MASK, VALUES, cards_of, parse_baha_card
+from cardroom.games.baha.events import baha_events
 from cardroom.games.baha.views import visible_event
 
 if TYPE_CHECKING:
@@ -64,9 +65,8 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
     leftover = draw_pile = 0
     led: int | None = None
     seen_log = tuple(visible_event(e, seat) for e in state.log)
-    for event in seen_log[state.hand_start:]:
-        t = event["t"]
-        if t == "play":
+    for event in baha_events(seen_log[state.hand_start:]):
+        if event["t"] == "play":
             p = event["p"]
             card = parse_baha_card(event["card"])
             colour = CARD_COLOUR[card]
@@ -79,29 +79,29 @@ def knowledge(state: BahaState, seat: int) -> Knowledge:
                     _take_slot(slots[p], colour)
                 if colour != led:
                     slots[p] = [f | 1 << led for f in slots[p]]
-        elif t == "trick":
+        elif event["t"] == "trick":
             led = None
             if event["leftover"] and event["winner"] != seat:
                 face_down[event["winner"]] += len(event["leftover"])
             leftover = 0
-        elif t == "draw":
+        elif event["t"] == "draw":
             draw_pile -= 1
             if event["p"] != seat:
                 slots[event["p"]].append(0)
-        elif t == "take":
+        elif event["t"] == "take":
             draw_pile -= len(event["cards"])
             if event["p"] != seat:
                 face_down[event["p"]] += len(event["cards"])
-        elif t == "pass_pick":
+        elif event["t"] == "pass_pick":
             picks_made[event["p"]] += 1
-        elif t == "pass":
+        elif event["t"] == "pass":
             picks_made = [0] * n
             if event["from"] == seat and event["to"] != seat:
                 to = event["to"]
                 for text in event["cards"]:
                     known[to] |= 1 << parse_baha_card(text)
                 del slots[to][: len(event["cards"])]  # no voids yet: the slots are alike
-        elif t == "hand":
+        elif event["t"] == "hand":
             slots = [[] if s == seat else [0] * len(h) for s, h in enumerate(event["hands"])]
             leftover = len(event["leftover"])
             draw_pile = len(event["draw_pile"])

@@ -19,6 +19,17 @@ from typing import Any
 
 from cardroom.engine import Event
 from cardroom.games.baha.cards import COLOUR_LETTERS, CardParseError, horns_of, parse_baha_card
+from cardroom.games.baha.events import (
+    DrawEvent,
+    EndEvent,
+    HandEvent,
+    PassEvent,
+    PassPickEvent,
+    PlayEvent,
+    ScoreEvent,
+    TakeEvent,
+    TrickEvent,
+)
 from cardroom.text import plural
 
 __all__ = ["narrate", "card_text"]
@@ -61,7 +72,7 @@ def _per_seat(numbers: Sequence[int], names: Sequence[str]) -> str:
     return ", ".join(f"{names[s]} {n}" for s, n in enumerate(numbers))
 
 
-def _hand(event: Event, names: Sequence[str], rules: Any) -> str:
+def _hand(event: HandEvent, names: Sequence[str], rules: Any) -> str:
     direction = event.get("pass", "none")
     passing = "no passing" if direction == "none" else f"pass 3 {direction}"
     line = f"Hand {event['n']}, dealt by {names[event['dealer']]} ({passing})."
@@ -82,37 +93,38 @@ def _order(text: str) -> tuple[int, int]:
             int(text[:-1]) if text[:-1].isdecimal() else 0)
 
 
-def _pass_pick(event: Event, names: Sequence[str], rules: Any) -> str:
+def _pass_pick(event: PassPickEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} picks {_some([event['card']])} to pass."
 
 
-def _pass(event: Event, names: Sequence[str], rules: Any) -> str:
+def _pass(event: PassEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['from']]} passes {_some(event['cards'])} to {names[event['to']]}."
 
 
-def _play(event: Event, names: Sequence[str], rules: Any) -> str:
+def _play(event: PlayEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} plays {card_text(event['card'])}."
 
 
-def _trick(event: Event, names: Sequence[str], rules: Any) -> str:
+def _trick(event: TrickEvent, names: Sequence[str], rules: Any) -> str:
     line = f"{names[event['winner']]} takes trick {event['n']} ({_amount(event['horns'], rules)})"
     if event.get("leftover"):
         line += f" and the face-down {_some(event['leftover'])}"
     return line + "."
 
 
-def _draw(event: Event, names: Sequence[str], rules: Any) -> str:
+def _draw(event: DrawEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} draws {_some([event['card']])}."
 
 
-def _take(event: Event, names: Sequence[str], rules: Any) -> str:
+def _take(event: TakeEvent, names: Sequence[str], rules: Any) -> str:
     return f"{names[event['p']]} takes the last of the draw pile face down: {_some(event['cards'])}."
 
 
-def _score(event: Event, names: Sequence[str], rules: Any) -> str:
+def _score(event: ScoreEvent, names: Sequence[str], rules: Any) -> str:
     line = f"Hand {event['hand']} scored: taken {_per_seat(event['horns'], names)}"
-    if event.get("moon") is not None:
-        line += f"; {names[event['moon']]} shoots the moon"
+    moon = event.get("moon")
+    if moon is not None:
+        line += f"; {names[moon]} shoots the moon"
     line += f"; scores {_per_seat(event['points'], names)}; totals {_per_seat(event['totals'], names)}."
     revealed = [f"{names[s]} {_cards(c)}" for s, c in enumerate(event.get("revealed") or []) if c]
     if revealed:
@@ -120,13 +132,13 @@ def _score(event: Event, names: Sequence[str], rules: Any) -> str:
     return line
 
 
-def _end(event: Event, names: Sequence[str], rules: Any) -> str:
+def _end(event: EndEvent, names: Sequence[str], rules: Any) -> str:
     winner = event["winner"]
     return (f"Game over: {names[winner]} wins with {_amount(event['totals'][winner], rules)} "
             f"(totals {_per_seat(event['totals'], names)}).")
 
 
-_TELLERS: dict[str, Callable[[Event, Sequence[str], Any], str]] = {
+_TELLERS: dict[str, Callable[[Any, Sequence[str], Any], str]] = {
     "hand": _hand, "pass_pick": _pass_pick, "pass": _pass, "play": _play, "trick": _trick,
     "draw": _draw, "take": _take, "score": _score, "end": _end,
 }

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from cardroom.engine import (
     SPLITMIX,
@@ -29,6 +29,7 @@ from cardroom.engine import (
     RulesError,
     check_seed,
     check_totals,
+    check_whole,
 )
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.cards import parse_baha_card
@@ -43,8 +44,8 @@ if TYPE_CHECKING:
     from cardroom.games.baha.native_tables import TableGames
 
 __all__ = [
-    "NativeBahaState", "LIMIT", "POLICIES", "BatchGames", "agent_games", "gaps", "heuristic_games",
-    "native_state", "random_games", "table_games",
+    "NativeBahaState", "LIMIT", "POLICIES", "BatchFound", "BatchGames", "agent_games", "gaps",
+    "heuristic_games", "native_state", "random_games", "table_games",
 ]
 
 LIMIT = 1 << 62
@@ -123,8 +124,7 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
         checks it (the same refusals, in the same order)."""
         seed = check_seed(seed)
         n = rules.players
-        if isinstance(hand, bool) or not isinstance(hand, int) or hand < 1:
-            raise RulesError(f"hand must be a whole number from 1, not {hand!r}")
+        hand = check_whole(hand, "hand", 1)
         start_totals = check_totals(totals, n, least=0) if totals is not None else [0] * n
         dealt = check_deal(rules, deal) if deal is not None else None
         if hand >= LIMIT or max(start_totals) >= LIMIT:
@@ -265,6 +265,19 @@ POLICIES = face.POLICIES
 """The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
+class BatchFound(TypedDict):
+    """What the core's ``baha_games`` returns (``native/cardroom/baha_batch.hpp``), one entry a
+    game: see :class:`BatchGames`."""
+
+    totals: list[list[int]]
+    winners: list[int]
+    hands: list[int]
+    actions: list[int]
+    moons: list[int]
+    extras: list[dict[str, int]]
+    deal_points: list[list[list[int]]]
+
+
 class BatchGames:
     """Whole games played by the native engine in one call (no Python in the loop): per game
     its totals, winner (-1 when the action guard stopped it), hands dealt, actions, moons and
@@ -275,7 +288,7 @@ class BatchGames:
 
     __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points", "extras")
 
-    def __init__(self, players: int, found: dict[str, Any]) -> None:
+    def __init__(self, players: int, found: BatchFound) -> None:
         # the core made the lists (native/cardroom/baha_batch.hpp), fresh ones, one pass
         self.players = players
         self.totals: list[list[int]] = found["totals"]
@@ -305,7 +318,7 @@ def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_act
 
 
 BATCHES = face.Batches("a native batch", core_rules, "baha_games",
-                       lambda rules, found: BatchGames(rules.players, found), _tables)
+                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)), _tables)
 """Baha's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
 agent_games = BATCHES.agent_games
 table_games = BATCHES.table_games

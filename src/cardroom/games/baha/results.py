@@ -12,6 +12,7 @@ from typing import Any
 
 from cardroom.engine import Event, Rules
 from cardroom.games.baha.cards import parse_baha_card
+from cardroom.games.baha.events import baha_events
 from cardroom.games.baha.rules import Rules as BahaRules
 from cardroom.games.contracts import Decisions, GameRows, GameTables
 
@@ -31,27 +32,26 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
     trick: list[dict[str, Any]] = []  # the card rows of the trick being played
     pass_word = "none"
     places: list[int] | None = None
-    for index, event in enumerate(log):
-        kind = event["t"]
-        if kind == "hand":
+    for index, event in enumerate(baha_events(log)):
+        if event["t"] == "hand":
             deal, start, first, pass_word = event["n"], index, decisions.first(index), event["pass"]
             dealt = {card: seat for seat, hand in enumerate(event["hands"]) for card in hand}
             hands.extend({"deal": deal, "seat": seat, "card": card, "design": card, "passed": False,
                           "received": False} for card, seat in dealt.items())
             held = {(row["seat"], row["card"]): row for row in hands[-len(dealt):]}
-        elif kind == "pass":
+        elif event["t"] == "pass":
             for card in event["cards"]:
                 held[(event["from"], card)]["passed"] = True
                 hands.append({"deal": deal, "seat": event["to"], "card": card, "design": card,
                               "passed": False, "received": True})
-        elif kind == "play":
+        elif event["t"] == "play":
             trick.append({
                 "deal": deal, "turn": decisions.at(index) - first + 1, "seat": event["p"],
                 "card": event["card"], "design": event["card"], "trick": 0, "led": not trick,
                 "won_trick": False, "horns": rules.points[parse_baha_card(event["card"])],
                 "horns_taken_by": None,
             })
-        elif kind == "trick":
+        elif event["t"] == "trick":
             winner = event["winner"]
             for row in trick:
                 row.update(trick=event["n"], won_trick=row["seat"] == winner, horns_taken_by=winner)
@@ -59,11 +59,11 @@ def rows(log: Sequence[Event], rules: Rules, decisions: Decisions) -> GameRows:
             tricks.append({"deal": deal, "trick": event["n"], "leader": trick[0]["seat"], "winner": winner,
                            "cards": [row["card"] for row in trick], "horns": event["horns"]})
             trick = []
-        elif kind == "score":
+        elif event["t"] == "score":
             deals.append({"deal": deal, "points": event["points"], "totals": event["totals"],
                           "decisions": decisions.between(start, index + 1), "moon": event["moon"],
                           "pass": pass_word})
-        elif kind == "end":
+        elif event["t"] == "end":
             totals = event["totals"]
             places = [1 + sum(other < mine for other in totals) for mine in totals]
     cards.extend(trick)  # a trick cut short by the action guard: its cards were played all the same

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from cardroom.engine import Event, Rules, RulesError, State
 from cardroom.games import GameInfo, GameSpec, OptionSpec
 from cardroom.games.baha.actions import NUM_ACTIONS
+from cardroom.games.baha.events import EndEvent, baha_event, baha_events
 from cardroom.games.baha.narrate import narrate
 from cardroom.games.baha.rules import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS, SCORINGS, Deal
 from cardroom.games.baha.rules import Rules as BahaRules
@@ -38,15 +39,16 @@ def _num_actions(rules: Rules) -> int:
 
 
 def _deal_points(event: Event) -> list[int] | None:
-    return list(event["points"]) if event["t"] == "score" else None
+    seen = baha_event(event)
+    return list(seen["points"]) if seen["t"] == "score" else None
 
 
 def _winners(end: Event) -> list[int]:
-    return [end["winner"]]
+    return [cast(EndEvent, end)["winner"]]
 
 
 def _extras(log: Sequence[Event]) -> dict[str, int]:
-    return {"moons": sum(1 for e in log if e["t"] == "score" and e.get("moon") is not None)}
+    return {"moons": sum(1 for e in baha_events(log) if e["t"] == "score" and e.get("moon") is not None)}
 
 
 SPEC = GameSpec(

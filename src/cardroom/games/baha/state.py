@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import (
@@ -45,6 +45,7 @@ from cardroom.games.baha.cards import (
 )
 from cardroom.games.baha.deal import check_deal, shuffled_deck
 from cardroom.games.baha.determinize import determinize as redeal_hidden
+from cardroom.games.baha.events import BahaEvent, PlayEvent
 from cardroom.games.baha.rules import PASS_COUNT, Deal, Rules
 from cardroom.games.baha.state_base import MAKER, BahaFields
 from cardroom.games.baha.views import HIDDEN, PRIVATE_KEYS, PUBLIC_KEYS, Observation, visible_event
@@ -271,7 +272,7 @@ class BahaState(BahaFields):
         offset = rules.pass_offset(self.hand_no)
         self.pass_offset = offset
         self.hand_start = len(self.log)
-        self.log.append({
+        cast("list[BahaEvent]", self.log).append({
             "t": "hand", "n": self.hand_no, "dealer": self.dealer,
             "hands": [card_texts(h) for h in hands], "leftover": card_texts(leftover),
             "draw_pile": [CARD_TEXT[c] for c in pile], "pass": PASS_WORDS[offset],
@@ -283,7 +284,7 @@ class BahaState(BahaFields):
         turn = self.turn
         assert turn is not None
         self.picks[turn] |= 1 << card
-        self.log.append({"t": "pass_pick", "p": turn, "card": CARD_TEXT[card]})
+        cast("list[BahaEvent]", self.log).append({"t": "pass_pick", "p": turn, "card": CARD_TEXT[card]})
         if self.picks[turn].bit_count() < PASS_COUNT:
             return
         nxt = (turn + 1) % self.n
@@ -303,7 +304,8 @@ class BahaState(BahaFields):
             self.hands[to] |= cards
             self.passed[seat] = cards
             self.received[to] = cards
-            self.log.append({"t": "pass", "from": seat, "to": to, "cards": card_texts(cards)})
+            cast("list[BahaEvent]", self.log).append(
+                {"t": "pass", "from": seat, "to": to, "cards": card_texts(cards)})
         self.picks = [0] * n
         self.phase = Phase.PLAY
         self.turn = self.leader
@@ -317,12 +319,12 @@ class BahaState(BahaFields):
         if trick and CARD_COLOUR[card] != CARD_COLOUR[trick[0]]:
             self.voids[turn] |= 1 << CARD_COLOUR[trick[0]]
         trick.append(card)
-        event = {"t": "play", "p": turn, "card": CARD_TEXT[card]}
+        event: PlayEvent = {"t": "play", "p": turn, "card": CARD_TEXT[card]}
         log = self.log
-        log.append(event)
+        cast("list[BahaEvent]", log).append(event)
         if len(trick) < self.n:
             self.turn = (turn + 1) % self.n
-            return [event]  # the same fresh list a slice of the log would give, built directly
+            return cast("list[Event]", [event])  # the same fresh list a slice of the log would give
         mark = len(log) - 1
         self._end_trick()
         return log[mark:]
@@ -427,7 +429,7 @@ class BahaState(BahaFields):
         self.tricks_done += 1
         texts = [CARD_TEXT[c] for c in trick]
         self.last_trick = {"leader": leader, "cards": texts, "winner": winner}
-        self.log.append({
+        cast("list[BahaEvent]", self.log).append({
             "t": "trick", "n": self.tricks_done, "winner": winner, "cards": texts,
             "horns": mask_points(self.rules.slice_points, cards),  # Rules.hand_points, inlined
             "leftover": card_texts(leftover) if leftover else [],
@@ -452,12 +454,13 @@ class BahaState(BahaFields):
                 card = pile.pop(0)
                 self.hands[seat] |= 1 << card
                 self.voids[seat] = 0  # a drawn card may be of any colour
-                self.log.append({"t": "draw", "p": seat, "card": CARD_TEXT[card]})
+                cast("list[BahaEvent]", self.log).append({"t": "draw", "p": seat, "card": CARD_TEXT[card]})
         else:
             rest = mask_of(pile)
             self.taken[winner] |= rest
             self.face_down[winner] |= rest
-            self.log.append({"t": "take", "p": winner, "cards": [CARD_TEXT[c] for c in pile]})
+            cast("list[BahaEvent]", self.log).append(
+                {"t": "take", "p": winner, "cards": [CARD_TEXT[c] for c in pile]})
             pile.clear()
 
     def _end_hand(self, deal_next: bool = True) -> None:
@@ -474,7 +477,7 @@ class BahaState(BahaFields):
                     break
         for seat in range(n):
             self.totals[seat] += points[seat]
-        self.log.append({
+        cast("list[BahaEvent]", self.log).append({
             "t": "score", "hand": self.hand_no, "horns": horns, "moon": moon, "points": points,
             "totals": self.totals[:], "revealed": [card_texts(f) for f in self.face_down],
         })
@@ -484,7 +487,8 @@ class BahaState(BahaFields):
             if self.totals.count(low) == 1:
                 self.winner = self.totals.index(low)
                 self.phase = Phase.OVER
-                self.log.append({"t": "end", "totals": self.totals[:], "winner": self.winner})
+                cast("list[BahaEvent]", self.log).append(
+                    {"t": "end", "totals": self.totals[:], "winner": self.winner})
                 return
         if deal_next:
             self.dealer = (self.dealer + 1) % n  # B9: the deal moves to the next seat

@@ -4,12 +4,13 @@ as it saw them, and what anyone watching may know."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardroom.cards import Card, CardMask
 from cardroom.engine import Event, IllegalAction
 from cardroom.games.baha.actions import CARD_COLOUR, CARD_TEXT, PASS_WORDS, Phase, card_texts
 from cardroom.games.baha.cards import COLOUR_LETTERS
+from cardroom.games.baha.events import BahaEvent
 from cardroom.games.baha.rules import PASS_COUNT, Rules
 
 if TYPE_CHECKING:
@@ -65,24 +66,24 @@ def _empty(value: Any) -> Any:
 
 def visible_event(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` saw it (RULINGS B11): others' secrets written as ``"?"``."""
-    t = event["t"]
-    if t == "hand":
+    seen = cast(BahaEvent, event)
+    if seen["t"] == "hand":
         return {
             **event,
-            "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(event["hands"])],
-            "leftover": [HIDDEN] * len(event["leftover"]),
-            "draw_pile": [HIDDEN] * len(event["draw_pile"]),
+            "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(seen["hands"])],
+            "leftover": [HIDDEN] * len(seen["leftover"]),
+            "draw_pile": [HIDDEN] * len(seen["draw_pile"]),
         }
-    if t == "pass_pick" and event["p"] != seat:
+    if seen["t"] == "pass_pick" and seen["p"] != seat:
         return {**event, "card": HIDDEN}
-    if t == "pass" and seat not in (event["from"], event["to"]):
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
-    if t == "trick" and event["winner"] != seat and event["leftover"]:
-        return {**event, "leftover": [HIDDEN] * len(event["leftover"])}
-    if t == "draw" and event["p"] != seat:
+    if seen["t"] == "pass" and seat not in (seen["from"], seen["to"]):
+        return {**event, "cards": [HIDDEN] * len(seen["cards"])}
+    if seen["t"] == "trick" and seen["winner"] != seat and seen["leftover"]:
+        return {**event, "leftover": [HIDDEN] * len(seen["leftover"])}
+    if seen["t"] == "draw" and seen["p"] != seat:
         return {**event, "card": HIDDEN}
-    if t == "take" and event["p"] != seat:
-        return {**event, "cards": [HIDDEN] * len(event["cards"])}
+    if seen["t"] == "take" and seen["p"] != seat:
+        return {**event, "cards": [HIDDEN] * len(seen["cards"])}
     return event
 
 
