@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardroom.engine import (
     SPLITMIX,
@@ -47,9 +47,6 @@ from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core, face
-
-if TYPE_CHECKING:
-    from cardroom.games.baebae.native_tables import TableGames
 
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchGames", "agent_games",
@@ -439,14 +436,9 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
-    from cardroom.games.baebae.native_tables import table_games as played
-
-    return played(rules, core_rules(rules), seeds, seats, max_actions)
-
-
 BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",
-                       lambda rules, found: BatchGames(rules.players, found), _tables, refuse_lacking)
+                       lambda rules, found: BatchGames(rules.players, found),
+                       "cardroom.games.baebae.native_tables", refuse_lacking)
 """BAEBAE's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
 agent_games = BATCHES.agent_games
 table_games = BATCHES.table_games
