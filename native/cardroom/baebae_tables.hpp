@@ -2,7 +2,7 @@
 // Python in the loop, every fact the results tables hold (games/baebae/results.py reads them
 // from the log) recorded as it happens into flat arrays, one row a round, a card played or a
 // card dealt. Python turns the arrays into the same Arrow tables
-// (games/baebae/native_tables.py); tests/native/test_baebae_tables_native.py holds the two
+// (games/baebae/native_tables.py); tests/native/test_games_tables.py holds the two
 // paths to identical rows.
 #pragma once
 

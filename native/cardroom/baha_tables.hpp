@@ -2,7 +2,7 @@
 // Python in the loop, every fact the results tables hold (games/baha/results.py reads them
 // from the log) recorded as it happens into flat arrays, one row a deal, a card played, a card
 // dealt or passed, a trick. Python turns the arrays into the same Arrow tables
-// (games/baha/native_tables.py); tests/native/test_tables_native.py holds the two paths to
+// (games/baha/native_tables.py); tests/native/test_games_tables.py holds the two paths to
 // identical rows.
 #pragma once
 

@@ -5,7 +5,7 @@ and records, as it plays, every fact that :func:`cardroom.games.baebae.results.r
 a finished game's log, column by column in flat arrays; the batch, every game's alike, is
 :class:`cardroom.native.tables.TableGames`, and here is BAEBAE's descriptor: its tables, its
 extras and its columns. The rows are those of the Python path, value for value and in the same
-order (``tests/native/test_baebae_tables_native.py``).
+order (``tests/native/test_games_tables.py``).
 """
 
 from __future__ import annotations
@@ -17,18 +17,11 @@ from cardroom.extras import needs_extra
 try:
     import pyarrow as pa
 
-    from cardroom.native.tables import (  # pyarrow's too
-        Columns,
-        TableGames,
-        Tables,
-        lists,
-        nulls_below_zero,
-        texts,
-    )
+    from cardroom.native.tables import Columns, Tables, lists, nulls_below_zero, texts  # pyarrow's too
 except ModuleNotFoundError as err:  # an install without the results extra: say which to add
     raise needs_extra(err, f"{__name__}.table_games") from None
 
-__all__ = ["TABLES", "TableGames", "table_games"]
+__all__ = ["TABLES", "table_games"]
 
 _SUITS = pa.array(["C", "D", "H", "S"], pa.string())
 _COINS = pa.array(["tails", "heads"], pa.string())

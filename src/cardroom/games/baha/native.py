@@ -22,14 +22,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from cardroom.engine import (
-    SPLITMIX,
-    Action,
-    Event,
-    RulesError,
-    check_seed,
-    check_totals,
-)
+from cardroom.engine import SPLITMIX, Action, Event, RulesError, check_seed, check_totals
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.deal import check_deal

@@ -5,7 +5,7 @@ and records, as it plays, every fact that :func:`cardroom.games.baha.results.row
 finished game's log, column by column in flat arrays; the batch, every game's alike, is
 :class:`cardroom.native.tables.TableGames`, and here is Baha's descriptor: its tables, its extras
 and its columns. The rows are those of the Python path, value for value and in the same order
-(``tests/native/test_tables_native.py``).
+(``tests/native/test_games_tables.py``).
 """
 
 from __future__ import annotations
@@ -19,17 +19,11 @@ try:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from cardroom.native.tables import (  # pyarrow's too
-        Columns,
-        TableGames,
-        Tables,
-        lists,
-        nulls_below_zero,
-    )
+    from cardroom.native.tables import Columns, Tables, lists, nulls_below_zero  # pyarrow's too
 except ModuleNotFoundError as err:  # an install without the results extra: say which to add
     raise needs_extra(err, f"{__name__}.table_games") from None
 
-__all__ = ["TABLES", "TableGames", "table_games"]
+__all__ = ["TABLES", "table_games"]
 
 _CARDS = pa.array(CARD_TEXT, pa.string())
 _PASS = pa.array(["left", "none", "right"], pa.string())  # by the pass offset's sign, plus one
