@@ -3,7 +3,8 @@
 ``simulate --out`` (plain and ``--duplicate``, CSV on two workers, Ray), ``compare`` and
 ``sweep`` play the game's random and heuristic line-ups in native batches and write exactly the
 tables of the Python engine for the same seeds: every table, every row, every column. Other
-line-ups, records and ``CARDROOM_ENGINE=python`` take the Python path."""
+line-ups, records and ``CARDROOM_ENGINE=python`` take the Python path. (Ray's tasks:
+``test_games_tables_ray.py``, a file of its own for the test run's balance.)"""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from native_support import NativeGame, needs_native
 from tables_support import counted_batches, designer_run, written
 
 from cardroom.sim import results as sim_results
-from cardroom.sim.results import Backend, read_manifest
+from cardroom.sim.results import Backend
 
 pytestmark = needs_native
 
@@ -84,15 +85,4 @@ def test_compare_and_sweep_play_natively_with_the_python_tables(batches: list[in
     assert batches == []
     found = designer_run(tmp_path, "native", command)
     assert sum(batches) == 16
-    assert found == expected
-
-
-@pytest.mark.parametrize("game", EVERY_GAME, ids=lambda g: g.name)
-def test_ray_tasks_play_natively_with_the_python_tables(tmp_path: Path, game: NativeGame) -> None:
-    options, games = game.ray_run
-    rules = game.rules(**options)
-    expected = written(tmp_path / "python", "python", rules, games, "heuristic,random,heuristic", duplicate=True)
-    found = written(tmp_path / "ray", "native", rules, games, "heuristic,random,heuristic", duplicate=True,
-                    backend=Backend(workers=2, ray=True))
-    assert read_manifest(tmp_path / "ray")["backend"]["ray"] is True
     assert found == expected
