@@ -1,7 +1,7 @@
 """The native engine against the Python reference on many random BAEBAE games (default 100,000).
 
 Every game is played on both engines side by side, over the option sets of
-``tests/native/test_baebae_differential.option_sets`` (the sample deck and it with a deck of
+``tests/native/baebae_native_support.option_sets`` (the sample deck and it with a deck of
 awkward cards; 2 to 8 players; both ``draw_when_able``; both readings of ``chosen_target``)
 with rounds, ace penalty, turn limit and hand size turning, and, every fourth game, a deck
 generated at random (``tests/games/baebae/baebae_support.random_decks``, 40 decks drawn at the
@@ -11,7 +11,8 @@ log and observation. A mismatch stops the run with the game's rules and seed.
 
 Run with ``python benchmarks/baebae_native_differential.py [--games 100000] [--seed 0]
 [--part K/N]`` (``--part 0/2`` and ``--part 1/2`` share a run between two processes); the
-timed suite plays a few hundred of these (tests/native/test_baebae_differential.py).
+timed suite plays a few hundred of these (tests/native/test_games_differential.py and
+test_baebae_differential.py).
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "native"))
 
-from baebae_native_support import play_both  # noqa: E402
+from baebae_native_support import option_sets, play_both  # noqa: E402
 from baebae_support import random_decks, write_deck  # noqa: E402
-from test_baebae_differential import option_sets  # noqa: E402
 
 from cardroom import native  # noqa: E402
 from cardroom.engine import RulesError  # noqa: E402

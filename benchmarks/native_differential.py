@@ -1,13 +1,13 @@
 """The native engine against the Python reference on many random Baha games (default 100,000).
 
 Every game is played on both engines side by side over every option set of
-``tests/native/native_support.option_sets`` in turn (targets 1, 25 and 100 turning), compared
+``tests/native/baha_native_support.option_sets`` in turn (targets 1, 25 and 100 turning), compared
 at every action: the seat to act, the legal actions, the events; at the end the logs,
 histories, scores, winners, every seat's view and filtered log, the public view and the
 fields the encoder reads. A mismatch stops the run with the game's rules and seed.
 
 Run with ``python benchmarks/native_differential.py [--games 100000] [--seed 0]``; the timed
-suite plays a few thousand of these (tests/native/test_differential.py).
+suite plays a few thousand of these (tests/native/test_games_differential.py).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "native"))
 
-from native_support import option_sets, play_both  # noqa: E402
+from baha_native_support import option_sets, play_both  # noqa: E402
 
 from cardroom import native  # noqa: E402
 from cardroom.games.baha import Rules  # noqa: E402

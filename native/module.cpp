@@ -791,7 +791,7 @@ PYBIND11_MODULE(_core, m) {
         .def("random", [](baha::Heuristic& h) { return h.rng.random(); });
 
     cardroom::baebae_py::register_baebae(m);
-    cardroom::baebae_tables::register_baebae_tables(m);
+    tables::register_table_games<cardroom::baebae_tables::TablesTraits>(m, "baebae_table_games");  // tables.hpp
     cardroom::baebae_restricted::register_baebae_restricted(m);
     ismcts::register_search_options(m);  // one object of options for every game's search
     cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
@@ -812,7 +812,7 @@ PYBIND11_MODULE(_core, m) {
         },
         py::arg("rules"), py::arg("first_seed"), py::arg("games"), py::arg("max_actions"), py::arg("exact"),
         py::arg("heuristic"), py::arg("flat") = false);
-    baha::register_baha_tables(m);
+    tables::register_table_games<baha::TablesTraits>(m, "baha_table_games");  // tables.hpp
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
 

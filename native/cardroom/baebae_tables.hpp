@@ -2,7 +2,7 @@
 // Python in the loop, every fact the results tables hold (games/baebae/results.py reads them
 // from the log) recorded as it happens into flat arrays, one row a round, a card played or a
 // card dealt. Python turns the arrays into the same Arrow tables
-// (games/baebae/native_tables.py); tests/native/test_baebae_tables_native.py holds the two
+// (games/baebae/native_tables.py); tests/native/test_games_tables.py holds the two
 // paths to identical rows.
 #pragma once
 
@@ -200,6 +200,8 @@ struct TablesTraits {
     using Rows = TableRows;
     using Recorder = baebae_tables::Recorder;
     using Seat = baebae::Seat;
+    using Bound = baebae_py::PyRules;  // BaebaeRules: the rules and their compiled program
+    static const Rules& rules_of(const Bound& rules) { return rules.rules; }
 
     static void begin(Game& g, const Rules& rules, int64_t seed, Recorder& sink) {
         g.setup(rules, std::to_string(seed));
@@ -224,17 +226,6 @@ struct TablesTraits {
         rows.guarded.push_back(sink.guarded);
     }
 };
-
-// baebae_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
-// element type), by name.
-inline void register_baebae_tables(pybind11::module_& m) {
-    namespace py = pybind11;
-    m.def(
-        "baebae_table_games",
-        [](const baebae_py::PyRules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
-           int64_t max_actions) { return tables::table_games<TablesTraits>(rules.rules, seeds, heuristic, max_actions); },
-        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
-}
 
 }  // namespace baebae_tables
 }  // namespace cardroom

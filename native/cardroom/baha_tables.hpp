@@ -2,7 +2,7 @@
 // Python in the loop, every fact the results tables hold (games/baha/results.py reads them
 // from the log) recorded as it happens into flat arrays, one row a deal, a card played, a card
 // dealt or passed, a trick. Python turns the arrays into the same Arrow tables
-// (games/baha/native_tables.py); tests/native/test_tables_native.py holds the two paths to
+// (games/baha/native_tables.py); tests/native/test_games_tables.py holds the two paths to
 // identical rows.
 #pragma once
 
@@ -185,6 +185,8 @@ struct TablesTraits {
     using Rows = TableRows;
     using Recorder = baha::Recorder;
     using Seat = SimulateSeat;
+    using Bound = baha::Rules;  // BahaRules
+    static const Rules& rules_of(const Bound& rules) { return rules; }
 
     static void begin(Game& g, const Rules& rules, int64_t seed, Recorder& sink) {
         g.rules = rules;
@@ -205,17 +207,6 @@ struct TablesTraits {
         rows.moons.push_back(sink.moons);
     }
 };
-
-// baha_table_games(rules, seeds, heuristic, max_actions): every column of TableRows as (bytes,
-// element type), by name.
-inline void register_baha_tables(pybind11::module_& m) {
-    namespace py = pybind11;
-    m.def(
-        "baha_table_games",
-        [](const Rules& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
-           int64_t max_actions) { return tables::table_games<TablesTraits>(rules, seeds, heuristic, max_actions); },
-        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
-}
 
 }  // namespace baha
 }  // namespace cardroom

@@ -448,23 +448,13 @@ inline void register_baebae_ismcts(pybind11::module_& m) {
             root.win_temperature = options.win_temperature;
             root.whole_game = options.whole_game;
             root.sight = options.sight;
-            root.infer = options.infer;
-            root.infer_epsilon = options.infer_epsilon;
-            root.infer_fresh = options.infer_fresh;
+            ismcts::take_infer(root, options);
             if (options.infer > 0) root.observed = infer::from_python(observed, core.g);
-            int seat = root.knowledge.seat;
-            ismcts::Result result;
-            {
-                py::gil_scoped_release unlocked;  // the search touches no Python object
-                result = ismcts::search<SearchTraits>(root, seat, options.tree);
-            }
-            SearchTraits::World at;
-            at.game = root.game;
-            int legal[SearchTraits::MAX_ACTIONS];
-            int size = SearchTraits::legal(at, legal);
-            py::list visits;
-            for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
-            return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
+            return ismcts::searched<SearchTraits>(root, root.knowledge.seat, options, [&root](int* legal) {
+                SearchTraits::World at;
+                at.game = root.game;
+                return SearchTraits::legal(at, legal);
+            });
         },
         py::arg("state"), py::arg("knowledge"), py::arg("options"), py::arg("observed") = py::list());
     m.def(

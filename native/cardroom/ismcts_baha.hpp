@@ -244,21 +244,12 @@ void register_baha_ismcts(pybind11::module_& m, CoreOf core_of) {
                 throw py::value_error("Baha's search backs up the points of the hand, seen from the seat: "
                                       "no win reward, whole-game horizon or sight");
             SearchRoot root{core.g, read_knowledge(core, seat)};
-            root.infer = options.infer;
-            root.infer_epsilon = options.infer_epsilon;
-            root.infer_fresh = options.infer_fresh;
+            ismcts::take_infer(root, options);
             if (options.infer > 0) root.observed = search_py::read_observed(core, seat);
             root.game.seed.clear();
-            ismcts::Result result;
-            {
-                py::gil_scoped_release unlocked;  // the search touches no Python object
-                result = ismcts::search<SearchTraits>(root, seat, options.tree);
-            }
-            int legal[NUM_ACTIONS];
-            int size = SearchTraits::legal(root.game, legal);  // the position searched, whatever ran meanwhile
-            py::list visits;
-            for (const ismcts::RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
-            return py::make_tuple(ismcts::best_action(result, legal, size), result.iterations, visits);
+            // the legal actions of the position searched, whatever ran meanwhile
+            return ismcts::searched<SearchTraits>(root, seat, options,
+                                                  [&root](int* legal) { return SearchTraits::legal(root.game, legal); });
         },
         py::arg("state"), py::arg("seat"), py::arg("options"));
     m.def(

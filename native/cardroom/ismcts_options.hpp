@@ -71,5 +71,32 @@ inline void register_search_options(pybind11::module_& m) {
         .def_property_readonly("whole_game", [](const SearchOptions& o) { return o.whole_game; });
 }
 
+// The root's share of the options every game plays: the opponent model of ``infer``.
+template <class Root>
+void take_infer(Root& root, const SearchOptions& options) {
+    root.infer = options.infer;
+    root.infer_epsilon = options.infer_epsilon;
+    root.infer_fresh = options.infer_fresh;
+}
+
+// The search of ``seat`` from ``root`` without the GIL (it touches no Python object), as every
+// game's Python face returns it: (the best of the legal actions of the position searched, which
+// ``legal(out)`` writes and counts, the iterations run, per root action (key, visits, the sum of
+// the returns backed up through it)).
+template <class Traits, class Legal>
+pybind11::tuple searched(typename Traits::Root& root, int seat, const SearchOptions& options, Legal legal) {
+    namespace py = pybind11;
+    Result result;
+    {
+        py::gil_scoped_release unlocked;
+        result = search<Traits>(root, seat, options.tree);
+    }
+    int actions[Traits::MAX_ACTIONS];
+    int size = legal(actions);
+    py::list visits;
+    for (const RootStat& stat : result.root) visits.append(py::make_tuple(stat.key, stat.visits, stat.reward));
+    return py::make_tuple(best_action(result, actions, size), result.iterations, visits);
+}
+
 }  // namespace ismcts
 }  // namespace cardroom

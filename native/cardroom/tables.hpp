@@ -14,9 +14,14 @@
 //   over(game), apply(game, recorder, action)
 //   before(recorder, actions)           the recorder told a decision is about to be taken
 //   finish(game, recorder, actions, rows)  the game's own row (totals, winners, counts)
+//   Bound, rules_of(bound)              the rules as Python hands them (the core's rules
+//                                       object) and the game's Rules in it
+//
+// register_table_games<Traits>(m, name) binds the game's table batch.
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cstdint>
 #include <string>
@@ -88,6 +93,18 @@ pybind11::dict table_games(const typename Traits::Rules& rules, const std::vecto
         play_table_games<Traits>(rules, seeds, heuristic, max_actions, rows);
     }
     return table_columns(rows);
+}
+
+// ``name``(rules, seeds, heuristic, max_actions): the game's table batch, every column of its
+// Rows as (bytes, element type), by name.
+template <class Traits>
+void register_table_games(pybind11::module_& m, const char* name) {
+    namespace py = pybind11;
+    m.def(
+        name,
+        [](const typename Traits::Bound& rules, const std::vector<int64_t>& seeds, const std::vector<bool>& heuristic,
+           int64_t max_actions) { return table_games<Traits>(Traits::rules_of(rules), seeds, heuristic, max_actions); },
+        py::arg("rules"), py::arg("seeds"), py::arg("heuristic"), py::arg("max_actions"));
 }
 
 }  // namespace tables

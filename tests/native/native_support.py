@@ -1,18 +1,19 @@
-"""What the native engine's tests share: the skip when it is not built, Baha's option sets,
-and random games played on both engines side by side."""
+"""What the native engine's tests share: the skip when it is not built, random games played on
+both engines side by side, and what each game gives the tests every game runs
+(:class:`NativeGame`; a game's own support module, ``baha_native_support``,
+``baebae_native_support``, holds its cases)."""
 
 from __future__ import annotations
 
 import random
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
 
 from cardroom import native
-from cardroom.games.baha import Rules
-from cardroom.games.baha.state import BahaState
 
 needs_native = pytest.mark.skipif(not native.available(), reason=f"native core {native.unavailable_reason()}")
 
@@ -23,20 +24,19 @@ def stream_for(options: dict[str, Any]) -> str:
     return ("splitmix", "twister")[zlib.crc32(repr(sorted(options.items())).encode()) & 1]
 
 
-def option_sets() -> Iterator[dict[str, Any]]:
-    """Every combination of Baha's options that changes how a game is played (targets kept
-    low enough for a whole game in a few hands, one high), each on one of the two streams."""
-    for players in range(2, 7):
-        for scoring in ("horns", "face"):
-            for passing in (True, False):
-                for moon in (True, False):
-                    for draw_pile in (True, False) if players <= 3 else (False,):
-                        for random_dealer in (True, False):
-                            options = {
-                                "players": players, "scoring": scoring, "passing": passing, "moon": moon,
-                                "draw_pile": draw_pile, "random_dealer": random_dealer,
-                            }
-                            yield {**options, "stream": stream_for(options)}
+def counted_games(monkeypatch: pytest.MonkeyPatch, module: Any) -> Iterator[list[int]]:
+    """The games each native batch call (``agent_games``) of a game's native ``module`` played,
+    in order; the engine's choice restored after."""
+    played: list[int] = []
+    real = module.agent_games
+
+    def counted(rules: Any, games: int, *args: Any, **options: Any) -> Any:
+        played.append(games)
+        return real(rules, games, *args, **options)
+
+    monkeypatch.setattr(module, "agent_games", counted)
+    yield played
+    native.use_engine(None)
 
 
 def moments(state: Any, rng: random.Random, per_game: int, horizon: int, first: int = 1) -> Iterator[Any]:
@@ -52,44 +52,88 @@ def moments(state: Any, rng: random.Random, per_game: int, horizon: int, first: 
         yield state
 
 
-def play_both(rules: Rules, seed: int, rng: random.Random, check_views: float = 0.0) -> tuple[Any, Any]:
-    """One random game on the Python engine and on the native one, compared at every action:
-    the seat to act, the legal actions, the events; at a share ``check_views`` of the moments,
-    every seat's view and filtered log, the public view and the fields the encoder reads."""
-    from cardroom.games.baha.native import NativeBahaState
+def look_alike(state: Any, seat: int) -> Any:
+    """A state with the same view for ``seat`` and other hidden cards (either game's)."""
+    return next(
+        d for k in range(50)
+        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
+               for p in range(state.n) if p != seat)
+    )
 
-    python = BahaState.start(rules, seed)
-    fast = NativeBahaState.start(rules, seed)
+
+def play_both_engines(python_type: Any, native_type: Any, compare: Callable[[Any, Any], None], rules: Any, seed: int,
+                      rng: random.Random, check_views: float = 0.0, max_actions: int = 200_000,
+                      each: Callable[[Any, list[int]], None] | None = None) -> tuple[Any, Any]:
+    """One random game on the Python engine (``python_type``) and on the native one
+    (``native_type``), compared at every action: the seat to act, the legal actions (and what
+    ``each(fast, legal)`` checks), the events; at a share ``check_views`` of the moments, and at
+    the end, position by position (``compare``); at the end the logs, scores and returns."""
+    python = python_type.start(rules, seed)
+    fast = native_type.start(rules, seed)
     assert fast.log == python.log
-    while True:
+    for _ in range(max_actions):
         assert fast.current_player == python.current_player and fast.is_over == python.is_over
         legal = python.legal_actions()
         assert fast.legal_actions() == legal
+        if each is not None:
+            each(fast, legal)
         if check_views and rng.random() < check_views:
-            compare_positions(python, fast)
+            compare(python, fast)
         if python.is_over:
             break
         action = rng.choice(legal)
         assert fast.apply(action) == python.apply(action)
-    compare_positions(python, fast)
+    compare(python, fast)
     assert fast.log == python.log and fast.history == python.history
     assert fast.scores == python.scores and fast.winner == python.winner and fast.returns() == python.returns()
     return python, fast
 
 
-FIELDS = ("hand_no", "dealer", "phase", "turn", "hands", "taken", "face_down", "pass_offset", "picks", "passed",
-          "received", "leftover", "draw_pile", "trick", "leader", "tricks_done", "played", "voids", "totals",
-          "winner", "last_trick", "hand_start")
+@dataclass(frozen=True)
+class NativeGame:
+    """A game's cases of the native tests every game runs (``test_games_*.py``, parametrised
+    over the games, as the conformance suite is); each game's own hand-made cases stay in its
+    files. ``native``: its native state type's name in its native module."""
 
+    name: str
+    rules: Any
+    """The game's rules (its default rules: ``rules()``)."""
+    python: Any
+    native: str
+    compare_positions: Callable[[Any, Any], None]
+    options: list[dict[str, Any]]
+    """The option sets of the random games compared at every action."""
+    option_id: Callable[[dict[str, Any]], str]
+    random_games: Callable[[dict[str, Any]], None]
+    """Random games of one option set, played on both engines side by side."""
+    illegal: Callable[[Any], list[Any]]
+    """Actions that are not legal in a new game (the Python state given)."""
+    hand_made: Callable[[], tuple[Any, int, dict[str, Any], list[dict[str, Any]], tuple[type[Exception], ...]]]
+    """A hand-made start: the rules, the seed, its keywords, keywords each refused (a ``seed``
+    among them replaces the seed) and the errors they raise."""
+    too_large: tuple[dict[str, Any], str]
+    """Start keywords beyond the native engine's bits and the words of their refusal."""
+    decisions: Callable[[], Iterator[tuple[Any, int]]]
+    """Positions on the native engine where the seat to act has a choice (or the first move),
+    with the seed of each search of them."""
+    search_iterations: int
+    tables: tuple[str, ...]
+    """The tables of a results folder."""
+    table_runs: list[tuple[dict[str, Any], str, bool]]
+    """``simulate --out`` runs compared with the Python engine's: options, agents, duplicate."""
+    csv_run: dict[str, Any]
+    """The options of a run written as CSV on two workers."""
+    python_path_run: dict[str, Any]
+    """The options of the runs that take the Python path (other line-ups, records)."""
+    designer_runs: list[list[str]]
+    """``compare`` and ``sweep`` commands of two variants and 16 games."""
+    ray_run: tuple[dict[str, Any], int]
+    """A Ray run's options and games."""
 
-def compare_positions(python: Any, fast: Any) -> None:
-    for name in FIELDS:
-        assert getattr(fast, name) == getattr(python, name), name
-    for seat in range(python.n):
-        assert fast.view(seat) == python.view(seat)
-        assert fast.view_log(seat) == python.view_log(seat)
-        assert fast.observation(seat) == python.observation(seat)
-    assert fast.public_view() == python.public_view()
+    def native_type(self) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(f"cardroom.games.{self.name}.native"), self.native)
 
 
 def check_inference_steers_a_repeatable_search(state: Any, seat: int) -> None:

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 from baebae_native_support import DECK_OPTIONS
-from native_support import needs_native
+from native_support import counted_games, needs_native
 
 from cardroom import native
 from cardroom.engine import RulesError
@@ -36,15 +36,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The games each native batch call played, in order."""
     import cardroom.games.baebae.native as baebae_native
 
-    played: list[int] = []
-    real = baebae_native.agent_games
-
-    def counted(rules: Rules, games: int, *args: object, **options: object) -> object:
-        played.append(games)
-        return real(rules, games, *args, **options)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(baebae_native, "agent_games", counted)
-    yield played
+    yield from counted_games(monkeypatch, baebae_native)
 
 
 @pytest.mark.parametrize("options", [

@@ -1,7 +1,8 @@
-"""BAEBAE on the native engine against the Python reference: random games over every option,
-the project's decks and generated ones, compared at every action (legal actions, events) and
-position by position (every field, views, filtered logs, observations); records replayed on
-either engine, determinized worlds, clones and pickles, hand-made starts, refusals."""
+"""BAEBAE on the native engine against the Python reference, its own cases: generated decks
+compared at every action (legal actions, events) and position by position (every field, views,
+filtered logs, observations); determinized worlds, clones and pickles; a step the core lacks.
+The random games over every option set, the refusals and the hand-made start are every
+game's (``test_games_differential.py``, BAEBAE's cases in ``baebae_native_support.py``)."""
 
 from __future__ import annotations
 
@@ -13,43 +14,15 @@ from baebae_native_support import compare_positions, play_both
 from baebae_support import DECK_OPTIONS, random_decks, write_deck
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import needs_native, stream_for
+from native_support import needs_native
 
 from cardroom import native
-from cardroom.engine import IllegalAction, RulesError
-from cardroom.games.baebae import Deal, Rules
+from cardroom.engine import RulesError
+from cardroom.games.baebae import Rules
 from cardroom.games.baebae.rules import read_decks
 from cardroom.games.baebae.state import BaebaeState
 
 pytestmark = needs_native
-
-
-def option_sets() -> list[dict[str, object]]:
-    """Every option that changes how a game is played, with both project decks (the sample, and
-    it shuffled with a deck of awkward cards), several player counts and hand sizes."""
-    out = []
-    for deck in DECK_OPTIONS:
-        for players in (2, 3, 4, 6, 8):
-            for draw_when_able in (False, True):
-                for chosen_target in ("once", "each_step"):
-                    options = {"players": players, **DECK_OPTIONS[deck], "draw_when_able": draw_when_able,
-                               "chosen_target": chosen_target, "decks": 2 if players == 8 else 1}
-                    out.append({**options, "stream": stream_for(options)})
-    return out
-
-
-OPTIONS = option_sets()
-
-
-@pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o['players']}-{o['draw_when_able']}-"
-                         f"{o['chosen_target']}-{len(o['deck_files'])}")  # type: ignore[arg-type]
-def test_random_games_agree_at_every_action(options):
-    for i in range(4):
-        rng = random.Random(f"{i}:{sorted(options.items())}")
-        seed = rng.randrange(-(2**70), 2**70) if i % 2 == 0 else rng.randrange(10**6)
-        rules = Rules(**options, rounds=1 + i % 3, ace_penalty=(1, 0, 5, 1)[i], turn_limit=(2000, 25, 2000, 10)[i],
-                      hand_size=(None, 3, None, 1)[i])
-        play_both(rules, seed, rng, check_views=0.02 if i == 0 else 0.0)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,47 +32,6 @@ def test_generated_decks_agree_at_every_action(deck, players, seed, chosen, draw
     rules = Rules(**read_decks(str(write_deck(deck, "native"))), players=players, rounds=2,
                   chosen_target=chosen, draw_when_able=draw_when_able, turn_limit=200)
     play_both(rules, seed, random.Random(choices.random()), check_views=0.05)
-
-
-def test_illegal_actions_are_refused_in_the_references_words_and_change_nothing():
-    from cardroom.games.baebae.native import NativeBaebaeState
-
-    rules = Rules()
-    python, fast = BaebaeState.start(rules, 5), NativeBaebaeState.start(rules, 5)
-    size = python.space.size
-    for action in (-1, size, 10**30, 2**31, 0, 51, True, None, 2.0, "7", python.space.yes):
-        with pytest.raises(IllegalAction) as theirs:
-            python.apply(action)
-        with pytest.raises(IllegalAction) as ours:
-            fast.apply(action)
-        assert str(ours.value) == str(theirs.value)
-        assert fast.illegal_reason(action) == python.illegal_reason(action)
-    compare_positions(python, fast)
-    assert fast.history == [] and fast.log == python.log
-
-
-def test_hand_made_starts_and_their_refusals_are_the_references():
-    from cardroom.games.baebae.native import NativeBaebaeState
-
-    rules = Rules(players=2, hand_size=3)
-    deal = Deal(hands=[["6C", "7C", "8C"], ["6D", "7D", "8D"]], starter="9C", stock=["2H"], dealer=1)
-    python = BaebaeState.start(rules, 9, deal=deal, totals=[5, -3])
-    fast = NativeBaebaeState.start(rules, 9, deal=deal, totals=[5, -3])
-    assert fast.origin == python.origin and fast.log == python.log
-    rng = random.Random(2)
-    while not python.is_over:
-        action = rng.choice(python.legal_actions())
-        assert fast.apply(action) == python.apply(action)
-    assert fast.log == python.log
-    for bad in ({"totals": [1, 2, 3]}, {"deal": Deal(hands=[["6C"]] * 2, starter="9C")}, {"seed": "x"}):
-        seed = bad.pop("seed", 1)
-        with pytest.raises((RulesError, ValueError)) as theirs:
-            BaebaeState.start(rules, seed, **bad)
-        with pytest.raises((RulesError, ValueError)) as ours:
-            NativeBaebaeState.start(rules, seed, **bad)
-        assert str(ours.value) == str(theirs.value)
-    with pytest.raises(RulesError, match="within 2\\*\\*62"):
-        NativeBaebaeState.start(rules, 1, totals=[0, 2**70])
 
 
 @pytest.mark.parametrize("deck", list(DECK_OPTIONS), ids=["sample", "sample-and-extras"])

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from native_support import needs_native, option_sets
+from baha_native_support import option_sets
+from native_support import needs_native
 
 from cardroom import native
 from cardroom.agents.baha_heuristic import BahaHeuristic

@@ -1,20 +1,20 @@
 """BAEBAE in the native ISMCTS: every world the native determinizer deals is consistent with
-all the seat knows (checked as the reference's worlds are), and the search is legal,
-repeatable for a seed, blind to hidden cards and runs on several threads."""
+all the seat knows (checked as the reference's worlds are), the seat's knowledge read as the
+reference reads it, and the search blind to hidden cards. The search's legality,
+repeatability, root and threads are every game's (``test_games_search.py``)."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from baebae_native_support import DECK_OPTIONS
+from baebae_native_support import DECK_OPTIONS, RULES, decisions, positions
 from baebae_support import random_decks, write_deck
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from native_support import moments, needs_native
+from native_support import look_alike, needs_native
 
 from cardroom.agents import make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -23,23 +23,6 @@ from cardroom.games.baebae.determinize import knowledge
 from cardroom.games.baebae.rules import read_decks
 
 pytestmark = needs_native
-
-RULES = [
-    Rules(players=4, rounds=2),
-    Rules(players=3, rounds=1, draw_when_able=True),
-    Rules(players=2, rounds=1, **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
-    Rules(players=5, rounds=1, **DECK_OPTIONS[next(d for d in DECK_OPTIONS if d != "sample")]),
-    Rules(players=6, decks=2, rounds=1, hand_size=7),
-]
-
-
-def positions(rules: Rules, games: int, per_game: int, first: int = 0) -> Iterator[Any]:
-    """Positions of random games of ``rules`` on the native engine, a few moments each."""
-    for seed in range(first, first + games):
-        state = rules.new_game(seed)
-        assert type(state).__name__ == "NativeBaebaeState"
-        yield from moments(state, random.Random(seed), per_game, 120, first=0)
-
 
 def designs(state: Any, mask: int) -> Counter[int]:
     return Counter(state.rules.card_of[pid] for pid in range(len(state.rules.card_of)) if mask >> pid & 1)
@@ -171,64 +154,6 @@ def test_native_worlds_vary_with_the_seed_and_repeat_for_one() -> None:
     assert state.native_determinize(1, 7)[0].stock == state.native_determinize(1, 7)[0].stock
 
 
-def decisions(count: int) -> Iterator[Any]:
-    """Positions of BAEBAE games where the seat to act has a choice."""
-    for index, rules in enumerate(RULES):
-        found = 0
-        for state in positions(rules, 6, 6, 100 * index):
-            if len(state.legal_actions()) > 1:
-                yield state
-                found += 1
-                if found == count:
-                    break
-
-
-@pytest.mark.parametrize("rollout", ["random", "heuristic"])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_native_search_is_legal_and_repeatable(rollout: str, threads: int) -> None:
-    for state in decisions(2):
-        seat = state.current_player
-        choices = set()
-        for _ in range(2):
-            bot = make("ismcts", seed=5, iterations=200, rollout=rollout, threads=threads, engine="native")
-            choices.add(bot.act(state, seat))
-            assert bot.last_iterations == 200
-        assert len(choices) == 1 and choices <= set(state.legal_actions())
-
-
-def test_native_search_spends_its_iterations_on_the_root() -> None:
-    from cardroom.native import core
-
-    state = next(decisions(1))
-    seat = state.current_player
-    for threads in (1, 3):
-        action, done, root = core().baebae_ismcts(state, state.native_knowledge(seat), core().SearchOptions(
-            iterations=400, seconds=0.0, exploration=4.0, heuristic=True, epsilon=0.1, max_depth=200, seed=9,
-            threads=threads))
-        assert done == 400 and sum(visits for _, visits, _ in root) == 400
-        assert {key for key, _, _ in root} == set(state.legal_actions())
-        assert action == max(root, key=lambda r: (r[1], r[2]))[0]
-
-
-def test_the_search_refuses_a_seat_out_of_range() -> None:
-    from cardroom.engine import IllegalAction
-
-    state = next(decisions(1))
-    for bad in (-1, state.n, True, "0"):
-        with pytest.raises(IllegalAction, match="seat must be"):
-            state.native_ismcts(bad, iterations=10, seconds=None, exploration=4.0, rollout="random",
-                                epsilon=0.1, max_depth=200, seed=1, threads=1)
-
-
-def look_alike(state: Any, seat: int) -> Any:
-    """A state with the same view for ``seat`` and other hidden cards."""
-    return next(
-        d for k in range(50)
-        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
-               for p in range(state.n) if p != seat)
-    )
-
-
 @pytest.mark.parametrize("spec", [{"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2}])
 def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any]) -> None:
     """The blind-bot test on the native search: the same decision on two states that differ
@@ -242,25 +167,6 @@ def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any]) -> None:
         second = make("ismcts", seed=7, iterations=150, engine="native", **spec)
         assert isinstance(first, ISMCTSAgent)
         assert first.act(state, seat) == second.act(other, seat)
-
-
-def test_native_search_lets_other_threads_run() -> None:
-    """The search runs with the GIL released: Python code on another thread goes on while it runs."""
-    import threading
-    import time
-
-    state = next(decisions(1))
-    bot = make("ismcts", seed=1, seconds=1.0, engine="native")
-    search = threading.Thread(target=bot.act, args=(state, state.current_player))
-    search.start()
-    try:
-        start = time.perf_counter()
-        time.sleep(0.2)
-        assert sum(range(100_000)) > 0
-        assert time.perf_counter() - start < 0.7
-    finally:
-        search.join()
-    assert bot.last_iterations > 2
 
 
 def test_knowledge_that_does_not_fit_the_deck_is_refused_in_words() -> None:

@@ -1,5 +1,7 @@
-"""The native ISMCTS and its determinizer: the seat's knowledge read as the reference reads it,
-worlds consistent with all the seat knows, and the search legal, repeatable and blind."""
+"""Baha in the native ISMCTS and its determinizer: the seat's knowledge read as the reference
+reads it, worlds consistent with all the seat knows, the search by the clock, where it runs and
+blind to hidden cards. The search's legality, repeatability, root and threads are every game's
+(``test_games_search.py``)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from native_support import moments, needs_native, option_sets
+from baha_native_support import midgame, option_sets
+from native_support import look_alike, moments, needs_native
 
 from cardroom.agents import AgentError, make
 from cardroom.agents.ismcts import ISMCTSAgent
@@ -140,42 +143,6 @@ def test_native_worlds_vary_with_the_seed_and_repeat_for_one() -> None:
     assert state.native_determinize(1, 7).hands == state.native_determinize(1, 7).hands
 
 
-def midgame(seed: int, moves: int) -> Any:
-    state = baha.Rules(players=4).new_game(seed)
-    rng = random.Random(seed)
-    for _ in range(moves):
-        state.apply(rng.choice(state.legal_actions()))
-    return state
-
-
-@pytest.mark.parametrize("rollout", ["random", "heuristic"])
-@pytest.mark.parametrize("threads", [1, 2])
-def test_native_search_is_legal_and_repeatable(rollout: str, threads: int) -> None:
-    for seed, moves in [(1, 0), (2, 5), (3, 14), (4, 30), (5, 45), (6, 70)]:
-        state = midgame(seed, moves)
-        seat = state.current_player
-        choices = set()
-        for _ in range(2):
-            bot = make("ismcts", seed=seed, iterations=300, rollout=rollout, threads=threads, engine="native")
-            choices.add(bot.act(state, seat))
-            assert bot.last_iterations == (300 if len(state.legal_actions()) > 1 else 0)
-        assert len(choices) == 1 and choices <= set(state.legal_actions())
-
-
-def test_native_search_spends_its_iterations_on_the_root() -> None:
-    from cardroom.native import core
-
-    state = midgame(4, 30)
-    seat = state.current_player
-    for threads in (1, 3):
-        action, done, root = core().baha_ismcts(state, seat, core().SearchOptions(
-            iterations=500, seconds=0.0, exploration=0.7, heuristic=True, epsilon=0.1, max_depth=200, seed=9,
-            threads=threads))
-        assert done == 500 and sum(visits for _, visits, _ in root) == 500
-        assert {key for key, _, _ in root} == set(state.legal_actions())
-        assert action == max(root, key=lambda r: (r[1], r[2]))[0]
-
-
 def test_native_search_by_the_clock() -> None:
     state = midgame(2, 20)
     bot = make("ismcts", seed=1, seconds=0.05, threads=2)
@@ -203,15 +170,6 @@ def test_engine_option_chooses_where_the_search_runs() -> None:
             make("ismcts", **bad)
 
 
-def look_alike(state: Any, seat: int) -> Any:
-    """A state with the same view for ``seat`` and other hidden cards."""
-    return next(
-        d for k in range(50)
-        if any((d := state.determinize(seat, random.Random(k))).hands[p] != state.hands[p]
-               for p in range(state.n) if p != seat)
-    )
-
-
 @pytest.mark.parametrize("spec", [
     {"rollout": "random"}, {"rollout": "heuristic"}, {"threads": 2},
     {"infer": 300}, {"infer": 300, "threads": 2, "infer_epsilon": 0.05}, {"infer": 4, "infer_pool": "iteration"},
@@ -230,23 +188,3 @@ def test_native_search_is_blind_to_hidden_cards(spec: dict[str, Any], seed: int,
     second = make("ismcts", seed=7, iterations=200, engine="native", **spec)
     assert isinstance(first, ISMCTSAgent)
     assert first.act(state, seat) == second.act(other, seat)
-
-
-def test_native_search_lets_other_threads_run() -> None:
-    """The search runs with the GIL released: Python code on another thread goes on while a
-    one-second search runs (holding the GIL, it would wait for the search's end)."""
-    import threading
-    import time
-
-    state = midgame(2, 20)
-    bot = make("ismcts", seed=1, seconds=1.0, engine="native")
-    search = threading.Thread(target=bot.act, args=(state, state.current_player))
-    search.start()
-    try:
-        start = time.perf_counter()
-        time.sleep(0.2)  # the search is in C++ by now; waking up again needs the GIL
-        assert sum(range(100_000)) > 0  # some Python work, which needs the GIL too
-        assert time.perf_counter() - start < 0.7
-    finally:
-        search.join()
-    assert bot.last_iterations > 2

@@ -119,6 +119,9 @@ def test_the_tables_columns_carry_their_types_from_the_core(name: str) -> None:
     spec = games.get(name)
     rules = spec.make_rules()
     found = spec.load("native").table_games(rules, [4, 5, 6], [["heuristic"] * rules.players] * 3, 50)
+    from cardroom.native.tables import TableGames
+
+    assert type(found) is TableGames  # the one batch, the game giving only its descriptor (TABLES)
     columns = found.columns()
     assert set(columns) == set(found.row_games())
     assert len(found.totals) == len(found.places) == len(found.deal_points) == 3

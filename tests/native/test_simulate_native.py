@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from native_support import needs_native
+from native_support import counted_games, needs_native
 
 from cardroom import native
 from cardroom.games.baha import Rules
@@ -23,16 +23,7 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """The games each native batch call played, in order."""
     import cardroom.games.baha.native as baha_native
 
-    played: list[int] = []
-    real = baha_native.agent_games
-
-    def counted(rules: Rules, games: int, *args: object, **options: object) -> object:
-        played.append(games)
-        return real(rules, games, *args, **options)
-
-    monkeypatch.setattr(baha_native, "agent_games", counted)
-    yield played
-    native.use_engine(None)
+    yield from counted_games(monkeypatch, baha_native)
 
 
 def results(rules: Rules, games: int, seed: int, agents: str, engine: str, **options: object) -> list[dict]:

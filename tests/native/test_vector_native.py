@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from baebae_native_support import DECK_OPTIONS
 from baebae_support import random_decks, write_deck
+from baha_native_support import option_sets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from native_support import needs_native, option_sets
+from native_support import needs_native
 
 from cardroom import native, rl
 from cardroom.engine import IllegalAction
@@ -72,30 +73,10 @@ def side_by_side(steps: int, seed: int, game: str = "baha", **options: object) -
         native.use_engine(None)
 
 
-@pytest.mark.parametrize("index", range(0, len(OPTION_SETS), 3))
-def test_single_agent_rows_match_the_python_env(index):
-    options = rules_options(index)
-    players = int(options["players"])  # type: ignore[call-overload]
-    bots = ("random", "heuristic")
-    opponents = [bots[(index + k) % 2] for k in range(players - 1)]
-    ended = side_by_side(150, index, num_envs=6, seat=index % players, opponents=opponents, **options)
-    assert ended > 0  # the rows reset themselves along the way
-
-
 @pytest.mark.parametrize("index", range(1, len(OPTION_SETS), 3))
 def test_self_play_rows_match_the_python_env(index):
     options = {**rules_options(index), "target": 20}  # every seat's moves count: short games
     ended = side_by_side(300, index, num_envs=6, self_play=True, **options)
-    assert ended > 0
-
-
-@pytest.mark.parametrize("episode", [{"deals": 1}, {"deals": 2, "zero_sum": True}, {"max_steps": 7},
-                                     {"max_steps": 40, "zero_sum": True}])
-@pytest.mark.parametrize("self_play", [False, True])
-def test_episode_options_match_the_python_env(episode, self_play):
-    players = 3 if self_play else 4
-    ended = side_by_side(120, 5, num_envs=4, players=players, self_play=self_play, opponents="heuristic",
-                         **episode)
     assert ended > 0
 
 
@@ -130,30 +111,42 @@ def test_the_native_encoder_writes_the_python_encoders_array_for_every_seat():
     assert checked > 2000
 
 
-def test_a_seats_native_observation_never_depends_on_cards_it_cannot_see():
-    # determinize(seat) keeps all the seat knows and deals every hidden card again.
+def blind_observations(states, observe) -> tuple[int, int]:
+    """Each seat's native observation (``observe(state, seat)``) of each of ``states`` against
+    its observation of a world determinized for it (all the seat knows kept, every hidden card
+    dealt again): the same; the seats checked, and how many times another seat's did change."""
     rng = random.Random(3)
     checked = differed = 0
-    for state in itertools.islice(positions(30, 2), 400):
+    for state in states:
         for seat in range(state.n):
             world = state.determinize(seat, rng)
-            mine = native_observation(state, seat)
-            np.testing.assert_array_equal(native_observation(world, seat), mine, err_msg=f"{state!r} {seat}")
+            np.testing.assert_array_equal(observe(world, seat), observe(state, seat), err_msg=f"{state!r} {seat}")
             checked += 1
-            differed += any(native_observation(state, s).tobytes() != native_observation(world, s).tobytes()
+            differed += any(observe(state, s).tobytes() != observe(world, s).tobytes()
                             for s in range(state.n) if s != seat)
+    return checked, differed
+
+
+def test_a_seats_native_observation_never_depends_on_cards_it_cannot_see():
+    # determinize(seat) keeps all the seat knows and deals every hidden card again.
+    checked, differed = blind_observations(itertools.islice(positions(30, 2), 400), native_observation)
     assert checked > 400
     assert differed > checked // 4  # other seats' observations did change: the check has teeth
 
 
-def test_the_native_encoder_refuses_a_bad_seat_or_buffer():
-    state = NativeBahaState.start(Rules(), 1)
+def refuses_bad_seats_and_buffers(observe, state, size: int) -> None:
+    """The core's encoder ``observe`` refuses, in words, a seat of none of ``state``'s 4 seats and
+    a buffer of another size than ``size`` or of another type than float32."""
     with pytest.raises(ValueError, match="no such seat"):
-        native.core().baha_observe(state, 4, np.empty(568, np.float32))
+        observe(state, 4, np.empty(size, np.float32))
     with pytest.raises(ValueError, match="right type and size"):
-        native.core().baha_observe(state, 0, np.empty(567, np.float32))
+        observe(state, 0, np.empty(size - 1, np.float32))
     with pytest.raises(ValueError, match="right type and size"):
-        native.core().baha_observe(state, 0, np.empty(568, np.float64))
+        observe(state, 0, np.empty(size, np.float64))
+
+
+def test_the_native_encoder_refuses_a_bad_seat_or_buffer():
+    refuses_bad_seats_and_buffers(native.core().baha_observe, NativeBahaState.start(Rules(), 1), 568)
 
 
 # -- BAEBAE ---------------------------------------------------------------------------------
@@ -179,16 +172,6 @@ def baebae_id(index: int) -> str:
     return f"{o['players']}p-{'dwa' if o['draw_when_able'] else 'no-dwa'}-{o['chosen_target']}-{len(o['deck_files'])}"  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("index", range(0, len(BAEBAE_OPTIONS), 5), ids=baebae_id)
-def test_baebae_single_agent_rows_match_the_python_env(index):
-    options = baebae_options(index)
-    players = int(options["players"])  # type: ignore[call-overload]
-    bots = ("random", "heuristic")
-    opponents = [bots[(index + k) % 2] for k in range(players - 1)]
-    ended = side_by_side(120, index, "baebae", num_envs=5, seat=index % players, opponents=opponents, **options)
-    assert ended > 0  # the rows reset themselves along the way
-
-
 @pytest.mark.parametrize("index", range(2, len(BAEBAE_OPTIONS), 5), ids=baebae_id)
 def test_baebae_self_play_rows_match_the_python_env(index):
     options = {**baebae_options(index), "rounds": 1}
@@ -196,12 +179,34 @@ def test_baebae_self_play_rows_match_the_python_env(index):
     assert ended > 0
 
 
+# -- every game ------------------------------------------------------------------------------
+
+ROWS = {"baha": (rules_options, 150, 6, 120), "baebae": (baebae_options, 120, 5, 100)}
+"""Per game: its options of a case's index, the steps and rows of a single-agent run, the steps
+of an episode-options run."""
+SINGLE_AGENT = [("baha", i) for i in range(0, len(OPTION_SETS), 3)] + [
+    ("baebae", i) for i in range(0, len(BAEBAE_OPTIONS), 5)]
+
+
+@pytest.mark.parametrize(("game", "index"), SINGLE_AGENT,
+                         ids=[f"{g}-{i if g == 'baha' else baebae_id(i)}" for g, i in SINGLE_AGENT])
+def test_single_agent_rows_match_the_python_env(game, index):
+    options_of, steps, rows, _ = ROWS[game]
+    options = options_of(index)
+    players = int(options["players"])
+    bots = ("random", "heuristic")
+    opponents = [bots[(index + k) % 2] for k in range(players - 1)]
+    ended = side_by_side(steps, index, game, num_envs=rows, seat=index % players, opponents=opponents, **options)
+    assert ended > 0  # the rows reset themselves along the way
+
+
 @pytest.mark.parametrize("episode", [{"deals": 1}, {"deals": 2, "zero_sum": True}, {"max_steps": 7},
                                      {"max_steps": 40, "zero_sum": True}])
 @pytest.mark.parametrize("self_play", [False, True])
-def test_baebae_episode_options_match_the_python_env(episode, self_play):
+@pytest.mark.parametrize("game", list(ROWS))
+def test_episode_options_match_the_python_env(game, episode, self_play):
     players = 3 if self_play else 4
-    ended = side_by_side(100, 5, "baebae", num_envs=4, players=players, self_play=self_play,
+    ended = side_by_side(ROWS[game][3], 5, game, num_envs=4, players=players, self_play=self_play,
                          opponents="heuristic", **episode)
     assert ended > 0
 
@@ -299,16 +304,7 @@ def test_the_native_baebae_encoder_writes_the_python_encoders_array_with_generat
 
 
 def test_a_seats_native_baebae_observation_never_depends_on_cards_it_cannot_see():
-    rng = random.Random(3)
-    checked = differed = 0
-    for state in itertools.islice(baebae_positions(40, 2), 300):
-        for seat in range(state.n):
-            world = state.determinize(seat, rng)
-            mine = baebae_native_observation(state, seat)
-            np.testing.assert_array_equal(baebae_native_observation(world, seat), mine, err_msg=f"{state!r} {seat}")
-            checked += 1
-            differed += any(baebae_native_observation(state, s).tobytes()
-                            != baebae_native_observation(world, s).tobytes() for s in range(state.n) if s != seat)
+    checked, differed = blind_observations(itertools.islice(baebae_positions(40, 2), 300), baebae_native_observation)
     assert checked > 600
     assert differed > checked // 4  # other seats' observations did change: the check has teeth
 
@@ -320,11 +316,6 @@ def test_the_native_baebae_encoder_refuses_a_bad_seat_or_buffer():
 
     state = NativeBaebaeState.start(BaebaeRules(), 1)
     size = baebae_encoder.size(state.rules)
-    with pytest.raises(ValueError, match="no such seat"):
-        native.core().baebae_observe(state, 4, np.empty(size, np.float32))
-    with pytest.raises(ValueError, match="right type and size"):
-        native.core().baebae_observe(state, 0, np.empty(size - 1, np.float32))
-    with pytest.raises(ValueError, match="right type and size"):
-        native.core().baebae_observe(state, 0, np.empty(size, np.float64))
+    refuses_bad_seats_and_buffers(native.core().baebae_observe, state, size)
     with pytest.raises(TypeError, match="a native BAEBAE state is needed"):
         native.core().baebae_observe(object(), 0, np.empty(size, np.float32))

@@ -17,6 +17,7 @@ core's opponent model (``INFER_CHANCES``).
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -89,15 +90,16 @@ class Batches:
     ``core_rules(rules)`` is the rules as one object of the core, which its functions take
     whole; ``games`` names the core's batch function (``core_rules, first_seed, games,
     max_actions, exact, heuristic``); ``result(rules, found)`` makes the game's
-    ``BatchGames``; ``tables(rules, seeds, seats, max_actions)`` plays a table batch (the game's
-    ``native_tables``, imported when called: it needs pyarrow); ``ready(rules)`` refuses rules
+    ``BatchGames``; ``tables`` names the game's ``native_tables`` module, whose ``TABLES``
+    (:class:`cardroom.native.tables.Tables`) plays a table batch (imported when called: it needs
+    pyarrow); ``ready(rules)`` refuses rules
     the core cannot play, in words. Its methods are the game's ``agent_games``,
     ``table_games``, ``random_games`` and ``heuristic_games``."""
 
     def __init__(
         self, title: str, core_rules: Callable[[Any], Any], games: str,
         result: Callable[[Any, dict[str, Any]], Any],
-        tables: Callable[[Any, Sequence[int], list[list[bool]], int], Any],
+        tables: str,
         ready: Callable[[Any], None] | None = None,
     ) -> None:
         self.title, self.core_rules, self.games = title, core_rules, games
@@ -138,7 +140,9 @@ class Batches:
         seats = lineup_seats(self.title, seeds, lineups, rules.players, max_actions)
         if self.ready is not None:
             self.ready(rules)
-        return self.tables(rules, seeds, seats, max_actions)
+        found: Any = importlib.import_module(self.tables).TABLES.table_games(
+            rules, self.core_rules(rules), seeds, seats, max_actions)
+        return found
 
     def random_games(
         self, rules: Any, games: int, first_seed: int = 0, max_actions: int = 200_000, *, exact: bool = True,

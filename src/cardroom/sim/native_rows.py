@@ -5,7 +5,7 @@ plays every seat's agent,
 :func:`cardroom.sim.results.play_chunk` hands its chunk here: the batch plays the games with no
 Python in the loop and records every fact of their tables into flat arrays, which become the
 Arrow tables the Python path builds row by row from each game's log (the same columns, values
-and order: ``tests/native/test_tables_native.py``). It runs wherever the chunk runs: here, on a
+and order: ``tests/native/test_games_tables.py``). It runs wherever the chunk runs: here, on a
 local process or as a Ray task.
 """
 

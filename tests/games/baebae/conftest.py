@@ -1,6 +1,6 @@
 """BAEBAE tests: make ``baebae_support`` (hand-made decks, deals, the log referee) importable,
 and run them on the Python engine, the reference whose internals they reach into (the native
-engine is held to it by tests/native/test_baebae_differential.py)."""
+engine is held to it by tests/native/test_games_differential.py)."""
 
 from __future__ import annotations
 

@@ -12,19 +12,17 @@ Every step of the deck language runs natively: :data:`UNSUPPORTED` lists the int
 this build of the core lacks (none), and a game is refused in words, never played on Python
 in silence, when its deck would need one.
 
->>> from cardroom.games import baebae
 >>> from cardroom import native
->>> if native.available():
-...     state = NativeBaebaeState.start(baebae.Rules(players=4), 7)
-...     python = BaebaeState.start(baebae.Rules(players=4), 7)
-...     assert state.log == python.log and state.legal_actions() == python.legal_actions()
+>>> rules = Rules(players=4)
+>>> if native.available():  # the same game on either engine
+...     assert NativeBaebaeState.start(rules, 7).log == BaebaeState.start(rules, 7).log
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from cardroom.engine import (
     SPLITMIX,
@@ -47,9 +45,6 @@ from cardroom.games.baebae.state import BaebaeState
 from cardroom.games.baebae.state_base import FIELDS, MAKER
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core, face
-
-if TYPE_CHECKING:
-    from cardroom.games.baebae.native_tables import TableGames
 
 __all__ = [
     "NativeBaebaeState", "NativeHeuristic", "LIMIT", "UNSUPPORTED", "POLICIES", "BatchFound", "BatchGames",
@@ -451,15 +446,9 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
-    from cardroom.games.baebae.native_tables import table_games as played
-
-    return played(rules, core_rules(rules), seeds, seats, max_actions)
-
-
 BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",
-                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)), _tables,
-                       refuse_lacking)
+                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)),
+                       "cardroom.games.baebae.native_tables", refuse_lacking)
 """BAEBAE's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
 agent_games = BATCHES.agent_games
 table_games = BATCHES.table_games

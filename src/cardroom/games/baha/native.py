@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import Any, TypedDict, cast
 
 from cardroom.engine import (
     SPLITMIX,
@@ -39,9 +39,6 @@ from cardroom.games.baha.state import BahaState, unpickle
 from cardroom.games.baha.state_base import FIELDS
 from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core, face
-
-if TYPE_CHECKING:
-    from cardroom.games.baha.native_tables import TableGames
 
 __all__ = [
     "NativeBahaState", "LIMIT", "POLICIES", "BatchFound", "BatchGames", "agent_games", "gaps",
@@ -311,14 +308,9 @@ def core_rules(rules: Rules) -> Any:
     )
 
 
-def _tables(rules: Rules, seeds: Sequence[int], seats: list[list[bool]], max_actions: int) -> TableGames:
-    from cardroom.games.baha.native_tables import table_games as played
-
-    return played(rules, core_rules(rules), seeds, seats, max_actions)
-
-
 BATCHES = face.Batches("a native batch", core_rules, "baha_games",
-                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)), _tables)
+                       lambda rules, found: BatchGames(rules.players, cast(BatchFound, found)),
+                       "cardroom.games.baha.native_tables")
 """Baha's native batches (:class:`cardroom.native.face.Batches`): the functions below."""
 agent_games = BATCHES.agent_games
 table_games = BATCHES.table_games
