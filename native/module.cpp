@@ -26,6 +26,7 @@
 #include "cardroom/baha_vector.hpp"
 #include "cardroom/chance.hpp"
 #include "cardroom/ismcts_baha.hpp"
+#include "cardroom/rules_py.hpp"
 
 namespace py = pybind11;
 using namespace cardroom;
@@ -202,17 +203,13 @@ struct LogSink {
 
 // -- Baha's core: the state the Python face drives -----------------------------------------
 
-baha::Rules make_rules(int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                       bool random_dealer, bool split = false) {
-    baha::Rules r;
-    r.players = players;
-    r.face = face;
-    r.passing = passing;
-    r.moon = moon;
-    r.target = target;
-    r.draw_pile = draw_pile;
-    r.random_dealer = random_dealer;
-    r.stream = split ? Stream::SplitMix : Stream::Twister;
+// Baha's rules as the core plays them, made from the Python rules whole (their options by name,
+// baha.hpp's list) and the tables they imply.
+baha::Rules rules_from(py::handle given) {
+    baha::Rules r = rules_py::rules_from<baha::Rules>(
+        {"BahaRules", "baha", "Baha's rules (cardroom.games.baha.Rules)"}, given);
+    if (r.players < 2 || r.players > baha::MAX_PLAYERS)
+        throw py::value_error("BahaRules: the rules' option players must be from 2 to 6, not " + std::to_string(r.players));
     r.derive();
     return r;
 }
@@ -751,17 +748,11 @@ PYBIND11_MODULE(_core, m) {
     state_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&state_spec));
     if (state_type == nullptr) throw py::error_already_set();
     m.add_object("BahaCore", reinterpret_cast<PyObject*>(state_type));
-    // Baha's rules as one object, made once per rules in Python (games/baha/native.py's
-    // core_rules) and taken whole by every function below that plays Baha
-    py::class_<baha::Rules>(m, "BahaRules", "Baha's rules as the core plays them (cardroom.games.baha.native.core_rules).")
-        .def(py::init([](int players, bool face, bool passing, bool moon, int64_t target, bool draw_pile,
-                         bool random_dealer, bool split) {
-                 if (players < 2 || players > baha::MAX_PLAYERS) throw py::value_error("Baha takes 2 to 6 players");
-                 return make_rules(players, face, passing, moon, target, draw_pile, random_dealer, split);
-             }),
-             py::kw_only(), py::arg("players"), py::arg("face"), py::arg("passing"), py::arg("moon"), py::arg("target"),
-             py::arg("draw_pile"), py::arg("random_dealer"), py::arg("split"))
-        .def_property_readonly("players", [](const baha::Rules& r) { return r.players; });
+    // Baha's rules as one object, made from the Python rules whole (rules_from), once per rules
+    // (games/baha/native.py's core_rules), and taken whole by every function below that plays Baha
+    py::class_<baha::Rules> baha_rules(m, "BahaRules", "Baha's rules as the core plays them (cardroom.games.baha.native.core_rules).");
+    baha_rules.def(py::init(&rules_from), py::arg("rules"));
+    rules_py::bind_options<baha::Rules>(baha_rules, [](const baha::Rules& r) -> const baha::Rules& { return r; });
     m.def(
         "baha_start",
         [](py::handle state, const baha::Rules& rules, const std::string& seed, int64_t hand,

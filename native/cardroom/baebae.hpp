@@ -15,6 +15,7 @@
 
 #include "cardroom/baebae_program.hpp"
 #include "cardroom/chance.hpp"
+#include "cardroom/options.hpp"
 
 namespace cardroom {
 namespace baebae {
@@ -23,11 +24,28 @@ enum Phase { PLAY, DRAWN, DECIDE, OVER };
 enum Kind { K_NONE = -1, K_OPTIONAL, K_DECLARE, K_TARGET, K_OPTION, K_SELECT };
 enum Purpose { P_NONE, P_DISCARD, P_DISCARD_UNDER, P_GIVE };
 
+// The options of games/baebae/rules.py that the core reads, each by its name there (options.hpp):
+// (type, name, default). hand_size is the resolved one, chosen_once the reading of chosen_target.
+#define CARDROOM_BAEBAE_OPTIONS(X)     \
+    X(int, players, 4)                 \
+    X(int, rounds, 3)                  \
+    X(int, hand_size, 5)               \
+    X(int, turn_limit, 2000)           \
+    X(bool, draw_when_able, false)     \
+    X(bool, chosen_once, true)         \
+    X(Stream, stream, Stream::Twister)
+
+// The options, and the deck they play compiled (from Python's program.compile_rules).
 struct Rules {
-    int players = 4, rounds = 3, hand_size = 5, turn_limit = 2000;
-    bool draw_when_able = false, chosen_once = true;
-    Stream stream = Stream::Twister;  // rules' stream
+    CARDROOM_BAEBAE_OPTIONS(CARDROOM_OPTION_MEMBER)
     std::shared_ptr<const Program> program;
+
+    // visit(name, &Rules::member) for every option, by the name rules.py gives it.
+    template <class Visit>
+    static void each_option(Visit&& visit) {
+        using Self = Rules;
+        CARDROOM_BAEBAE_OPTIONS(CARDROOM_OPTION_ENTRY)
+    }
 };
 
 struct Game;

@@ -20,6 +20,7 @@
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_batch.hpp"
 #include "cardroom/pylists.hpp"
+#include "cardroom/rules_py.hpp"
 
 namespace cardroom {
 namespace baebae_py {
@@ -388,18 +389,10 @@ inline std::shared_ptr<Compiled> compile(const py::object& program) {
     return made;
 }
 
-inline Rules rules_of(const Compiled& compiled, int players, int rounds, int hand_size, int turn_limit,
-                      bool draw_when_able, bool chosen_once, bool split = false) {
-    Rules r;
-    r.stream = split ? Stream::SplitMix : Stream::Twister;
-    r.players = players, r.rounds = rounds, r.hand_size = hand_size, r.turn_limit = turn_limit;
-    r.draw_when_able = draw_when_able, r.chosen_once = chosen_once, r.program = compiled.program;
-    return r;
-}
-
-// BAEBAE's rules as one object, made once per rules in Python (games/baebae/native.py's
-// core_rules) and taken whole by every function that plays BAEBAE: the rules and the compiled
-// deck they play (its card texts for the events).
+// BAEBAE's rules as one object, made from the Python rules whole (their options by name,
+// baebae.hpp's list) and the deck they play, compiled (BaebaeProgram, from loaded_rules), once per
+// rules in Python (games/baebae/native.py's core_rules), and taken whole by every function that
+// plays BAEBAE: the rules and the compiled deck (its card texts for the events).
 struct PyRules {
     Rules rules;
     std::shared_ptr<Compiled> compiled;
@@ -763,16 +756,16 @@ inline void register_baebae(py::module_& m) {
     m.def("baebae_ops", []() { return std::vector<std::string>(OP_NAMES, OP_NAMES + OP_COUNT); });
     core_type = make_core_type();
     m.add_object("BaebaeCore", reinterpret_cast<PyObject*>(core_type));
-    py::class_<PyRules>(m, "BaebaeRules", "BAEBAE's rules as the core plays them (cardroom.games.baebae.native.core_rules).")
-        .def(py::init([](std::shared_ptr<Compiled> compiled, int players, int rounds, int hand_size, int turn_limit,
-                         bool draw_when_able, bool chosen_once, bool split) {
-                 return PyRules{
-                     rules_of(*compiled, players, rounds, hand_size, turn_limit, draw_when_able, chosen_once, split),
-                     compiled};
-             }),
-             py::kw_only(), py::arg("program"), py::arg("players"), py::arg("rounds"), py::arg("hand_size"),
-             py::arg("turn_limit"), py::arg("draw_when_able"), py::arg("chosen_once"), py::arg("split"))
-        .def_property_readonly("players", [](const PyRules& r) { return r.rules.players; });
+    py::class_<PyRules> rules_class(m, "BaebaeRules", "BAEBAE's rules as the core plays them (cardroom.games.baebae.native.core_rules).");
+    rules_class.def(py::init([](const py::handle& given, std::shared_ptr<Compiled> compiled) {
+                        Rules made = rules_py::rules_from<Rules>(
+                            {"BaebaeRules", "baebae", "BAEBAE's rules (cardroom.games.baebae.Rules)"}, given);
+                        if (!compiled) throw py::type_error("BaebaeRules: program must be the rules' deck compiled (a BaebaeProgram)");
+                        made.program = compiled->program;
+                        return PyRules{made, std::move(compiled)};
+                    }),
+                    py::arg("rules"), py::arg("program"));
+    rules_py::bind_options<Rules>(rules_class, [](const PyRules& r) -> const Rules& { return r.rules; });
     m.def(
         "baebae_start",
         [](py::handle state, const PyRules& rules, const std::string& seed, int dealer,

@@ -8,11 +8,13 @@
 // differential tests (tests/native/) play both side by side on every option.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include "bits.hpp"
 #include "chance.hpp"
+#include "options.hpp"
 
 namespace cardroom {
 namespace baha {
@@ -40,16 +42,25 @@ inline uint64_t value_mask(int value) {
     return m;
 }
 
-// The options of games/baha/rules.py, with the tables they imply.
+// How taken cards score (the option scoring): horns (9 to 13 carry 1 to 5) or face value.
+enum class Scoring : uint8_t { Horns = 0, Face = 1 };
+constexpr std::array<const char*, 2> choices(Scoring) { return {"horns", "face"}; }
+
+// The options of games/baha/rules.py that the core reads, each by its name there (options.hpp):
+// (type, name, default). draw_pile is the resolved one (on by default for two players, B10).
+#define CARDROOM_BAHA_OPTIONS(X)        \
+    X(int, players, 4)                  \
+    X(Scoring, scoring, Scoring::Horns) \
+    X(bool, passing, true)              \
+    X(bool, moon, true)                 \
+    X(int64_t, target, 100)             \
+    X(bool, draw_pile, false)           \
+    X(bool, random_dealer, false)       \
+    X(Stream, stream, Stream::Twister)
+
+// The options, with the tables they imply.
 struct Rules {
-    int players = 4;
-    bool face = false;  // scoring = "face" (else horns)
-    bool passing = true;
-    bool moon = true;
-    int64_t target = 100;
-    bool draw_pile = false;
-    bool random_dealer = false;
-    Stream stream = Stream::Twister;  // rules' stream
+    CARDROOM_BAHA_OPTIONS(CARDROOM_OPTION_MEMBER)
     int hand_size = 13;
     int leftover_count = 0;
     int pile_count = 0;
@@ -66,7 +77,7 @@ struct Rules {
         for (int v = 9; v <= 13; ++v) points_per_hand += 4 * card_points(v);
     }
 
-    int card_points(int value) const { return value < 9 ? 0 : (face ? value : value - 8); }
+    int card_points(int value) const { return value < 9 ? 0 : (scoring == Scoring::Face ? value : value - 8); }
 
     // Points in a set of taken cards (Rules.hand_points).
     int points(uint64_t taken) const {
@@ -80,6 +91,13 @@ struct Rules {
         if (!passing) return 0;
         static constexpr int cycle[3] = {1, -1, 0};
         return cycle[(hand - 1) % 3];
+    }
+
+    // visit(name, &Rules::member) for every option, by the name rules.py gives it.
+    template <class Visit>
+    static void each_option(Visit&& visit) {
+        using Self = Rules;
+        CARDROOM_BAHA_OPTIONS(CARDROOM_OPTION_ENTRY)
     }
 };
 

@@ -1,7 +1,7 @@
 """Types of the extension built from native/module.cpp (cardroom.native._core)."""
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 def blake2b(data: bytes, size: int) -> bytes: ...
 def chance_rng(text: str, split: bool = ...) -> Random: ...
@@ -57,10 +57,12 @@ class BahaCore:
     hand_start: int
 
 class BahaRules:
-    """Baha's rules as the core plays them, one object (cardroom.games.baha.native.core_rules)."""
-    def __init__(self, *, players: int, face: bool, passing: bool, moon: bool, target: int, draw_pile: bool,
-                 random_dealer: bool, split: bool) -> None: ...
-    players: int
+    """Baha's rules as the core plays them, one object made from the Python rules whole
+    (cardroom.games.baha.native.core_rules): each option the core reads (``options``, the list in
+    native/cardroom/baha.hpp) read by its name, and readable by it."""
+    options: ClassVar[tuple[str, ...]]
+    def __init__(self, rules: object) -> None: ...
+    def __getattr__(self, option: str) -> bool | int | str: ...
 
 def baha_start(
     state: BahaCore, rules: BahaRules, seed: str, hand: int, totals: list[int],
@@ -164,11 +166,12 @@ class BaebaeCore:
     round_penalties: list[int]
 
 class BaebaeRules:
-    """BAEBAE's rules as the core plays them, with their compiled deck, one object
-    (cardroom.games.baebae.native.core_rules)."""
-    def __init__(self, *, program: BaebaeProgram, players: int, rounds: int, hand_size: int, turn_limit: int,
-                 draw_when_able: bool, chosen_once: bool, split: bool) -> None: ...
-    players: int
+    """BAEBAE's rules as the core plays them, with their compiled deck, one object made from the
+    Python rules whole (cardroom.games.baebae.native.core_rules): each option the core reads
+    (``options``, the list in native/cardroom/baebae.hpp) read by its name, and readable by it."""
+    options: ClassVar[tuple[str, ...]]
+    def __init__(self, rules: object, program: BaebaeProgram) -> None: ...
+    def __getattr__(self, option: str) -> bool | int | str: ...
 
 def baebae_start(
     state: BaebaeCore, rules: BaebaeRules, seed: str, dealer: int, totals: list[int], first: list[int] | None,

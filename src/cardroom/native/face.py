@@ -20,19 +20,22 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, is_whole, whole_index
 from cardroom.native import core
 
 __all__ = [
     "POLICIES", "Batches", "NativeBatch", "NativeState", "check_bots", "check_seeds", "heuristic_seats",
-    "lineup_seats", "search_options", "to_native", "unpickle_native",
+    "lineup_seats", "per_rules", "search_options", "to_native", "unpickle_native",
 ]
 
 POLICIES = ("random", "heuristic")
 """The agents a native batch plays, every game's: simulate's ``random`` and ``heuristic``, seeded
 as it seeds them (and as the Gymnasium env seeds ``cardroom.agents.make``)."""
+
+_Rules = TypeVar("_Rules")
+_Made = TypeVar("_Made")
 
 SEED_LIMIT = 2**62
 """A native batch's seeds are within this of zero (the core keeps them in 64 bits)."""
@@ -82,6 +85,24 @@ def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
     if any(bot is not None and bot not in POLICIES for bot in bots):
         raise ValueError(f"{batch} plays {' or '.join(POLICIES)} bots, not {list(bots)}")
     return [bot == "heuristic" for bot in bots]
+
+
+def per_rules(make: Callable[[_Rules], _Made]) -> Callable[[_Rules], _Made]:
+    """``make(rules)`` made once per rules object (a game's ``core_rules``: the rules as one object
+    of the core), looked up by the object's identity: every new game asks, and a lookup by ``id``
+    costs half of hashing the rules. The rules are held with what was made of them, so that their
+    ``id`` stays theirs; at most 64 are kept."""
+    made: dict[int, tuple[_Rules, _Made]] = {}
+
+    def once(rules: _Rules) -> _Made:
+        found = made.get(id(rules))
+        if found is None:
+            if len(made) >= 64:
+                made.clear()
+            found = made[id(rules)] = (rules, make(rules))
+        return found[1]
+
+    return once
 
 
 class Batches:

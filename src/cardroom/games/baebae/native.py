@@ -98,16 +98,13 @@ arguments of a game with no hand-made deal or totals, read once (a lookup by ``i
 than hashing the rules at every new game)."""
 
 
-@functools.lru_cache(maxsize=32)
+@face.per_rules
 def core_rules(rules: Rules) -> Any:
-    """The rules as one object of the core (``BaebaeRules``: the options and the compiled deck,
+    """The rules as one object of the core (``BaebaeRules``, made from the rules whole: each option
+    the core reads by its name, ``native/cardroom/baebae.hpp``'s list; and the compiled deck,
     :func:`loaded_rules`), which every function of the core that plays BAEBAE takes whole: made
     once per rules."""
-    return core().BaebaeRules(
-        program=loaded_rules(rules)[1], players=rules.players, rounds=rules.rounds,
-        hand_size=rules.hand_size or 0, turn_limit=rules.turn_limit, draw_when_able=rules.draw_when_able,
-        chosen_once=rules.chosen_once, split=rules.stream == SPLITMIX,
-    )
+    return core().BaebaeRules(rules, loaded_rules(rules)[1])
 
 
 def _fresh(rules: Rules) -> tuple[Rules, Program, ActionSpace, Any]:

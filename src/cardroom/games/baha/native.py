@@ -18,12 +18,10 @@ determinized world comes back on the native engine.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypedDict, cast
 
 from cardroom.engine import (
-    SPLITMIX,
     Action,
     Event,
     RulesError,
@@ -297,15 +295,12 @@ class BatchGames:
         self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
-@functools.lru_cache(maxsize=64)
+@face.per_rules
 def core_rules(rules: Rules) -> Any:
-    """The rules as one object of the core (``BahaRules``), which every function of the core
-    that plays Baha takes whole: made once per rules."""
-    return core().BahaRules(
-        players=rules.players, face=rules.scoring == "face", passing=rules.passing, moon=rules.moon,
-        target=rules.target, draw_pile=bool(rules.draw_pile), random_dealer=rules.random_dealer,
-        split=rules.stream == SPLITMIX,
-    )
+    """The rules as one object of the core (``BahaRules``, made from the rules whole: each option
+    the core reads by its name, ``native/cardroom/baha.hpp``'s list), which every function of
+    the core that plays Baha takes whole: made once per rules."""
+    return core().BahaRules(rules)
 
 
 BATCHES = face.Batches("a native batch", core_rules, "baha_games",
