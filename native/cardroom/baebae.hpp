@@ -13,9 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "cardroom/options.hpp"
 #include "cardroom/baebae_program.hpp"
 #include "cardroom/chance.hpp"
-#include "cardroom/options.hpp"
 
 namespace cardroom {
 namespace baebae {

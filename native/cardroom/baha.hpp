@@ -12,9 +12,9 @@
 #include <cstdint>
 #include <string>
 
+#include "options.hpp"
 #include "bits.hpp"
 #include "chance.hpp"
-#include "options.hpp"
 
 namespace cardroom {
 namespace baha {

@@ -7,6 +7,7 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -33,28 +34,29 @@ inline std::string shown(py::handle value) {
 // ``value`` as option ``name`` of type T (bool, a whole number, a choice), or a refusal in words.
 template <class T>
 T option_value(const Source& from, const char* name, py::handle value) {
-    std::string option = std::string(from.type) + ": the rules' option " + name;
+    auto option = [&]() { return std::string(from.type) + ": the rules' option " + name; };  // for a refusal
     if constexpr (std::is_same_v<T, bool>) {
-        if (!PyBool_Check(value.ptr())) throw py::type_error(option + " must be true or false, not " + shown(value));
+        if (!PyBool_Check(value.ptr())) throw py::type_error(option() + " must be true or false, not " + shown(value));
         return value.ptr() == Py_True;
     } else if constexpr (std::is_integral_v<T>) {
         if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr()))
-            throw py::type_error(option + " must be a whole number, not " + shown(value));
+            throw py::type_error(option() + " must be a whole number, not " + shown(value));
         int overflow = 0;
         long long whole = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
         if (overflow != 0 || whole < std::numeric_limits<T>::min() || whole > std::numeric_limits<T>::max())
-            throw py::value_error(option + " is out of the core's range: " + shown(value));
+            throw py::value_error(option() + " is out of the core's range: " + shown(value));
         return static_cast<T>(whole);
     } else {
         constexpr auto names = choices(T{});
+        if (PyUnicode_Check(value.ptr())) {
+            const char* text = PyUnicode_AsUTF8(value.ptr());
+            if (text == nullptr) throw py::error_already_set();
+            for (size_t i = 0; i < names.size(); ++i)
+                if (std::strcmp(text, names[i]) == 0) return static_cast<T>(i);
+        }
         std::string allowed;
         for (const char* each : names) allowed += (allowed.empty() ? "" : ", ") + std::string(each);
-        if (PyUnicode_Check(value.ptr())) {
-            std::string text = py::str(value);
-            for (size_t i = 0; i < names.size(); ++i)
-                if (text == names[i]) return static_cast<T>(i);
-        }
-        throw py::value_error(option + " must be one of " + allowed + ", not " + shown(value));
+        throw py::value_error(option() + " must be one of " + allowed + ", not " + shown(value));
     }
 }
 
@@ -75,7 +77,9 @@ py::object python_value(const T& value) {
 template <class Rules>
 Rules rules_from(const Source& from, py::handle given) {
     py::object game = py::getattr(given, "game", py::none());
-    if (!py::isinstance<py::str>(game) || game.cast<std::string>() != from.game) {
+    const char* game_name = PyUnicode_Check(game.ptr()) ? PyUnicode_AsUTF8(game.ptr()) : nullptr;
+    if (game_name == nullptr || std::strcmp(game_name, from.game) != 0) {
+        PyErr_Clear();  // a game's name that is no text in UTF-8 is another game's
         std::string what = py::isinstance<py::str>(game)
                                ? "the rules of " + shown(game)
                                : shown(given) + " (" + Py_TYPE(given.ptr())->tp_name + ")";
@@ -84,10 +88,14 @@ Rules rules_from(const Source& from, py::handle given) {
     Rules made;
     Rules::each_option([&](const char* name, auto member) {
         using T = std::remove_reference_t<decltype(made.*member)>;
-        if (!py::hasattr(given, name))
+        PyObject* value = PyObject_GetAttrString(given.ptr(), name);  // one look-up, no exception when there
+        if (value == nullptr) {
+            if (!PyErr_ExceptionMatches(PyExc_AttributeError)) throw py::error_already_set();
+            PyErr_Clear();
             throw py::type_error(std::string(from.type) + ": the rules given have no option " + name +
                                  ", which " + from.rules + " have and the core reads");
-        made.*member = option_value<T>(from, name, given.attr(name));
+        }
+        made.*member = option_value<T>(from, name, py::reinterpret_steal<py::object>(value));
     });
     return made;
 }

@@ -90,8 +90,8 @@ def check_bots(batch: str, bots: Sequence[str | None]) -> list[bool]:
 def per_rules(make: Callable[[_Rules], _Made]) -> Callable[[_Rules], _Made]:
     """``make(rules)`` made once per rules object (a game's ``core_rules``: the rules as one object
     of the core), looked up by the object's identity: every new game asks, and a lookup by ``id``
-    costs half of hashing the rules. The rules are held with what was made of them, so that their
-    ``id`` stays theirs; at most 64 are kept."""
+    costs less than half of an ``lru_cache``'s, which hashes the rules. The rules are held with
+    what was made of them, so that their ``id`` stays theirs; at most 64 are kept."""
     made: dict[int, tuple[_Rules, _Made]] = {}
 
     def once(rules: _Rules) -> _Made:
