@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import pkgutil
 from pathlib import Path
 from typing import Any
+
+from web_support import in_a_loop
 
 import cardroom.web
 from cardroom.web.app import create_app
@@ -60,7 +61,7 @@ def test_the_manager_asks_its_directory(tmp_path: Path) -> None:
         manager.address = "http://127.0.0.1:1"
         assert directory.address == "http://127.0.0.1:1"
     finally:
-        asyncio.run(manager.stop())
+        in_a_loop(manager.stop)
         store.close()
 
 

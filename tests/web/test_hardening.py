@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 from sqlalchemy.exc import OperationalError
-from web_support import LiveServer
+from web_support import LiveServer, in_a_loop
 
 
 def client_from(server: LiveServer, address: str, **headers: str) -> httpx.Client:
@@ -264,11 +264,6 @@ def bottomless_state() -> Any:
     rules = make_rules("baebae", {"players": 3, "turn_limit": 100000, **read_decks(str(BOTTOMLESS))})
     return start_game(rules, 1)
 
-
-def in_a_loop(run: Any) -> Any:
-    """``asyncio.run(run())`` in a thread of its own (another test may have left a loop here)."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(asyncio.run, run()).result(60)
 
 
 def alive(pid: int) -> bool:

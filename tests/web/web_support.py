@@ -3,6 +3,7 @@ drivers and the hidden-information referee."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import json
@@ -10,6 +11,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,13 @@ class Client:
     def close(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             self.ws.close()
+
+
+def in_a_loop(run: Any) -> Any:
+    """``asyncio.run(run())`` in a thread of its own: another test of the same worker may have
+    left an event loop running in this one, where ``asyncio.run`` refuses to start."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, run()).result(60)
 
 
 def is_over(update: dict[str, Any]) -> bool:
