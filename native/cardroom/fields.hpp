@@ -15,11 +15,13 @@
 #pragma once
 
 #include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace cardroom {
 namespace fields {
@@ -83,6 +85,28 @@ struct PerSeat {
         if (static_cast<int>(py::len(items)) != c.n || c.n > static_cast<int>(N))
             throw py::value_error(std::string(c.name) + ": wrong length");
         for (int i = 0; i < c.n; ++i) values[i] = items[i].cast<T>();
+    }
+};
+
+// A list of whole numbers of any length: a std::vector.
+struct Vector {
+    template <class T>
+    static PyObject* get(const std::vector<T>& values, const Context&) {
+        PyObject* out = PyList_New(static_cast<Py_ssize_t>(values.size()));
+        if (out == nullptr) return nullptr;
+        for (size_t i = 0; i < values.size(); ++i) {
+            PyObject* item = PyLong_FromLongLong(static_cast<long long>(values[i]));
+            if (item == nullptr) {
+                Py_DECREF(out);
+                return nullptr;
+            }
+            PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), item);
+        }
+        return out;
+    }
+    template <class T>
+    static void load(std::vector<T>& values, py::handle python, const Context&) {
+        values = python.cast<std::vector<T>>();
     }
 };
 

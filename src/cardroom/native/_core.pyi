@@ -148,24 +148,39 @@ class BaebaeCore:
     _ref: Any
     n: int
     current_player: int | None
-    turn: int | None
     is_over: bool
     scores: list[int]
-    totals: list[int]
     deal_number: int
+    # fields of BaebaeCore: generated from cardroom.games.baebae.fields (python -m cardroom.games.fieldgen)
     round_no: int
+    dealer: int
+    direction: int
+    turn: int | None
     phase_code: int
-    log: list[dict[str, Any]]
-    history: list[tuple[int, int]]
     hands: list[int]
-    discard: list[int]
     stock: list[int]
+    discard: list[int]
     suit: int
     declared: bool
-    direction: int
-    drawn: int | None
-    skips: list[int]
     round_penalties: list[int]
+    totals: list[int]
+    skips: list[int]
+    extra_turn: bool
+    drawn: int | None
+    idle_passes: int
+    turns: int
+    frames: list[Any]
+    pending: Any
+    card_declared: bool
+    chosen: int | None
+    chance: int
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    round_start: int
+    ranking: list[dict[str, int]] | None
+    shame: list[int]
+    guard_rounds: int
+    # end of the generated fields
 
 class BaebaeRules:
     """BAEBAE's rules as the core plays them, with their compiled deck, one object
