@@ -3,8 +3,9 @@ native binding follow.
 
 A game's state keeps a few dozen fields. Written by hand, each is named four times in Python
 (its annotation, the slots, the factory that fills it, ``clone``) and, for a game with a native
-core, six more times in C++ and the stubs (the game struct's member, its getter, its entry in
-the getter table, the load of a determinized world, the reference's dump, ``_core.pyi``).
+core, in eight more places of C++, Python and the stubs (the game struct's member, its getter
+and its entry in the getter table, the load's parameter and its line, the reference's dump and
+the call that loads a world, ``_core.pyi``).
 Instead each game writes one table of :class:`Field` (``games/<game>/fields.py``: name, type,
 how a clone copies it, its native form, a note), and :func:`generate` writes from it:
 
@@ -17,8 +18,8 @@ how a clone copies it, its native form, a note), and :func:`generate` writes fro
 - for a game with a native core (:class:`NativeTable`), a C++ header
   (``native/cardroom/generated/<game>_fields.hpp``, :func:`generate_header`) of X-macros: the
   members of the game's struct (``CARDROOM_<GAME>_GAME_MEMBERS``, expanded inside it), of the
-  core beside it that holds Python objects (``..._CORE_MEMBERS`` and ``..._CORE_COPY``, its
-  clone), and the list of every field the core holds with the codec that crosses it to Python
+  core beside it that holds Python objects (``..._CORE_MEMBERS``, and ``..._CORE_FIELDS(X)`` for
+  its clone), and the list of every field the core holds with the codec that crosses it to Python
   (``..._FIELDS(X)``): the binding expands it into one getter a field and the load of a whole
   position from the reference state, every attribute read by name
   (``native/cardroom/fields.hpp`` holds the codecs every game shares);
@@ -33,8 +34,10 @@ fresh (its ``copy`` expression) in the reference position.
 
 Every generated file is checked in, and ``tests/test_state_fields.py`` fails when one differs
 from what its table generates; after editing a table, run ``python -m cardroom.games.fieldgen``
-to write every game's files again (then rebuild the native core: ``setup.py build_ext
---inplace``, or ``make install``, whose engine sources include the generated headers).
+to write every game's files again (``--check`` only compares), then rebuild the native core
+(``setup.py build_ext --inplace``, or ``make install``, whose engine sources include the
+generated headers). Adding a field is its line in the table and the rule code that uses it, in
+Python and in C++; nothing else is written by hand.
 """
 
 from __future__ import annotations
