@@ -22,7 +22,7 @@ PROFILES        := play designer research all
 # The install builds the native engine (setup.py, native/): a change to its sources or to
 # setup.py reinstalls, so a stale extension never runs against the edited C++. The Python
 # modules are installed editable; an edit to one needs no install.
-ENGINE_SOURCES := setup.py $(wildcard native/*.cpp native/*/*.hpp)
+ENGINE_SOURCES := setup.py $(wildcard native/*.cpp native/*/*.hpp native/*/*/*.hpp)
 
 # One stamp per set of extras: $(VENV)/.installed-play says the play extras are installed.
 # An install also stamps every set it covers (all covers play), so make test after make play

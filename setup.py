@@ -2,10 +2,11 @@
 
 The metadata is in pyproject.toml; this file only adds the native extension, C++17 through
 pybind11 from the sources in ``native/`` (``module.cpp`` and the headers under
-``native/cardroom/``). Where it cannot be built (no C++ compiler, a compiler error, pybind11
-missing from a build without isolation) the install says so in one line and the Python engine,
-the readable reference, serves alone; ``CARDROOM_PURE=1`` at install time builds nothing, the
-same pure install on purpose. ``cardroom --version`` tells which engine is there.
+``native/cardroom/``, those of ``native/cardroom/generated/`` written from each game's field
+table by ``python -m cardroom.games.fieldgen``). Where it cannot be built (no C++ compiler, a
+compiler error, pybind11 missing from a build without isolation) the install says so in one line
+and the Python engine, the readable reference, serves alone; ``CARDROOM_PURE=1`` at install time
+builds nothing, the same pure install on purpose. ``cardroom --version`` tells which engine is there.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ def _native_modules() -> list[Any]:
         return []
     return [Pybind11Extension(
         NATIVE, [os.path.join("native", "module.cpp")], include_dirs=["native"], cxx_std=17,
-        extra_compile_args=["-O2"], depends=sorted(glob.glob(os.path.join("native", "cardroom", "*.hpp"))),
+        extra_compile_args=["-O2"],
+        depends=sorted(glob.glob(os.path.join("native", "cardroom", "**", "*.hpp"), recursive=True)),
     )]
 
 

@@ -25,6 +25,7 @@
 #include "cardroom/baha_tables.hpp"
 #include "cardroom/baha_vector.hpp"
 #include "cardroom/chance.hpp"
+#include "cardroom/fields.hpp"
 #include "cardroom/ismcts_baha.hpp"
 #include "cardroom/rules_py.hpp"
 
@@ -216,9 +217,7 @@ baha::Rules rules_from(py::handle given) {
 
 struct BahaCore {
     baha::Game g;
-    py::list log;
-    py::list history;
-    Py_ssize_t hand_start = 0;
+    CARDROOM_BAHA_CORE_MEMBERS  // the log, the history, hand_start (generated/baha_fields.hpp)
 
     LogSink sink() { return LogSink{log, hand_start}; }
 
@@ -231,22 +230,83 @@ struct BahaCore {
     BahaCore clone() const {
         BahaCore other;
         other.g = g;
-        other.log = py::reinterpret_steal<py::list>(PyList_GetSlice(log.ptr(), 0, PY_SSIZE_T_MAX));
-        other.history = py::reinterpret_steal<py::list>(PyList_GetSlice(history.ptr(), 0, PY_SSIZE_T_MAX));
-        other.hand_start = hand_start;
+#define CARDROOM_BAHA_COPY(name, codec) fields::codec::copy(other.name, name);
+        CARDROOM_BAHA_CORE_FIELDS(CARDROOM_BAHA_COPY)
+#undef CARDROOM_BAHA_COPY
         return other;
     }
+};
 
-    py::object last_trick() const {
-        if (!g.has_last) return py::none();
-        const Texts& x = texts();
-        py::dict trick;
-        trick[x.leader] = py::int_(g.last_leader);
-        trick[x.cards] = x.of_cards(g.last_cards, g.n);
-        trick[x.winner] = py::int_(g.last_winner);
-        return std::move(trick);
+// The codecs of Baha's fields kept in several members of the game (fields.hpp has the rest):
+// each takes the whole game.
+namespace baha_codecs {
+using namespace cardroom::fields;
+
+PyObject* byte_list(const uint8_t* values, int size) {
+    PyObject* out = PyList_New(size);
+    if (out == nullptr) return nullptr;
+    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(values[i]));
+    return out;
+}
+
+template <size_t N>
+int read_cards(py::handle python, uint8_t (&out)[N], const Context& c) {
+    py::sequence cards = py::reinterpret_borrow<py::sequence>(python);
+    int size = static_cast<int>(py::len(cards));
+    if (size > static_cast<int>(N)) throw py::value_error(std::string(c.name) + ": too many cards");
+    for (int i = 0; i < size; ++i) out[i] = static_cast<uint8_t>(cards[i].cast<int>());
+    return size;
+}
+
+// The draw pile, top first: pile from pile_head, pile_len cards.
+struct DrawPile {
+    static PyObject* get(const baha::Game& g, const Context&) { return byte_list(g.pile + g.pile_head, g.pile_len); }
+    static void load(baha::Game& g, py::handle python, const Context& c) {
+        g.pile_head = 0;
+        g.pile_len = read_cards(python, g.pile, c);
     }
 };
+
+// The trick's cards in playing order: trick_len of them.
+struct TrickCards {
+    static PyObject* get(const baha::Game& g, const Context&) { return byte_list(g.trick, g.trick_len); }
+    static void load(baha::Game& g, py::handle python, const Context& c) { g.trick_len = read_cards(python, g.trick, c); }
+};
+
+// The last trick as the view shows it ({leader, cards (texts), winner}) or None: has_last,
+// last_leader, last_cards, last_winner.
+struct LastTrick {
+    static PyObject* get(const baha::Game& g, const Context&) {
+        if (!g.has_last) Py_RETURN_NONE;
+        try {
+            const Texts& x = texts();
+            py::dict trick;
+            trick[x.leader] = py::int_(g.last_leader);
+            trick[x.cards] = x.of_cards(g.last_cards, g.n);
+            trick[x.winner] = py::int_(g.last_winner);
+            return trick.release().ptr();
+        } catch (py::error_already_set& error) {
+            error.restore();
+            return nullptr;
+        }
+    }
+    static void load(baha::Game& g, py::handle python, const Context& c) {
+        g.has_last = !python.is_none();
+        if (!g.has_last) return;
+        const Texts& x = texts();
+        py::dict trick = py::reinterpret_borrow<py::dict>(python);
+        g.last_leader = trick[x.leader].cast<int>();
+        g.last_winner = trick[x.winner].cast<int>();
+        py::sequence cards = trick[x.cards];
+        for (int i = 0; i < g.n && i < static_cast<int>(py::len(cards)); ++i) {
+            int card = 0;
+            while (card < baha::DECK && !x.card[card].equal(cards[i])) ++card;
+            if (card == baha::DECK) throw py::value_error(std::string(c.name) + ": a card of no text");
+            g.last_cards[i] = static_cast<uint8_t>(card);
+        }
+    }
+};
+}  // namespace baha_codecs
 
 template <class T, size_t N>
 void read_into(const std::vector<T>& values, T (&out)[N], int size, const char* what) {
@@ -413,104 +473,30 @@ PyMethodDef state_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyObject* seat_or_none(int seat) {
-    if (seat < 0) Py_RETURN_NONE;
-    return PyLong_FromLong(seat);
+PyObject* get_is_over(PyObject* object, void*) {
+    return PyBool_FromLong(reinterpret_cast<StateObject*>(object)->core->g.phase == baha::OVER);
 }
 
-PyObject* mask_list(const uint64_t* values, int size) {
-    PyObject* out = PyList_New(size);
-    if (out == nullptr) return nullptr;
-    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(values[i]));
-    return out;
-}
-
-template <class T>
-PyObject* long_list(const T* values, int size) {
-    PyObject* out = PyList_New(size);
-    if (out == nullptr) return nullptr;
-    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromLongLong(values[i]));
-    return out;
-}
-
-PyObject* byte_list(const uint8_t* values, int size) {
-    PyObject* out = PyList_New(size);
-    if (out == nullptr) return nullptr;
-    for (int i = 0; i < size; ++i) PyList_SET_ITEM(out, i, PyLong_FromLong(values[i]));
-    return out;
-}
-
-const baha::Game& game_of(PyObject* object) { return reinterpret_cast<StateObject*>(object)->core->g; }
-
-#define CARDROOM_GETTER(name, body)                                   \
-    PyObject* get_##name(PyObject* object, void*) {                   \
-        const baha::Game& g = game_of(object);                        \
-        (void)g;                                                      \
-        body                                                          \
+// One getter a field of the table (games/baha/fields.py), by its codec: get_hands, get_turn...
+#define CARDROOM_BAHA_GETTER(name, getter, codec, value, values, doc)                 \
+    PyObject* get_##name(PyObject* object, void*) {                                   \
+        const BahaCore& c = *reinterpret_cast<StateObject*>(object)->core;            \
+        const baha::Game& g = c.g;                                                    \
+        return baha_codecs::codec::get(value, fields::Context{#name, g.n, object, values}); \
     }
-
-CARDROOM_GETTER(turn, return seat_or_none(g.turn);)
-CARDROOM_GETTER(is_over, return PyBool_FromLong(g.phase == baha::OVER);)
-CARDROOM_GETTER(totals, return long_list(g.totals, g.n);)
-CARDROOM_GETTER(hand_no, return PyLong_FromLongLong(g.hand_no);)
-CARDROOM_GETTER(winner, return seat_or_none(g.winner);)
-CARDROOM_GETTER(dealer, return PyLong_FromLong(g.dealer);)
-CARDROOM_GETTER(phase_code, return PyLong_FromLong(g.phase);)
-CARDROOM_GETTER(hands, return mask_list(g.hands, g.n);)
-CARDROOM_GETTER(taken, return mask_list(g.taken, g.n);)
-CARDROOM_GETTER(face_down, return mask_list(g.face_down, g.n);)
-CARDROOM_GETTER(pass_offset, return PyLong_FromLong(g.pass_offset);)
-CARDROOM_GETTER(picks, return mask_list(g.picks, g.n);)
-CARDROOM_GETTER(passed, return mask_list(g.passed, g.n);)
-CARDROOM_GETTER(received, return mask_list(g.received, g.n);)
-CARDROOM_GETTER(leftover, return PyLong_FromUnsignedLongLong(g.leftover);)
-CARDROOM_GETTER(draw_pile, return byte_list(g.pile + g.pile_head, g.pile_len);)
-CARDROOM_GETTER(trick, return byte_list(g.trick, g.trick_len);)
-CARDROOM_GETTER(leader, return PyLong_FromLong(g.leader);)
-CARDROOM_GETTER(tricks_done, return PyLong_FromLong(g.tricks_done);)
-CARDROOM_GETTER(played, return PyLong_FromUnsignedLongLong(g.played);)
-CARDROOM_GETTER(voids, return long_list(g.voids, g.n);)
-CARDROOM_GETTER(hand_start, return PyLong_FromSsize_t(reinterpret_cast<StateObject*>(object)->core->hand_start);)
-
-#undef CARDROOM_GETTER
-
-PyObject* get_log(PyObject* object, void*) { return Py_NewRef(reinterpret_cast<StateObject*>(object)->core->log.ptr()); }
-PyObject* get_history(PyObject* object, void*) {
-    return Py_NewRef(reinterpret_cast<StateObject*>(object)->core->history.ptr());
-}
-PyObject* get_last_trick(PyObject* object, void*) {
-    return guarded([&]() { return reinterpret_cast<StateObject*>(object)->core->last_trick().release().ptr(); });
-}
+CARDROOM_BAHA_FIELDS(CARDROOM_BAHA_GETTER)
+#undef CARDROOM_BAHA_GETTER
 
 PyGetSetDef state_getset[] = {
+    // the State protocol's names
     {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
-    {"turn", get_turn, nullptr, "BahaState.turn: the seat to act, or None.", nullptr},
     {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
     {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
-    {"totals", get_totals, nullptr, "BahaState.totals.", nullptr},
     {"deal_number", get_hand_no, nullptr, "The hand being played, from 1.", nullptr},
-    {"hand_no", get_hand_no, nullptr, "BahaState.hand_no.", nullptr},
-    {"winner", get_winner, nullptr, "The winning seat, None before the end.", nullptr},
-    {"log", get_log, nullptr, "Every event so far (omniscient).", nullptr},
-    {"history", get_history, nullptr, "Every (seat, action) taken.", nullptr},
-    {"dealer", get_dealer, nullptr, "BahaState.dealer.", nullptr},
-    {"phase_code", get_phase_code, nullptr, "The phase as an int: pass 0, play 1, over 2.", nullptr},
-    {"hands", get_hands, nullptr, "BahaState.hands (masks).", nullptr},
-    {"taken", get_taken, nullptr, "BahaState.taken (masks).", nullptr},
-    {"face_down", get_face_down, nullptr, "BahaState.face_down (masks).", nullptr},
-    {"pass_offset", get_pass_offset, nullptr, "BahaState.pass_offset.", nullptr},
-    {"picks", get_picks, nullptr, "BahaState.picks (masks).", nullptr},
-    {"passed", get_passed, nullptr, "BahaState.passed (masks).", nullptr},
-    {"received", get_received, nullptr, "BahaState.received (masks).", nullptr},
-    {"leftover", get_leftover, nullptr, "BahaState.leftover (a mask).", nullptr},
-    {"draw_pile", get_draw_pile, nullptr, "BahaState.draw_pile, top first.", nullptr},
-    {"trick", get_trick, nullptr, "BahaState.trick, in playing order.", nullptr},
-    {"leader", get_leader, nullptr, "BahaState.leader.", nullptr},
-    {"tricks_done", get_tricks_done, nullptr, "BahaState.tricks_done.", nullptr},
-    {"played", get_played, nullptr, "BahaState.played (a mask).", nullptr},
-    {"voids", get_voids, nullptr, "BahaState.voids (colour bits).", nullptr},
-    {"last_trick", get_last_trick, nullptr, "BahaState.last_trick.", nullptr},
-    {"hand_start", get_hand_start, nullptr, "BahaState.hand_start.", nullptr},
+    // every field of the table
+#define CARDROOM_BAHA_GETSET(name, getter, codec, value, values, doc) {getter, get_##name, nullptr, doc, nullptr},
+    CARDROOM_BAHA_FIELDS(CARDROOM_BAHA_GETSET)
+#undef CARDROOM_BAHA_GETSET
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -538,53 +524,16 @@ PyType_Spec state_spec = {
     state_slots,
 };
 
-// Every field, set from the Python engine's state (a determinized world made by the reference).
-void load_core(py::handle state, int64_t hand_no, int dealer, int phase, py::object turn,
-               const std::vector<uint64_t>& hands, const std::vector<uint64_t>& taken,
-               const std::vector<uint64_t>& face_down, int pass_offset, const std::vector<uint64_t>& picks,
-               const std::vector<uint64_t>& passed, const std::vector<uint64_t>& received, uint64_t leftover,
-               const std::vector<int>& pile, const std::vector<int>& trick, int leader, int tricks_done,
-               uint64_t played, const std::vector<int>& voids, const std::vector<int64_t>& totals, py::object winner,
-               py::object last_trick, Py_ssize_t hand_start, py::list log, py::list history,
-               const std::string& seed) {
-    BahaCore& core = core_of(state);
-    baha::Game& g = core.g;
-    int n = g.n;
-    g.seed = seed;
-    g.hand_no = hand_no;
-    g.dealer = dealer;
-    g.phase = static_cast<baha::Phase>(phase);
-    g.turn = turn.is_none() ? -1 : turn.cast<int>();
-    read_into(hands, g.hands, n, "hands");
-    read_into(taken, g.taken, n, "taken");
-    read_into(face_down, g.face_down, n, "face_down");
-    g.pass_offset = pass_offset;
-    read_into(picks, g.picks, n, "picks");
-    read_into(passed, g.passed, n, "passed");
-    read_into(received, g.received, n, "received");
-    g.leftover = leftover;
-    g.pile_head = 0;
-    g.pile_len = static_cast<int>(pile.size());
-    for (int i = 0; i < g.pile_len; ++i) g.pile[i] = static_cast<uint8_t>(pile[i]);
-    g.trick_len = static_cast<int>(trick.size());
-    for (int i = 0; i < g.trick_len; ++i) g.trick[i] = static_cast<uint8_t>(trick[i]);
-    g.leader = leader;
-    g.tricks_done = tricks_done;
-    g.played = played;
-    read_into(voids, g.voids, n, "voids");
-    read_into(totals, g.totals, n, "totals");
-    g.winner = winner.is_none() ? -1 : winner.cast<int>();
-    g.has_last = !last_trick.is_none();
-    if (g.has_last) {
-        auto parts = last_trick.cast<std::tuple<int, std::vector<int>, int>>();
-        g.last_leader = std::get<0>(parts);
-        const std::vector<int>& cards = std::get<1>(parts);
-        for (int i = 0; i < n && i < static_cast<int>(cards.size()); ++i) g.last_cards[i] = static_cast<uint8_t>(cards[i]);
-        g.last_winner = std::get<2>(parts);
-    }
-    core.hand_start = hand_start;
-    core.log = std::move(log);
-    core.history = std::move(history);
+// Every field of the table, set from the Python engine's state (a determinized world made by the
+// reference), each attribute read by name; the face sets its own (rules, seed, origin).
+void load_core(py::handle state, py::handle reference) {
+    BahaCore& c = core_of(state);
+    baha::Game& g = c.g;
+#define CARDROOM_BAHA_LOAD(name, getter, codec, value, values, doc) \
+    baha_codecs::codec::load(value, reference.attr(#name), fields::Context{#name, g.n, state.ptr(), values});
+    CARDROOM_BAHA_FIELDS(CARDROOM_BAHA_LOAD)
+#undef CARDROOM_BAHA_LOAD
+    g.seed = py::str(reference.attr("seed"));  // the game's chance keys take the seed's text
 }
 
 // -- batches: whole games with no Python in the loop ---------------------------------------
@@ -760,7 +709,7 @@ PYBIND11_MODULE(_core, m) {
             start_core(core_of(state), rules, seed, hand, totals, dealt);
         },
         py::arg("state"), py::arg("rules"), py::arg("seed"), py::arg("hand"), py::arg("totals"), py::arg("dealt"));
-    m.def("baha_load", &load_core);
+    m.def("baha_load", &load_core, py::arg("state"), py::arg("reference"));
     m.def("baha_random_playout", [](py::handle state, const py::object& random) {
         core_of(state).random_playout(random);
         Py_CLEAR(reinterpret_cast<StateObject*>(state.ptr())->ref);

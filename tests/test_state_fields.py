@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cardroom import games
+from cardroom import games, native
 from cardroom.games import fieldgen
 from cardroom.games.fieldgen import Field
 
@@ -69,3 +69,79 @@ def test_clone_and_pickle_follow_the_table(game: str, monkeypatch: pytest.Monkey
         if f.pickle is None and f.name != "rules":
             assert again == mine, f.name
     assert other.det_cache == {} and back.det_cache == {} and state.det_cache
+
+
+NATIVE = [game for game in fieldgen.GAMES if fieldgen.paths(game)[0].native is not None]
+"""The games whose table declares the native core's side too."""
+
+
+@pytest.mark.parametrize("game", NATIVE)
+def test_the_generated_header_and_stubs_are_what_the_table_makes(game: str) -> None:
+    for path, text in fieldgen.generated(game, fieldgen.STUBS.read_text()):
+        assert path.read_text() == text, f"{path} is stale: run python -m cardroom.games.fieldgen"
+
+
+@pytest.mark.parametrize("game", NATIVE)
+def test_a_field_added_to_the_table_reaches_the_native_core(game: str) -> None:
+    # one line of the table makes the struct's member, the getter and load (the X list), the
+    # stub, the native face's annotation and the reference's value
+    table, module, _ = fieldgen.paths(game)
+    more = dataclasses.replace(table, fields=(*table.fields, Field("extra", "int", native="int64")))
+    fields = module.rsplit(".", 1)[0] + ".fields"
+    header = fieldgen.generate_header(more, fields)
+    members = header.split("_GAME_MEMBERS \\\n", 1)[1].split("\n\n", 1)[0]
+    assert "    int64_t extra = 0; \\\n" in members + " \\\n"
+    assert 'X(extra, "extra", Int, g.extra, "",' in header
+    assert "    extra: int\n" in fieldgen.generate_stubs(more, fields, fieldgen.STUBS.read_text())
+    python = fieldgen.generate(more, module)
+    assert "        native.extra,\n" in python and "    extra: int\n" in python.split("NativeFields:", 1)[1]
+
+
+def test_a_field_the_native_core_cannot_keep_is_refused() -> None:
+    table, module, _ = fieldgen.paths("baha")
+    kept = dataclasses.replace(table, fields=(*table.fields, Field("extra", "int")))
+    with pytest.raises(ValueError, match="extra has no native form"):
+        fieldgen.generate_header(kept, "cardroom.games.baha.fields")
+    with pytest.raises(ValueError, match="native form 'long' is none of"):
+        dataclasses.replace(table, fields=(*table.fields, Field("extra", "int", native="long")))
+
+
+def _plain(value: object) -> object:
+    """A field's value compared by what it holds: a list item by item, an object of slots (an
+    interpreter frame, which has no ``==``) slot by slot."""
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    slots = getattr(type(value), "__slots__", None)
+    if slots and not dataclasses.is_dataclass(value) and type(value).__eq__ is object.__eq__:
+        return (type(value).__name__, *(_plain(getattr(value, name)) for name in slots))
+    return value
+
+
+@pytest.mark.skipif(not native.available(), reason="the native core is not built")
+@pytest.mark.parametrize("game", NATIVE)
+def test_every_field_crosses_the_native_core_and_back(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The native state's reference (every field read by name through its getters) is the Python
+    # engine's state, field by field; that state loaded into a native world (every field set by
+    # name) reads back the same.
+    table, _, _ = fieldgen.paths(game)
+    kept = [f.name for f in table.fields if f.native != ""]  # not the caches
+    spec = games.get(game)
+    for seed in range(3):
+        monkeypatch.setenv("CARDROOM_ENGINE", "python")
+        python = spec.make_rules().new_game(seed)
+        monkeypatch.setenv("CARDROOM_ENGINE", "native")
+        fast = spec.make_rules().new_game(seed)
+        assert type(fast) is not type(python)
+        for step in range(90):
+            if python.is_over:
+                break
+            if step % 9 == 0:
+                expected = [_plain(getattr(python, f)) for f in kept]
+                ref = fast.reference()
+                assert [_plain(getattr(ref, f)) for f in kept] == expected, (seed, step)
+                world = fast._from_reference(python)
+                again = world.reference()
+                assert [_plain(getattr(again, f)) for f in kept] == expected, (seed, step)
+            action = random.Random(seed * 100 + step).choice(python.legal_actions())
+            python.apply(action)
+            fast.apply(action)

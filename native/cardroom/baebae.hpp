@@ -16,6 +16,7 @@
 #include "cardroom/options.hpp"
 #include "cardroom/baebae_program.hpp"
 #include "cardroom/chance.hpp"
+#include "cardroom/generated/baebae_fields.hpp"
 
 namespace cardroom {
 namespace baebae {
@@ -200,28 +201,10 @@ struct Game {
     Space space;
     std::string seed;
     int n = 0;
-    int64_t round_no = 0;
-    int dealer = 0, direction = 1, turn = -1, phase = PLAY;
-    std::vector<Bits> hands;
-    std::vector<int> stock;  // top last
-    std::vector<int> discard;  // top last
-    int suit = 0;
-    bool declared = false;
-    std::vector<int64_t> round_penalties, totals;
-    std::vector<int64_t> skips;
-    bool extra_turn = false;
-    int drawn = -1;
-    std::vector<uint8_t> idle;  // seats that passed with nothing to draw (E6)
-    int idle_count = 0;
-    int64_t turns = 0;
-    Frames frames;
-    Decision pending;
-    bool card_declared = false;
-    int chosen = -1;
-    int64_t chance = 0;
-    int64_t guard_rounds = 0;
+    // Every other field of the state, as games/baebae/fields.py declares it
+    // (generated/baebae_fields.hpp, written from that table by python -m cardroom.games.fieldgen).
+    CARDROOM_BAEBAE_GAME_MEMBERS
     bool over_ranked = false;
-    std::vector<int> shame;
     Sink* sink = nullptr;
     Scratch scratch;
     // Set when a step ended the round (finish_round done): every caller up to run() returns at

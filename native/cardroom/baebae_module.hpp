@@ -19,6 +19,7 @@
 
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_batch.hpp"
+#include "cardroom/fields.hpp"
 #include "cardroom/pylists.hpp"
 #include "cardroom/rules_py.hpp"
 
@@ -218,9 +219,7 @@ struct PySink : Sink {
 struct Core {
     std::shared_ptr<const Compiled> compiled;
     Game g;
-    py::list log;
-    py::list history;
-    Py_ssize_t round_start = 0;
+    CARDROOM_BAEBAE_CORE_MEMBERS  // the log, the history, round_start (generated/baebae_fields.hpp)
     bool has_legal = false;
     std::vector<int> legal_cache;
 
@@ -262,91 +261,12 @@ struct Core {
         Core other;
         other.compiled = compiled;
         other.g = g;
-        other.log = py::reinterpret_steal<py::list>(PyList_GetSlice(log.ptr(), 0, PY_SSIZE_T_MAX));
-        other.history = py::reinterpret_steal<py::list>(PyList_GetSlice(history.ptr(), 0, PY_SSIZE_T_MAX));
-        other.round_start = round_start;
+#define CARDROOM_BAEBAE_COPY(name, codec) fields::codec::copy(other.name, name);
+        CARDROOM_BAEBAE_CORE_FIELDS(CARDROOM_BAEBAE_COPY)
+#undef CARDROOM_BAEBAE_COPY
         other.has_legal = has_legal;
         other.legal_cache = legal_cache;
         return other;
-    }
-
-    // Every field of the position, as the reference state holds it (native.py builds it).
-    py::dict fields() const {
-        py::dict f;
-        py::list hands;
-        for (const Bits& h : g.hands) hands.append(int_of(h));
-        Bits idle((g.n + 63) / 64);
-        for (int s = 0; s < g.n; ++s)
-            if (g.idle[s]) idle.set(s);
-        py::list frames;
-        for (const Frame& fr : g.frames)
-            frames.append(py::make_tuple(fr.list, fr.index, fr.actor, fr.card,
-                                         fr.has_targets ? py::object(py::cast(fr.targets)) : py::object(py::none()),
-                                         none_if(fr.receiver), none_if(fr.chosen), fr.left, fr.started));
-        py::object pending = py::none();
-        if (g.phase == DECIDE && g.pending.kind >= 0) {
-            const Decision& d = g.pending;
-            pending = py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates),
-                                     d.may_stop, d.purpose);
-        }
-        f["round_no"] = g.round_no, f["dealer"] = g.dealer, f["direction"] = g.direction, f["turn"] = none_if(g.turn);
-        f["phase"] = g.phase, f["hands"] = hands, f["stock"] = g.stock, f["discard"] = g.discard, f["suit"] = g.suit;
-        f["declared"] = g.declared, f["round_penalties"] = g.round_penalties, f["totals"] = g.totals;
-        f["skips"] = g.skips, f["extra_turn"] = g.extra_turn, f["drawn"] = none_if(g.drawn), f["idle_passes"] = int_of(idle);
-        f["turns"] = g.turns, f["frames"] = frames, f["pending"] = pending, f["card_declared"] = g.card_declared;
-        f["chosen"] = none_if(g.chosen), f["chance"] = g.chance, f["round_start"] = round_start;
-        f["shame"] = g.shame, f["guard_rounds"] = g.guard_rounds;
-        return f;
-    }
-
-    static int int_or(const py::handle& value) { return value.is_none() ? -1 : value.cast<int>(); }
-
-    // Every field from a reference position's values (fields()'s keys; a determinized world).
-    void load(const py::dict& f) {
-        int words = g.prog->words;
-        g.round_no = f["round_no"].cast<int64_t>();
-        g.dealer = f["dealer"].cast<int>(), g.direction = f["direction"].cast<int>(), g.turn = int_or(f["turn"]);
-        g.phase = f["phase"].cast<int>();
-        g.hands.clear();
-        for (auto h : f["hands"]) g.hands.push_back(bits_of(py::reinterpret_borrow<py::int_>(h), words));
-        g.stock = f["stock"].cast<std::vector<int>>(), g.discard = f["discard"].cast<std::vector<int>>();
-        g.suit = f["suit"].cast<int>(), g.declared = f["declared"].cast<bool>();
-        g.round_penalties = f["round_penalties"].cast<std::vector<int64_t>>();
-        g.totals = f["totals"].cast<std::vector<int64_t>>(), g.skips = f["skips"].cast<std::vector<int64_t>>();
-        g.extra_turn = f["extra_turn"].cast<bool>(), g.drawn = int_or(f["drawn"]);
-        py::int_ idle = f["idle_passes"].cast<py::int_>();
-        g.idle.assign(g.n, 0);
-        g.idle_count = 0;
-        for (int s = 0; s < g.n; ++s) {
-            g.idle[s] = py::cast<int>(idle.attr("__rshift__")(s).attr("__and__")(1));
-            g.idle_count += g.idle[s];
-        }
-        g.turns = f["turns"].cast<int64_t>();
-        g.frames.clear();
-        for (auto item : f["frames"]) {
-            py::tuple t = py::reinterpret_borrow<py::tuple>(item);
-            Frame fr;
-            fr.list = t[0].cast<int>(), fr.index = t[1].cast<int>(), fr.actor = t[2].cast<int>(), fr.card = t[3].cast<int>();
-            fr.has_targets = !t[4].is_none();
-            if (fr.has_targets) fr.targets = t[4].cast<std::vector<int>>();
-            fr.receiver = int_or(t[5]), fr.chosen = int_or(t[6]), fr.left = t[7].cast<int>(), fr.started = t[8].cast<bool>();
-            g.frames.push_back(std::move(fr));
-        }
-        g.pending = Decision{};
-        if (!f["pending"].is_none()) {
-            py::tuple t = f["pending"].cast<py::tuple>();
-            Decision& d = g.pending;
-            d.kind = t[0].cast<int>(), d.seat = t[1].cast<int>(), d.card = t[2].cast<int>();
-            d.choices = t[3].cast<std::vector<int>>(), d.candidates = bits_of(t[4].cast<py::int_>(), words);
-            d.may_stop = t[5].cast<bool>(), d.purpose = t[6].cast<int>();
-        }
-        g.card_declared = f["card_declared"].cast<bool>(), g.chosen = int_or(f["chosen"]);
-        g.chance = f["chance"].cast<int64_t>(), round_start = f["round_start"].cast<Py_ssize_t>();
-        g.shame = f["shame"].cast<std::vector<int>>(), g.guard_rounds = f["guard_rounds"].cast<int64_t>();
-        g.over_ranked = g.phase == OVER;
-        log = f["log"].cast<py::list>(), history = f["history"].cast<py::list>();
-        g.seed = f["seed"].cast<std::string>();
-        has_legal = false;
     }
 };
 
@@ -376,6 +296,185 @@ inline void PySink::round(const Game& g) {
 inline void PySink::choose(int p, int number, int label) {
     add(event_of({{KEY(t), new_ref(WORD(effect))}, {KEY(p), new_int(p)}, {KEY(op), new_ref(WORD(choose))},
                   {KEY(option), new_int(number + 1)}, {KEY(label), new_ref(core->compiled->label[label])}}));
+}
+
+// The codecs of BAEBAE's fields that are more than a number or a list of numbers (fields.hpp
+// has those): each takes the whole game (the ranking the whole core). The frames and the
+// pending decision cross as the reference's own objects (interpreter.Frame and Decision), their
+// step lists by the program's numbers and their words by the native state's KINDS and PURPOSES.
+namespace baebae_codecs {
+using namespace cardroom::fields;
+
+// Runs ``body`` (a new reference) with a Python error left set rather than thrown.
+template <class Body>
+PyObject* made(Body&& body) {
+    try {
+        return body();
+    } catch (py::error_already_set& error) {
+        error.restore();
+    }
+    return nullptr;
+}
+
+// interpreter.Frame and interpreter.Decision, looked up once (never freed: they outlive the
+// module's users); the pending decision is read at every step of a decision.
+inline const py::object& frame_type() {
+    static const py::object* made = new py::object(py::module_::import("cardroom.games.baebae.interpreter").attr("Frame"));
+    return *made;
+}
+inline const py::object& decision_type() {
+    static const py::object* made =
+        new py::object(py::module_::import("cardroom.games.baebae.interpreter").attr("Decision"));
+    return *made;
+}
+
+// Each seat's hand: a set of cards as the reference's int.
+struct Hands {
+    static PyObject* get(const Game& g, const Context&) {
+        return made([&]() {
+            py::list out;
+            for (const Bits& h : g.hands) out.append(int_of(h));
+            return out.release().ptr();
+        });
+    }
+    static void load(Game& g, py::handle python, const Context&) {
+        g.hands.clear();
+        for (auto h : python) g.hands.push_back(bits_of(py::reinterpret_borrow<py::int_>(h), g.prog->words));
+    }
+};
+
+// The seats that passed with nothing to draw, as a bitmask: idle and idle_count.
+struct IdlePasses {
+    static PyObject* get(const Game& g, const Context&) {
+        return made([&]() {
+            Bits idle((g.n + 63) / 64);
+            for (int s = 0; s < g.n; ++s)
+                if (g.idle[s]) idle.set(s);
+            return int_of(idle).release().ptr();
+        });
+    }
+    static void load(Game& g, py::handle python, const Context&) {
+        py::int_ idle = python.cast<py::int_>();
+        g.idle.assign(g.n, 0);
+        g.idle_count = 0;
+        for (int s = 0; s < g.n; ++s) {
+            g.idle[s] = py::cast<int>(idle.attr("__rshift__")(s).attr("__and__")(1));
+            g.idle_count += g.idle[s];
+        }
+    }
+};
+
+inline int minus_one_or(py::handle value) { return value.is_none() ? -1 : value.cast<int>(); }
+
+// The interpreter's stack, as interpreter.Frame objects (their steps the program's lists).
+struct FrameStack {
+    static PyObject* get(const Game& g, const Context& c) {
+        return made([&]() {
+            py::list out;
+            if (g.frames.empty()) return out.release().ptr();
+            py::object tuples = py::handle(c.state).attr("_program").attr("tuples");
+            for (const Frame& fr : g.frames) {
+                py::object frame = frame_type()(tuples[py::int_(fr.list)], fr.actor, fr.card);
+                frame.attr("index") = fr.index;
+                frame.attr("targets") = fr.has_targets ? py::object(py::cast(fr.targets)) : py::object(py::none());
+                frame.attr("receiver") = none_if(fr.receiver);
+                frame.attr("chosen") = none_if(fr.chosen);
+                frame.attr("left") = fr.left;
+                frame.attr("started") = py::bool_(fr.started);
+                out.append(frame);
+            }
+            return out.release().ptr();
+        });
+    }
+    static void load(Game& g, py::handle python, const Context& c) {
+        g.frames.clear();
+        if (py::len(python) == 0) return;
+        py::object list_of = py::handle(c.state).attr("_program").attr("list_of");
+        for (auto frame : python) {
+            Frame fr;
+            fr.list = list_of[py::tuple(frame.attr("steps"))].cast<int>();
+            fr.index = frame.attr("index").cast<int>(), fr.actor = frame.attr("actor").cast<int>();
+            fr.card = frame.attr("card").cast<int>();
+            py::object targets = frame.attr("targets");
+            fr.has_targets = !targets.is_none();
+            if (fr.has_targets) fr.targets = targets.cast<std::vector<int>>();
+            fr.receiver = minus_one_or(frame.attr("receiver")), fr.chosen = minus_one_or(frame.attr("chosen"));
+            fr.left = frame.attr("left").cast<int>(), fr.started = frame.attr("started").cast<bool>();
+            g.frames.push_back(fr);
+        }
+    }
+};
+
+// The decision waiting, an interpreter.Decision (its kind and purpose by the state's KINDS and
+// PURPOSES), or None.
+struct Pending {
+    static PyObject* get(const Game& g, const Context& c) {
+        if (g.phase != DECIDE || g.pending.kind < 0) Py_RETURN_NONE;
+        return made([&]() {
+            const Decision& d = g.pending;
+            py::handle type = py::type::handle_of(py::handle(c.state));
+            py::tuple kinds = type.attr(WORD(KINDS)), purposes = type.attr(WORD(PURPOSES));
+            return decision_type()(kinds[static_cast<size_t>(d.kind)], d.seat, d.card, py::tuple(py::cast(d.choices)),
+                                   int_of(d.candidates), d.may_stop, purposes[static_cast<size_t>(d.purpose)])
+                .release()
+                .ptr();
+        });
+    }
+    static void load(Game& g, py::handle python, const Context& c) {
+        g.pending = Decision{};
+        if (python.is_none()) return;
+        py::handle type = py::type::handle_of(py::handle(c.state));
+        Decision& d = g.pending;
+        d.kind = type.attr("KINDS").attr("index")(python.attr("kind")).cast<int>();
+        d.seat = python.attr("seat").cast<int>(), d.card = python.attr("card").cast<int>();
+        d.choices = python.attr("choices").cast<std::vector<int>>();
+        d.candidates = bits_of(python.attr("candidates").cast<py::int_>(), g.prog->words);
+        d.may_stop = python.attr("may_stop").cast<bool>();
+        d.purpose = type.attr("PURPOSES").attr("index")(python.attr("purpose")).cast<int>();
+    }
+};
+
+// The end's ranking, read from the log's last event once the game is over (else None); loaded,
+// it only marks an ended game as ranked.
+struct Ranking {
+    static PyObject* get(const Core& core, const Context&) {
+        if (core.g.phase != OVER) Py_RETURN_NONE;
+        return made([&]() {
+            py::list out;
+            for (auto row : core.log[py::len(core.log) - 1]["ranking"]) out.append(py::dict(py::reinterpret_borrow<py::dict>(row)));
+            return out.release().ptr();
+        });
+    }
+    static void load(Core& core, py::handle, const Context&) { core.g.over_ranked = core.g.phase == OVER; }
+};
+}  // namespace baebae_codecs
+
+// Every field of the table, from ``value(name)`` (the reference state's attribute, or a dict's
+// item), each by its codec (generated/baebae_fields.hpp); the face sets its own.
+template <class Value>
+void load_fields(Core& c, PyObject* state, Value&& value) {
+    Game& g = c.g;
+#define CARDROOM_BAEBAE_LOAD(name, getter, codec, member, values, doc) \
+    baebae_codecs::codec::load(member, value(#name), fields::Context{#name, g.n, state, values});
+    CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_LOAD)
+#undef CARDROOM_BAEBAE_LOAD
+    g.seed = py::str(value("seed"));  // the game's chance keys take the seed's text
+    c.has_legal = false;
+}
+
+// Every field of the table, by name, as its getter gives it.
+inline py::dict dump_fields(const Core& c, PyObject* state) {
+    const Game& g = c.g;
+    py::dict out;
+#define CARDROOM_BAEBAE_DUMP(name, getter, codec, member, values, doc)                                        \
+    {                                                                                                    \
+        PyObject* item = baebae_codecs::codec::get(member, fields::Context{#name, g.n, state, values}); \
+        if (item == nullptr) throw py::error_already_set();                                              \
+        out[#name] = py::reinterpret_steal<py::object>(item);                                            \
+    }
+    CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_DUMP)
+#undef CARDROOM_BAEBAE_DUMP
+    return out;
 }
 
 inline std::shared_ptr<Compiled> compile(const py::object& program) {
@@ -544,7 +643,7 @@ inline PyObject* core_clone(PyObject* object, PyObject*) {
 inline PyObject* core_position_fields(PyObject* object, PyObject*) {
     Core* core = started(object);
     if (core == nullptr) return nullptr;
-    return core_guarded([&]() { return core->fields().release().ptr(); });
+    return core_guarded([&]() { return dump_fields(*core, object).release().ptr(); });
 }
 
 inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
@@ -556,7 +655,8 @@ inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
         return nullptr;
     }
     return core_guarded([&]() -> PyObject* {
-        core->load(py::reinterpret_borrow<py::dict>(fields));
+        py::dict given = py::reinterpret_borrow<py::dict>(fields);
+        load_fields(*core, object, [&](const char* name) -> py::object { return given[name]; });
         Py_CLEAR(self->ref);
         Py_RETURN_NONE;
     });
@@ -596,8 +696,8 @@ inline PyMethodDef core_methods[] = {
     {"legal_actions", core_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
     {"apply", core_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
     {"clone", core_clone, METH_NOARGS, "An independent copy (the core's fields copied, events shared)."},
-    {"position_fields", core_position_fields, METH_NOARGS, "Every field of the position, as the reference holds it."},
-    {"load_position", core_load_position, METH_O, "Every field from a reference position's values."},
+    {"position_fields", core_position_fields, METH_NOARGS, "Every field of the position by name, as its getter gives it."},
+    {"load_position", core_load_position, METH_O, "Every field from a dict of the position's values by name."},
     {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
     {"random_choices", core_random_choices, METH_NOARGS,
      "The action a native random agent takes at each place of the legal list, in order."},
@@ -611,61 +711,28 @@ inline PyObject* seat_or_none(int seat) {
 
 inline const Game& game_of(PyObject* object) { return reinterpret_cast<CoreObject*>(object)->core->g; }
 
-#define CARDROOM_BAEBAE_GETTER(name, body)                   \
-    inline PyObject* get_##name(PyObject* object, void*) {   \
-        const Game& g = game_of(object);                     \
-        (void)g;                                             \
-        body                                                 \
+inline PyObject* get_is_over(PyObject* object, void*) { return PyBool_FromLong(game_of(object).phase == OVER); }
+
+// One getter a field of the table (games/baebae/fields.py), by its codec: get_hands, get_turn...
+#define CARDROOM_BAEBAE_GETTER(name, getter, codec, value, values, doc)                          \
+    inline PyObject* get_##name(PyObject* object, void*) {                                      \
+        const Core& c = *reinterpret_cast<CoreObject*>(object)->core;                            \
+        const Game& g = c.g;                                                                     \
+        return baebae_codecs::codec::get(value, fields::Context{#name, g.n, object, values});     \
     }
-
-CARDROOM_BAEBAE_GETTER(turn, return seat_or_none(g.turn);)
-CARDROOM_BAEBAE_GETTER(is_over, return PyBool_FromLong(g.phase == OVER);)
-CARDROOM_BAEBAE_GETTER(totals, return int_list(g.totals);)
-CARDROOM_BAEBAE_GETTER(round_no, return PyLong_FromLongLong(g.round_no);)
-CARDROOM_BAEBAE_GETTER(phase_code, return PyLong_FromLong(g.phase);)
-CARDROOM_BAEBAE_GETTER(discard, return int_list(g.discard);)
-CARDROOM_BAEBAE_GETTER(stock, return int_list(g.stock);)
-CARDROOM_BAEBAE_GETTER(suit, return PyLong_FromLong(g.suit);)
-CARDROOM_BAEBAE_GETTER(declared, return PyBool_FromLong(g.declared);)
-CARDROOM_BAEBAE_GETTER(direction, return PyLong_FromLong(g.direction);)
-CARDROOM_BAEBAE_GETTER(drawn, return seat_or_none(g.drawn);)
-CARDROOM_BAEBAE_GETTER(skips, return int_list(g.skips);)
-CARDROOM_BAEBAE_GETTER(round_penalties, return int_list(g.round_penalties);)
-CARDROOM_BAEBAE_GETTER(hands, return core_guarded([&]() {
-                           py::list out;
-                           for (const Bits& h : g.hands) out.append(int_of(h));
-                           return out.release().ptr();
-                       });)
-
+CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_GETTER)
 #undef CARDROOM_BAEBAE_GETTER
 
-inline PyObject* get_log(PyObject* object, void*) {
-    return Py_NewRef(reinterpret_cast<CoreObject*>(object)->core->log.ptr());
-}
-inline PyObject* get_history(PyObject* object, void*) {
-    return Py_NewRef(reinterpret_cast<CoreObject*>(object)->core->history.ptr());
-}
-
 inline PyGetSetDef core_getset[] = {
+    // the State protocol's names
     {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
-    {"turn", get_turn, nullptr, "BaebaeState.turn: the seat to act, or None.", nullptr},
     {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
     {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
-    {"totals", get_totals, nullptr, "BaebaeState.totals.", nullptr},
     {"deal_number", get_round_no, nullptr, "The round being played, from 1.", nullptr},
-    {"round_no", get_round_no, nullptr, "BaebaeState.round_no.", nullptr},
-    {"phase_code", get_phase_code, nullptr, "The phase as an int: play 0, drawn 1, decide 2, over 3.", nullptr},
-    {"log", get_log, nullptr, "Every event so far (omniscient).", nullptr},
-    {"history", get_history, nullptr, "Every (seat, action) taken.", nullptr},
-    {"hands", get_hands, nullptr, "BaebaeState.hands (card sets as ints).", nullptr},
-    {"discard", get_discard, nullptr, "BaebaeState.discard.", nullptr},
-    {"stock", get_stock, nullptr, "BaebaeState.stock.", nullptr},
-    {"suit", get_suit, nullptr, "BaebaeState.suit.", nullptr},
-    {"declared", get_declared, nullptr, "BaebaeState.declared.", nullptr},
-    {"direction", get_direction, nullptr, "BaebaeState.direction.", nullptr},
-    {"drawn", get_drawn, nullptr, "BaebaeState.drawn, or None.", nullptr},
-    {"skips", get_skips, nullptr, "BaebaeState.skips.", nullptr},
-    {"round_penalties", get_round_penalties, nullptr, "BaebaeState.round_penalties.", nullptr},
+    // every field of the table
+#define CARDROOM_BAEBAE_GETSET(name, getter, codec, value, values, doc) {getter, get_##name, nullptr, doc, nullptr},
+    CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_GETSET)
+#undef CARDROOM_BAEBAE_GETSET
     {nullptr, nullptr, nullptr, nullptr, nullptr},
 };
 
@@ -790,6 +857,15 @@ inline void register_baebae(py::module_& m) {
             Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
         },
         py::arg("state"), py::arg("rules"), py::arg("seed"), py::arg("dealer"), py::arg("totals"), py::arg("first"));
+    // Every field of the table set from the Python reference position, each attribute read by name
+    m.def(
+        "baebae_load",
+        [](py::handle state, py::handle reference) {
+            Core& core = core_of(state);
+            load_fields(core, state.ptr(), [&](const char* name) { return py::object(reference.attr(name)); });
+            Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
+        },
+        py::arg("state"), py::arg("reference"));
     m.def(
         "baebae_games",
         [](const PyRules& given, int64_t first_seed, int64_t games, int64_t max_actions,

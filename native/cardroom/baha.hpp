@@ -15,6 +15,7 @@
 #include "options.hpp"
 #include "bits.hpp"
 #include "chance.hpp"
+#include "generated/baha_fields.hpp"
 
 namespace cardroom {
 namespace baha {
@@ -118,33 +119,9 @@ struct Game {
     Rules rules;
     std::string seed;  // the seed's decimal text, as Python writes it into chance keys
     int n = 4;
-    int64_t hand_no = 0;
-    int dealer = 0;
-    Phase phase = PASS;
-    int turn = -1;  // -1: nobody (the game is over, or a quiet play-out left it between hands)
-    int leader = 0;
-    int tricks_done = 0;
-    int pass_offset = 0;
-    int winner = -1;
-    uint64_t hands[MAX_PLAYERS] = {0};
-    uint64_t taken[MAX_PLAYERS] = {0};
-    uint64_t face_down[MAX_PLAYERS] = {0};
-    uint64_t picks[MAX_PLAYERS] = {0};
-    uint64_t passed[MAX_PLAYERS] = {0};
-    uint64_t received[MAX_PLAYERS] = {0};
-    int voids[MAX_PLAYERS] = {0};
-    int64_t totals[MAX_PLAYERS] = {0};
-    uint64_t leftover = 0;
-    uint64_t played = 0;
-    uint8_t pile[DECK] = {0};  // the draw pile, top at pile[pile_head]
-    int pile_head = 0;
-    int pile_len = 0;
-    uint8_t trick[MAX_PLAYERS] = {0};
-    int trick_len = 0;
-    bool has_last = false;  // the last trick (the view's last_trick)
-    int last_leader = 0;
-    int last_winner = 0;
-    uint8_t last_cards[MAX_PLAYERS] = {0};
+    // Every other field, as games/baha/fields.py declares it (generated/baha_fields.hpp, written
+    // from that table by python -m cardroom.games.fieldgen).
+    CARDROOM_BAHA_GAME_MEMBERS
 
     // A hand dealt by hand (a Deal checked by games/baha/deal.py): masks and a top-first pile.
     struct Dealt {

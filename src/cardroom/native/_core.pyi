@@ -3,6 +3,8 @@
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from cardroom.engine import Action, Event
+
 def blake2b(data: bytes, size: int) -> bytes: ...
 def chance_rng(text: str, split: bool = ...) -> Random: ...
 def agent_rng(seed: int, seat: int, split: bool = ...) -> Random: ...
@@ -28,21 +30,17 @@ class BahaCore:
     _ref: Any
     n: int
     current_player: int | None
-    turn: int | None
     is_over: bool
     scores: list[int]
-    totals: list[int]
     deal_number: int
+    # fields of BahaCore: generated from cardroom.games.baha.fields (python -m cardroom.games.fieldgen)
     hand_no: int
-    winner: int | None
-    log: list[dict[str, Any]]
-    history: list[tuple[int, int]]
     dealer: int
     phase_code: int
+    turn: int | None
     hands: list[int]
     taken: list[int]
     face_down: list[int]
-    pass_offset: int
     picks: list[int]
     passed: list[int]
     received: list[int]
@@ -51,10 +49,16 @@ class BahaCore:
     trick: list[int]
     leader: int
     tricks_done: int
+    pass_offset: int
     played: int
     voids: list[int]
+    totals: list[int]
+    winner: int | None
+    log: list[Event]
     last_trick: dict[str, Any] | None
     hand_start: int
+    history: list[tuple[int, Action]]
+    # end of the generated fields
 
 class BahaRules:
     """Baha's rules as the core plays them, one object made from the Python rules whole
@@ -68,7 +72,7 @@ def baha_start(
     state: BahaCore, rules: BahaRules, seed: str, hand: int, totals: list[int],
     dealt: tuple[list[int], int, list[int], int] | None,
 ) -> None: ...
-def baha_load(state: BahaCore, *fields: Any) -> None: ...
+def baha_load(state: BahaCore, reference: Any) -> None: ...
 def baha_random_playout(state: BahaCore, random: Callable[[], float]) -> None: ...
 
 class BahaHeuristic:
@@ -146,24 +150,39 @@ class BaebaeCore:
     _ref: Any
     n: int
     current_player: int | None
-    turn: int | None
     is_over: bool
     scores: list[int]
-    totals: list[int]
     deal_number: int
+    # fields of BaebaeCore: generated from cardroom.games.baebae.fields (python -m cardroom.games.fieldgen)
     round_no: int
+    dealer: int
+    direction: int
+    turn: int | None
     phase_code: int
-    log: list[dict[str, Any]]
-    history: list[tuple[int, int]]
     hands: list[int]
-    discard: list[int]
     stock: list[int]
+    discard: list[int]
     suit: int
     declared: bool
-    direction: int
-    drawn: int | None
-    skips: list[int]
     round_penalties: list[int]
+    totals: list[int]
+    skips: list[int]
+    extra_turn: bool
+    drawn: int | None
+    idle_passes: int
+    turns: int
+    frames: list[Any]
+    pending: Any
+    card_declared: bool
+    chosen: int | None
+    chance: int
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    round_start: int
+    ranking: list[dict[str, int]] | None
+    shame: list[int]
+    guard_rounds: int
+    # end of the generated fields
 
 class BaebaeRules:
     """BAEBAE's rules as the core plays them, with their compiled deck, one object made from the

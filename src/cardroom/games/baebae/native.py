@@ -28,7 +28,6 @@ from cardroom.engine import (
     SPLITMIX,
     TWISTER,
     Action,
-    Event,
     IllegalAction,
     RulesError,
     check_seed,
@@ -37,12 +36,12 @@ from cardroom.engine import (
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.determinize import knowledge
-from cardroom.games.baebae.interpreter import Decision, Frame, Phase
+from cardroom.games.baebae.interpreter import Phase
 from cardroom.games.baebae.program import Program, compile_rules, unsupported
 from cardroom.games.baebae.reward import rounds_left, win_returns
 from cardroom.games.baebae.rules import Rules
 from cardroom.games.baebae.state import BaebaeState
-from cardroom.games.baebae.state_base import FIELDS, MAKER
+from cardroom.games.baebae.state_base import FIELDS, MAKER, NATIVE_FACE, BaebaeNativeFields, native_values
 from cardroom.games.baebae.views import visible_event
 from cardroom.native import available, core, face
 
@@ -121,11 +120,14 @@ _START: Any = core().baebae_start if available() else None
 
 _NO_FIELDS: tuple[str, ...] = ()
 
-_Core: Any = core().BaebaeCore if available() else object
+if TYPE_CHECKING:  # the core type's fields, as the table declares them
+    _Core = BaebaeNativeFields
+else:  # not a base class at run time: one more class in the MRO costs every attribute read
+    _Core = core().BaebaeCore if available() else object
 """The native game type (``native/cardroom/baebae_module.hpp``): the per-action calls, in C++."""
 
 
-class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
+class NativeBaebaeState(face.NativeState, _Core):
     """A game of BAEBAE on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``, the default where it is built), or by
     :meth:`start`.
@@ -134,42 +136,31 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
     ``apply(action)`` (a legal int; anything else comes to :meth:`_apply_other`), ``clone()``,
     ``current_player``, ``is_over``, ``scores``, ``log``, ``history``, ``deal_number``, and the
     fields of :class:`~cardroom.games.baebae.state.BaebaeState` the observation encoder reads
-    (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...); its other fields are read from
-    the reference position. The type is a plain CPython one (``native/cardroom/baebae_module.hpp``),
-    with no pybind11 dispatch on these calls; it holds the Python face's fields too (``rules``,
-    ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is one call in C."""
+    (``hands``, ``discard``, ``stock``, ``suit``, ``pending``...): every field the core holds has
+    its getter, made from the table (``games/baebae/fields.py``; their types
+    :class:`~cardroom.games.baebae.state_base.BaebaeNativeFields`'), and the caches it does not
+    keep are read from the reference position. The type is a plain CPython one
+    (``native/cardroom/baebae_module.hpp``), with no pybind11 dispatch on these calls; it holds the
+    Python face's fields too (``rules``, ``seed``, ``n``, ``origin``, ``space``), so ``clone()`` is
+    one call in C."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
     PHASES = _PHASES
     VISIBLE = visible_event
     INFER_CHANCES = "baebae_infer_chances"
 
-    rules: Rules
-    seed: int
-    n: int
-    origin: dict[str, Any] | None
-    space: ActionSpace
+    KINDS = _KINDS
+    PURPOSES = _PURPOSES
     _program: Program
     _ref: BaebaeState | None
-    current_player: int | None
-    turn: int | None
+    current_player: int | None  # the State protocol's names of fields
     is_over: bool
     scores: list[int]
-    totals: list[int]
-    log: list[Event]
-    history: list[tuple[int, Action]]
     deal_number: int
-    round_no: int
-    phase_code: int
-    hands: list[int]
-    discard: list[int]
-    stock: list[int]
-    suit: int
-    declared: bool
-    direction: int
-    drawn: int | None
-    skips: list[int]
-    round_penalties: list[int]
+
+    if TYPE_CHECKING:  # the core type's
+        def clone(self) -> NativeBaebaeState: ...
+        def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
 
     @classmethod
     def start(
@@ -214,15 +205,6 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
     # -- the protocol (the per-action calls are the core type's; the rest shared, NativeState) --
 
     @property
-    def pending(self) -> Decision | None:
-        """The decision waiting, as the reference holds it (read from the core)."""
-        found = self.pending_decision()
-        if found is None:
-            return None
-        kind, seat, card, choices, candidates, may_stop, purpose = found
-        return Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop, _PURPOSES[purpose])
-
-    @property
     def winner(self) -> int | None:
         return self.reference().winner if self.is_over else None
 
@@ -247,47 +229,15 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
         return ref
 
     def _reference(self) -> BaebaeState:
-        f = self.position_fields()
-        tuples = self._program.tuples
-        frames = []
-        for lst, index, actor, card, targets, receiver, chosen, left, started in f["frames"]:
-            frame = Frame(tuples[lst], actor, card)
-            frame.index, frame.targets, frame.receiver, frame.chosen = index, targets, receiver, chosen
-            frame.left, frame.started = left, started
-            frames.append(frame)
-        pending = None
-        if f["pending"] is not None:
-            kind, seat, card, choices, candidates, may_stop, purpose = f["pending"]
-            pending = Decision(_KINDS[kind], seat, card, tuple(choices), candidates, may_stop,
-                               _PURPOSES[purpose])
-        log = self.log
-        over = self.is_over
-        values = {
-            **f, "rules": self.rules, "seed": self.seed, "n": self.n, "space": self.space,
-            "phase": _PHASES[f["phase"]], "frames": frames, "pending": pending, "log": log[:],
-            "history": self.history[:], "origin": self.origin, "legal_cache": None, "det_cache": {},
-            "ranking": [dict(r) for r in log[-1]["ranking"]] if over else None,
-        }
         state = BaebaeState(self.rules, self.seed, MAKER)
-        state.unpickled([values[name] for name in FIELDS])
+        state.unpickled(native_values(self))  # every field read by name (the table's)
         return state
 
     def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
         world: NativeBaebaeState = self.clone()
-        list_of = self._program.list_of
-        fields = {name: getattr(ref, name) for name in FIELDS}
-        fields["phase"] = _PHASE_CODE[ref.phase]
-        fields["frames"] = [
-            (list_of[tuple(f.steps)], f.index, f.actor, f.card, f.targets, f.receiver, f.chosen, f.left,
-             f.started) for f in ref.frames
-        ]
-        d = ref.pending
-        fields["pending"] = None if d is None else (
-            _KINDS.index(d.kind), d.seat, d.card, list(d.choices), d.candidates, d.may_stop,
-            _PURPOSES.index(d.purpose))
-        fields["seed"] = str(ref.seed)
-        world.load_position(fields)
-        world.seed, world.origin = ref.seed, ref.origin
+        core().baebae_load(world, ref)  # every field the core holds, read by name (the table's)
+        for name in NATIVE_FACE:
+            setattr(world, name, getattr(ref, name))
         return world
 
     def native_knowledge(self, seat: int) -> NativeKnowledge:
@@ -354,9 +304,9 @@ class NativeBaebaeState(face.NativeState, _Core):  # type: ignore[misc]
 _READ_THROUGH = frozenset(FIELDS) | {
     "card_def", "card_text", "designs_in", "holds_design", "next_seat", "card",
 }
-"""The reference's fields and card tables (hands, stock, pending, card_def...) a native state
-reads from its reference position, read-only: what the observation encoder and the tests read of
-a BAEBAE state beyond the core type's own."""
+"""The reference's card tables (card_def, designs_in...) and the fields the core does not keep
+(its caches) a native state reads from its reference position, read-only: what the observation
+encoder and the tests read of a BAEBAE state beyond the core type's own getters."""
 
 
 def _read_through(name: str) -> property:

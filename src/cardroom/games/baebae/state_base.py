@@ -12,7 +12,7 @@ from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.interpreter import Decision, Frame, Phase
 from cardroom.games.baebae.rules import Rules
 
-__all__ = ["FIELDS", "MAKER", "BaebaeFields"]
+__all__ = ["FIELDS", "MAKER", "BaebaeFields", "NATIVE_FACE", "BaebaeNativeFields", "native_values"]
 
 MAKER: Final = object()
 """The key only the state's own factories hold to make one (see ``BaebaeFields.__init__``)."""
@@ -63,6 +63,7 @@ class BaebaeFields:
     log: list[Event]  # events are shared: never changed once logged
     history: list[tuple[int, Action]]
     round_start: int
+    # the end's ranking (the native core reads it from the log's last event)
     ranking: list[dict[str, int]] | None
     shame: list[int]
     guard_rounds: int
@@ -159,3 +160,91 @@ class BaebaeFields:
         """Set every field from :meth:`pickled`'s values."""
         for name, value in zip(FIELDS, values, strict=True):
             setattr(self, name, value)
+
+
+class BaebaeNativeFields:
+    """What a native state holds of these fields, as its getters give them (the type checker's
+    view of the core type, which a game's native state subclasses); no slots of its own."""
+
+    __slots__ = ()
+
+    rules: Rules
+    seed: int
+    n: int
+    space: ActionSpace
+    round_no: int
+    dealer: int
+    direction: int
+    turn: int | None
+    phase_code: int
+    hands: list[int]
+    stock: list[int]
+    discard: list[int]
+    suit: int
+    declared: bool
+    round_penalties: list[int]
+    totals: list[int]
+    skips: list[int]
+    extra_turn: bool
+    drawn: int | None
+    idle_passes: int
+    turns: int
+    frames: list[Any]
+    pending: Any
+    card_declared: bool
+    chosen: int | None
+    chance: int
+    log: list[Event]
+    history: list[tuple[int, Action]]
+    round_start: int
+    ranking: list[dict[str, int]] | None
+    shame: list[int]
+    guard_rounds: int
+    origin: dict[str, Any] | None
+
+
+NATIVE_FACE: Final = ("rules", "seed", "n", "space", "origin")
+"""The fields a native state's Python face holds itself (the core holds the rest, or none)."""
+
+
+def native_values(native: Any) -> list[Any]:
+    """Every field of a native state, in :data:`FIELDS` order, read by name from its getters:
+    the values of the Python position it stands for (a new list each, a fresh cache),
+    as ``BaebaeFields.unpickled`` takes them."""
+    return [
+        native.rules,
+        native.seed,
+        native.n,
+        native.space,
+        native.round_no,
+        native.dealer,
+        native.direction,
+        native.turn,
+        native.PHASES[native.phase_code],
+        native.hands,
+        native.stock,
+        native.discard,
+        native.suit,
+        native.declared,
+        native.round_penalties,
+        native.totals,
+        native.skips,
+        native.extra_turn,
+        native.drawn,
+        native.idle_passes,
+        native.turns,
+        native.frames,
+        native.pending,
+        native.card_declared,
+        native.chosen,
+        native.chance,
+        native.log[:],
+        native.history[:],
+        native.round_start,
+        native.ranking,
+        native.shame,
+        native.guard_rounds,
+        native.origin,
+        None,
+        {},
+    ]

@@ -23,18 +23,16 @@ from typing import Any, TypedDict, cast
 
 from cardroom.engine import (
     Action,
-    Event,
     RulesError,
     check_seed,
     check_totals,
     check_whole,
 )
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
-from cardroom.games.baha.cards import parse_baha_card
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
 from cardroom.games.baha.state import BahaState, unpickle
-from cardroom.games.baha.state_base import FIELDS
+from cardroom.games.baha.state_base import NATIVE_FACE, BahaNativeFields, native_values
 from cardroom.games.baha.views import Observation, visible_event
 from cardroom.native import available, core, face
 
@@ -47,15 +45,17 @@ LIMIT = 1 << 62
 """The native engine keeps totals and hand numbers in 64 bits: starting values below this."""
 
 _PHASES = (Phase.PASS, Phase.PLAY, Phase.OVER)
-_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 
 
-_Core: Any = core().BahaCore if available() else object
+if TYPE_CHECKING:  # the core type's fields, as the table declares them
+    _Core = BahaNativeFields
+else:  # not a base class at run time: one more class in the MRO costs every attribute read
+    _Core = core().BahaCore if available() else object
 _NO_FIELDS: tuple[str, ...] = ()
 """The native state type (``native/module.cpp``): the per-action calls and the fields, in C."""
 
 
-class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
+class NativeBahaState(face.NativeState, _Core):
     """A game of Baha on the native engine. Made by ``Rules(...).new_game(seed)`` when the
     native engine is chosen (``CARDROOM_ENGINE=native``), or by :meth:`start`.
 
@@ -64,46 +64,23 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
     ``clone()``, ``current_player``, ``is_over``, ``scores``, ``log``, ``history``,
     ``deal_number``, ``winner``, and ``BahaState``'s fields (``hands``, ``taken``, ``trick``,
     ``voids``...) that the observation encoder and the heuristic read. The rest of the
-    protocol is here, in Python."""
+    protocol is here, in Python. The fields' types are
+    :class:`~cardroom.games.baha.state_base.BahaNativeFields`' (from the table,
+    ``games/baha/fields.py``)."""
 
     __slots__ = _NO_FIELDS  # every field is the core type's
     PHASES = _PHASES
     VISIBLE = visible_event
     INFER_CHANCES = "baha_infer_chances"
 
-    rules: Rules
-    seed: int
-    n: int
-    origin: dict[str, Any] | None
     _ref: BahaState | None
-    current_player: int | None
-    turn: int | None
+    current_player: int | None  # the State protocol's names of fields
     is_over: bool
     scores: list[int]
-    totals: list[int]
     deal_number: int
-    hand_no: int
-    winner: int | None
-    log: list[Event]
-    history: list[tuple[int, Action]]
-    dealer: int
-    phase_code: int
-    hands: list[int]
-    taken: list[int]
-    face_down: list[int]
-    pass_offset: int
-    picks: list[int]
-    passed: list[int]
-    received: list[int]
-    leftover: int
-    draw_pile: list[int]
-    trick: list[int]
-    leader: int
-    tricks_done: int
-    played: int
-    voids: list[int]
-    last_trick: dict[str, Any] | None
-    hand_start: int
+
+    if TYPE_CHECKING:  # the core type's
+        def clone(self) -> NativeBahaState: ...
 
     @classmethod
     def start(
@@ -168,32 +145,14 @@ class NativeBahaState(face.NativeState, _Core):  # type: ignore[misc]
         """This position on the Python engine (a copy: changing it changes nothing here)."""
         ref = self._ref
         if ref is None:
-            c = self
-            values = {
-                "rules": self.rules, "seed": self.seed, "n": self.n, "hand_no": c.hand_no, "dealer": c.dealer,
-                "phase": _PHASES[c.phase_code], "turn": c.turn, "hands": c.hands, "taken": c.taken,
-                "face_down": c.face_down, "pass_offset": c.pass_offset, "picks": c.picks, "passed": c.passed,
-                "received": c.received, "leftover": c.leftover, "draw_pile": c.draw_pile, "trick": c.trick,
-                "leader": c.leader, "tricks_done": c.tricks_done, "played": c.played, "voids": c.voids,
-                "totals": c.totals, "winner": c.winner, "log": c.log[:], "last_trick": c.last_trick,
-                "hand_start": c.hand_start, "origin": self.origin, "history": c.history[:],
-                "det_cache": {}, "shown_cache": None,
-            }
-            ref = self._ref = unpickle(self.rules, self.seed, [values[name] for name in FIELDS])
+            ref = self._ref = unpickle(self.rules, self.seed, native_values(self))
         return ref
 
     def _from_reference(self, ref: BahaState) -> NativeBahaState:
         world: NativeBahaState = self.clone()
-        trick = ref.last_trick
-        core().baha_load(
-            world, ref.hand_no, ref.dealer, _PHASE_CODE[ref.phase], ref.turn, ref.hands, ref.taken,
-            ref.face_down, ref.pass_offset, ref.picks, ref.passed, ref.received, ref.leftover, ref.draw_pile,
-            ref.trick, ref.leader, ref.tricks_done, ref.played, ref.voids, ref.totals, ref.winner,
-            None if trick is None else (trick["leader"], [parse_baha_card(c) for c in trick["cards"]],
-                                        trick["winner"]),
-            ref.hand_start, ref.log, ref.history, str(ref.seed),
-        )
-        world.seed, world.origin = ref.seed, ref.origin
+        core().baha_load(world, ref)  # every field the core holds, read by name (the table's)
+        for name in NATIVE_FACE:
+            setattr(world, name, getattr(ref, name))
         return world
 
     def native_determinize(self, seat: int, seed: int) -> NativeBahaState:

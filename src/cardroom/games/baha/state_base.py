@@ -12,15 +12,15 @@ from cardroom.engine import Action, Event
 from cardroom.games.baha.actions import Phase
 from cardroom.games.baha.rules import Rules
 
-__all__ = ["FIELDS", "MAKER", "BahaFields"]
+__all__ = ["FIELDS", "MAKER", "BahaFields", "NATIVE_FACE", "BahaNativeFields", "native_values"]
 
 MAKER: Final = object()
 """The key only the state's own factories hold to make one (see ``BahaFields.__init__``)."""
 
 FIELDS: Final = (
     "rules", "seed", "n", "hand_no", "dealer", "phase", "turn", "hands", "taken", "face_down",
-    "pass_offset", "picks", "passed", "received", "leftover", "draw_pile", "trick", "leader",
-    "tricks_done", "played", "voids", "totals", "winner", "log", "last_trick", "hand_start",
+    "picks", "passed", "received", "leftover", "draw_pile", "trick", "leader", "tricks_done",
+    "pass_offset", "played", "voids", "totals", "winner", "log", "last_trick", "hand_start",
     "origin", "history", "det_cache", "shown_cache",
 )
 """Every field of the state: its slots, and what pickling carries."""
@@ -41,7 +41,6 @@ class BahaFields:
     hands: list[CardMask]
     taken: list[CardMask]  # every card each seat took this hand, face down ones too
     face_down: list[CardMask]  # the part of ``taken`` nobody else has seen (B4, B10)
-    pass_offset: int
     picks: list[CardMask]  # cards chosen for the pass, not yet given
     passed: list[CardMask]  # cards each seat gave in this hand's pass
     received: list[CardMask]
@@ -50,6 +49,7 @@ class BahaFields:
     trick: list[Card]
     leader: int
     tricks_done: int
+    pass_offset: int
     played: CardMask
     voids: list[int]  # colours (bits 0..3) each seat is known to lack now
     totals: list[int]
@@ -80,7 +80,6 @@ class BahaFields:
         other.hands = self.hands[:]
         other.taken = self.taken[:]
         other.face_down = self.face_down[:]
-        other.pass_offset = self.pass_offset
         other.picks = self.picks[:]
         other.passed = self.passed[:]
         other.received = self.received[:]
@@ -89,6 +88,7 @@ class BahaFields:
         other.trick = self.trick[:]
         other.leader = self.leader
         other.tricks_done = self.tricks_done
+        other.pass_offset = self.pass_offset
         other.played = self.played
         other.voids = self.voids[:]
         other.totals = self.totals[:]
@@ -114,7 +114,6 @@ class BahaFields:
             self.hands,
             self.taken,
             self.face_down,
-            self.pass_offset,
             self.picks,
             self.passed,
             self.received,
@@ -123,6 +122,7 @@ class BahaFields:
             self.trick,
             self.leader,
             self.tricks_done,
+            self.pass_offset,
             self.played,
             self.voids,
             self.totals,
@@ -140,3 +140,81 @@ class BahaFields:
         """Set every field from :meth:`pickled`'s values."""
         for name, value in zip(FIELDS, values, strict=True):
             setattr(self, name, value)
+
+
+class BahaNativeFields:
+    """What a native state holds of these fields, as its getters give them (the type checker's
+    view of the core type, which a game's native state subclasses); no slots of its own."""
+
+    __slots__ = ()
+
+    rules: Rules
+    seed: int
+    n: int
+    hand_no: int
+    dealer: int
+    phase_code: int
+    turn: int | None
+    hands: list[int]
+    taken: list[int]
+    face_down: list[int]
+    picks: list[int]
+    passed: list[int]
+    received: list[int]
+    leftover: int
+    draw_pile: list[int]
+    trick: list[int]
+    leader: int
+    tricks_done: int
+    pass_offset: int
+    played: int
+    voids: list[int]
+    totals: list[int]
+    winner: int | None
+    log: list[Event]
+    last_trick: dict[str, Any] | None
+    hand_start: int
+    origin: dict[str, Any] | None
+    history: list[tuple[int, Action]]
+
+
+NATIVE_FACE: Final = ("rules", "seed", "n", "origin")
+"""The fields a native state's Python face holds itself (the core holds the rest, or none)."""
+
+
+def native_values(native: Any) -> list[Any]:
+    """Every field of a native state, in :data:`FIELDS` order, read by name from its getters:
+    the values of the Python position it stands for (a new list each, a fresh cache),
+    as ``BahaFields.unpickled`` takes them."""
+    return [
+        native.rules,
+        native.seed,
+        native.n,
+        native.hand_no,
+        native.dealer,
+        native.PHASES[native.phase_code],
+        native.turn,
+        native.hands,
+        native.taken,
+        native.face_down,
+        native.picks,
+        native.passed,
+        native.received,
+        native.leftover,
+        native.draw_pile,
+        native.trick,
+        native.leader,
+        native.tricks_done,
+        native.pass_offset,
+        native.played,
+        native.voids,
+        native.totals,
+        native.winner,
+        native.log[:],
+        native.last_trick,
+        native.hand_start,
+        native.origin,
+        native.history[:],
+        {},
+        None,
+    ]
