@@ -19,7 +19,7 @@ determinized world comes back on the native engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, TypedDict, cast
 
 from cardroom.engine import (
     Action,
