@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cardroom import games
 from cardroom.engine import (
@@ -38,6 +38,9 @@ from cardroom.engine import (
 )
 from cardroom.games import GameSpec, make_rules, start_game
 from cardroom.text import clean_name, plural, shorten
+
+if TYPE_CHECKING:
+    from cardroom.native import Engine
 
 __all__ = [
     "FORMAT",
@@ -297,10 +300,12 @@ def rebuild(
     start: Mapping[str, Any] | None = None,
     *,
     seats: Sequence[int] | None = None,
+    engine: Engine | None = None,
 ) -> State:
     """The game of ``game`` (a game's name, for its default rules, or the rules) dealt from
     ``seed`` (or begun as a record's ``start`` says), after ``actions``: ints, or the text
-    forms a record keeps. ``seats``, if given, names the seat that took each action.
+    forms a record keeps. ``seats``, if given, names the seat that took each action;
+    ``engine``, the engine a front chose once (``None``: the choice read now).
 
     A bad start, an action taken by a seat that was not to act, or one that is not legal is a
     :class:`RecordError` naming the action by its number, seat and text.
@@ -318,7 +323,10 @@ def rebuild(
     """
     try:
         rules = make_rules(game) if isinstance(game, str) else game
-        state = start_game(rules, seed, start)
+        if engine is not None and not start:
+            state = engine.new_game(rules, seed)
+        else:
+            state = start_game(rules, seed, start)
     except (RulesError, TypeError) as err:
         raise RecordError(str(err)) from None
     for i, action in enumerate(actions):

@@ -73,3 +73,32 @@ def test_one_server_has_the_local_directory(tmp_path: Path) -> None:
         assert app.state.cluster is None
     finally:
         app.state.store.close()
+
+
+def test_the_server_plays_on_the_engine_chosen_when_it_started(tmp_path: Path) -> None:
+    """The engine is read once, when the server starts: a choice changed later (another
+    front's ``use_engine`` in the same process) changes neither its new games nor its replays."""
+    from cardroom import native
+    from cardroom.games.baha.state import BahaState
+    from cardroom.record import rebuild
+
+    native.use_engine("python")
+    store = Store(f"sqlite:///{tmp_path / 'cardroom.db'}")
+    manager = TableManager(store, tmp_path, 0.0)
+    try:
+        native.use_engine("native")
+        assert manager.engine == native.Engine("python")
+        table, _seat, _token = manager.create(CreateBody(game="baha", players=2, seats=["human", "human"]))
+
+        async def deal() -> object:
+            manager._begin(table)
+            await manager.stop()
+            return table.state
+
+        assert type(in_a_loop(deal)) is BahaState
+        # a table loaded again (after a restart or a takeover) is rebuilt on the same engine
+        assert type(rebuild(table.rules, table.data.seed, [], engine=manager.engine)) is BahaState
+        assert type(rebuild(table.rules, table.data.seed, [])) is not BahaState  # the choice read now
+    finally:
+        native.use_engine(None)
+        store.close()

@@ -115,7 +115,7 @@ class FinishedTables(TablePlay):
             actions = self.store.actions(data.id)
             # Step k is the game after its k-th action (0: the deal): rebuilt up to the window.
             before = max(start - 1, 0)
-            state = rebuild(rules, data.seed, actions[:before])
+            state = rebuild(rules, data.seed, actions[:before], engine=self.engine)
             window = views.replay_steps(state, actions[before:start + count - 1], seat, deal=start == 0)
             return rules, window, len(actions) + 1
         except CardroomInputError as err:

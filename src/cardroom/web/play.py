@@ -24,7 +24,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from cardroom.agents import Agent, AgentError, make, parse_spec
 from cardroom.engine import CardroomInputError, IllegalAction, Rules, RulesError, State
-from cardroom.games import make_rules, start_game
+from cardroom.games import make_rules
 from cardroom.match import choose
 from cardroom.record import make_record, rebuild, recorded_options
 from cardroom.seats import seat_entries
@@ -334,7 +334,7 @@ class TablePlay(TableViews):
         try:
             rules = self._rules(data.game, data.rules, data.deck, data.upload, stored=True)
             actions = self.store.actions(data.id)
-            state = rebuild(rules, data.seed, actions)
+            state = rebuild(rules, data.seed, actions, engine=self.engine)
         except CardroomInputError as err:
             log.warning("table %s: the finished game cannot be rebuilt here: %s", data.id, err)
             return
@@ -546,7 +546,7 @@ class TablePlay(TableViews):
     def _begin(self, table: LiveTable) -> None:
         """Every seat is taken: deal."""
         assert table.rules is not None
-        table.state = start_game(table.rules, table.data.seed)
+        table.state = self.engine.new_game(table.rules, table.data.seed)
         table.seq = 0
         for seat in table.data.seats:
             if seat.kind == "human" and not table.connected(seat.seat):

@@ -92,7 +92,7 @@ def table_plan(spec: GameSpec, body: CreateBody) -> tuple[dict[str, Any], int, l
             raise TableError(400, "give the number of players once: \"players\" or rules.players")
         players = options.pop("players")
     if players is None:
-        players = len(body.seats) if body.seats else spec.make_rules().to_dict()["players"]
+        players = len(body.seats) if body.seats else spec.make_rules().players
     if not is_whole(players) or not 2 <= players <= MAX_PLAYERS:
         # checked before anything is built per seat: rules.players is not bounded by the body
         raise TableError(

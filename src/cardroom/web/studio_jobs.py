@@ -93,7 +93,7 @@ def _played(work: Work, index: int) -> Any:
 
     label, rules = work.variants[index]
     folder = work.folder / f"v{index + 1}"
-    lineup = Lineup.parse(work.settings.agents, rules.to_dict()["players"])
+    lineup = Lineup.parse(work.settings.agents, rules.players)
     simulate_to(folder, rules, work.settings.games, work.settings.seed, lineup,
                 backend=Backend(workers=work.workers), variant=label, progress=work.progress)
     return read_results(folder)

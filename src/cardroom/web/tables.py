@@ -103,7 +103,7 @@ class TableManager(FinishedTables):
                 raise RulesError(f"its deck {data.deck_info.get('name')!r} has changed since the game began")
         table = self._live(data, rules)
         if data.status == "running":
-            table.state = rebuild(rules, data.seed, data.actions)
+            table.state = rebuild(rules, data.seed, data.actions, engine=self.engine)
             table.seq = len(data.actions)
             table.away.update(data.left)  # who left is played by a stand-in to the end
         return table

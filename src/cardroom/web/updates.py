@@ -15,6 +15,7 @@ from typing import Any
 from cardroom.agents import levels
 from cardroom.engine import Rules, State
 from cardroom.games import GameSpec
+from cardroom.native import Engine
 from cardroom.record import rebuild
 from cardroom.seats import seat_name
 from cardroom.web import views
@@ -36,6 +37,8 @@ class TableViews:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.engine = Engine.chosen()
+        """The engine this server's games run on, chosen once when it starts."""
         self.tables: dict[str, LiveTable] = {}
         self.account_seats: Callable[[str], frozenset[int]] = lambda _table_id: frozenset()
         """The seats of a table that accounts hold (cardroom.web.accounts); the others' people
@@ -92,7 +95,7 @@ class TableViews:
         key = (table.id, delay)
         seq, state = self._behind.get(key, (-1, None))
         if state is None or seq > target:
-            seq, state = 0, rebuild(table.rules, table.data.seed, [])
+            seq, state = 0, rebuild(table.rules, table.data.seed, [], engine=self.engine)
         if seq < target:
             for action in self.store.actions(table.id)[seq:target]:
                 state.apply(action)
