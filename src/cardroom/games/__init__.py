@@ -198,7 +198,8 @@ class GameSpec:
     rules: Any
     """The rules class: ``rules(**options)``, ``rules.from_dict(mapping)``, ``option_names()``."""
     options: tuple[OptionSpec, ...]
-    """The options a table may set, described for people (``players`` and decks apart)."""
+    """The options a table may set, described for people (``players`` and decks apart): a game
+    declares them in its rules class and gives ``options_of(rules)``; a game may give its own."""
     players: Callable[[], tuple[int, int]]
     """The fewest and most players, with the default options."""
     start: Callable[[Rules, int, Mapping[str, Any]], State]
