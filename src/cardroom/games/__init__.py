@@ -153,6 +153,17 @@ _DESCRIBED: dict[type, tuple[OptionSpec, ...]] = {}
 """Each rules class's catalog, made once from its fields."""
 
 
+_Check = tuple[str, str, int | None, int | None, tuple[str, ...], bool]
+_CHECKS: dict[type, tuple[_Check, ...]] = {}
+"""What :meth:`GameRules.check_options` checks of each rules class, read once from its catalog."""
+
+
+def _checks_of(rules: type) -> tuple[_Check, ...]:
+    _CHECKS[rules] = found = tuple((o.name, o.kind, o.minimum, o.maximum, o.choices, o.by_players)
+                                   for o in options_of(rules))
+    return found
+
+
 def options_of(rules: type) -> tuple[OptionSpec, ...]:
     """The options a rules class declares with :func:`option`, in the order of its fields, each
     named after its field and of its kind: what its game's spec gives as ``options``.
@@ -423,19 +434,21 @@ class GameRules(NamedOptions):
         allow: a bool that is not true or false, a whole number out of its bounds, a choice not
         among its choices (a ``by_players`` option may be left ``None``: the game resolves it). The game's
         ``__post_init__`` calls it and checks the rest (the players, what options allow together)."""
-        for described in options_of(type(self)):
-            name = described.name
+        checks = _CHECKS.get(type(self)) or _checks_of(type(self))
+        for name, kind, low, high, choices, by_players in checks:
             value = getattr(self, name)
-            if value is None and described.by_players:
+            if value is None and by_players:
                 continue
-            if described.kind == "bool":
-                if not isinstance(value, bool):
+            if kind == "bool":
+                if value is not True and value is not False:
                     raise RulesError(f"{name} must be true or false, not {value!r}")
-            elif described.kind == "int":
-                check_whole(value, name, described.minimum, described.maximum)
-            elif described.kind == "choice":
-                if value not in described.choices:
-                    raise RulesError(f"{name} must be one of {', '.join(described.choices)}, not {value!r}")
+            elif kind == "int":
+                if type(value) is not int or (low is not None and value < low) or (
+                        high is not None and value > high):
+                    check_whole(value, name, low, high)  # a whole number of another type, else refused
+            elif kind == "choice":
+                if value not in choices:
+                    raise RulesError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
             elif not isinstance(value, str):
                 raise RulesError(f"{name} must be text, not {value!r:.40}")
 
