@@ -29,13 +29,14 @@ as pytest finds its plugins.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, ClassVar, Literal, overload
+from typing import Any, ClassVar, Literal, TypeVar, overload
 
-from cardroom.engine import CardroomInputError, Event, NamedOptions, Rules, RulesError, State
+from cardroom.engine import CardroomInputError, Event, NamedOptions, Rules, RulesError, State, check_whole
 from cardroom.games.contracts import (
     AnalysisSections,
     DealLimits,
@@ -64,6 +65,8 @@ __all__ = [
     "load_ref",
     "make_rules",
     "names",
+    "option",
+    "options_of",
     "register",
     "specs",
     "start_game",
@@ -84,7 +87,9 @@ class OptionSpec:
     ``kind`` is ``bool``, ``int``, ``choice`` or ``text``; ``minimum``/``maximum`` bound an
     ``int``; ``choices`` list a ``choice``'s values; ``by_players`` marks an option whose
     default depends on the number of players (the text says how), so no single default is
-    shown. The rules class stays the authority on what is valid.
+    shown. A game declares each beside its field in its rules class (:func:`option`) and its
+    spec reads them from there (:func:`options_of`); the rules check a value against the same
+    description (:meth:`GameRules.check_options`), and stay the authority on what else is valid.
     """
 
     name: str
@@ -110,6 +115,83 @@ class OptionSpec:
         return out
 
 
+_T = TypeVar("_T")
+
+OPTION = "cardroom.option"
+"""The key of a rules field's ``metadata`` that holds its description for people (:func:`option`)."""
+
+
+def option(
+    default: _T,
+    text: str,
+    *,
+    label: str = "",
+    minimum: int | None = None,
+    maximum: int | None = None,
+    choices: Sequence[str] = (),
+    by_players: bool = False,
+) -> _T:
+    """A rules option people set, declared as its rules class's field with its description:
+    ``scoring: str = option("horns", "How taken cards score...", label="Scoring", choices=SCORINGS)``.
+
+    The field's default is ``default``; :func:`options_of` makes the game's catalog
+    (:class:`OptionSpec`) from these fields, in their order, and
+    :meth:`GameRules.check_options` checks a value against the kind, bounds and choices given
+    here. The kind is ``choice`` when ``choices`` are given, else the default's type (``bool``,
+    ``int``, ``text``); an option whose default is ``None`` (``by_players``) takes the kind of
+    its entry in the class's ``text_kinds``. A field declared without :func:`option` (the
+    players, a deck, the chance stream) is no option of the catalog.
+    """
+    described = OptionSpec("", "", text, minimum=minimum, maximum=maximum, choices=tuple(choices),
+                           by_players=by_players, label=label)
+    found: _T = field(default=default, metadata={OPTION: described})
+    return found
+
+
+_KINDS: tuple[tuple[type, str], ...] = ((bool, "bool"), (int, "int"), (str, "text"))
+_DESCRIBED: dict[type, tuple[OptionSpec, ...]] = {}
+"""Each rules class's catalog, made once from its fields."""
+
+
+_Check = tuple[str, str, int | None, int | None, tuple[str, ...], bool]
+_CHECKS: dict[type, tuple[_Check, ...]] = {}
+"""What :meth:`GameRules.check_options` checks of each rules class, read once from its catalog."""
+
+
+def _checks_of(rules: type) -> tuple[_Check, ...]:
+    _CHECKS[rules] = found = tuple((o.name, o.kind, o.minimum, o.maximum, o.choices, o.by_players)
+                                   for o in options_of(rules))
+    return found
+
+
+def options_of(rules: type) -> tuple[OptionSpec, ...]:
+    """The options a rules class declares with :func:`option`, in the order of its fields, each
+    named after its field and of its kind: what its game's spec gives as ``options``.
+
+    >>> from cardroom.games.baha.rules import Rules
+    >>> [(o.name, o.kind) for o in options_of(Rules)][:2]
+    [('scoring', 'choice'), ('passing', 'bool')]
+    """
+    known = _DESCRIBED.get(rules)
+    if known is not None:
+        return known
+    text_kinds: Mapping[str, Any] = getattr(rules, "text_kinds", {})
+    found = []
+    for f in dataclasses.fields(rules):
+        described = f.metadata.get(OPTION)
+        if described is None:
+            continue
+        example = text_kinds.get(f.name, f.default) if f.default is None else f.default
+        kind = "choice" if described.choices else next(
+            (k for t, k in _KINDS if isinstance(example, t)), None)
+        if kind is None:
+            raise TypeError(f"{rules.__name__}.{f.name}: an option's kind is read from its default or, "
+                            f"when that is None, its text_kinds entry; neither is a bool, int or str")
+        found.append(dataclasses.replace(described, name=f.name, kind=kind))
+    _DESCRIBED[rules] = made = tuple(found)
+    return made
+
+
 Narrator = Callable[[Event, Sequence[str], Any], "str | None"]
 """Tells one event in a line of English (seats by their names), or ``None`` for one not told."""
 
@@ -127,7 +209,8 @@ class GameSpec:
     rules: Any
     """The rules class: ``rules(**options)``, ``rules.from_dict(mapping)``, ``option_names()``."""
     options: tuple[OptionSpec, ...]
-    """The options a table may set, described for people (``players`` and decks apart)."""
+    """The options a table may set, described for people (``players`` and decks apart): a game
+    declares them in its rules class and gives ``options_of(rules)``; a game may give its own."""
     players: Callable[[], tuple[int, int]]
     """The fewest and most players, with the default options."""
     start: Callable[[Rules, int, Mapping[str, Any]], State]
@@ -345,6 +428,29 @@ class GameRules(NamedOptions):
 
     game: ClassVar[str]
     """The game's name (each game's rules class sets it)."""
+
+    def check_options(self) -> None:
+        """Refuse a value of an option declared with :func:`option` that its description does not
+        allow: a bool that is not true or false, a whole number out of its bounds, a choice not
+        among its choices (a ``by_players`` option may be left ``None``: the game resolves it). The game's
+        ``__post_init__`` calls it and checks the rest (the players, what options allow together)."""
+        checks = _CHECKS.get(type(self)) or _checks_of(type(self))
+        for name, kind, low, high, choices, by_players in checks:
+            value = getattr(self, name)
+            if value is None and by_players:
+                continue
+            if kind == "bool":
+                if value is not True and value is not False:
+                    raise RulesError(f"{name} must be true or false, not {value!r}")
+            elif kind == "int":
+                if type(value) is not int or (low is not None and value < low) or (
+                        high is not None and value > high):
+                    check_whole(value, name, low, high)  # a whole number of another type, else refused
+            elif kind == "choice":
+                if value not in choices:
+                    raise RulesError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+            elif not isinstance(value, str):
+                raise RulesError(f"{name} must be text, not {value!r:.40}")
 
     @property
     def spec(self) -> GameSpec:

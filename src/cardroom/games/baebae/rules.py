@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import bits_of
 from cardroom.engine import SPLITMIX, TWISTER, RulesError, check_stream, check_whole
-from cardroom.games import GameRules
+from cardroom.games import GameRules, option
 from cardroom.games.baebae.deck import (
     MAX_COPIES,
     CardDef,
@@ -39,6 +39,7 @@ MIN_PLAYERS = 2
 MAX_ROUNDS = 100
 MAX_HAND = 20
 MAX_TURN_LIMIT = 100_000
+MAX_ACE_PENALTY = 20
 CHOSEN_TARGETS = ("once", "each_step")
 """How a card's action reads several steps aimed at a ``chosen`` player (option ``chosen_target``):
 the player is chosen once for the whole action, or each such step asks again."""
@@ -207,13 +208,20 @@ class Rules(GameRules):
     written before ``stream`` existed was dealt on the Twister stream."""
 
     players: int = 4
-    rounds: int = 3
-    ace_penalty: int = 1
-    draw_when_able: bool = False
-    hand_size: int | None = None
-    decks: int = 1
+    rounds: int = option(3, "Rounds in the game.", label="Rounds", minimum=1, maximum=MAX_ROUNDS)
+    ace_penalty: int = option(1, "Penalty points of an ace left in hand.", label="Penalty of an ace",
+                              minimum=0, maximum=MAX_ACE_PENALTY)
+    draw_when_able: bool = option(False, "A player who can play may draw instead.",
+                                  label="Draw when able to play")
+    hand_size: int | None = option(
+        None, "Cards dealt to each player (by default 7 with two players, else 5).",
+        label="Cards dealt", minimum=1, maximum=MAX_HAND, by_players=True)
+    decks: int = option(1, "Copies of the deck shuffled together.", label="Decks shuffled together",
+                        minimum=1, maximum=MAX_COPIES)
     deck: str = "sample"
-    turn_limit: int = 2000
+    turn_limit: int = option(
+        2000, "Turns after which a round stops (a guard against endless rounds).",
+        label="Turn limit of a round", minimum=10, maximum=MAX_TURN_LIMIT)
     chosen_target: str = "once"
     stream: str = SPLITMIX
     """The chance stream (docs/records.md, "Chance streams"): ``splitmix`` for new games,
@@ -248,17 +256,12 @@ class Rules(GameRules):
     """The design of each card text, upper case (``6C``, ``6C#2``)."""
 
     def __post_init__(self) -> None:
-        check_whole(self.rounds, "rounds", 1, MAX_ROUNDS)
-        check_whole(self.ace_penalty, "ace_penalty", 0, 20)
-        check_whole(self.decks, "decks", 1, MAX_COPIES)
-        check_whole(self.turn_limit, "turn_limit", 10, MAX_TURN_LIMIT)
+        self.check_options()  # each option's kind, bounds and choices, as declared above
         if self.chosen_target not in CHOSEN_TARGETS:
             raise RulesError(f"chosen_target must be {' or '.join(CHOSEN_TARGETS)}, "
                              f"not {self.chosen_target!r:.40}")
         object.__setattr__(self, "chosen_once", self.chosen_target == "once")
         check_stream(self.stream)
-        if not isinstance(self.draw_when_able, bool):
-            raise RulesError(f"draw_when_able must be true or false, not {self.draw_when_able!r}")
         if not isinstance(self.deck, str) or not self.deck.strip():
             raise RulesError(f"deck must be a deck name (e.g. sample) or a deck file's digest, "
                              f"not {self.deck!r}")
@@ -268,9 +271,6 @@ class Rules(GameRules):
         object.__setattr__(self, "deck_files", tuple(self.deck_files))
         players = check_whole(self.players, "players", MIN_PLAYERS)
         chosen_hand = self.hand_size
-        if chosen_hand is not None:
-            check_whole(chosen_hand, "hand_size", 1, MAX_HAND)
-
         hand = hand_size_for(players, chosen_hand)
         object.__setattr__(self, "hand_size", hand)
         try:

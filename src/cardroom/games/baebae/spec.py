@@ -6,16 +6,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from cardroom.engine import Event, Rules, RulesError, State
-from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameSpec, options_of
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deck import find_deck
 from cardroom.games.baebae.deck_support import DECKS
 from cardroom.games.baebae.events import EndEvent, baebae_event, baebae_events
 from cardroom.games.baebae.narrate import narrate
 from cardroom.games.baebae.rules import (
-    MAX_HAND,
-    MAX_ROUNDS,
-    MAX_TURN_LIMIT,
     MIN_PLAYERS,
     players_for,
 )
@@ -70,20 +67,7 @@ SPEC = GameSpec(
     summary="A shedding game whose cards are characters with types and actions, scored by penalty "
             "over rounds.",
     rules=BaebaeRules,
-    options=(
-        OptionSpec("rounds", "int", "Rounds in the game.", minimum=1, maximum=MAX_ROUNDS, label="Rounds"),
-        OptionSpec("ace_penalty", "int", "Penalty points of an ace left in hand.", minimum=0, maximum=20,
-                   label="Penalty of an ace"),
-        OptionSpec("draw_when_able", "bool", "A player who can play may draw instead.",
-                   label="Draw when able to play"),
-        OptionSpec("hand_size", "int", "Cards dealt to each player (by default 7 with two players, else 5).",
-                   minimum=1, maximum=MAX_HAND, by_players=True, label="Cards dealt"),
-        OptionSpec("decks", "int", "Copies of the deck shuffled together.", minimum=1, maximum=8,
-                   label="Decks shuffled together"),
-        OptionSpec("turn_limit", "int",
-                   "Turns after which a round stops (a guard against endless rounds).",
-                   minimum=10, maximum=MAX_TURN_LIMIT, label="Turn limit of a round"),
-    ),
+    options=options_of(BaebaeRules),  # declared beside their fields in rules.py
     players=_players,
     start=_start,
     narrate=narrate,

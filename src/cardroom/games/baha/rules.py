@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardroom.cards import Card, CardMask, mask_of
 from cardroom.engine import SPLITMIX, TWISTER, RulesError, check_stream, check_whole
-from cardroom.games import GameRules
+from cardroom.games import GameRules, option
 from cardroom.games.baha.cards import BAHA_DECK, VALUES, horns_of, mask_points, value_of
 
 if TYPE_CHECKING:
@@ -75,12 +75,20 @@ class Rules(GameRules):
     """A record written before ``stream`` existed was dealt on the Twister stream."""
 
     players: int = 4
-    scoring: str = "horns"
-    passing: bool = True
-    moon: bool = True
-    target: int = 100
-    draw_pile: bool | None = None
-    random_dealer: bool = False
+    scoring: str = option(
+        "horns", "How taken cards score: horns (9 to 13 carry 1 to 5) or face value of 9 and up.",
+        label="Scoring", choices=SCORINGS)
+    passing: bool = option(True, "Pass three cards before each hand (right, left, keep).", label="Passing")
+    moon: bool = option(
+        True, "Shooting the moon: whoever takes every point gives the hand's points to everyone else.",
+        label="Shooting the moon")
+    target: int = option(
+        100, "The game ends when a total reaches this many points; the lowest total wins.",
+        label="Points that end the game", minimum=1, maximum=MAX_TARGET)
+    draw_pile: bool | None = option(
+        None, "Draw-pile variant for 2 or 3 players (by default on for 2 players, off for 3).",
+        label="Draw pile (2 or 3 players)", by_players=True)
+    random_dealer: bool = option(False, "Choose the first dealer at random.", label="Random first dealer")
     stream: str = SPLITMIX
     """The chance stream (docs/records.md, "Chance streams"): ``splitmix`` for new games,
     ``twister`` for the records written before it."""
@@ -94,23 +102,13 @@ class Rules(GameRules):
     draw_pile_count: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        def check_bool(name: str, value: object) -> None:
-            if not isinstance(value, bool):
-                raise RulesError(f"{name} must be true or false, not {value!r}")
-
         players = check_whole(self.players, "players", MIN_PLAYERS, MAX_PLAYERS)
-        if self.scoring not in SCORINGS:
-            raise RulesError(f"scoring must be one of {', '.join(SCORINGS)}, not {self.scoring!r}")
-        check_bool("passing", self.passing)
-        check_bool("moon", self.moon)
-        check_bool("random_dealer", self.random_dealer)
+        self.check_options()  # each option's kind, bounds and choices, as declared above
         check_stream(self.stream)
-        check_whole(self.target, "target", 1, MAX_TARGET)
         draw_pile = self.draw_pile
         if draw_pile is None:
             draw_pile = players == 2  # RULINGS B10: the rule for two players
             object.__setattr__(self, "draw_pile", draw_pile)
-        check_bool("draw_pile", draw_pile)
         if draw_pile and players > 3:
             raise RulesError(f"draw_pile is for 2 or 3 players, not {players}")
 

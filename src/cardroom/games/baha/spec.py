@@ -6,11 +6,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from cardroom.engine import Event, Rules, RulesError, State
-from cardroom.games import GameInfo, GameSpec, OptionSpec
+from cardroom.games import GameInfo, GameSpec, options_of
 from cardroom.games.baha.actions import NUM_ACTIONS
 from cardroom.games.baha.events import EndEvent, baha_event, baha_events
 from cardroom.games.baha.narrate import narrate
-from cardroom.games.baha.rules import MAX_PLAYERS, MAX_TARGET, MIN_PLAYERS, SCORINGS, Deal
+from cardroom.games.baha.rules import MAX_PLAYERS, MIN_PLAYERS, Deal
 from cardroom.games.baha.rules import Rules as BahaRules
 
 __all__ = ["SPEC"]
@@ -56,24 +56,7 @@ SPEC = GameSpec(
     title="Baha",
     summary="A trick-taking game of avoiding the horned cards: pass three, follow colour, play to 100.",
     rules=BahaRules,
-    options=(
-        OptionSpec("scoring", "choice",
-                   "How taken cards score: horns (9 to 13 carry 1 to 5) or face value of 9 and up.",
-                   choices=tuple(SCORINGS), label="Scoring"),
-        OptionSpec("passing", "bool", "Pass three cards before each hand (right, left, keep).",
-                   label="Passing"),
-        OptionSpec("moon", "bool",
-                   "Shooting the moon: whoever takes every point gives the hand's points to everyone else.",
-                   label="Shooting the moon"),
-        OptionSpec("target", "int",
-                   "The game ends when a total reaches this many points; the lowest total wins.",
-                   minimum=1, maximum=MAX_TARGET, label="Points that end the game"),
-        OptionSpec("draw_pile", "bool",
-                   "Draw-pile variant for 2 or 3 players (by default on for 2 players, off for 3).",
-                   by_players=True, label="Draw pile (2 or 3 players)"),
-        OptionSpec("random_dealer", "bool", "Choose the first dealer at random.",
-                   label="Random first dealer"),
-    ),
+    options=options_of(BahaRules),  # declared beside their fields in rules.py
     players=_players,
     start=_start,
     narrate=narrate,
