@@ -202,7 +202,8 @@ class BaebaeHeuristic:
     def random(self) -> float: ...
 
 def baebae_games(
-    rules: BaebaeRules, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
+    rules: BaebaeRules, first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
+    flat: bool = ...,
 ) -> dict[str, Any]: ...
 
 def baebae_restricted_games(
