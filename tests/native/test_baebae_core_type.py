@@ -5,11 +5,10 @@ core type does: test_games_core_type.py)."""
 from __future__ import annotations
 
 import gc
-import random
 import sys
 
 import pytest
-from native_support import needs_native
+from native_support import needs_native, played
 
 from cardroom import native
 from cardroom.games.baebae import Rules
@@ -20,15 +19,6 @@ pytestmark = needs_native
 PER_STEP_GETTERS = ("turn", "totals", "round_no", "phase_code", "hands", "discard", "stock", "suit", "declared",
                     "direction", "drawn", "skips", "round_penalties")
 
-
-def played(state: NativeBaebaeState, actions: int, seed: int = 0) -> NativeBaebaeState:
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    return state
 
 
 def test_the_fields_read_each_step_are_the_plain_types_getters():

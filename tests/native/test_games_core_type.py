@@ -7,14 +7,13 @@ reference; and every game's batch bound alike (``register_batch``). Parametrised
 from __future__ import annotations
 
 import inspect
-import random
 import re
 import sys
 from typing import Any
 
 import pytest
 from native_games import GAMES
-from native_support import NativeGame, needs_native
+from native_support import NativeGame, needs_native, played
 
 from cardroom import native
 from cardroom.engine import IllegalAction
@@ -32,15 +31,6 @@ def core_type(game: NativeGame) -> Any:
     """The core type the game's native state subclasses (the one from the native module)."""
     return next(c for c in game.native_type().__mro__ if c.__module__ == native.core().__name__)
 
-
-def played(state: Any, actions: int, seed: int = 0) -> Any:
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    return state
 
 
 @pytest.mark.parametrize("game", EVERY_GAME, ids=lambda g: g.name)
