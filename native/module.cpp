@@ -234,7 +234,7 @@ struct BahaCore {
             PyList_SET_ITEM(out, i, PyLong_FromLong(base + baha::lowest(mask)));  // small ints: cached
         return out;
     }
-    bool is_legal(int action) const { return action >= 0 && action < baha::NUM_ACTIONS && g.is_legal(action); }
+    bool is_legal(int action) const noexcept { return action >= 0 && action < baha::NUM_ACTIONS && g.is_legal(action); }
     void play(int action) {
         LogSink s = sink();
         g.apply(s, action);

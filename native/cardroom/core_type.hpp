@@ -15,7 +15,8 @@
 //                          started()            whether it may play (false: not yet started)
 //                          over()               whether the game has ended
 //                          legal_actions()      the legal actions, a new list
-//                          is_legal(action)     whether an int is a legal action now
+//                          is_legal(action)     whether an int is a legal action now (noexcept
+//                                               where it cannot throw: then checked unguarded)
 //                          play(action)         a legal action taken, its events logged
 //                          copy_to(other)       everything copied into a new core (a clone)
 //   name, doc            the type's dotted name and doc
@@ -171,17 +172,24 @@ struct CoreType {
             int overflow = 0;
             long value = PyLong_AsLongAndOverflow(action, &overflow);
             if (!overflow && value >= INT32_MIN && value <= INT32_MAX) {
-                PyObject* events = guarded([&]() -> PyObject* {
-                    if (!core->is_legal(static_cast<int>(value))) Py_RETURN_NONE;
+                auto take = [&]() -> PyObject* {
                     note(core->history, core->g.turn, action);
                     Py_CLEAR(self->ref);
                     PyObject* log = core->log.ptr();
                     Py_ssize_t mark = PyList_GET_SIZE(log);
                     core->play(static_cast<int>(value));
                     return PyList_GetSlice(log, mark, PY_SSIZE_T_MAX);
-                });
-                if (events != Py_None) return events;  // the events, or nullptr on an error
-                Py_DECREF(events);
+                };
+                if constexpr (noexcept(core->is_legal(0))) {  // the check needs no guard
+                    if (core->is_legal(static_cast<int>(value))) return guarded(take);
+                } else {
+                    PyObject* events = guarded([&]() -> PyObject* {
+                        if (!core->is_legal(static_cast<int>(value))) Py_RETURN_NONE;
+                        return take();
+                    });
+                    if (events != Py_None) return events;  // the events, or nullptr on an error
+                    Py_DECREF(events);
+                }
             }
         }
         static PyObject* other = PyUnicode_InternFromString("_apply_other");
