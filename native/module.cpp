@@ -25,6 +25,7 @@
 #include "cardroom/baha_tables.hpp"
 #include "cardroom/baha_vector.hpp"
 #include "cardroom/chance.hpp"
+#include "cardroom/core_type.hpp"
 #include "cardroom/fields.hpp"
 #include "cardroom/ismcts_baha.hpp"
 #include "cardroom/rules_py.hpp"
@@ -221,19 +222,36 @@ struct BahaCore {
 
     LogSink sink() { return LogSink{log, hand_start}; }
 
+    // What the core type (core_type.hpp) calls at each action
+    static constexpr bool started() { return true; }  // baha_start deals the first hand
+    bool over() const { return g.phase == baha::OVER; }
+    PyObject* legal_actions() const {
+        uint64_t mask = g.legal_mask();
+        long base = g.phase == baha::PASS ? baha::PASS_BASE : 0;
+        PyObject* out = PyList_New(baha::count(mask));
+        if (out == nullptr) return nullptr;
+        for (Py_ssize_t i = 0; mask; ++i, mask &= mask - 1)
+            PyList_SET_ITEM(out, i, PyLong_FromLong(base + baha::lowest(mask)));  // small ints: cached
+        return out;
+    }
+    bool is_legal(int action) const noexcept { return action >= 0 && action < baha::NUM_ACTIONS && g.is_legal(action); }
+    void play(int action) {
+        LogSink s = sink();
+        g.apply(s, action);
+    }
+
     void random_playout(const py::object& random) {
         auto uniform = [&random]() { return py::cast<double>(random()); };
         LogSink s = sink();
         g.random_playout(s, uniform);
     }
 
-    BahaCore clone() const {
-        BahaCore other;
+    // Everything copied into ``other``, a new core (a clone, made in place).
+    void copy_to(BahaCore& other) const {
         other.g = g;
 #define CARDROOM_BAHA_COPY(name, codec) fields::codec::copy(other.name, name);
         CARDROOM_BAHA_CORE_FIELDS(CARDROOM_BAHA_COPY)
 #undef CARDROOM_BAHA_COPY
-        return other;
     }
 };
 
@@ -340,189 +358,23 @@ void start_core(BahaCore& core, const baha::Rules& rules, const std::string& see
     g.begin_hand(s, given ? &deal : nullptr);
 }
 
-// -- the state object: BahaCore as a plain CPython type ------------------------------------
-//
-// The per-action calls (legal_actions, apply, current_player, is_over...) are what the web,
-// the terminal and every bot make at each move, so they are written against the C API as
-// METH_NOARGS / METH_O methods and getters, with none of pybind11's dispatch on the way:
-// cardroom.games.baha.native.NativeBahaState subclasses this type and adds the rest of the
-// protocol in Python. The fields of the Python face (rules, seed, n, origin, the cached
-// reference) live here too, so a clone is made in one call.
+// -- the state object: BahaCore as a plain CPython type (core_type.hpp) --------------------
 
-struct StateObject {
-    PyObject_HEAD
-    BahaCore* core;
-    PyObject* rules;
-    PyObject* seed;
-    PyObject* origin;
-    PyObject* ref;  // the Python reference position, cached until the next action
-    int n;
+struct CoreTraits {
+    using Core = BahaCore;
+    static constexpr const char* name = "cardroom.native._core.BahaCore";
+    static constexpr const char* doc = "Baha's state on the native engine (subclassed by NativeBahaState).";
+    static constexpr const char* needed = "a native Baha state is needed";
+    static constexpr const char* not_started = "the native Baha state has not been started (baha_start)";
+    static constexpr std::array<core_type::Member, 0> extra{};  // rules, seed and origin only
 };
+using State = core_type::CoreType<CoreTraits>;
 
-PyTypeObject* state_type = nullptr;
+BahaCore& core_of(py::handle state) { return State::core_of(state); }
 
-BahaCore& core_of(py::handle state) {
-    if (!PyObject_TypeCheck(state.ptr(), state_type)) throw py::type_error("a native Baha state is needed");
-    return *reinterpret_cast<StateObject*>(state.ptr())->core;
-}
-
-// Runs ``body`` and turns a C++ exception into a Python one (nothing may unwind through C).
-template <class Body>
-PyObject* guarded(Body&& body) {
-    try {
-        return body();
-    } catch (py::error_already_set& error) {
-        error.restore();
-    } catch (const std::exception& error) {
-        PyErr_SetString(PyExc_RuntimeError, error.what());
-    }
-    return nullptr;
-}
-
-PyObject* state_new(PyTypeObject* type, PyObject*, PyObject*) {
-    auto* self = reinterpret_cast<StateObject*>(type->tp_alloc(type, 0));
-    if (self == nullptr) return nullptr;
-    PyObject* made = guarded([&]() -> PyObject* {
-        self->core = new BahaCore();
-        return reinterpret_cast<PyObject*>(self);
-    });
-    if (made == nullptr) Py_DECREF(self);
-    return made;
-}
-
-void state_dealloc(PyObject* object) {
-    auto* self = reinterpret_cast<StateObject*>(object);
-    delete self->core;
-    Py_XDECREF(self->rules);
-    Py_XDECREF(self->seed);
-    Py_XDECREF(self->origin);
-    Py_XDECREF(self->ref);
-    PyTypeObject* type = Py_TYPE(object);
-    type->tp_free(object);
-    Py_DECREF(type);  // a heap type's instances hold it
-}
-
-PyObject* state_legal_actions(PyObject* object, PyObject*) {
-    const baha::Game& g = reinterpret_cast<StateObject*>(object)->core->g;
-    uint64_t mask = g.legal_mask();
-    long base = g.phase == baha::PASS ? baha::PASS_BASE : 0;
-    PyObject* out = PyList_New(baha::count(mask));
-    if (out == nullptr) return nullptr;
-    for (Py_ssize_t i = 0; mask; ++i, mask &= mask - 1)
-        PyList_SET_ITEM(out, i, PyLong_FromLong(base + baha::lowest(mask)));  // small ints: cached
-    return out;
-}
-
-// apply(action): a legal int is taken here; anything else goes to the Python face's
-// _apply_other, which takes an int-like action or raises IllegalAction in the reference's words.
-PyObject* state_apply(PyObject* object, PyObject* action) {
-    auto* self = reinterpret_cast<StateObject*>(object);
-    BahaCore& core = *self->core;
-    if (PyLong_CheckExact(action)) {
-        int overflow = 0;
-        long value = PyLong_AsLongAndOverflow(action, &overflow);
-        if (!overflow && value >= 0 && value < baha::NUM_ACTIONS && core.g.is_legal(static_cast<int>(value))) {
-            return guarded([&]() -> PyObject* {
-                PyObject* log = core.log.ptr();
-                Py_ssize_t mark = PyList_GET_SIZE(log);
-                PyObject* turn = PyLong_FromLong(core.g.turn);
-                PyObject* taken = PyTuple_Pack(2, turn, action);
-                Py_DECREF(turn);
-                if (taken == nullptr || PyList_Append(core.history.ptr(), taken) < 0) {
-                    Py_XDECREF(taken);
-                    return nullptr;
-                }
-                Py_DECREF(taken);
-                Py_CLEAR(self->ref);
-                LogSink sink = core.sink();
-                core.g.apply(sink, static_cast<int>(value));
-                return PyList_GetSlice(log, mark, PY_SSIZE_T_MAX);
-            });
-        }
-    }
-    static PyObject* other = PyUnicode_InternFromString("_apply_other");
-    return PyObject_CallMethodOneArg(object, other, action);  // one argument, even a tuple
-}
-
-PyObject* state_clone(PyObject* object, PyObject*) {
-    auto* self = reinterpret_cast<StateObject*>(object);
-    PyTypeObject* type = Py_TYPE(object);
-    auto* other = reinterpret_cast<StateObject*>(type->tp_new(type, nullptr, nullptr));
-    if (other == nullptr) return nullptr;
-    PyObject* made = guarded([&]() -> PyObject* {
-        *other->core = self->core->clone();
-        return reinterpret_cast<PyObject*>(other);
-    });
-    if (made == nullptr) {
-        Py_DECREF(other);
-        return nullptr;
-    }
-    for (auto [to, from] : {std::pair{&other->rules, self->rules}, {&other->seed, self->seed},
-                            {&other->origin, self->origin}}) {
-        Py_XINCREF(from);
-        *to = from;
-    }
-    other->n = self->n;
-    return made;
-}
-
-PyMethodDef state_methods[] = {
-    {"legal_actions", state_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
-    {"apply", state_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
-    {"clone", state_clone, METH_NOARGS, "An independent copy (the core's fields copied, events shared)."},
-    {nullptr, nullptr, 0, nullptr},
-};
-
-PyObject* get_is_over(PyObject* object, void*) {
-    return PyBool_FromLong(reinterpret_cast<StateObject*>(object)->core->g.phase == baha::OVER);
-}
-
-// One getter a field of the table (games/baha/fields.py), by its codec: get_hands, get_turn...
-#define CARDROOM_BAHA_GETTER(name, getter, codec, value, values, doc)                 \
-    PyObject* get_##name(PyObject* object, void*) {                                   \
-        const BahaCore& c = *reinterpret_cast<StateObject*>(object)->core;            \
-        const baha::Game& g = c.g;                                                    \
-        return baha_codecs::codec::get(value, fields::Context{#name, g.n, object, values}); \
-    }
+#define CARDROOM_BAHA_GETTER(...) CARDROOM_CORE_GETTER(CoreTraits, baha_codecs, __VA_ARGS__)
 CARDROOM_BAHA_FIELDS(CARDROOM_BAHA_GETTER)
 #undef CARDROOM_BAHA_GETTER
-
-PyGetSetDef state_getset[] = {
-    // the State protocol's names
-    {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
-    {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
-    {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
-    {"deal_number", get_hand_no, nullptr, "The hand being played, from 1.", nullptr},
-    // every field of the table
-#define CARDROOM_BAHA_GETSET(name, getter, codec, value, values, doc) {getter, get_##name, nullptr, doc, nullptr},
-    CARDROOM_BAHA_FIELDS(CARDROOM_BAHA_GETSET)
-#undef CARDROOM_BAHA_GETSET
-    {nullptr, nullptr, nullptr, nullptr, nullptr},
-};
-
-PyMemberDef state_members[] = {
-    {"rules", T_OBJECT_EX, offsetof(StateObject, rules), 0, "The Rules the game is played by."},
-    {"seed", T_OBJECT_EX, offsetof(StateObject, seed), 0, "Where the game's chance comes from."},
-    {"origin", T_OBJECT, offsetof(StateObject, origin), 0, "How a hand-made game began, or None."},
-    {"_ref", T_OBJECT, offsetof(StateObject, ref), 0, "The cached Python reference position, or None."},
-    {"n", T_INT, offsetof(StateObject, n), 0, "The number of players."},
-    {nullptr, 0, 0, 0, nullptr},
-};
-
-PyType_Slot state_slots[] = {
-    {Py_tp_doc, const_cast<char*>("Baha's state on the native engine (subclassed by NativeBahaState).")},
-    {Py_tp_new, reinterpret_cast<void*>(state_new)},
-    {Py_tp_dealloc, reinterpret_cast<void*>(state_dealloc)},
-    {Py_tp_methods, state_methods},
-    {Py_tp_getset, state_getset},
-    {Py_tp_members, state_members},
-    {0, nullptr},
-};
-
-PyType_Spec state_spec = {
-    "cardroom.native._core.BahaCore", sizeof(StateObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    state_slots,
-};
 
 // Every field of the table, set from the Python engine's state (a determinized world made by the
 // reference), each attribute read by name; the face sets its own (rules, seed, origin).
@@ -644,6 +496,16 @@ struct Played {
     }
 }
 
+// The batch's binding (core_type.hpp's register_batch): play_games, its lists made by
+// baha_batch.hpp (BatchGames' lists, or the flat lists themselves).
+struct BatchTraits {
+    using Bound = baha::Rules;
+    using Played = ::Played;
+    static const baha::Rules& rules_of(const baha::Rules& rules) { return rules; }
+    static constexpr auto play = play_games;
+    static py::dict lists(const Played& out, int players, bool flat) { return baha::batch_lists(out, players, flat); }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -694,9 +556,8 @@ PYBIND11_MODULE(_core, m) {
         py::arg("text"), py::arg("split") = false);
 
     // Baha's state: the raw type above, and its slower calls through pybind11
-    state_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&state_spec));
-    if (state_type == nullptr) throw py::error_already_set();
-    m.add_object("BahaCore", reinterpret_cast<PyObject*>(state_type));
+    State::add(m, "BahaCore", {}, {CARDROOM_BAHA_FIELDS(CARDROOM_CORE_GETSET)},
+               {get_turn, get_totals, get_hand_no, "The hand being played, from 1."});
     // Baha's rules as one object, made from the Python rules whole (rules_from), once per rules
     // (games/baha/native.py's core_rules), and taken whole by every function below that plays Baha
     py::class_<baha::Rules> baha_rules(m, "BahaRules", "Baha's rules as the core plays them (cardroom.games.baha.native.core_rules).");
@@ -712,7 +573,7 @@ PYBIND11_MODULE(_core, m) {
     m.def("baha_load", &load_core, py::arg("state"), py::arg("reference"));
     m.def("baha_random_playout", [](py::handle state, const py::object& random) {
         core_of(state).random_playout(random);
-        Py_CLEAR(reinterpret_cast<StateObject*>(state.ptr())->ref);
+        State::changed(state);
     });
 
     // Baha's heuristic player, for the differential tests
@@ -737,21 +598,7 @@ PYBIND11_MODULE(_core, m) {
     cardroom::baebae::register_baebae_ismcts(m);  // BAEBAE's native ISMCTS and determinization (ismcts_baebae.hpp)
 
     // Batches
-    m.def(
-        "baha_games",
-        [](const baha::Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
-           const std::vector<bool>& heuristic, bool flat) {
-            const int players = rules.players;
-            if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
-            Played out;
-            {
-                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_games(rules, first_seed, games, max_actions, exact, heuristic, out);
-            }
-            return baha::batch_lists(out, players, flat);  // BatchGames' lists (baha_batch.hpp)
-        },
-        py::arg("rules"), py::arg("first_seed"), py::arg("games"), py::arg("max_actions"), py::arg("exact"),
-        py::arg("heuristic"), py::arg("flat") = false);
+    core_type::register_batch<BatchTraits>(m, "baha_games");  // core_type.hpp
     tables::register_table_games<baha::TablesTraits>(m, "baha_table_games");  // tables.hpp
 
     baha::register_baha_ismcts(m, core_of);  // Baha's native ISMCTS and determinization (ismcts_baha.hpp)
@@ -765,7 +612,7 @@ PYBIND11_MODULE(_core, m) {
             core.log = py::list();
             core.history = py::list();
             core.hand_start = 0;
-            Py_CLEAR(reinterpret_cast<StateObject*>(state.ptr())->ref);  // the position changed
+            State::changed(state);  // the position changed
         });
     baebae_vector::register_baebae_vector(m);  // BAEBAE's vector environment (baebae_vector.hpp)
     baebae::register_baebae_knowledge(m);  // a BAEBAE seat's knowledge read in C++ (baebae_knowledge.hpp)

@@ -10,6 +10,7 @@
 #include <structmember.h>
 
 #include <algorithm>
+#include <array>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -19,6 +20,7 @@
 
 #include "cardroom/baebae.hpp"
 #include "cardroom/baebae_batch.hpp"
+#include "cardroom/core_type.hpp"
 #include "cardroom/fields.hpp"
 #include "cardroom/pylists.hpp"
 #include "cardroom/rules_py.hpp"
@@ -233,18 +235,14 @@ struct Core {
         return std::find(now.begin(), now.end(), action) != now.end();
     }
 
-    // Take a legal int action (``taken``, the Python int) and return its events (a new list).
-    PyObject* apply(int action, PyObject* taken) {
+    // What the core type (core_type.hpp) calls at each action
+    bool started() const { return compiled != nullptr; }  // baebae_start gives the compiled deck
+    bool over() const { return g.phase == OVER; }
+    PyObject* legal_actions();  // a new list
+
+    // Take a legal int action, its events logged.
+    void play(int action) {
         has_legal = false;
-        PyObject* turn = PyLong_FromLong(g.turn);
-        PyObject* entry = turn == nullptr ? nullptr : PyTuple_Pack(2, turn, taken);
-        Py_XDECREF(turn);
-        if (entry == nullptr || PyList_Append(history.ptr(), entry) < 0) {
-            Py_XDECREF(entry);
-            throw py::error_already_set();
-        }
-        Py_DECREF(entry);
-        Py_ssize_t mark = PyList_GET_SIZE(log.ptr());
         PySink sink(this);
         g.sink = &sink;
         try {
@@ -254,11 +252,10 @@ struct Core {
             throw;
         }
         g.sink = nullptr;
-        return PyList_GetSlice(log.ptr(), mark, PY_SSIZE_T_MAX);
     }
 
-    Core clone() const {
-        Core other;
+    // Everything copied into ``other``, a new core (a clone, made in place).
+    void copy_to(Core& other) const {
         other.compiled = compiled;
         other.g = g;
 #define CARDROOM_BAEBAE_COPY(name, codec) fields::codec::copy(other.name, name);
@@ -266,7 +263,6 @@ struct Core {
 #undef CARDROOM_BAEBAE_COPY
         other.has_legal = has_legal;
         other.legal_cache = legal_cache;
-        return other;
     }
 };
 
@@ -305,17 +301,6 @@ inline void PySink::choose(int p, int number, int label) {
 namespace baebae_codecs {
 using namespace cardroom::fields;
 
-// Runs ``body`` (a new reference) with a Python error left set rather than thrown.
-template <class Body>
-PyObject* made(Body&& body) {
-    try {
-        return body();
-    } catch (py::error_already_set& error) {
-        error.restore();
-    }
-    return nullptr;
-}
-
 // interpreter.Frame and interpreter.Decision, looked up once (never freed: they outlive the
 // module's users); the pending decision is read at every step of a decision.
 inline const py::object& frame_type() {
@@ -331,7 +316,7 @@ inline const py::object& decision_type() {
 // Each seat's hand: a set of cards as the reference's int.
 struct Hands {
     static PyObject* get(const Game& g, const Context&) {
-        return made([&]() {
+        return core_type::guarded([&]() {
             py::list out;
             for (const Bits& h : g.hands) out.append(int_of(h));
             return out.release().ptr();
@@ -346,7 +331,7 @@ struct Hands {
 // The seats that passed with nothing to draw, as a bitmask: idle and idle_count.
 struct IdlePasses {
     static PyObject* get(const Game& g, const Context&) {
-        return made([&]() {
+        return core_type::guarded([&]() {
             Bits idle((g.n + 63) / 64);
             for (int s = 0; s < g.n; ++s)
                 if (g.idle[s]) idle.set(s);
@@ -369,7 +354,7 @@ inline int minus_one_or(py::handle value) { return value.is_none() ? -1 : value.
 // The interpreter's stack, as interpreter.Frame objects (their steps the program's lists).
 struct FrameStack {
     static PyObject* get(const Game& g, const Context& c) {
-        return made([&]() {
+        return core_type::guarded([&]() {
             py::list out;
             if (g.frames.empty()) return out.release().ptr();
             py::object tuples = py::handle(c.state).attr("_program").attr("tuples");
@@ -410,7 +395,7 @@ struct FrameStack {
 struct Pending {
     static PyObject* get(const Game& g, const Context& c) {
         if (g.phase != DECIDE || g.pending.kind < 0) Py_RETURN_NONE;
-        return made([&]() {
+        return core_type::guarded([&]() {
             const Decision& d = g.pending;
             py::handle type = py::type::handle_of(py::handle(c.state));
             py::tuple kinds = type.attr(WORD(KINDS)), purposes = type.attr(WORD(PURPOSES));
@@ -439,7 +424,7 @@ struct Pending {
 struct Ranking {
     static PyObject* get(const Core& core, const Context&) {
         if (core.g.phase != OVER) Py_RETURN_NONE;
-        return made([&]() {
+        return core_type::guarded([&]() {
             py::list out;
             for (auto row : core.log[py::len(core.log) - 1]["ranking"]) out.append(py::dict(py::reinterpret_borrow<py::dict>(row)));
             return out.release().ptr();
@@ -497,153 +482,34 @@ struct PyRules {
     std::shared_ptr<Compiled> compiled;
 };
 
-// -- the state object: Core as a plain CPython type -------------------------------------------
-//
-// The per-action calls (legal_actions, apply, clone, current_player, is_over, scores...) are
-// what the web, the terminal and every bot make at each move, so they are written against the
-// C API as METH_NOARGS / METH_O methods and getters, with none of pybind11's dispatch on the
-// way: cardroom.games.baebae.native.NativeBaebaeState subclasses this type and adds the rest of
-// the protocol in Python. The fields of the Python face (rules, seed, n, origin, its action
-// space and program, the cached reference) live here too, so a clone is made in one call.
+// -- the state object: Core as a plain CPython type (core_type.hpp) ---------------------------
 
-struct CoreObject {
-    PyObject_HEAD
-    Core* core;
-    PyObject* rules;
-    PyObject* seed;
-    PyObject* origin;
-    PyObject* space;
-    PyObject* program;
-    PyObject* ref;  // the Python reference position, cached until the next action
-    int n;
+struct CoreTraits {
+    using Core = baebae_py::Core;
+    static constexpr const char* name = "cardroom.native._core.BaebaeCore";
+    static constexpr const char* doc = "BAEBAE's state on the native engine (subclassed by NativeBaebaeState).";
+    static constexpr const char* needed = "a native BAEBAE state is needed";
+    static constexpr const char* not_started = "the native BAEBAE state has not been started (baebae_start)";
+    static constexpr std::array<core_type::Member, 2> extra{{
+        {"space", T_OBJECT_EX, "The game's ActionSpace."},
+        {"_program", T_OBJECT_EX, "The compiled Program of the rules."},
+    }};
 };
+using State = core_type::CoreType<CoreTraits>;
+using CoreObject = core_type::Object<CoreTraits>;
+using core_type::guarded;
 
-inline PyTypeObject* core_type = nullptr;
+inline Core& core_of(py::handle state) { return State::core_of(state); }
+inline Core* started(PyObject* object) { return State::started(object); }
 
-inline Core& core_of(py::handle state) {
-    if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
-        throw py::type_error("a native BAEBAE state is needed");
-    Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
-    if (!core.compiled) throw py::value_error("the native BAEBAE state has not been started (baebae_start)");
-    return core;
-}
+using fields::int_list;
 
-// Runs ``body`` and turns a C++ exception into a Python one (nothing may unwind through C).
-template <class Body>
-PyObject* core_guarded(Body&& body) {
-    try {
-        return body();
-    } catch (py::error_already_set& error) {
-        error.restore();
-    } catch (const py::builtin_exception& error) {
-        error.set_error();
-    } catch (const std::exception& error) {
-        PyErr_SetString(PyExc_RuntimeError, error.what());
-    }
-    return nullptr;
-}
-
-inline Core* started(PyObject* object) {
-    Core* core = reinterpret_cast<CoreObject*>(object)->core;
-    if (!core->compiled) {
-        PyErr_SetString(PyExc_ValueError, "the native BAEBAE state has not been started (baebae_start)");
-        return nullptr;
-    }
-    return core;
-}
-
-inline PyObject* core_new(PyTypeObject* type, PyObject*, PyObject*) {
-    auto* self = reinterpret_cast<CoreObject*>(type->tp_alloc(type, 0));
-    if (self == nullptr) return nullptr;
-    PyObject* made = core_guarded([&]() -> PyObject* {
-        self->core = new Core();
-        return reinterpret_cast<PyObject*>(self);
-    });
-    if (made == nullptr) Py_DECREF(self);
-    return made;
-}
-
-inline void core_dealloc(PyObject* object) {
-    auto* self = reinterpret_cast<CoreObject*>(object);
-    delete self->core;
-    for (PyObject* field : {self->rules, self->seed, self->origin, self->space, self->program, self->ref})
-        Py_XDECREF(field);
-    PyTypeObject* type = Py_TYPE(object);
-    type->tp_free(object);
-    Py_DECREF(type);  // a heap type's instances hold it
-}
-
-template <class T>
-PyObject* int_list(const std::vector<T>& values) {
-    PyObject* out = PyList_New(static_cast<Py_ssize_t>(values.size()));
-    if (out == nullptr) return nullptr;
-    for (size_t i = 0; i < values.size(); ++i) {
-        PyObject* item = PyLong_FromLongLong(static_cast<long long>(values[i]));
-        if (item == nullptr) {
-            Py_DECREF(out);
-            return nullptr;
-        }
-        PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), item);
-    }
-    return out;
-}
-
-inline PyObject* core_legal_actions(PyObject* object, PyObject*) {
-    Core* core = started(object);
-    if (core == nullptr) return nullptr;
-    return core_guarded([&]() { return int_list(core->legal()); });
-}
-
-// apply(action): a legal int is taken here; anything else goes to the Python face's
-// _apply_other, which takes an int-like action or refuses in the reference's words.
-inline PyObject* core_apply(PyObject* object, PyObject* action) {
-    auto* self = reinterpret_cast<CoreObject*>(object);
-    Core* core = started(object);
-    if (core == nullptr) return nullptr;
-    if (PyLong_CheckExact(action)) {
-        int overflow = 0;
-        long value = PyLong_AsLongAndOverflow(action, &overflow);
-        if (!overflow && value >= INT32_MIN && value <= INT32_MAX) {
-            PyObject* events = core_guarded([&]() -> PyObject* {
-                if (!core->is_legal(static_cast<int>(value))) Py_RETURN_NONE;
-                Py_CLEAR(self->ref);
-                return core->apply(static_cast<int>(value), action);
-            });
-            if (events != Py_None) return events;  // the events, or nullptr on an error
-            Py_DECREF(events);
-        }
-    }
-    static PyObject* other = PyUnicode_InternFromString("_apply_other");
-    return PyObject_CallMethodOneArg(object, other, action);  // one argument, even a tuple
-}
-
-inline PyObject* core_clone(PyObject* object, PyObject*) {
-    auto* self = reinterpret_cast<CoreObject*>(object);
-    PyTypeObject* type = Py_TYPE(object);
-    auto* other = reinterpret_cast<CoreObject*>(type->tp_new(type, nullptr, nullptr));
-    if (other == nullptr) return nullptr;
-    PyObject* made = core_guarded([&]() -> PyObject* {
-        *other->core = self->core->clone();
-        return reinterpret_cast<PyObject*>(other);
-    });
-    if (made == nullptr) {
-        Py_DECREF(other);
-        return nullptr;
-    }
-    for (auto [to, from] : {std::pair{&other->rules, self->rules}, {&other->seed, self->seed},
-                            {&other->origin, self->origin}, {&other->space, self->space},
-                            {&other->program, self->program}}) {
-        Py_XINCREF(from);
-        *to = from;
-    }
-    other->n = self->n;
-    return made;
-}
+inline PyObject* Core::legal_actions() { return int_list(legal()); }
 
 inline PyObject* core_position_fields(PyObject* object, PyObject*) {
     Core* core = started(object);
     if (core == nullptr) return nullptr;
-    return core_guarded([&]() { return dump_fields(*core, object).release().ptr(); });
+    return guarded([&]() { return dump_fields(*core, object).release().ptr(); });
 }
 
 inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
@@ -654,7 +520,7 @@ inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
         PyErr_SetString(PyExc_TypeError, "load_position takes a dict of the position's fields");
         return nullptr;
     }
-    return core_guarded([&]() -> PyObject* {
+    return guarded([&]() -> PyObject* {
         py::dict given = py::reinterpret_borrow<py::dict>(fields);
         load_fields(*core, object, [&](const char* name) -> py::object { return given[name]; });
         Py_CLEAR(self->ref);
@@ -665,7 +531,7 @@ inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
 inline PyObject* core_pending_decision(PyObject* object, PyObject*) {
     Core* core = started(object);
     if (core == nullptr) return nullptr;
-    return core_guarded([&]() -> PyObject* {
+    return guarded([&]() -> PyObject* {
         const Decision& d = core->g.pending;
         if (core->g.phase != DECIDE || d.kind < 0) Py_RETURN_NONE;
         return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose)
@@ -679,7 +545,7 @@ inline PyObject* core_pending_decision(PyObject* object, PyObject*) {
 inline PyObject* core_random_choices(PyObject* object, PyObject*) {
     Core* core = started(object);
     if (core == nullptr) return nullptr;
-    return core_guarded([&]() {
+    return guarded([&]() {
         const Game& g = core->g;
         uint64_t size = 0;
         g.choose([&](uint64_t n) {
@@ -692,81 +558,14 @@ inline PyObject* core_random_choices(PyObject* object, PyObject*) {
     });
 }
 
-inline PyMethodDef core_methods[] = {
-    {"legal_actions", core_legal_actions, METH_NOARGS, "The actions the seat to act may take now, ascending."},
-    {"apply", core_apply, METH_O, "Take an action for the seat to act; returns the events it caused."},
-    {"clone", core_clone, METH_NOARGS, "An independent copy (the core's fields copied, events shared)."},
-    {"position_fields", core_position_fields, METH_NOARGS, "Every field of the position by name, as its getter gives it."},
-    {"load_position", core_load_position, METH_O, "Every field from a dict of the position's values by name."},
-    {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
-    {"random_choices", core_random_choices, METH_NOARGS,
-     "The action a native random agent takes at each place of the legal list, in order."},
-    {nullptr, nullptr, 0, nullptr},
-};
-
 inline PyObject* seat_or_none(int seat) {
     if (seat < 0) Py_RETURN_NONE;
     return PyLong_FromLong(seat);
 }
 
-inline const Game& game_of(PyObject* object) { return reinterpret_cast<CoreObject*>(object)->core->g; }
-
-inline PyObject* get_is_over(PyObject* object, void*) { return PyBool_FromLong(game_of(object).phase == OVER); }
-
-// One getter a field of the table (games/baebae/fields.py), by its codec: get_hands, get_turn...
-#define CARDROOM_BAEBAE_GETTER(name, getter, codec, value, values, doc)                          \
-    inline PyObject* get_##name(PyObject* object, void*) {                                      \
-        const Core& c = *reinterpret_cast<CoreObject*>(object)->core;                            \
-        const Game& g = c.g;                                                                     \
-        return baebae_codecs::codec::get(value, fields::Context{#name, g.n, object, values});     \
-    }
+#define CARDROOM_BAEBAE_GETTER(...) CARDROOM_CORE_GETTER(CoreTraits, baebae_codecs, __VA_ARGS__)
 CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_GETTER)
 #undef CARDROOM_BAEBAE_GETTER
-
-inline PyGetSetDef core_getset[] = {
-    // the State protocol's names
-    {"current_player", get_turn, nullptr, "The seat to act, None when nobody is.", nullptr},
-    {"is_over", get_is_over, nullptr, "Whether the game has ended.", nullptr},
-    {"scores", get_totals, nullptr, "The running totals, by seat.", nullptr},
-    {"deal_number", get_round_no, nullptr, "The round being played, from 1.", nullptr},
-    // every field of the table
-#define CARDROOM_BAEBAE_GETSET(name, getter, codec, value, values, doc) {getter, get_##name, nullptr, doc, nullptr},
-    CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_GETSET)
-#undef CARDROOM_BAEBAE_GETSET
-    {nullptr, nullptr, nullptr, nullptr, nullptr},
-};
-
-inline PyMemberDef core_members[] = {
-    {"rules", T_OBJECT_EX, offsetof(CoreObject, rules), 0, "The Rules the game is played by."},
-    {"seed", T_OBJECT_EX, offsetof(CoreObject, seed), 0, "Where the game's chance comes from."},
-    {"origin", T_OBJECT, offsetof(CoreObject, origin), 0, "How a hand-made game began, or None."},
-    {"space", T_OBJECT_EX, offsetof(CoreObject, space), 0, "The game's ActionSpace."},
-    {"_program", T_OBJECT_EX, offsetof(CoreObject, program), 0, "The compiled Program of the rules."},
-    {"_ref", T_OBJECT, offsetof(CoreObject, ref), 0, "The cached Python reference position, or None."},
-    {"n", T_INT, offsetof(CoreObject, n), 0, "The number of players."},
-    {nullptr, 0, 0, 0, nullptr},
-};
-
-inline PyType_Slot core_slots[] = {
-    {Py_tp_doc, const_cast<char*>("BAEBAE's state on the native engine (subclassed by NativeBaebaeState).")},
-    {Py_tp_new, reinterpret_cast<void*>(core_new)},
-    {Py_tp_dealloc, reinterpret_cast<void*>(core_dealloc)},
-    {Py_tp_methods, core_methods},
-    {Py_tp_getset, core_getset},
-    {Py_tp_members, core_members},
-    {0, nullptr},
-};
-
-inline PyType_Spec core_spec = {
-    "cardroom.native._core.BaebaeCore", sizeof(CoreObject), 0, Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
-    core_slots,
-};
-
-inline PyTypeObject* make_core_type() {
-    auto* type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&core_spec));
-    if (type == nullptr) throw py::error_already_set();
-    return type;
-}
 
 // A batch's games as cardroom.games.baebae.native.BatchGames keeps them, made here in one pass
 // through the C API rather than by Python loops over the flat lists (which cost a quarter of a
@@ -809,6 +608,22 @@ inline py::dict batch_games(const Played& out, int n) {
     return result;
 }
 
+// The batch's binding (core_type.hpp's register_batch): play_games (baebae_batch.hpp), its
+// lists made by batch_games above; BAEBAE's batch has no flat layout.
+struct BatchTraits {
+    using Bound = PyRules;
+    using Played = baebae::Played;
+    static const Rules& rules_of(const PyRules& given) { return given.rules; }
+    static void play(const Rules& rules, int64_t first_seed, int64_t games, int64_t max_actions, bool exact,
+                     const std::vector<bool>& heuristic, Played& out) {
+        play_games(rules, first_seed, games, max_actions, heuristic, exact, out);
+    }
+    static py::dict lists(const Played& out, int players, bool flat) {
+        if (flat) throw py::value_error("baebae_games: flat must be False (BAEBAE's batch has no flat layout)");
+        return batch_games(out, players);
+    }
+};
+
 inline void register_baebae(py::module_& m) {
     py::class_<Compiled, std::shared_ptr<Compiled>>(m, "BaebaeProgram")
         .def(py::init([](const py::object& program, const std::vector<std::string>& cards) {
@@ -821,8 +636,17 @@ inline void register_baebae(py::module_& m) {
              }),
              py::arg("program"), py::arg("cards"));
     m.def("baebae_ops", []() { return std::vector<std::string>(OP_NAMES, OP_NAMES + OP_COUNT); });
-    core_type = make_core_type();
-    m.add_object("BaebaeCore", reinterpret_cast<PyObject*>(core_type));
+    State::add(m, "BaebaeCore",
+               {
+                   {"position_fields", core_position_fields, METH_NOARGS,
+                    "Every field of the position by name, as its getter gives it."},
+                   {"load_position", core_load_position, METH_O, "Every field from a dict of the position's values by name."},
+                   {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
+                   {"random_choices", core_random_choices, METH_NOARGS,
+                    "The action a native random agent takes at each place of the legal list, in order."},
+               },
+               {CARDROOM_BAEBAE_FIELDS(CARDROOM_CORE_GETSET)},
+               {get_turn, get_totals, get_round_no, "The round being played, from 1."});
     py::class_<PyRules> rules_class(m, "BaebaeRules", "BAEBAE's rules as the core plays them (cardroom.games.baebae.native.core_rules).");
     rules_class.def(py::init([](const py::handle& given, std::shared_ptr<Compiled> compiled) {
                         Rules made = rules_py::rules_from<Rules>(
@@ -837,9 +661,9 @@ inline void register_baebae(py::module_& m) {
         "baebae_start",
         [](py::handle state, const PyRules& rules, const std::string& seed, int dealer,
            const std::vector<int64_t>& totals, const py::object& first) {
-            if (core_type == nullptr || !PyObject_TypeCheck(state.ptr(), core_type))
-                throw py::type_error("a native BAEBAE state is needed");
-            Core& core = *reinterpret_cast<CoreObject*>(state.ptr())->core;
+            if (State::type == nullptr || !PyObject_TypeCheck(state.ptr(), State::type))
+                throw py::type_error(CoreTraits::needed);
+            Core& core = *State::self_of(state.ptr())->core;
             core = Core();
             core.compiled = rules.compiled;
             core.g.setup(rules.rules, seed);
@@ -854,7 +678,7 @@ inline void register_baebae(py::module_& m) {
                 core.g.begin_round(&deck);
             }
             core.g.sink = nullptr;
-            Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
+            State::changed(state);
         },
         py::arg("state"), py::arg("rules"), py::arg("seed"), py::arg("dealer"), py::arg("totals"), py::arg("first"));
     // Every field of the table set from the Python reference position, each attribute read by name
@@ -863,25 +687,10 @@ inline void register_baebae(py::module_& m) {
         [](py::handle state, py::handle reference) {
             Core& core = core_of(state);
             load_fields(core, state.ptr(), [&](const char* name) { return py::object(reference.attr(name)); });
-            Py_CLEAR(reinterpret_cast<CoreObject*>(state.ptr())->ref);
+            State::changed(state);
         },
         py::arg("state"), py::arg("reference"));
-    m.def(
-        "baebae_games",
-        [](const PyRules& given, int64_t first_seed, int64_t games, int64_t max_actions,
-           const std::vector<bool>& heuristic, bool exact) {
-            const Rules& rules = given.rules;
-            const int players = rules.players;
-            if (static_cast<int>(heuristic.size()) != players) throw py::value_error("one policy a seat");
-            Played out;
-            {
-                py::gil_scoped_release unlocked;  // no Python object is touched while the games run
-                play_games(rules, first_seed, games, max_actions, heuristic, exact, out);
-            }
-            return batch_games(out, players);
-        },
-        py::arg("rules"), py::arg("first_seed"), py::arg("games"), py::arg("max_actions"), py::arg("heuristic"),
-        py::arg("exact"));
+    core_type::register_batch<BatchTraits>(m, "baebae_games");  // core_type.hpp
     // BAEBAE's heuristic player, for the tests against the Python one
     py::class_<Heuristic>(m, "BaebaeHeuristic")
         .def(py::init([](const py::int_& seed, bool split) {

@@ -88,21 +88,27 @@ struct PerSeat {
     }
 };
 
+// A new list of the numbers (nullptr with the error set when Python has no memory).
+template <class T>
+PyObject* int_list(const std::vector<T>& values) {
+    PyObject* out = PyList_New(static_cast<Py_ssize_t>(values.size()));
+    if (out == nullptr) return nullptr;
+    for (size_t i = 0; i < values.size(); ++i) {
+        PyObject* item = PyLong_FromLongLong(static_cast<long long>(values[i]));
+        if (item == nullptr) {
+            Py_DECREF(out);
+            return nullptr;
+        }
+        PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), item);
+    }
+    return out;
+}
+
 // A list of whole numbers of any length: a std::vector.
 struct Vector {
     template <class T>
     static PyObject* get(const std::vector<T>& values, const Context&) {
-        PyObject* out = PyList_New(static_cast<Py_ssize_t>(values.size()));
-        if (out == nullptr) return nullptr;
-        for (size_t i = 0; i < values.size(); ++i) {
-            PyObject* item = PyLong_FromLongLong(static_cast<long long>(values[i]));
-            if (item == nullptr) {
-                Py_DECREF(out);
-                return nullptr;
-            }
-            PyList_SET_ITEM(out, static_cast<Py_ssize_t>(i), item);
-        }
-        return out;
+        return int_list(values);
     }
     template <class T>
     static void load(std::vector<T>& values, py::handle python, const Context&) {

@@ -52,6 +52,17 @@ def moments(state: Any, rng: random.Random, per_game: int, horizon: int, first: 
         yield state
 
 
+def played(state: Any, actions: int, seed: int = 0) -> Any:
+    """``state`` played on by up to ``actions`` random legal actions (drawn from ``seed``)."""
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
 def look_alike(state: Any, seat: int) -> Any:
     """A state with the same view for ``seat`` and other hidden cards (either game's)."""
     return next(

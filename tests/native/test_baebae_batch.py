@@ -101,3 +101,13 @@ def test_fast_play_outs_keep_the_deals_and_play_whole_uniform_games():
     with pytest.raises(RulesError, match="random agents only"):
         agent_games(rules, 1, 0, ("heuristic",), exact=False)
 
+
+
+def test_the_core_batch_refuses_the_flat_layout_in_words() -> None:
+    # baebae_games is bound as every game's batch is (core_type.hpp's register_batch), flat
+    # among its parameters; BAEBAE's batch has no flat layout and says so.
+    from cardroom.games.baebae.native import core_rules
+
+    rules = Rules(players=3)
+    with pytest.raises(ValueError, match="flat must be False"):
+        native.core().baebae_games(core_rules(rules), 0, 2, 200_000, True, [False] * 3, True)

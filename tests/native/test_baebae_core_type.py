@@ -1,76 +1,33 @@
-"""BAEBAE's native state type (native/cardroom/baebae_module.hpp): a plain CPython type whose
-per-action calls (legal_actions, apply, clone, the getters read each step) have no pybind11
-dispatch; what it holds, how it copies, how it refuses bad use, that it frees what it made."""
+"""BAEBAE's native state type (native/cardroom/baebae_module.hpp's traits for core_type.hpp): its
+own getters and members, how it refuses bad use, that it frees what it made (what every game's
+core type does: test_games_core_type.py)."""
 
 from __future__ import annotations
 
 import gc
-import random
 import sys
 
 import pytest
-from native_support import needs_native
+from native_support import needs_native, played
 
 from cardroom import native
-from cardroom.engine import IllegalAction
 from cardroom.games.baebae import Rules
 from cardroom.games.baebae.native import NativeBaebaeState, NativeHeuristic
 
 pytestmark = needs_native
 
-PER_ACTION_METHODS = ("legal_actions", "apply", "clone")
-PER_STEP_GETTERS = ("current_player", "turn", "is_over", "scores", "totals", "deal_number", "round_no",
-                    "phase_code", "log", "history", "hands", "discard", "stock", "suit", "declared",
+PER_STEP_GETTERS = ("turn", "totals", "round_no", "phase_code", "hands", "discard", "stock", "suit", "declared",
                     "direction", "drawn", "skips", "round_penalties")
 
 
-def played(state: NativeBaebaeState, actions: int, seed: int = 0) -> NativeBaebaeState:
-    rng = random.Random(seed)
-    for _ in range(actions):
-        if state.is_over:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.randrange(len(legal))])
-    return state
 
-
-def test_the_per_action_calls_are_the_plain_types_own():
+def test_the_fields_read_each_step_are_the_plain_types_getters():
+    # (what every game's core type holds and how it copies: test_games_core_type.py)
     core_type = native.core().BaebaeCore
-    assert type(core_type) is type  # not a pybind11 class (whose metaclass is pybind11's)
-    for name in PER_ACTION_METHODS:
-        assert type(core_type.__dict__[name]).__name__ == "method_descriptor", name
     for name in PER_STEP_GETTERS:
         assert type(core_type.__dict__[name]).__name__ == "getset_descriptor", name
-    state = Rules(players=4).new_game(3)
-    assert isinstance(state, core_type)
-    assert not hasattr(state, "__dict__")  # every field is the type's: nothing per instance in a dict
-    assert "__getattr__" not in vars(NativeBaebaeState)  # which every attribute read would pay for
-
-
-def test_a_clone_carries_the_python_faces_fields_and_is_independent():
-    state = played(Rules(players=3).new_game(11), 25)
-    state.reference()  # cached on the original
-    other = state.clone()
-    assert type(other) is NativeBaebaeState
-    for name in ("rules", "seed", "n", "origin", "space", "_program"):
-        assert getattr(other, name) is getattr(state, name), name
-    assert other._ref is None
-    assert other.log == state.log and other.history == state.history
-    assert other.legal_actions() == state.legal_actions()
-    before = (list(state.log), list(state.history), state.legal_actions(), state.scores)
-    played(other, 40, seed=1)
-    assert (state.log, state.history, state.legal_actions(), state.scores) == before
-    assert len(other.log) > len(state.log)
-
-
-def test_an_action_clears_the_cached_reference_and_a_refusal_keeps_it():
-    state = Rules(players=4).new_game(5)
-    ref = state.reference()
-    with pytest.raises(IllegalAction):
-        state.apply(10**6)
-    assert state._ref is ref
-    state.apply(state.legal_actions()[0])
-    assert state._ref is None
+    for name in ("space", "_program"):  # the face's own fields, beside every game's
+        assert type(core_type.__dict__[name]).__name__ == "member_descriptor", name
 
 
 def test_bad_use_of_the_type_is_refused_in_words():

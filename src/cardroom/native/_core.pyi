@@ -1,7 +1,7 @@
 """Types of the extension built from native/module.cpp (cardroom.native._core)."""
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 from cardroom.engine import Action, Event
 
@@ -19,13 +19,15 @@ class Random:
     def sample(self, values: list[int], k: int) -> list[int]: ...
     def choice(self, values: list[int]) -> int: ...
 
-class BahaCore:
-    """The native state type; cardroom.games.baha.native.NativeBahaState subclasses it."""
+class _CoreType:
+    """What every game's core type has (native/cardroom/core_type.hpp, made from the game's
+    traits; a name of the stubs only): a plain CPython type, its per-action calls with no
+    pybind11 dispatch, the Python face's fields as members."""
     def legal_actions(self) -> list[int]: ...
     def apply(self, action: object) -> list[dict[str, Any]]: ...
-    def clone(self) -> BahaCore: ...
+    def clone(self) -> Self: ...
     rules: Any
-    seed: int
+    seed: Any
     origin: dict[str, Any] | None
     _ref: Any
     n: int
@@ -33,6 +35,27 @@ class BahaCore:
     is_over: bool
     scores: list[int]
     deal_number: int
+
+class _VectorType:
+    """What every game's vector environment has (native/cardroom/vector.hpp's bind_vector; a
+    name of the stubs only)."""
+    size: int
+    actions: int
+    def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,
+             final_obs: Any, reward_width: int) -> None: ...
+    def reset(self, rows: list[int], seeds: list[int]) -> str: ...  # empty, or why a row stopped
+    def step(self, actions: Any) -> int | str: ...  # -1, the first bad row, or why a row stopped
+    def legal_actions(self, row: int) -> list[int]: ...
+    def turn(self, row: int) -> int: ...
+
+class _HeuristicType:
+    """What every game's native heuristic player has (a name of the stubs only)."""
+    def __init__(self, seed: int, split: bool = ...) -> None: ...
+    def random(self) -> float: ...
+
+class BahaCore(_CoreType):
+    """The native state type; cardroom.games.baha.native.NativeBahaState subclasses it."""
+    seed: int
     # fields of BahaCore: generated from cardroom.games.baha.fields (python -m cardroom.games.fieldgen)
     hand_no: int
     dealer: int
@@ -75,10 +98,8 @@ def baha_start(
 def baha_load(state: BahaCore, reference: Any) -> None: ...
 def baha_random_playout(state: BahaCore, random: Callable[[], float]) -> None: ...
 
-class BahaHeuristic:
-    def __init__(self, seed: int, split: bool = ...) -> None: ...
+class BahaHeuristic(_HeuristicType):
     def act(self, core: BahaCore) -> int: ...
-    def random(self) -> float: ...
 
 def baha_games(
     rules: BahaRules, first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
@@ -112,18 +133,10 @@ def baha_ismcts(
 
 def baha_observe(state: BahaCore, seat: int, out: Any) -> None: ...
 
-class BahaVector:
+class BahaVector(_VectorType):
     """Baha's vector environment (cardroom.games.baha.vector drives it)."""
     def __init__(self, rules: BahaRules, num_envs: int, self_play: bool, seat: int, heuristic: list[bool],
                  deals: int, max_steps: int, zero_sum: bool) -> None: ...
-    size: int
-    actions: int
-    def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,
-             final_obs: Any, reward_width: int) -> None: ...
-    def reset(self, rows: list[int], seeds: list[int]) -> str: ...  # empty, or why a row stopped
-    def step(self, actions: Any) -> int | str: ...  # -1, the first bad row, or why a row stopped
-    def legal_actions(self, row: int) -> list[int]: ...
-    def turn(self, row: int) -> int: ...
 
 # BAEBAE (native/cardroom/baebae_module.hpp)
 
@@ -133,26 +146,13 @@ class BaebaeProgram:
 
 def baebae_ops() -> list[str]: ...
 
-class BaebaeCore:
-    """The native state type, a plain CPython one (its per-action calls with no pybind11
-    dispatch); cardroom.games.baebae.native.NativeBaebaeState subclasses it."""
-    def legal_actions(self) -> list[int]: ...
-    def apply(self, action: object) -> list[dict[str, Any]]: ...
-    def clone(self) -> BaebaeCore: ...
+class BaebaeCore(_CoreType):
+    """The native state type; cardroom.games.baebae.native.NativeBaebaeState subclasses it."""
     def position_fields(self) -> dict[str, Any]: ...
     def load_position(self, fields: dict[str, Any]) -> None: ...
     def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
-    rules: Any
-    seed: Any
-    origin: dict[str, Any] | None
     space: Any
     _program: Any
-    _ref: Any
-    n: int
-    current_player: int | None
-    is_over: bool
-    scores: list[int]
-    deal_number: int
     # fields of BaebaeCore: generated from cardroom.games.baebae.fields (python -m cardroom.games.fieldgen)
     round_no: int
     dealer: int
@@ -196,13 +196,12 @@ def baebae_start(
     state: BaebaeCore, rules: BaebaeRules, seed: str, dealer: int, totals: list[int], first: list[int] | None,
 ) -> None: ...
 
-class BaebaeHeuristic:
-    def __init__(self, seed: int, split: bool = ...) -> None: ...
+class BaebaeHeuristic(_HeuristicType):
     def act(self, core: BaebaeCore) -> int: ...
-    def random(self) -> float: ...
 
 def baebae_games(
-    rules: BaebaeRules, first_seed: int, games: int, max_actions: int, heuristic: list[bool], exact: bool,
+    rules: BaebaeRules, first_seed: int, games: int, max_actions: int, exact: bool, heuristic: list[bool],
+    flat: bool = ...,
 ) -> dict[str, Any]: ...
 
 def baebae_restricted_games(
@@ -219,18 +218,10 @@ def baebae_table_games(
 
 def baebae_observe(state: BaebaeCore, seat: int, out: Any) -> None: ...
 
-class BaebaeVector:
+class BaebaeVector(_VectorType):
     """BAEBAE's vector environment (cardroom.games.baebae.vector drives it)."""
     def __init__(self, rules: BaebaeRules, num_envs: int, self_play: bool, seat: int, heuristic: list[bool],
                  deals: int, max_steps: int, zero_sum: bool) -> None: ...
-    size: int
-    actions: int
-    def bind(self, obs: Any, mask: Any, rewards: Any, terminated: Any, truncated: Any, to_act: Any,
-             final_obs: Any, reward_width: int) -> None: ...
-    def reset(self, rows: list[int], seeds: list[int]) -> str: ...  # empty, or why a row stopped
-    def step(self, actions: Any) -> int | str: ...  # -1, the first bad row, or why a row stopped
-    def legal_actions(self, row: int) -> list[int]: ...
-    def turn(self, row: int) -> int: ...
 
 def baebae_knowledge(
     state: BaebaeCore, seat: int,

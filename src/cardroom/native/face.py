@@ -5,9 +5,10 @@ alike whatever its game.
 A game's native state (``games/<game>/native.py``) is its core type (the per-action calls, in
 C++) with :class:`NativeState` beside it; the game gives what differs: ``reference()`` (the
 position on the Python engine, the one source of truth for what a seat may know and the words
-of a refusal), ``_from_reference(ref)`` (such a position made native), ``start(rules, seed)``,
-its phases (``PHASES``, in the core's order), its log filter (``VISIBLE``) and the name of its
-core's opponent model (``INFER_CHANCES``).
+of a refusal), ``start(rules, seed)``, its phases (``PHASES``, in the core's order), its log
+filter (``VISIBLE``), the prefix of its core's functions (``CORE``: ``<game>_load``, the load of
+a whole position, and ``<game>_infer_chances``, the search's opponent model), and the Python
+face's fields a position made native copies from the reference (``FACE``).
 
 >>> POLICIES
 ('random', 'heuristic')
@@ -20,14 +21,15 @@ from __future__ import annotations
 import importlib
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypedDict, TypeVar
 
 from cardroom.engine import Action, ActionInfo, Event, IllegalAction, RulesError, is_whole, whole_index
 from cardroom.native import core
 
 __all__ = [
-    "POLICIES", "Batches", "NativeBatch", "NativeState", "check_bots", "check_seeds", "heuristic_seats",
-    "lineup_seats", "per_rules", "search_options", "to_native", "unpickle_native",
+    "POLICIES", "BatchFound", "BatchGames", "Batches", "NativeBatch", "NativeState", "check_bots",
+    "check_seeds", "heuristic_seats", "lineup_seats", "per_rules", "search_options", "to_native",
+    "unpickle_native",
 ]
 
 POLICIES = ("random", "heuristic")
@@ -103,6 +105,39 @@ def per_rules(make: Callable[[_Rules], _Made]) -> Callable[[_Rules], _Made]:
         return found[1]
 
     return once
+
+
+class BatchFound(TypedDict):
+    """What a game's core batch returns (``native/cardroom/core_type.hpp``'s ``register_batch``,
+    the lists the game's core makes), one entry a game: the keys every game's has (a game's own
+    ``BatchFound`` adds its own); see :class:`BatchGames`."""
+
+    totals: list[list[int]]
+    winners: list[int]
+    actions: list[int]
+    extras: list[dict[str, int]]
+    deal_points: list[list[list[int]]]
+
+
+class BatchGames:
+    """Whole games played by the native engine in one call (no Python in the loop), what every
+    game's batch gives per game: its totals, its first winner (-1 when the action guard stopped
+    it), its actions, the spec's ``result_extras`` and the points of every scored deal
+    (``deal_points``, one list a seat). Game ``i`` has seed ``first_seed + i`` and seat ``s`` the
+    agent ``cardroom simulate`` gives it (seeded ``seed * 1000 + s``), so these are the very
+    games :func:`cardroom.sim.tournament.run_games` plays with that lineup. A game's own class
+    adds its own lists."""
+
+    __slots__ = ("players", "totals", "winners", "actions", "extras", "deal_points")
+
+    def __init__(self, players: int, found: BatchFound) -> None:
+        # the core made the lists, fresh ones, in one pass
+        self.players = players
+        self.totals: list[list[int]] = found["totals"]
+        self.winners: list[int] = found["winners"]
+        self.actions: list[int] = found["actions"]
+        self.extras: list[dict[str, int]] = found["extras"]
+        self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
 class Batches:
@@ -210,16 +245,25 @@ class NativeState:
     """The game's phases, in the order of the core's ``phase_code``."""
     VISIBLE: ClassVar[Callable[[Event, int], Event]]
     """The game's log filter: an event as a seat may see it."""
-    INFER_CHANCES: ClassVar[str]
-    """The core's function of the search's opponent model (``native_infer_chances``)."""
+    CORE: ClassVar[str]
+    """The prefix of the core's functions of the game: ``CORE + "_load"`` loads every field the
+    core holds from a reference position, each read by name; ``CORE + "_infer_chances"`` is the
+    search's opponent model (:meth:`native_infer_chances`)."""
+    FACE: ClassVar[tuple[str, ...]]
+    """The Python face's fields of the core type (``rules``, ``seed``...), copied from the
+    reference by :meth:`_from_reference`."""
 
     n: int
     log: list[Event]
     phase_code: int
+    current_player: int | None  # the State protocol's names of the core type's fields
+    is_over: bool
+    scores: list[int]
+    deal_number: int
 
     if TYPE_CHECKING:  # the core type's and the game's (not here: they would hide the core's)
+        def clone(self) -> Self: ...
         def reference(self) -> Any: ...
-        def _from_reference(self, ref: Any) -> Any: ...
         def legal_actions(self) -> list[Action]: ...
         def apply(self, action: Action) -> list[Event]: ...
         def _search(self, seat: int, options: Any) -> tuple[Action, int, list[tuple[int, int, float]]]: ...
@@ -227,6 +271,14 @@ class NativeState:
     @property
     def phase(self) -> Any:
         return self.PHASES[self.phase_code]
+
+    def _from_reference(self, ref: Any) -> Self:
+        """The position ``ref`` (on the Python engine) made native, on a clone of this state."""
+        world = self.clone()
+        getattr(core(), self.CORE + "_load")(world, ref)  # every field the core holds, by name (the table's)
+        for name in self.FACE:
+            setattr(world, name, getattr(ref, name))
+        return world
 
     def _apply_other(self, action: object) -> list[Event]:
         """What ``apply`` does with anything but a legal int: an int-like action (not a bool) is
@@ -290,7 +342,7 @@ class NativeState:
         its hand in ``world`` (a state with ``seat``'s view of this one) plus the cards it has
         played since."""
         self._check_seat(seat)
-        found = getattr(core(), self.INFER_CHANCES)(self, seat, world, epsilon)
+        found = getattr(core(), self.CORE + "_infer_chances")(self, seat, world, epsilon)
         return [(int(p), int(c), float(x)) for p, c, x in found]
 
     def _check_seat(self, seat: int) -> None:

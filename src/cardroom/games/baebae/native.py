@@ -22,17 +22,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from cardroom.engine import (
-    SPLITMIX,
-    TWISTER,
-    Action,
-    IllegalAction,
-    RulesError,
-    check_seed,
-    check_totals,
-)
+from cardroom.engine import SPLITMIX, TWISTER, Action, IllegalAction, RulesError, check_seed, check_totals
 from cardroom.games.baebae.actions import ActionSpace
 from cardroom.games.baebae.deal import Deal, check_deal
 from cardroom.games.baebae.determinize import knowledge
@@ -147,19 +139,15 @@ class NativeBaebaeState(face.NativeState, _Core):
     __slots__ = _NO_FIELDS  # every field is the core type's
     PHASES = _PHASES
     VISIBLE = visible_event
-    INFER_CHANCES = "baebae_infer_chances"
+    CORE = "baebae"  # its functions: baebae_load, baebae_infer_chances
+    FACE = NATIVE_FACE
 
     KINDS = _KINDS
     PURPOSES = _PURPOSES
     _program: Program
     _ref: BaebaeState | None
-    current_player: int | None  # the State protocol's names of fields
-    is_over: bool
-    scores: list[int]
-    deal_number: int
 
     if TYPE_CHECKING:  # the core type's
-        def clone(self) -> NativeBaebaeState: ...
         def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
 
     @classmethod
@@ -232,13 +220,6 @@ class NativeBaebaeState(face.NativeState, _Core):
         state = BaebaeState(self.rules, self.seed, MAKER)
         state.unpickled(native_values(self))  # every field read by name (the table's)
         return state
-
-    def _from_reference(self, ref: BaebaeState) -> NativeBaebaeState:
-        world: NativeBaebaeState = self.clone()
-        core().baebae_load(world, ref)  # every field the core holds, read by name (the table's)
-        for name in NATIVE_FACE:
-            setattr(world, name, getattr(ref, name))
-        return world
 
     def native_knowledge(self, seat: int) -> NativeKnowledge:
         """What ``seat`` knows of the hidden cards, in design numbers as the native determinizer
@@ -358,39 +339,24 @@ POLICIES = face.POLICIES
 """The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
-class BatchFound(TypedDict):
+class BatchFound(face.BatchFound):
     """What the core's ``baebae_games`` returns (``native/cardroom/baebae_module.hpp``), one
-    entry a game: see :class:`BatchGames`."""
+    entry a game: every game's lists and BAEBAE's own; see :class:`BatchGames`."""
 
-    totals: list[list[int]]
     winner_lists: list[list[int]]
-    winners: list[int]
-    actions: list[int]
-    extras: list[dict[str, int]]
-    deal_points: list[list[list[int]]]
 
 
-class BatchGames:
-    """Whole games played by the native engine in one call (no Python in the loop): per game
-    its totals, its winners (every seat in first place; none when the action guard stopped it),
-    the penalties of every round (``deal_points``, one list a seat), the actions and the
-    spec's ``result_extras`` (blocked and guard-stopped rounds). Game ``i`` has seed
-    ``first_seed + i`` and seat ``s`` the agent ``cardroom simulate`` gives it (seeded
-    ``seed * 1000 + s``), so these are the very games
-    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+class BatchGames(face.BatchGames):
+    """BAEBAE's games of a native batch (:class:`cardroom.native.face.BatchGames`): beside every
+    game's lists (its ``deal_points`` the penalties of every round; its extras the blocked and
+    guard-stopped rounds), per game its winners (every seat in first place; none when the
+    action guard stopped it)."""
 
-    __slots__ = ("players", "totals", "winner_lists", "winners", "actions", "deal_points", "extras")
+    __slots__ = ("winner_lists",)
 
     def __init__(self, players: int, found: BatchFound) -> None:
-        # The core makes every list in one pass (native/cardroom/baebae_module.hpp, batch_games)
-        self.players = players
-        self.totals: list[list[int]] = found["totals"]
+        super().__init__(players, found)
         self.winner_lists: list[list[int]] = found["winner_lists"]
-        self.winners: list[int] = found["winners"]
-        """The first winner of each game, -1 when the action guard stopped it."""
-        self.actions: list[int] = found["actions"]
-        self.extras: list[dict[str, int]] = found["extras"]
-        self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
 BATCHES = face.Batches("a native BAEBAE batch", core_rules, "baebae_games",

@@ -19,15 +19,9 @@ determinized world comes back on the native engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from cardroom.engine import (
-    Action,
-    RulesError,
-    check_seed,
-    check_totals,
-    check_whole,
-)
+from cardroom.engine import Action, RulesError, check_seed, check_totals, check_whole
 from cardroom.games.baha.actions import CARD_TEXT, NUM_ACTIONS, Phase, card_texts
 from cardroom.games.baha.deal import check_deal
 from cardroom.games.baha.rules import Deal, Rules
@@ -71,16 +65,11 @@ class NativeBahaState(face.NativeState, _Core):
     __slots__ = _NO_FIELDS  # every field is the core type's
     PHASES = _PHASES
     VISIBLE = visible_event
-    INFER_CHANCES = "baha_infer_chances"
+    CORE = "baha"  # its functions: baha_load, baha_infer_chances
+    FACE = NATIVE_FACE
 
     _ref: BahaState | None
-    current_player: int | None  # the State protocol's names of fields
-    is_over: bool
-    scores: list[int]
-    deal_number: int
 
-    if TYPE_CHECKING:  # the core type's
-        def clone(self) -> NativeBahaState: ...
 
     @classmethod
     def start(
@@ -148,13 +137,6 @@ class NativeBahaState(face.NativeState, _Core):
             ref = self._ref = unpickle(self.rules, self.seed, native_values(self))
         return ref
 
-    def _from_reference(self, ref: BahaState) -> NativeBahaState:
-        world: NativeBahaState = self.clone()
-        core().baha_load(world, ref)  # every field the core holds, read by name (the table's)
-        for name in NATIVE_FACE:
-            setattr(world, name, getattr(ref, name))
-        return world
-
     def native_determinize(self, seat: int, seed: int) -> NativeBahaState:
         """A world for ``seat`` dealt by the native determinizer (``baha_determinize.hpp``): the
         same worlds as :meth:`determinize` can deal (the same knowledge, the same constraints),
@@ -219,39 +201,24 @@ POLICIES = face.POLICIES
 """The agents a native batch plays (:data:`cardroom.native.face.POLICIES`, every game's)."""
 
 
-class BatchFound(TypedDict):
+class BatchFound(face.BatchFound):
     """What the core's ``baha_games`` returns (``native/cardroom/baha_batch.hpp``), one entry a
-    game: see :class:`BatchGames`."""
+    game: every game's lists and Baha's own; see :class:`BatchGames`."""
 
-    totals: list[list[int]]
-    winners: list[int]
     hands: list[int]
-    actions: list[int]
     moons: list[int]
-    extras: list[dict[str, int]]
-    deal_points: list[list[list[int]]]
 
 
-class BatchGames:
-    """Whole games played by the native engine in one call (no Python in the loop): per game
-    its totals, winner (-1 when the action guard stopped it), hands dealt, actions, moons and
-    the points of every scored hand (``deal_points``, one list a seat). Game ``i`` has seed
-    ``first_seed + i`` and seat ``s`` the agent that ``cardroom simulate`` gives it (seeded
-    ``seed * 1000 + s``), so these are the very games
-    :func:`cardroom.sim.tournament.run_games` plays with that lineup."""
+class BatchGames(face.BatchGames):
+    """Baha's games of a native batch (:class:`cardroom.native.face.BatchGames`): beside every
+    game's lists, per game the hands dealt and the moons shot."""
 
-    __slots__ = ("players", "totals", "winners", "hands", "actions", "moons", "deal_points", "extras")
+    __slots__ = ("hands", "moons")
 
     def __init__(self, players: int, found: BatchFound) -> None:
-        # the core made the lists (native/cardroom/baha_batch.hpp), fresh ones, one pass
-        self.players = players
-        self.totals: list[list[int]] = found["totals"]
-        self.winners: list[int] = found["winners"]
+        super().__init__(players, found)
         self.hands: list[int] = found["hands"]
-        self.actions: list[int] = found["actions"]
         self.moons: list[int] = found["moons"]
-        self.extras: list[dict[str, int]] = found["extras"]  # the spec's result_extras
-        self.deal_points: list[list[list[int]]] = found["deal_points"]
 
 
 @face.per_rules
