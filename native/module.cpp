@@ -296,17 +296,14 @@ struct TrickCards {
 struct LastTrick {
     static PyObject* get(const baha::Game& g, const Context&) {
         if (!g.has_last) Py_RETURN_NONE;
-        try {
+        return core_type::guarded([&]() {
             const Texts& x = texts();
             py::dict trick;
             trick[x.leader] = py::int_(g.last_leader);
             trick[x.cards] = x.of_cards(g.last_cards, g.n);
             trick[x.winner] = py::int_(g.last_winner);
             return trick.release().ptr();
-        } catch (py::error_already_set& error) {
-            error.restore();
-            return nullptr;
-        }
+        });
     }
     static void load(baha::Game& g, py::handle python, const Context& c) {
         g.has_last = !python.is_none();

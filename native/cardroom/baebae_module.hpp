@@ -426,7 +426,12 @@ struct Ranking {
         if (core.g.phase != OVER) Py_RETURN_NONE;
         return core_type::guarded([&]() {
             py::list out;
-            for (auto row : core.log[py::len(core.log) - 1]["ranking"]) out.append(py::dict(py::reinterpret_borrow<py::dict>(row)));
+            for (auto row : core.log[py::len(core.log) - 1]["ranking"]) {
+                // a copy of each row, as the Python engine's ranking is: never the log's own dict
+                PyObject* copy = PyDict_Copy(row.ptr());
+                if (copy == nullptr) throw py::error_already_set();
+                out.append(py::reinterpret_steal<py::dict>(copy));
+            }
             return out.release().ptr();
         });
     }
@@ -445,21 +450,6 @@ void load_fields(Core& c, PyObject* state, Value&& value) {
 #undef CARDROOM_BAEBAE_LOAD
     g.seed = py::str(value("seed"));  // the game's chance keys take the seed's text
     c.has_legal = false;
-}
-
-// Every field of the table, by name, as its getter gives it.
-inline py::dict dump_fields(const Core& c, PyObject* state) {
-    const Game& g = c.g;
-    py::dict out;
-#define CARDROOM_BAEBAE_DUMP(name, getter, codec, member, values, doc)                                        \
-    {                                                                                                    \
-        PyObject* item = baebae_codecs::codec::get(member, fields::Context{#name, g.n, state, values}); \
-        if (item == nullptr) throw py::error_already_set();                                              \
-        out[#name] = py::reinterpret_steal<py::object>(item);                                            \
-    }
-    CARDROOM_BAEBAE_FIELDS(CARDROOM_BAEBAE_DUMP)
-#undef CARDROOM_BAEBAE_DUMP
-    return out;
 }
 
 inline std::shared_ptr<Compiled> compile(const py::object& program) {
@@ -505,40 +495,6 @@ inline Core* started(PyObject* object) { return State::started(object); }
 using fields::int_list;
 
 inline PyObject* Core::legal_actions() { return int_list(legal()); }
-
-inline PyObject* core_position_fields(PyObject* object, PyObject*) {
-    Core* core = started(object);
-    if (core == nullptr) return nullptr;
-    return guarded([&]() { return dump_fields(*core, object).release().ptr(); });
-}
-
-inline PyObject* core_load_position(PyObject* object, PyObject* fields) {
-    auto* self = reinterpret_cast<CoreObject*>(object);
-    Core* core = started(object);
-    if (core == nullptr) return nullptr;
-    if (!PyDict_Check(fields)) {
-        PyErr_SetString(PyExc_TypeError, "load_position takes a dict of the position's fields");
-        return nullptr;
-    }
-    return guarded([&]() -> PyObject* {
-        py::dict given = py::reinterpret_borrow<py::dict>(fields);
-        load_fields(*core, object, [&](const char* name) -> py::object { return given[name]; });
-        Py_CLEAR(self->ref);
-        Py_RETURN_NONE;
-    });
-}
-
-inline PyObject* core_pending_decision(PyObject* object, PyObject*) {
-    Core* core = started(object);
-    if (core == nullptr) return nullptr;
-    return guarded([&]() -> PyObject* {
-        const Decision& d = core->g.pending;
-        if (core->g.phase != DECIDE || d.kind < 0) Py_RETURN_NONE;
-        return py::make_tuple(d.kind, d.seat, d.card, d.choices, int_of(d.candidates), d.may_stop, d.purpose)
-            .release()
-            .ptr();
-    });
-}
 
 // The action Game::choose (the batches' random agents) takes at each place of the legal list:
 // the legal actions in legal_actions' order, for the tests to compare.
@@ -638,10 +594,6 @@ inline void register_baebae(py::module_& m) {
     m.def("baebae_ops", []() { return std::vector<std::string>(OP_NAMES, OP_NAMES + OP_COUNT); });
     State::add(m, "BaebaeCore",
                {
-                   {"position_fields", core_position_fields, METH_NOARGS,
-                    "Every field of the position by name, as its getter gives it."},
-                   {"load_position", core_load_position, METH_O, "Every field from a dict of the position's values by name."},
-                   {"pending_decision", core_pending_decision, METH_NOARGS, "The decision waiting, as a tuple, or None."},
                    {"random_choices", core_random_choices, METH_NOARGS,
                     "The action a native random agent takes at each place of the legal list, in order."},
                },

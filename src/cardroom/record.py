@@ -305,7 +305,8 @@ def rebuild(
     """The game of ``game`` (a game's name, for its default rules, or the rules) dealt from
     ``seed`` (or begun as a record's ``start`` says), after ``actions``: ints, or the text
     forms a record keeps. ``seats``, if given, names the seat that took each action;
-    ``engine``, the engine a front chose once (``None``: the choice read now).
+    ``engine``, the engine a front chose once (``None``: the choice read now); a record's
+    hand-made ``start`` is begun by its game's spec, on the choice read now.
 
     A bad start, an action taken by a seat that was not to act, or one that is not legal is a
     :class:`RecordError` naming the action by its number, seat and text.

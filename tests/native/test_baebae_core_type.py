@@ -35,14 +35,10 @@ def test_bad_use_of_the_type_is_refused_in_words():
     bare = core.BaebaeCore()  # made, never started
     copy = bare.clone()  # a copy of nothing, refused alike
     for made in (bare, copy):
-        for call in (made.legal_actions, made.position_fields, made.pending_decision,
-                     lambda made=made: made.apply(0), lambda made=made: made.load_position({})):
+        for call in (made.legal_actions, lambda made=made: made.apply(0), made.random_choices):
             with pytest.raises(ValueError, match="not been started"):
                 call()
         assert made.log == [] and made.history == []
-    state = Rules(players=4).new_game(2)
-    with pytest.raises(TypeError, match="dict"):
-        state.load_position(5)
     with pytest.raises(TypeError, match="native BAEBAE state"):
         NativeHeuristic(1)._player.act(object())
     with pytest.raises(ValueError, match="not been started"):
@@ -95,3 +91,16 @@ def test_a_new_game_follows_its_rules_and_the_engine_asked_for_at_once(monkeypat
     for seed in (True, "7", 1.5, None):
         with pytest.raises(RulesError, match="seed must be a whole number"):
             Rules().new_game(seed)  # type: ignore[arg-type]
+
+
+def test_the_ranking_of_an_ended_game_is_a_copy_not_the_logs_own():
+    """As the Python engine's: changing the ranking one is given never changes the log (and so
+    the record) of the game."""
+    state = Rules(players=3, rounds=1).new_game(4)
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    ranking, logged = state.ranking, state.log[-1]["ranking"]
+    assert ranking == logged and ranking
+    assert all(mine is not theirs for mine, theirs in zip(ranking, logged, strict=True))
+    ranking[0]["seat"] = -5
+    assert state.log[-1]["ranking"] == logged and logged[0]["seat"] != -5

@@ -47,7 +47,6 @@ LIMIT = 1 << 62
 """The native engine keeps totals in 64 bits: starting totals of a smaller size."""
 
 _PHASES = (Phase.PLAY, Phase.DRAWN, Phase.DECIDE, Phase.OVER)
-_PHASE_CODE = {phase: code for code, phase in enumerate(_PHASES)}
 _KINDS = ("optional", "declare", "target", "option", "select")
 _PURPOSES = ("", "discard", "discard_under", "give")
 
@@ -146,9 +145,6 @@ class NativeBaebaeState(face.NativeState, _Core):
     PURPOSES = _PURPOSES
     _program: Program
     _ref: BaebaeState | None
-
-    if TYPE_CHECKING:  # the core type's
-        def pending_decision(self) -> tuple[int, int, int, list[int], int, bool, int] | None: ...
 
     @classmethod
     def start(
