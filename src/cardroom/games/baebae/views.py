@@ -3,7 +3,7 @@ what anyone watching may know."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from cardroom.engine import Event, IllegalAction
 from cardroom.games.baebae.actions import decision_text
@@ -30,9 +30,15 @@ PRIVATE_KEYS: dict[str, Any] = {"seat": None, "hand": [], "drawn": None, "pendin
 """Keys of ``view(seat)`` that belong to the seat, and their value in the public view."""
 
 
+_HIDING = frozenset({"round", "draw", "reshuffle", "move", "effect"})
+"""The kinds of event of which a seat may see less than the whole (the branches below)."""
+
+
 def visible_event(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` saw it (RULINGS E14): others' hands, draws and the stock hidden."""
-    seen = cast(BaebaeEvent, event)
+    seen: BaebaeEvent = event  # type: ignore[assignment]  # (no cast: a call at every event)
+    if seen["t"] not in _HIDING:  # most events: nothing in them is hidden
+        return event
     if seen["t"] == "round":
         return {**event,
                 "hands": [h if s == seat else [HIDDEN] * len(h) for s, h in enumerate(seen["hands"])],

@@ -4,7 +4,7 @@ as it saw them, and what anyone watching may know."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from cardroom.cards import Card, CardMask
 from cardroom.engine import Event, IllegalAction
@@ -64,9 +64,15 @@ def _empty(value: Any) -> Any:
     return list(value) if isinstance(value, list) else value
 
 
+_HIDING = frozenset({"hand", "pass_pick", "pass", "trick", "draw", "take"})
+"""The kinds of event of which a seat may see less than the whole (the branches below)."""
+
+
 def visible_event(event: Event, seat: int) -> Event:
     """``event`` as ``seat`` saw it (RULINGS B11): others' secrets written as ``"?"``."""
-    seen = cast(BahaEvent, event)
+    seen: BahaEvent = event  # type: ignore[assignment]  # (no cast: a call at every event)
+    if seen["t"] not in _HIDING:  # most events (plays, scores): nothing in them is hidden
+        return event
     if seen["t"] == "hand":
         return {
             **event,
