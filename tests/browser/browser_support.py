@@ -212,7 +212,12 @@ def axe_violations(page: Page) -> list[str]:
     if not page.evaluate("() => typeof window.axe === 'object'"):
         # Evaluated by the driver: the pages' Content-Security-Policy runs no script tag it adds
         page.evaluate(AXE.read_text(encoding="utf-8") + "\n;0")
+    # Measured once the page is still: a colour read mid-fade (a panel or card coming in) is
+    # neither the colour before nor after, and made this check fail now and then.
     found = page.evaluate("""async () => {
+      const finite = document.getAnimations().filter(
+        (a) => a.effect && a.effect.getComputedTiming().iterations !== Infinity);
+      await Promise.all(finite.map((a) => a.finished.catch(() => null)));
       const r = await axe.run(document, {resultTypes: ['violations']});
       return r.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
         nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' '))}));
